@@ -1,0 +1,6 @@
+# The switches a user may set on the command line (-DNAME=ON|OFF).
+option(BOIDS_ENABLE_CUDA "Build the CUDA backend when a CUDA compiler is found" ON)
+option(BOIDS_BUILD_TESTS "Build the GoogleTest suites" ON)
+option(BOIDS_BUILD_BENCH "Build boids-bench" ON)
+option(BOIDS_BUILD_VIEWER "Build boids-viewer (needs GLFW, glad, Dear ImGui)" ON)
+option(BOIDS_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)

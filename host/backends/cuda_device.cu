@@ -1,0 +1,45 @@
+// Finding and describing the GPU, and choosing the precision's instantiation.
+#include "host/backends/cuda_simulation.cuh"
+
+namespace boids {
+
+CudaAvailability cuda_availability() {
+  CudaAvailability a;
+  a.compiled = true;
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess) {
+    a.reason = std::string("no usable CUDA device: ") + cudaGetErrorString(status);
+    cudaGetLastError();  // clear the sticky error so later calls report their own
+    return a;
+  }
+  if (devices == 0) {
+    a.reason = "no CUDA device found";
+    return a;
+  }
+  cudaDeviceProp properties;
+  if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess) {
+    a.reason = "cannot read the properties of CUDA device 0";
+    return a;
+  }
+  a.device_name = properties.name;
+  a.total_memory = properties.totalGlobalMem;
+  a.compute_capability = properties.major * 10 + properties.minor;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    a.reason = "cannot open a context on " + a.device_name;
+    return a;
+  }
+  a.free_memory = free_bytes;
+  a.usable = true;
+  return a;
+}
+
+std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config, const FlockState& initial) {
+  const CudaAvailability cuda = cuda_availability();
+  if (!cuda.usable) throw RuntimeError("the cuda backend cannot run here: " + cuda.reason);
+  if (config.precision == Precision::kFloat) return make_cuda_simulation_float(config, initial, cuda.device_name);
+  return make_cuda_simulation_double(config, initial, cuda.device_name);
+}
+
+}  // namespace boids

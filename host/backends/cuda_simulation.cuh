@@ -1,0 +1,142 @@
+// The cuda backend: the kernels' code on a GPU. Naive runs the shared-memory tiled kernel;
+// hashed runs the sorted-cell pipeline with CUB's radix sort. Instantiated once per precision
+// (cuda_simulation_float.cu, cuda_simulation_double.cu), each with its own code generation.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "host/backends/cuda_buffer.h"
+#include "host/backends/cuda_executor.cuh"
+#include "host/backends/flock_layout.h"
+#include "host/simulation.h"
+#include "kernels/cuda/naive_tiled.cuh"
+#include "kernels/hashed_step.h"
+
+namespace boids {
+
+// Device memory a flock of `count` boids needs, in bytes.
+template <typename Real>
+std::uint64_t cuda_flock_bytes(const SimulationConfig& config, kernels::index_t count,
+                               const kernels::CellGrid<Real>& grid) {
+  std::uint64_t bytes = 2ull * count * sizeof(kernels::Boid<Real>);
+  if (config.method == Method::kHashed) {
+    bytes += 5ull * count * sizeof(kernels::index_t);  // ids, two key and two order arrays
+    bytes += (std::uint64_t{grid.cells()} + 1) * sizeof(kernels::index_t);
+    bytes += CudaPairSorter::scratch_bytes(count);
+  }
+  return bytes;
+}
+
+template <typename Real>
+class CudaSimulation final : public Simulation {
+ public:
+  CudaSimulation(const SimulationConfig& config, const FlockState& initial, std::string device)
+      : Simulation(config, initial.size()),
+        device_(std::move(device)),
+        params_(kernels::make_step_params<Real>(config.params.radius, config.params.separation,
+                                                config.params.alignment, config.params.cohesion,
+                                                config.params.max_speed, config.params.world)),
+        grid_(kernels::make_cell_grid<Real>(config.params.radius, config.params.world, count32())),
+        stream_(create_stream()),
+        executor_(stream_) {
+    check_memory();
+    boids_ = CudaBuffer<kernels::Boid<Real>>(count());
+    scratch_ = CudaBuffer<kernels::Boid<Real>>(count());
+    const auto packed = pack_boids<Real>(initial);
+    BOIDS_CUDA_CHECK(cudaMemcpy(boids_.data(), packed.data(), boids_.bytes(), cudaMemcpyHostToDevice));
+    if (config.method == Method::kHashed) allocate_hash();
+  }
+
+  ~CudaSimulation() override { cudaStreamDestroy(stream_); }
+
+  void step(std::uint64_t steps) override {
+    for (std::uint64_t s = 0; s < steps; ++s) {
+      if (config().method == Method::kNaive) {
+        step_naive();
+      } else {
+        kernels::hashed_step(executor_, hashed_, grid_, params_);
+      }
+    }
+    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  FlockState state() const override {
+    std::vector<kernels::Boid<Real>> boids(count());
+    BOIDS_CUDA_CHECK(cudaMemcpy(boids.data(), boids_.data(), boids_.bytes(), cudaMemcpyDeviceToHost));
+    if (config().method == Method::kNaive) return unpack_boids(boids.data(), nullptr, boids.size());
+    std::vector<kernels::index_t> ids(count());
+    BOIDS_CUDA_CHECK(cudaMemcpy(ids.data(), hashed_.ids, ids.size() * sizeof(kernels::index_t),
+                                cudaMemcpyDeviceToHost));
+    return unpack_boids(boids.data(), ids.data(), boids.size());
+  }
+
+  FlockMetrics metrics() const override { return measure_flock(state(), config().params); }
+
+  std::string device() const override { return device_; }
+
+  std::uint64_t bytes_allocated() const override {
+    return cuda_flock_bytes<Real>(config(), count32(), grid_);
+  }
+
+ private:
+  kernels::index_t count32() const { return static_cast<kernels::index_t>(count()); }
+
+  static cudaStream_t create_stream() {
+    cudaStream_t stream;
+    BOIDS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    return stream;
+  }
+
+  void check_memory() const {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    BOIDS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::uint64_t needed = cuda_flock_bytes<Real>(config(), count32(), grid_);
+    if (needed > free_bytes) {
+      throw RuntimeError("a flock of " + std::to_string(count()) + " boids (" + to_string(config().method) +
+                         ", " + to_string(config().precision) + ") needs " +
+                         std::to_string(needed >> 20) + " MiB of GPU memory; " + device_ +
+                         " has " + std::to_string(free_bytes >> 20) + " MiB free");
+    }
+  }
+
+  void step_naive() {
+    const unsigned blocks = (count32() + kernels::cuda::kNaiveTile - 1) / kernels::cuda::kNaiveTile;
+    kernels::cuda::naive_tiled_step<Real><<<blocks, kernels::cuda::kNaiveTile, 0, stream_>>>(
+        boids_.data(), scratch_.data(), count32(), params_);
+    BOIDS_CUDA_CHECK_LAUNCH("naive_tiled_step");
+    std::swap(boids_, scratch_);
+  }
+
+  void allocate_hash() {
+    const std::size_t n = count();
+    index_buffers_ = CudaBuffer<kernels::index_t>(5 * n);
+    cell_start_ = CudaBuffer<kernels::index_t>(std::size_t{grid_.cells()} + 1);
+    kernels::index_t* base = index_buffers_.data();
+    hashed_ = {boids_.data(), scratch_.data(), base, {base + n, base + 2 * n},
+               {base + 3 * n, base + 4 * n}, cell_start_.data(), count32()};
+    executor_.for_each(count32(), InitializeIds{base});
+  }
+
+  struct InitializeIds {
+    kernels::index_t* ids;
+    __device__ void operator()(kernels::index_t i) const { ids[i] = i; }
+  };
+
+  std::string device_;
+  kernels::StepParams<Real> params_;
+  kernels::CellGrid<Real> grid_;
+  cudaStream_t stream_;
+  CudaExecutor executor_;
+  CudaBuffer<kernels::Boid<Real>> boids_, scratch_;
+  CudaBuffer<kernels::index_t> index_buffers_, cell_start_;
+  kernels::HashedBuffers<Real> hashed_{};
+};
+
+// Defined in the per-precision files.
+std::unique_ptr<Simulation> make_cuda_simulation_float(const SimulationConfig& config,
+                                                       const FlockState& initial, const std::string& device);
+std::unique_ptr<Simulation> make_cuda_simulation_double(const SimulationConfig& config,
+                                                        const FlockState& initial, const std::string& device);
+
+}  // namespace boids

@@ -1,0 +1,17 @@
+// Built instead of the CUDA sources when this build has no CUDA backend.
+#include "host/errors.h"
+#include "host/simulation.h"
+
+namespace boids {
+
+CudaAvailability cuda_availability() {
+  CudaAvailability a;
+  a.reason = "this build has no CUDA backend (no CUDA compiler found, or BOIDS_ENABLE_CUDA=OFF)";
+  return a;
+}
+
+std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig&, const FlockState&) {
+  throw RuntimeError("the cuda backend cannot run here: " + cuda_availability().reason);
+}
+
+}  // namespace boids

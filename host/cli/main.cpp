@@ -1,0 +1,59 @@
+// `boids`: the command line. Bad input: `boids: error: ...` on stderr and exit code 2.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "host/cli/commands.h"
+#include "host/errors.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: boids <command> [options]\n"
+    "\n"
+    "Reynolds' boids for very large flocks, on CPU threads and CUDA GPUs.\n"
+    "\n"
+    "Commands:\n"
+    "  run       simulate a flock and report its metrics (boids run --help)\n"
+    "  validate  check every method and precision of a backend against the reference\n"
+    "  info      list the backends and devices of this machine\n"
+    "\n"
+    "  --help     show this help\n"
+    "  --version  show the version\n";
+
+int dispatch(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string& command = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (command == "--version") {
+    std::cout << "boids " << BOIDS_VERSION << "\n";
+    return 0;
+  }
+  if (command == "run") return boids::cli::run_command(rest);
+  if (command == "validate") return boids::cli::validate_command(rest);
+  if (command == "info") return boids::cli::info_command(rest);
+  throw boids::InputError("unknown command '" + command + "' (commands: run, validate, info; see --help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const boids::InputError& e) {
+    std::cerr << "boids: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "boids: error: " << e.what() << "\n";
+    return 1;
+  }
+}

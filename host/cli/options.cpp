@@ -1,0 +1,110 @@
+#include "host/cli/options.h"
+
+#include <charconv>
+#include <cmath>
+#include <set>
+
+#include "host/errors.h"
+
+namespace boids::cli {
+namespace {
+
+[[noreturn]] void bad_value(const std::string& option, const std::string& text, const std::string& expected) {
+  throw InputError(option + ": expected " + expected + ", got '" + text + "'");
+}
+
+double parse_finite(const std::string& option, const std::string& text, const std::string& expected) {
+  double value = 0;
+  const char* last = text.data() + text.size();
+  const auto result = std::from_chars(text.data(), last, value);
+  if (text.empty() || result.ec == std::errc::invalid_argument || result.ptr != last) {
+    bad_value(option, text, expected);
+  }
+  if (result.ec == std::errc::result_out_of_range || !std::isfinite(value)) {
+    bad_value(option, text, expected + " (finite)");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::uint64_t parse_whole(const std::string& option, const std::string& text, std::uint64_t least,
+                          std::uint64_t most) {
+  const std::string expected = "a whole number from " + std::to_string(least) + " to " + std::to_string(most);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+    bad_value(option, text, expected);
+  }
+  std::uint64_t value = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec == std::errc::result_out_of_range) bad_value(option, text, expected + " (too large)");
+  if (value < least || value > most) bad_value(option, text, expected);
+  return value;
+}
+
+double parse_positive(const std::string& option, const std::string& text) {
+  const double value = parse_finite(option, text, "a number > 0");
+  if (!(value > 0)) bad_value(option, text, "a number > 0");
+  return value;
+}
+
+double parse_non_negative(const std::string& option, const std::string& text) {
+  const double value = parse_finite(option, text, "a number >= 0");
+  if (!(value >= 0)) bad_value(option, text, "a number >= 0");
+  return value;
+}
+
+void OptionParser::add_value(const std::string& name, const std::string& value_name,
+                             const std::string& help, std::function<void(const std::string&)> set) {
+  options_.push_back({name, value_name, help, std::move(set), nullptr});
+}
+
+void OptionParser::add_flag(const std::string& name, const std::string& help, std::function<void()> set) {
+  options_.push_back({name, "", help, nullptr, std::move(set)});
+}
+
+const OptionParser::Option* OptionParser::find(const std::string& name) const {
+  for (const Option& option : options_) {
+    if (option.name == name) return &option;
+  }
+  return nullptr;
+}
+
+void OptionParser::parse(const std::vector<std::string>& args) const {
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("--", 0) != 0 || arg == "--") {
+      throw InputError("unexpected argument '" + arg + "' (options start with --; see --help)");
+    }
+    const auto equals = arg.find('=');
+    const std::string name = arg.substr(0, equals);
+    const Option* option = find(name);
+    if (!option) throw InputError("unknown option '" + name + "' (see --help)");
+    if (!seen.insert(name).second) throw InputError(name + " is given more than once");
+    if (option->set_flag) {
+      if (equals != std::string::npos) throw InputError(name + " takes no value");
+      option->set_flag();
+      continue;
+    }
+    if (equals != std::string::npos) {
+      option->set_value(arg.substr(equals + 1));
+    } else if (i + 1 < args.size()) {
+      option->set_value(args[++i]);
+    } else {
+      throw InputError(name + " needs a value (" + name + " " + option->value_name + ")");
+    }
+  }
+}
+
+std::string OptionParser::help() const {
+  std::string text = usage_ + "\n\nOptions:\n";
+  for (const Option& option : options_) {
+    std::string left = "  " + option.name + (option.value_name.empty() ? "" : " " + option.value_name);
+    if (left.size() < 28) left.resize(28, ' ');
+    else left += "\n" + std::string(28, ' ');
+    text += left + option.help + "\n";
+  }
+  return text;
+}
+
+}  // namespace boids::cli

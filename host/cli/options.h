@@ -1,0 +1,46 @@
+// Strict command-line parsing: every option is known, every value is checked, and every
+// failure is an InputError that names the option and what was wrong with its value.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace boids::cli {
+
+// Whole numbers: digits only (no sign, no spaces, no exponent), within [least, most].
+std::uint64_t parse_whole(const std::string& option, const std::string& text, std::uint64_t least,
+                          std::uint64_t most = UINT64_MAX);
+
+// Finite real numbers, the whole text a number; `> 0` or `>= 0` as asked.
+double parse_positive(const std::string& option, const std::string& text);
+double parse_non_negative(const std::string& option, const std::string& text);
+
+class OptionParser {
+ public:
+  explicit OptionParser(std::string usage) : usage_(std::move(usage)) {}
+
+  void add_value(const std::string& name, const std::string& value_name, const std::string& help,
+                 std::function<void(const std::string&)> set);
+  void add_flag(const std::string& name, const std::string& help, std::function<void()> set);
+
+  // Parses `--name value`, `--name=value` and `--flag`. Throws InputError for an unknown
+  // option, a missing value, an option given twice, a positional argument, or a bad value.
+  void parse(const std::vector<std::string>& args) const;
+
+  std::string help() const;
+
+ private:
+  struct Option {
+    std::string name, value_name, help;
+    std::function<void(const std::string&)> set_value;
+    std::function<void()> set_flag;
+  };
+  const Option* find(const std::string& name) const;
+
+  std::string usage_;
+  std::vector<Option> options_;
+};
+
+}  // namespace boids::cli

@@ -1,0 +1,152 @@
+// `boids run`: simulate a flock, report its metrics, optionally save its state and history.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "host/cli/commands.h"
+#include "host/cli/flock_options.h"
+#include "host/cli/progress.h"
+#include "host/errors.h"
+#include "host/output_file.h"
+#include "host/state_file.h"
+
+namespace boids::cli {
+namespace {
+
+struct RunOptions {
+  FlockOptions flock;
+  std::uint64_t steps = 600;
+  std::string save_file, metrics_file;
+  std::uint64_t metrics_every = 0;  // 0: not given
+  bool json = false;
+  bool help = false;
+};
+
+OptionParser make_parser(RunOptions& o) {
+  OptionParser parser(
+      "Usage: boids run [options]\n"
+      "Simulates a flock and prints its metrics: polarization, flocks, largest flock and mean\n"
+      "nearest-neighbour distance.");
+  add_flock_options(parser, o.flock);
+  parser.add_value("--steps", "N", "steps to simulate, >= 0 (default 600)",
+                   [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 0); });
+  parser.add_value("--save", "FILE", "write the final state as CSV (x,y,vx,vy), in input order",
+                   [&o](const std::string& v) { o.save_file = v; });
+  parser.add_value("--metrics", "FILE", "write metrics as CSV (step,polarization,flocks,largest_flock,mean_nn_distance)",
+                   [&o](const std::string& v) { o.metrics_file = v; });
+  parser.add_value("--metrics-every", "K", "metrics every K steps, >= 1 (default: start and end only)",
+                   [&o](const std::string& v) { o.metrics_every = parse_whole("--metrics-every", v, 1); });
+  parser.add_flag("--json", "print one JSON object instead of a summary", [&o] { o.json = true; });
+  parser.add_flag("--help", "show this help", [&o] { o.help = true; });
+  return parser;
+}
+
+std::string format_number(double value) {
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics& m) {
+  csv += std::to_string(step) + "," + format_number(m.polarization) + "," + std::to_string(m.flocks) + "," +
+         std::to_string(m.largest_flock) + "," + format_number(m.mean_nn_distance) + "\n";
+}
+
+void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetrics& m, double seconds) {
+  const auto& c = sim.config();
+  const double rate = seconds > 0 ? static_cast<double>(sim.count()) * static_cast<double>(o.steps) / seconds : 0;
+  std::printf("%llu boids, %llu steps on %s (%s, %s): %s\n", static_cast<unsigned long long>(sim.count()),
+              static_cast<unsigned long long>(o.steps), to_string(c.backend).c_str(), to_string(c.method).c_str(),
+              to_string(c.precision).c_str(), sim.device().c_str());
+  std::printf("  polarization       %.6f\n", m.polarization);
+  std::printf("  flocks             %llu (largest %llu boids)\n", static_cast<unsigned long long>(m.flocks),
+              static_cast<unsigned long long>(m.largest_flock));
+  std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
+  std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", seconds, rate);
+}
+
+void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& m, double seconds) {
+  const auto& c = sim.config();
+  nlohmann::ordered_json j;
+  j["count"] = sim.count();
+  j["steps"] = o.steps;
+  j["seed"] = o.flock.init_file.empty() ? nlohmann::ordered_json(o.flock.seed) : nlohmann::ordered_json(nullptr);
+  j["init"] = o.flock.init_file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.flock.init_file);
+  j["backend"] = to_string(c.backend);
+  j["method"] = to_string(c.method);
+  j["precision"] = to_string(c.precision);
+  j["device"] = sim.device();
+  j["radius"] = c.params.radius;
+  j["separation"] = c.params.separation;
+  j["alignment"] = c.params.alignment;
+  j["cohesion"] = c.params.cohesion;
+  j["max_speed"] = c.params.max_speed;
+  j["world"] = c.params.world;
+  j["polarization"] = m.polarization;
+  j["flocks"] = m.flocks;
+  j["largest_flock"] = m.largest_flock;
+  j["mean_nn_distance"] = m.mean_nn_distance;
+  j["seconds"] = seconds;
+  j["boid_steps_per_second"] =
+      seconds > 0 ? static_cast<double>(sim.count()) * static_cast<double>(o.steps) / seconds : 0.0;
+  std::cout << j.dump(2) << std::endl;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  RunOptions o;
+  const OptionParser parser = make_parser(o);
+  parser.parse(args);
+  if (o.help) {
+    std::cout << parser.help();
+    return 0;
+  }
+  if (o.metrics_every > 0 && o.metrics_file.empty()) throw InputError("--metrics-every needs --metrics FILE");
+  if (!o.save_file.empty()) check_writable(o.save_file, "--save");
+  if (!o.metrics_file.empty()) check_writable(o.metrics_file, "--metrics");
+  if (!o.save_file.empty() && o.save_file == o.metrics_file) {
+    throw InputError("--save and --metrics name the same file '" + o.save_file + "'");
+  }
+
+  const SimulationConfig config = resolve_config(o.flock);
+  const FlockState initial = initial_state(o.flock);
+  const std::unique_ptr<Simulation> sim = make_simulation(config, initial);
+
+  // Step in stretches between metrics rows (and progress updates); time the stepping alone.
+  const std::uint64_t every = o.metrics_every > 0 ? o.metrics_every : (o.steps > 0 ? o.steps : 1);
+  std::string metrics_csv = "step,polarization,flocks,largest_flock,mean_nn_distance\n";
+  const bool record = !o.metrics_file.empty();
+  if (record) append_metrics_row(metrics_csv, 0, sim->metrics());
+  ProgressBar progress(o.steps);
+  double seconds = 0;
+  std::uint64_t done = 0, stretch = 1;
+  while (done < o.steps) {
+    const std::uint64_t next_row = (done / every + 1) * every;
+    const std::uint64_t until = std::min(o.steps, progress.enabled() ? std::min(next_row, done + stretch) : next_row);
+    const auto start = std::chrono::steady_clock::now();
+    sim->step(until - done);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    seconds += took;
+    if (took < 0.05) stretch *= 2;  // keep progress updates a few per second
+    done = until;
+    progress.update(done);
+    if (record && (done % every == 0 || done == o.steps)) append_metrics_row(metrics_csv, done, sim->metrics());
+  }
+  progress.finish();
+
+  const FlockMetrics final_metrics = sim->metrics();
+  if (!o.save_file.empty()) write_state_file(o.save_file, sim->state());
+  if (record) write_file_atomically(o.metrics_file, metrics_csv);
+  if (o.json) {
+    print_json(*sim, o, final_metrics, seconds);
+  } else {
+    print_summary(*sim, o, final_metrics, seconds);
+  }
+  return 0;
+}
+
+}  // namespace boids::cli

@@ -1,0 +1,179 @@
+#include "host/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+namespace boids {
+namespace {
+
+double wrap(double d, double world) {
+  const double half = world / 2;
+  if (d > half) return d - world;
+  if (d < -half) return d + world;
+  return d;
+}
+
+double wrapped_distance_sq(const FlockState& s, std::size_t i, std::size_t j, double world) {
+  const double dx = wrap(s.x[j] - s.x[i], world);
+  const double dy = wrap(s.y[j] - s.y[i], world);
+  return dx * dx + dy * dy;
+}
+
+// Boids bucketed into side x side square cells of the torus (a counting sort by cell).
+struct Grid {
+  std::int64_t side;
+  std::vector<std::size_t> start;  // side^2 + 1 offsets into `boids`
+  std::vector<std::size_t> boids;  // boid indices, cell by cell
+
+  Grid(const FlockState& s, std::int64_t cells_per_side, double world) : side(cells_per_side) {
+    const std::size_t n = s.size();
+    std::vector<std::size_t> cell(n);
+    start.assign(static_cast<std::size_t>(side * side) + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      cell[i] = static_cast<std::size_t>(coordinate(s.y[i], world) * side + coordinate(s.x[i], world));
+      ++start[cell[i] + 1];
+    }
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    boids.resize(n);
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) boids[next[cell[i]]++] = i;
+  }
+
+  std::int64_t coordinate(double position, double world) const {
+    const auto c = static_cast<std::int64_t>(position / world * static_cast<double>(side));
+    return std::clamp<std::int64_t>(c, 0, side - 1);
+  }
+
+  // Calls visit(j) for every boid in cell (cx, cy), coordinates taken modulo the side.
+  template <typename Visit>
+  void for_each_in_cell(std::int64_t cx, std::int64_t cy, Visit&& visit) const {
+    const std::int64_t wx = ((cx % side) + side) % side;
+    const std::int64_t wy = ((cy % side) + side) % side;
+    const auto c = static_cast<std::size_t>(wy * side + wx);
+    for (std::size_t k = start[c]; k < start[c + 1]; ++k) visit(boids[k]);
+  }
+};
+
+// Cells at least `width` wide (never more than about one per boid), so that a 3x3 block
+// holds every boid closer than `width`.
+std::int64_t cells_per_side(double width, double world, std::size_t count) {
+  const double fit = std::floor(world / width * (1 - 1e-12));
+  const double most = std::floor(std::sqrt(static_cast<double>(count))) + 1;
+  return static_cast<std::int64_t>(std::clamp(fit, 1.0, most));
+}
+
+std::size_t find_root(std::vector<std::size_t>& parent, std::size_t i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+}  // namespace
+
+double polarization(const FlockState& s) {
+  const std::size_t n = s.size();
+  if (n == 0) return 0;
+  double sum_x = 0, sum_y = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double speed = std::sqrt(s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i]);
+    if (speed > 0) {
+      sum_x += s.vx[i] / speed;
+      sum_y += s.vy[i] / speed;
+    }
+  }
+  const double mean_x = sum_x / static_cast<double>(n);
+  const double mean_y = sum_y / static_cast<double>(n);
+  return std::sqrt(mean_x * mean_x + mean_y * mean_y);
+}
+
+FlockCount count_flocks(const FlockState& s, double radius, double world) {
+  const std::size_t n = s.size();
+  if (n == 0) return {0, 0};
+  const Grid grid(s, cells_per_side(radius, world, n), world);
+  const double r2 = radius * radius;
+  std::vector<std::size_t> parent(n), size(n, 1);
+  std::iota(parent.begin(), parent.end(), std::size_t{0});
+  const std::int64_t reach = std::min<std::int64_t>(1, (grid.side - 1) / 2);
+  const std::int64_t span = grid.side < 3 ? grid.side - 1 : 2;  // distinct cells only
+  for (std::int64_t cy = 0; cy < grid.side; ++cy) {
+    for (std::int64_t cx = 0; cx < grid.side; ++cx) {
+      grid.for_each_in_cell(cx, cy, [&](std::size_t i) {
+        for (std::int64_t oy = -reach; oy <= span - reach; ++oy) {
+          for (std::int64_t ox = -reach; ox <= span - reach; ++ox) {
+            grid.for_each_in_cell(cx + ox, cy + oy, [&](std::size_t j) {
+              if (j <= i || wrapped_distance_sq(s, i, j, world) >= r2) return;
+              std::size_t a = find_root(parent, i), b = find_root(parent, j);
+              if (a == b) return;
+              if (size[a] < size[b]) std::swap(a, b);
+              parent[b] = a;
+              size[a] += size[b];
+            });
+          }
+        }
+      });
+    }
+  }
+  FlockCount result{0, 0};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (parent[i] != i) continue;
+    ++result.flocks;
+    result.largest = std::max<std::uint64_t>(result.largest, size[i]);
+  }
+  return result;
+}
+
+double mean_nearest_neighbor_distance(const FlockState& s, double world) {
+  const std::size_t n = s.size();
+  if (n < 2) return 0;
+  // About two boids per cell; search square rings of cells outwards until no unseen boid can
+  // be nearer than the nearest one found (an unseen boid is at least ring * width away).
+  const auto side = static_cast<std::int64_t>(std::max(1.0, std::floor(std::sqrt(static_cast<double>(n) / 2.0))));
+  const Grid grid(s, side, world);
+  const double width = world / static_cast<double>(side);
+  std::vector<double> nearest(n);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (std::int64_t ii = 0; ii < static_cast<std::int64_t>(n); ++ii) {
+    const auto i = static_cast<std::size_t>(ii);
+    const std::int64_t cx = grid.coordinate(s.x[i], world), cy = grid.coordinate(s.y[i], world);
+    double best = std::numeric_limits<double>::infinity();
+    auto consider = [&](std::size_t j) {
+      if (j != i) best = std::min(best, wrapped_distance_sq(s, i, j, world));
+    };
+    std::int64_t ring = 0;
+    for (; 2 * ring + 1 <= side; ++ring) {
+      for (std::int64_t oy = -ring; oy <= ring; ++oy) {
+        const bool edge_row = oy == -ring || oy == ring;
+        for (std::int64_t ox = -ring; ox <= ring; ox += edge_row ? 1 : 2 * ring) {
+          grid.for_each_in_cell(cx + ox, cy + oy, consider);
+          if (ring == 0) break;
+        }
+      }
+      const double safe = static_cast<double>(ring) * width;
+      if (best <= safe * safe) break;
+    }
+    if (2 * ring + 1 > side) {  // the rings now wrap onto themselves: finish with every boid
+      for (std::size_t j = 0; j < n; ++j) consider(j);
+    }
+    nearest[i] = std::sqrt(best);
+  }
+  double sum = 0;
+  for (double d : nearest) sum += d;
+  return sum / static_cast<double>(n);
+}
+
+FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
+  FlockMetrics m;
+  m.polarization = polarization(state);
+  const FlockCount flocks = count_flocks(state, params.radius, params.world);
+  m.flocks = flocks.flocks;
+  m.largest_flock = flocks.largest;
+  m.mean_nn_distance = mean_nearest_neighbor_distance(state, params.world);
+  return m;
+}
+
+}  // namespace boids

@@ -1,0 +1,31 @@
+// The seed's flock metrics, computed on the host in double precision from a FlockState.
+// This is the reference for the backends' own metrics; it uses a cell grid, not all pairs,
+// so a million boids take a fraction of a second.
+#pragma once
+
+#include <cstdint>
+
+#include "host/flock.h"
+
+namespace boids {
+
+struct FlockMetrics {
+  double polarization = 0;        // |(1/n) sum v_i / |v_i||; a boid at rest adds nothing
+  std::uint64_t flocks = 0;       // connected components of the graph of pairs closer than r
+  std::uint64_t largest_flock = 0;  // boids in the largest of them
+  double mean_nn_distance = 0;    // mean wrapped distance to the nearest other boid (0 if n = 1)
+};
+
+double polarization(const FlockState& state);
+
+struct FlockCount {
+  std::uint64_t flocks;
+  std::uint64_t largest;
+};
+FlockCount count_flocks(const FlockState& state, double radius, double world);
+
+double mean_nearest_neighbor_distance(const FlockState& state, double world);
+
+FlockMetrics measure_flock(const FlockState& state, const FlockParams& params);
+
+}  // namespace boids

@@ -1,0 +1,102 @@
+// Compiled without floating-point contraction (see cmake/BoidsFloatingPoint.cmake): every
+// operation below rounds exactly as in the seed's JavaScript and Python.
+#include "host/reference.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace boids {
+namespace {
+
+constexpr double K_SEP = 0.05;
+constexpr double K_ALI = 0.05;
+constexpr double K_COH = 0.005;
+
+}  // namespace
+
+void ReferenceStepper::step(FlockState& state, const FlockParams& p) {
+  const std::size_t n = state.size();
+  std::vector<double>& x = state.x;
+  std::vector<double>& y = state.y;
+  std::vector<double>& vx = state.vx;
+  std::vector<double>& vy = state.vy;
+  const double WORLD = p.world;
+  const double HALF = WORLD / 2;
+  const double r2 = p.radius * p.radius;
+  const double s2 = r2 / 4;
+  count_.assign(n, 0);
+  for (auto* a : {&ax_, &ay_, &cx_, &cy_, &sx_, &sy_}) a->assign(n, 0.0);
+  std::vector<int>& cnt = count_;
+  std::vector<double>&ax = ax_, &ay = ay_, &cx = cx_, &cy = cy_, &sx = sx_, &sy = sy_;
+
+  // 1. Every pair within r, visited once, accumulates both boids' sums.
+  for (std::size_t i = 0; i < n; ++i) {
+    const double xi = x[i], yi = y[i], vxi = vx[i], vyi = vy[i];
+    for (std::size_t j = i + 1; j < n; ++j) {
+      double dx = x[j] - xi;
+      if (dx > HALF) {
+        dx -= WORLD;
+      } else if (dx < -HALF) {
+        dx += WORLD;
+      }
+      double dy = y[j] - yi;
+      if (dy > HALF) {
+        dy -= WORLD;
+      } else if (dy < -HALF) {
+        dy += WORLD;
+      }
+      const double d2 = dx * dx + dy * dy;
+      if (d2 >= r2) continue;
+      cnt[i] += 1;
+      cnt[j] += 1;
+      ax[i] += vx[j];
+      ay[i] += vy[j];
+      ax[j] += vxi;
+      ay[j] += vyi;
+      cx[i] += dx;
+      cy[i] += dy;
+      cx[j] -= dx;
+      cy[j] -= dy;
+      if (d2 < s2 && d2 > 0) {
+        sx[i] -= dx / d2;
+        sy[i] -= dy / d2;
+        sx[j] += dx / d2;
+        sy[j] += dy / d2;
+      }
+    }
+  }
+
+  // 2. Steer, clamp the speed into [v_max / 2, v_max]; 3. move and wrap.
+  const double vmax = p.max_speed;
+  const double vmin = vmax / 2;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cnt[i] > 0) {
+      vx[i] += p.separation * K_SEP * sx[i] + p.alignment * K_ALI * (ax[i] / cnt[i] - vx[i]) +
+               p.cohesion * K_COH * (cx[i] / cnt[i]);
+      vy[i] += p.separation * K_SEP * sy[i] + p.alignment * K_ALI * (ay[i] / cnt[i] - vy[i]) +
+               p.cohesion * K_COH * (cy[i] / cnt[i]);
+    }
+    const double speed = std::sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
+    if (speed > vmax) {
+      vx[i] = vx[i] / speed * vmax;
+      vy[i] = vy[i] / speed * vmax;
+    } else if (speed < vmin && speed > 0) {
+      vx[i] = vx[i] / speed * vmin;
+      vy[i] = vy[i] / speed * vmin;
+    }
+    x[i] += vx[i];
+    y[i] += vy[i];
+    if (x[i] < 0) {
+      x[i] += WORLD;
+    } else if (x[i] >= WORLD) {
+      x[i] -= WORLD;
+    }
+    if (y[i] < 0) {
+      y[i] += WORLD;
+    } else if (y[i] >= WORLD) {
+      y[i] -= WORLD;
+    }
+  }
+}
+
+}  // namespace boids

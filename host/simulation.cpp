@@ -1,0 +1,56 @@
+#include "host/simulation.h"
+
+#include "host/errors.h"
+
+namespace boids {
+
+std::string to_string(Backend backend) {
+  switch (backend) {
+    case Backend::kReference: return "reference";
+    case Backend::kCpu: return "cpu";
+    case Backend::kCuda: return "cuda";
+  }
+  return "?";
+}
+
+std::string to_string(Method method) { return method == Method::kNaive ? "naive" : "hashed"; }
+
+std::string to_string(Precision precision) {
+  return precision == Precision::kFloat ? "float" : "double";
+}
+
+std::optional<Backend> parse_backend(const std::string& name) {
+  if (name == "reference") return Backend::kReference;
+  if (name == "cpu") return Backend::kCpu;
+  if (name == "cuda") return Backend::kCuda;
+  return std::nullopt;
+}
+
+std::optional<Method> parse_method(const std::string& name) {
+  if (name == "naive") return Method::kNaive;
+  if (name == "hashed") return Method::kHashed;
+  return std::nullopt;
+}
+
+std::optional<Precision> parse_precision(const std::string& name) {
+  if (name == "float") return Precision::kFloat;
+  if (name == "double") return Precision::kDouble;
+  return std::nullopt;
+}
+
+std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config, const FlockState& initial) {
+  if (initial.size() == 0) throw InputError("a flock needs at least one boid");
+  if (initial.size() > kMaxBoids) {
+    throw InputError("a flock has at most " + std::to_string(kMaxBoids) + " boids");
+  }
+  switch (config.backend) {
+    case Backend::kReference: return make_reference_simulation(config, initial);
+    case Backend::kCpu: return make_cpu_simulation(config, initial);
+    case Backend::kCuda: return make_cuda_simulation(config, initial);
+  }
+  throw InputError("unknown backend");
+}
+
+Backend resolve_auto_backend() { return cuda_availability().usable ? Backend::kCuda : Backend::kCpu; }
+
+}  // namespace boids

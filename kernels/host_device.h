@@ -1,0 +1,31 @@
+// Portability macros and the few math functions that kernels use on both sides.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define BOIDS_HD __host__ __device__
+#else
+#define BOIDS_HD
+#endif
+
+
+namespace boids::kernels {
+
+using index_t = std::uint32_t;  // boid indices, cell keys and ids: flocks stay below 2^31
+
+BOIDS_HD inline float square_root(float x) { return sqrtf(x); }
+BOIDS_HD inline double square_root(double x) { return sqrt(x); }
+
+template <typename T>
+BOIDS_HD inline T min_of(T a, T b) {
+  return b < a ? b : a;
+}
+
+template <typename T>
+BOIDS_HD inline T max_of(T a, T b) {
+  return a < b ? b : a;
+}
+
+}  // namespace boids::kernels

@@ -1,0 +1,70 @@
+// The naive all-pairs step: every boid gathers from every other boid in ascending index
+// order, the order in which the reference adds them.
+#pragma once
+
+#include "kernels/rules.h"
+
+namespace boids::kernels {
+
+// Steps `Lanes` consecutive boids (one block) against all candidates. On CPU threads the lane
+// loop vectorises across boids, so each boid still adds its neighbours one by one in index
+// order. (On a GPU the cuda backend runs the shared-memory tiled kernel with one lane.)
+template <typename Real, int Lanes>
+struct NaiveStepBlock {
+  const Boid<Real>* in;
+  Boid<Real>* out;
+  index_t count;
+  StepParams<Real> params;
+
+  static index_t blocks_for(index_t count) { return (count + Lanes - 1) / Lanes; }
+
+  BOIDS_HD void operator()(index_t block) const {
+    const index_t first = block * Lanes;
+    const index_t block_end = min_of<index_t>(first + Lanes, count);
+    Real x[Lanes], y[Lanes];
+    NeighborSums<Real, Lanes> sums;
+    for (int lane = 0; lane < Lanes; ++lane) {
+      const Boid<Real>& self = in[min_of<index_t>(first + lane, count - 1)];
+      x[lane] = self.x;
+      y[lane] = self.y;
+      sums.clear(lane);
+    }
+    // Ascending candidates in three ranges, so that only the block's own boids need the
+    // self test and the long ranges vectorise.
+    gather_others(sums, x, y, 0, first);
+    gather_block(sums, x, y, first, block_end);
+    gather_others(sums, x, y, block_end, count);
+    for (index_t i = first; i < block_end; ++i) {
+      out[i] = advance_boid(in[i], sums, static_cast<int>(i - first), params);
+    }
+  }
+
+ private:
+  // Adds candidates [begin, end), none of them in this block, to every lane.
+  BOIDS_HD void gather_others(NeighborSums<Real, Lanes>& sums, const Real* x, const Real* y,
+                              index_t begin, index_t end) const {
+    const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
+    for (index_t j = begin; j < end; ++j) {
+      const Boid<Real> candidate = in[j];
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+      for (int lane = 0; lane < Lanes; ++lane) {
+        accumulate_neighbor(sums, lane, x[lane], y[lane], candidate, p);
+      }
+    }
+  }
+
+  // Adds the block's own boids [first, end) to every lane but themselves.
+  BOIDS_HD void gather_block(NeighborSums<Real, Lanes>& sums, const Real* x, const Real* y,
+                             index_t first, index_t end) const {
+    for (index_t j = first; j < end; ++j) {
+      const Boid<Real> candidate = in[j];
+      for (int lane = 0; lane < Lanes; ++lane) {
+        if (first + lane != j) accumulate_neighbor(sums, lane, x[lane], y[lane], candidate, params);
+      }
+    }
+  }
+};
+
+}  // namespace boids::kernels
