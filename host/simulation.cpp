@@ -1,5 +1,7 @@
 #include "host/simulation.h"
 
+#include <chrono>
+
 #include "host/errors.h"
 
 namespace boids {
@@ -49,6 +51,22 @@ std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config, cons
     case Backend::kCuda: return make_cuda_simulation(config, initial);
   }
   throw InputError("unknown backend");
+}
+
+double Simulation::timed_step(std::uint64_t steps) {
+  const auto start = std::chrono::steady_clock::now();
+  step(steps);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void Simulation::copy_render_data(float* out) const {
+  const FlockState s = state();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    out[4 * i + 0] = static_cast<float>(s.x[i]);
+    out[4 * i + 1] = static_cast<float>(s.y[i]);
+    out[4 * i + 2] = static_cast<float>(s.vx[i]);
+    out[4 * i + 3] = static_cast<float>(s.vy[i]);
+  }
 }
 
 Backend resolve_auto_backend() { return cuda_availability().usable ? Backend::kCuda : Backend::kCpu; }

@@ -49,6 +49,18 @@ class Simulation {
   // Memory the backend holds for the flock, in bytes.
   virtual std::uint64_t bytes_allocated() const = 0;
 
+  // Steps and returns the seconds the steps took on the device: CUDA events on a GPU, a
+  // steady clock on CPUs. For benchmarks.
+  virtual double timed_step(std::uint64_t steps);
+
+  // For viewers: x, y, vx, vy of every boid as 4 floats, in the backend's own order (not
+  // necessarily input order), into `out` (4 * count() floats of host memory).
+  virtual void copy_render_data(float* out) const;
+
+  // The same into GPU memory, e.g. a mapped OpenGL buffer; false where the flock does not
+  // live on a GPU (the caller then uses copy_render_data).
+  virtual bool copy_render_data_to_device(void* /*device_out*/) const { return false; }
+
   const SimulationConfig& config() const { return config_; }
   std::uint64_t count() const { return count_; }
 

@@ -47,6 +47,18 @@ class CpuSimulation final : public Simulation {
     return unpack_boids(boids_.data(), hashed ? hashed_.ids : nullptr, boids_.size());
   }
 
+  void copy_render_data(float* out) const override {
+    const auto n = static_cast<std::int64_t>(boids_.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const Boid<Real>& b = boids_[static_cast<std::size_t>(i)];
+      out[4 * i + 0] = static_cast<float>(b.x);
+      out[4 * i + 1] = static_cast<float>(b.y);
+      out[4 * i + 2] = static_cast<float>(b.vx);
+      out[4 * i + 3] = static_cast<float>(b.vy);
+    }
+  }
+
   FlockMetrics metrics() const override { return measure_flock(state(), config().params); }
 
   std::string device() const override {

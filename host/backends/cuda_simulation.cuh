@@ -71,6 +71,34 @@ class CudaSimulation final : public Simulation {
     return unpack_boids(boids.data(), ids.data(), boids.size());
   }
 
+  double timed_step(std::uint64_t steps) override {
+    cudaEvent_t start, stop;
+    BOIDS_CUDA_CHECK(cudaEventCreate(&start));
+    BOIDS_CUDA_CHECK(cudaEventCreate(&stop));
+    BOIDS_CUDA_CHECK(cudaEventRecord(start, stream_));
+    step(steps);
+    BOIDS_CUDA_CHECK(cudaEventRecord(stop, stream_));
+    BOIDS_CUDA_CHECK(cudaEventSynchronize(stop));
+    float milliseconds = 0;
+    BOIDS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return milliseconds * 1e-3;
+  }
+
+  void copy_render_data(float* out) const override {
+    CudaBuffer<float> staging(4 * count());
+    copy_render_data_to_device(staging.data());
+    BOIDS_CUDA_CHECK(cudaMemcpy(out, staging.data(), staging.bytes(), cudaMemcpyDeviceToHost));
+  }
+
+  bool copy_render_data_to_device(void* device_out) const override {
+    CudaExecutor executor(stream_);
+    executor.for_each(count32(), ToRenderData{boids_.data(), static_cast<float4*>(device_out)});
+    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return true;
+  }
+
   FlockMetrics metrics() const override { return measure_flock(state(), config().params); }
 
   std::string device() const override { return device_; }
@@ -117,6 +145,16 @@ class CudaSimulation final : public Simulation {
                {base + 3 * n, base + 4 * n}, cell_start_.data(), count32()};
     executor_.for_each(count32(), InitializeIds{base});
   }
+
+  struct ToRenderData {
+    const kernels::Boid<Real>* boids;
+    float4* out;
+    __device__ void operator()(kernels::index_t i) const {
+      const kernels::Boid<Real> b = boids[i];
+      out[i] = make_float4(static_cast<float>(b.x), static_cast<float>(b.y), static_cast<float>(b.vx),
+                           static_cast<float>(b.vy));
+    }
+  };
 
   struct InitializeIds {
     kernels::index_t* ids;
