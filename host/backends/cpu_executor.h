@@ -38,6 +38,29 @@ class CpuExecutor {
     return {1, 1};
   }
 
+  // Sum in fixed chunks added in order: the same result on any number of threads.
+  double sum(const double* values, kernels::index_t count) const {
+    constexpr std::int64_t kChunk = 1 << 14;
+    const std::int64_t n = count, chunks = (n + kChunk - 1) / kChunk;
+    std::vector<double> partial(static_cast<std::size_t>(chunks), 0.0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      double s = 0;
+      for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) s += values[i];
+      partial[static_cast<std::size_t>(c)] = s;
+    }
+    double total = 0;
+    for (double s : partial) total += s;
+    return total;
+  }
+
+  kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) const {
+    kernels::index_t best = 0;
+#pragma omp parallel for reduction(max : best) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) best = std::max(best, values[i]);
+    return best;
+  }
+
   static int threads() { return omp_get_max_threads(); }
 
  private:

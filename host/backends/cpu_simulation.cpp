@@ -6,6 +6,7 @@
 #include "host/backends/cpu_executor.h"
 #include "host/backends/flock_layout.h"
 #include "host/simulation.h"
+#include "kernels/flock_metrics.h"
 #include "kernels/hashed_step.h"
 #include "kernels/naive_step.h"
 
@@ -29,7 +30,7 @@ class CpuSimulation final : public Simulation {
                                             static_cast<index_t>(initial.size()))),
         boids_(pack_boids<Real>(initial)),
         scratch_(initial.size()) {
-    if (config.method == Method::kHashed) allocate_hash();
+    if (config.method == Method::kHashed) allocate_index();
   }
 
   void step(std::uint64_t steps) override {
@@ -37,14 +38,14 @@ class CpuSimulation final : public Simulation {
       if (config().method == Method::kNaive) {
         step_naive();
       } else {
-        kernels::hashed_step(executor_, hashed_, grid_, params_);
+        kernels::hashed_step(executor_, index_, grid_, params_);
       }
     }
   }
 
   FlockState state() const override {
     const bool hashed = config().method == Method::kHashed;
-    return unpack_boids(boids_.data(), hashed ? hashed_.ids : nullptr, boids_.size());
+    return unpack_boids(boids_.data(), hashed ? index_.ids : nullptr, boids_.size());
   }
 
   void copy_render_data(float* out) const override {
@@ -59,7 +60,17 @@ class CpuSimulation final : public Simulation {
     }
   }
 
-  FlockMetrics metrics() const override { return measure_flock(state(), config().params); }
+  FlockMetrics metrics() const override {
+    if (index_.count == 0) allocate_index();  // the naive method builds its cell index on demand
+    index_.boids = const_cast<Boid<Real>*>(boids_.data());
+    index_.sorted = scratch_.data();
+    const std::size_t n = boids_.size();
+    values_.resize(2 * n);
+    parents_.resize(2 * n);
+    kernels::MetricsBuffers buffers{{values_.data(), values_.data() + n}, parents_.data(), parents_.data() + n};
+    const kernels::MetricsResult r = kernels::measure_flock(executor_, index_, buffers, grid_, params_);
+    return {r.polarization, static_cast<std::uint64_t>(r.flocks), r.largest_flock, r.mean_nn_distance};
+  }
 
   std::string device() const override {
     return "CPU, " + std::to_string(CpuExecutor::threads()) + " OpenMP threads";
@@ -67,7 +78,8 @@ class CpuSimulation final : public Simulation {
 
   std::uint64_t bytes_allocated() const override {
     return (boids_.size() + scratch_.size()) * sizeof(Boid<Real>) +
-           (ids_.size() + keys_.size() + order_.size() + cell_start_.size()) * sizeof(index_t);
+           (ids_.size() + keys_.size() + order_.size() + cell_start_.size() + parents_.size()) * sizeof(index_t) +
+           values_.size() * sizeof(double);
   }
 
  private:
@@ -85,23 +97,27 @@ class CpuSimulation final : public Simulation {
     boids_.swap(scratch_);
   }
 
-  void allocate_hash() {
+  // The sorted-cell index: the hashed step's buffers, and the metrics' on either method.
+  void allocate_index() const {
     const std::size_t n = boids_.size();
     ids_.resize(n);
     for (std::size_t i = 0; i < n; ++i) ids_[i] = static_cast<index_t>(i);
     keys_.resize(2 * n);
     order_.resize(2 * n);
     cell_start_.resize(std::size_t{grid_.cells()} + 1);
-    hashed_ = {boids_.data(), scratch_.data(), ids_.data(), {keys_.data(), keys_.data() + n},
-               {order_.data(), order_.data() + n}, cell_start_.data(), static_cast<index_t>(n)};
+    index_ = {const_cast<Boid<Real>*>(boids_.data()), scratch_.data(), ids_.data(), {keys_.data(), keys_.data() + n},
+              {order_.data(), order_.data() + n}, cell_start_.data(), static_cast<index_t>(n)};
   }
 
   kernels::StepParams<Real> params_;
   kernels::CellGrid<Real> grid_;
-  std::vector<Boid<Real>> boids_, scratch_;
-  std::vector<index_t> ids_, keys_, order_, cell_start_;
-  kernels::HashedBuffers<Real> hashed_{};
-  CpuExecutor executor_;
+  std::vector<Boid<Real>> boids_;
+  // Scratch, also used by metrics() (hence mutable): the step's second buffer, the index.
+  mutable std::vector<Boid<Real>> scratch_;
+  mutable std::vector<index_t> ids_, keys_, order_, cell_start_, parents_;
+  mutable std::vector<double> values_;
+  mutable kernels::HashedBuffers<Real> index_{};
+  mutable CpuExecutor executor_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "host/backends/cuda_check.h"
+#include "host/backends/cuda_reduce.h"
 #include "host/backends/cuda_sort.h"
 #include "kernels/cuda/for_each.cuh"
 
@@ -24,6 +25,12 @@ class CudaExecutor {
   kernels::SortedSlots sort_pairs(kernels::index_t* keys[2], kernels::index_t* values[2],
                                   kernels::index_t count, int bits) {
     return sorter_.sort(keys, values, count, bits, stream_);
+  }
+
+  double sum(const double* values, kernels::index_t count) { return cuda_sum(values, count, stream_); }
+
+  kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) {
+    return cuda_maximum(values, count, stream_);
   }
 
   cudaStream_t stream() const { return stream_; }

@@ -11,6 +11,7 @@
 #include "host/backends/flock_layout.h"
 #include "host/simulation.h"
 #include "kernels/cuda/naive_tiled.cuh"
+#include "kernels/flock_metrics.h"
 #include "kernels/hashed_step.h"
 
 namespace boids {
@@ -27,6 +28,26 @@ std::uint64_t cuda_flock_bytes(const SimulationConfig& config, kernels::index_t 
   }
   return bytes;
 }
+
+namespace cuda_detail {
+
+template <typename Real>
+struct ToRenderData {
+  const kernels::Boid<Real>* boids;
+  float4* out;
+  __device__ void operator()(kernels::index_t i) const {
+    const kernels::Boid<Real> b = boids[i];
+    out[i] = make_float4(static_cast<float>(b.x), static_cast<float>(b.y), static_cast<float>(b.vx),
+                         static_cast<float>(b.vy));
+  }
+};
+
+struct InitializeIds {
+  kernels::index_t* ids;
+  __device__ void operator()(kernels::index_t i) const { ids[i] = i; }
+};
+
+}  // namespace cuda_detail
 
 template <typename Real>
 class CudaSimulation final : public Simulation {
@@ -45,7 +66,7 @@ class CudaSimulation final : public Simulation {
     scratch_ = CudaBuffer<kernels::Boid<Real>>(count());
     const auto packed = pack_boids<Real>(initial);
     BOIDS_CUDA_CHECK(cudaMemcpy(boids_.data(), packed.data(), boids_.bytes(), cudaMemcpyHostToDevice));
-    if (config.method == Method::kHashed) allocate_hash();
+    if (config.method == Method::kHashed) allocate_index();
   }
 
   ~CudaSimulation() override { cudaStreamDestroy(stream_); }
@@ -94,12 +115,24 @@ class CudaSimulation final : public Simulation {
 
   bool copy_render_data_to_device(void* device_out) const override {
     CudaExecutor executor(stream_);
-    executor.for_each(count32(), ToRenderData{boids_.data(), static_cast<float4*>(device_out)});
+    executor.for_each(count32(), cuda_detail::ToRenderData<Real>{boids_.data(), static_cast<float4*>(device_out)});
     BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return true;
   }
 
-  FlockMetrics metrics() const override { return measure_flock(state(), config().params); }
+  FlockMetrics metrics() const override {
+    if (!index_buffers_.data()) allocate_index();  // the naive method builds its index on demand
+    hashed_.boids = boids_.data();
+    hashed_.sorted = scratch_.data();
+    if (!metric_values_.data()) {
+      metric_values_ = CudaBuffer<double>(2 * count());
+      metric_indices_ = CudaBuffer<kernels::index_t>(2 * count());
+    }
+    kernels::MetricsBuffers buffers{{metric_values_.data(), metric_values_.data() + count()},
+                                    metric_indices_.data(), metric_indices_.data() + count()};
+    const kernels::MetricsResult r = kernels::measure_flock(executor_, hashed_, buffers, grid_, params_);
+    return {r.polarization, static_cast<std::uint64_t>(r.flocks), r.largest_flock, r.mean_nn_distance};
+  }
 
   std::string device() const override { return device_; }
 
@@ -136,39 +169,27 @@ class CudaSimulation final : public Simulation {
     std::swap(boids_, scratch_);
   }
 
-  void allocate_hash() {
+  // The sorted-cell index: the hashed step's buffers, and the metrics' on either method.
+  void allocate_index() const {
     const std::size_t n = count();
     index_buffers_ = CudaBuffer<kernels::index_t>(5 * n);
     cell_start_ = CudaBuffer<kernels::index_t>(std::size_t{grid_.cells()} + 1);
     kernels::index_t* base = index_buffers_.data();
     hashed_ = {boids_.data(), scratch_.data(), base, {base + n, base + 2 * n},
                {base + 3 * n, base + 4 * n}, cell_start_.data(), count32()};
-    executor_.for_each(count32(), InitializeIds{base});
+    executor_.for_each(count32(), cuda_detail::InitializeIds{base});
   }
-
-  struct ToRenderData {
-    const kernels::Boid<Real>* boids;
-    float4* out;
-    __device__ void operator()(kernels::index_t i) const {
-      const kernels::Boid<Real> b = boids[i];
-      out[i] = make_float4(static_cast<float>(b.x), static_cast<float>(b.y), static_cast<float>(b.vx),
-                           static_cast<float>(b.vy));
-    }
-  };
-
-  struct InitializeIds {
-    kernels::index_t* ids;
-    __device__ void operator()(kernels::index_t i) const { ids[i] = i; }
-  };
 
   std::string device_;
   kernels::StepParams<Real> params_;
   kernels::CellGrid<Real> grid_;
   cudaStream_t stream_;
-  CudaExecutor executor_;
+  mutable CudaExecutor executor_;
   CudaBuffer<kernels::Boid<Real>> boids_, scratch_;
-  CudaBuffer<kernels::index_t> index_buffers_, cell_start_;
-  kernels::HashedBuffers<Real> hashed_{};
+  // The index and the metrics' scratch, built on demand by metrics() (hence mutable).
+  mutable CudaBuffer<kernels::index_t> index_buffers_, cell_start_, metric_indices_;
+  mutable CudaBuffer<double> metric_values_;
+  mutable kernels::HashedBuffers<Real> hashed_{};
 };
 
 // Defined in the per-precision files.
