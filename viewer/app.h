@@ -1,0 +1,25 @@
+// The viewer: options, window, frame loop.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "host/cli/flock_options.h"
+
+namespace boids::viewer {
+
+struct ViewerOptions {
+  cli::FlockOptions flock;
+  std::uint64_t frames = 0;  // 0: until the window is closed
+  std::uint64_t steps_per_frame = 1;
+  std::string screenshot;
+  bool vsync = true;
+  bool help = false;
+};
+
+cli::OptionParser make_parser(ViewerOptions& options);
+
+// Opens the window and runs until it is closed or `frames` frames are drawn.
+int run_viewer(const ViewerOptions& options);
+
+}  // namespace boids::viewer

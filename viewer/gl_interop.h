@@ -1,0 +1,27 @@
+// CUDA-OpenGL interop for the vertex buffer: on the cuda backend the kernels write the
+// buffer's 4 floats per boid directly (registered once, mapped each frame). Where CUDA is not
+// built, or the OpenGL context does not live on the CUDA device (e.g. Mesa under Xvfb), it
+// is unavailable and the viewer falls back to copying through the host.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace boids {
+class Simulation;
+}
+
+namespace boids::viewer {
+
+class GlBufferInterop {
+ public:
+  virtual ~GlBufferInterop() = default;
+  // Maps the buffer, has the simulation write its render data into it, unmaps it.
+  virtual void write(const Simulation& sim) = 0;
+};
+
+// Registers `gl_buffer` (an OpenGL buffer object name) with CUDA. Returns null and says why
+// in `reason` when interop is not possible here.
+std::unique_ptr<GlBufferInterop> register_gl_buffer(unsigned int gl_buffer, std::string& reason);
+
+}  // namespace boids::viewer

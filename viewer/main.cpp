@@ -1,0 +1,28 @@
+// `boids-viewer`: the flock in a window. Bad input: `boids-viewer: error: ...` on stderr and
+// exit code 2, exactly as `boids run` refuses it.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "host/errors.h"
+#include "viewer/app.h"
+
+int main(int argc, char** argv) {
+  try {
+    boids::viewer::ViewerOptions options;
+    const boids::cli::OptionParser parser = boids::viewer::make_parser(options);
+    parser.parse(std::vector<std::string>(argv + 1, argv + argc));
+    if (options.help) {
+      std::cout << parser.help();
+      return 0;
+    }
+    return boids::viewer::run_viewer(options);
+  } catch (const boids::InputError& e) {
+    std::cerr << "boids-viewer: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "boids-viewer: error: " << e.what() << "\n";
+    return 1;
+  }
+}
