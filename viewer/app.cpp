@@ -84,6 +84,8 @@ class Viewer {
     predator_radius_ =
         static_cast<float>(std::min(2.5 * config.params.radius, 0.25 * config.params.world));
     device_ = sim_->device();
+    const auto* gl_renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    gl_renderer_ = gl_renderer ? gl_renderer : "?";
     if (config.backend == Backend::kCuda) {
       interop_ = register_gl_buffer(renderer_.buffer(), render_path_);
       if (!interop_) render_path_ = "host copy: " + render_path_;
@@ -129,7 +131,7 @@ class Viewer {
   std::unique_ptr<Simulation> sim_;  // touched by the main thread only while worker_ is idle
   Renderer renderer_;
   std::unique_ptr<GlBufferInterop> interop_;
-  std::string render_path_, device_;
+  std::string render_path_, device_, gl_renderer_;
   std::vector<float> staging_;   // host path: written by jobs, uploaded by the main thread
   std::vector<float> snapshot_;  // render data for the metrics, written by jobs
   std::vector<float> metrics_input_;
@@ -454,6 +456,7 @@ void Viewer::build_ui() {
                 to_string(config_.precision).c_str());
     ImGui::TextWrapped("%s", device_.c_str());
     ImGui::TextWrapped("%s", render_path_.c_str());
+    ImGui::TextWrapped("OpenGL: %s", gl_renderer_.c_str());
     ImGui::Text("step %llu, seed %llu%s", static_cast<unsigned long long>(steps_done_),
                 static_cast<unsigned long long>(seed_), paused_ ? ", paused" : "");
     ImGui::Separator();
@@ -525,13 +528,14 @@ void Viewer::build_ui() {
 void Viewer::print_summary(double seconds) const {
   std::printf(
       "boids-viewer: %llu boids, %llu frames in %.3f s: %.2f fps; %llu steps, %.2f steps/s; %s %s "
-      "%s on %s; %s\n",
+      "%s on %s; %s; OpenGL: %s\n",
       static_cast<unsigned long long>(sim_->count()), static_cast<unsigned long long>(frames_),
       seconds, seconds > 0 ? static_cast<double>(frames_) / seconds : 0.0,
       static_cast<unsigned long long>(steps_done_),
       seconds > 0 ? static_cast<double>(steps_done_) / seconds : 0.0,
       to_string(config_.backend).c_str(), to_string(config_.method).c_str(),
-      to_string(config_.precision).c_str(), device_.c_str(), render_path_.c_str());
+      to_string(config_.precision).c_str(), device_.c_str(), render_path_.c_str(),
+      gl_renderer_.c_str());
   std::fflush(stdout);
 }
 
