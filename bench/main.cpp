@@ -1,0 +1,385 @@
+// `boids-bench`: times the steps of every backend, method and precision over a range of flock
+// sizes at a fixed density, from a random and a flocked start, and reports how far each is
+// from the machine's limits. Bad input: `boids-bench: error: ...` on stderr and exit code 2.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/report.h"
+#include "bench/sweep.h"
+#include "host/cli/options.h"
+#include "host/errors.h"
+#include "host/output_file.h"
+
+extern char** environ;
+
+namespace boids::bench {
+namespace {
+
+using cli::parse_positive;
+using cli::parse_whole;
+
+// Default sizes: powers of four from a thousand up to where each backend is interesting.
+// Naive stops by itself where a step would take longer than --naive-limit.
+const std::vector<std::uint64_t> kCpuCounts = {1000, 4000, 16000, 64000, 256000, 1024000};
+const std::vector<std::uint64_t> kCudaCounts = {1000,    4000,    16000,    64000,   256000,
+                                                1024000, 4096000, 16384000, 33554432};
+// --quick: small enough for two CPU cores in well under a minute, wide enough (a factor 64
+// for hashed, 4 to 8 for naive) that the fits see the exponents through the fixed costs of
+// small flocks.
+const std::vector<std::uint64_t> kQuickCounts = {1000, 2000, 4000, 8000, 16000, 32000, 64000};
+
+struct Options {
+  std::optional<std::vector<std::uint64_t>> counts;
+  double density = 1.2;
+  std::optional<std::vector<Backend>> backends;
+  std::vector<Method> methods = {Method::kNaive, Method::kHashed};
+  std::vector<Precision> precisions = {Precision::kFloat, Precision::kDouble};
+  std::vector<StartState> states = {StartState::kRandom, StartState::kFlocked};
+  std::optional<std::uint64_t> repeats, flock_steps;
+  std::optional<double> min_time, naive_limit;
+  std::uint64_t seed = 42;
+  std::string csv, json, plot;
+  bool quick = false, help = false;
+};
+
+std::vector<std::string> split_list(const std::string& option, const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', begin);
+    const std::string item =
+        text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (item.empty())
+      throw InputError(option + ": expected a comma-separated list, got '" + text + "'");
+    if (std::find(items.begin(), items.end(), item) != items.end()) {
+      throw InputError(option + ": '" + item + "' is listed twice");
+    }
+    items.push_back(item);
+    if (comma == std::string::npos) return items;
+    begin = comma + 1;
+  }
+}
+
+template <typename T, typename Parse>
+std::vector<T> parse_list(const std::string& option, const std::string& text, Parse parse,
+                          const std::string& choices) {
+  std::vector<T> values;
+  for (const std::string& item : split_list(option, text)) {
+    const std::optional<T> value = parse(item);
+    if (!value) throw InputError(option + ": expected " + choices + ", got '" + item + "'");
+    values.push_back(*value);
+  }
+  return values;
+}
+
+std::optional<Backend> parse_bench_backend(const std::string& name) {
+  if (name == "cpu") return Backend::kCpu;
+  if (name == "cuda") return Backend::kCuda;
+  return std::nullopt;  // the reference is a correctness oracle, not benchmarked
+}
+
+std::optional<StartState> parse_state(const std::string& name) {
+  if (name == "random") return StartState::kRandom;
+  if (name == "flocked") return StartState::kFlocked;
+  return std::nullopt;
+}
+
+cli::OptionParser make_parser(Options& o) {
+  cli::OptionParser parser(
+      "Usage: boids-bench [options]\n"
+      "Times the step of every backend, method and precision over a range of flock sizes at a\n"
+      "fixed density (the world grows with the flock), from a random and a flocked start, and\n"
+      "reports how far each is from the machine's memory bandwidth or peak arithmetic.");
+  parser.add_value(
+      "--counts", "N,N,...",
+      "flock sizes, each >= 2 (default: 1000 to 1024000 on the cpu, to 33554432 on cuda; naive "
+      "stops where a step would exceed --naive-limit)",
+      [&o](const std::string& v) {
+        std::vector<std::uint64_t> counts;
+        for (const std::string& item : split_list("--counts", v)) {
+          counts.push_back(parse_whole("--counts", item, 2, kMaxBoids));
+        }
+        std::sort(counts.begin(), counts.end());
+        if (std::adjacent_find(counts.begin(), counts.end()) != counts.end()) {
+          throw InputError("--counts: a size is listed twice in '" + v + "'");
+        }
+        o.counts = counts;
+      });
+  parser.add_value("--density", "D",
+                   "boids per r^2, > 0 (default 1.2, the seed's 120 boids in 100 x 100)",
+                   [&o](const std::string& v) { o.density = parse_positive("--density", v); });
+  parser.add_value(
+      "--backend", "B,...", "cpu and/or cuda (default: cpu, and cuda when a device is usable)",
+      [&o](const std::string& v) {
+        o.backends = parse_list<Backend>("--backend", v, parse_bench_backend, "cpu or cuda");
+      });
+  parser.add_value(
+      "--methods", "M,...", "naive and/or hashed (default both)", [&o](const std::string& v) {
+        o.methods = parse_list<Method>("--methods", v, parse_method, "naive or hashed");
+      });
+  parser.add_value(
+      "--precisions", "P,...", "float and/or double (default both)", [&o](const std::string& v) {
+        o.precisions = parse_list<Precision>("--precisions", v, parse_precision, "float or double");
+      });
+  parser.add_value("--states", "S,...", "random and/or flocked starts (default both)",
+                   [&o](const std::string& v) {
+                     o.states =
+                         parse_list<StartState>("--states", v, parse_state, "random or flocked");
+                   });
+  parser.add_value(
+      "--repeats", "N", "timed repeats per row, >= 1; the median is reported (default 5)",
+      [&o](const std::string& v) { o.repeats = parse_whole("--repeats", v, 1, 1000); });
+  parser.add_value("--min-time", "S", "seconds each repeat steps for at least, > 0 (default 0.1)",
+                   [&o](const std::string& v) { o.min_time = parse_positive("--min-time", v); });
+  parser.add_value(
+      "--flock-steps", "N", "steps that form the flocked start, >= 1 (default 300)",
+      [&o](const std::string& v) { o.flock_steps = parse_whole("--flock-steps", v, 1, 1000000); });
+  parser.add_value(
+      "--naive-limit", "S", "skip naive where a step would take more seconds, > 0 (default 2)",
+      [&o](const std::string& v) { o.naive_limit = parse_positive("--naive-limit", v); });
+  parser.add_value("--seed", "S", "random seed of the starts (default 42)",
+                   [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });
+  parser.add_value("--csv", "FILE", "write the rows as CSV",
+                   [&o](const std::string& v) { o.csv = v; });
+  parser.add_value("--json", "FILE", "write the rows, the machine and the fits as JSON",
+                   [&o](const std::string& v) { o.json = v; });
+  parser.add_value("--plot", "FILE.png",
+                   "draw ms per step against boids, log-log (needs python3-matplotlib)",
+                   [&o](const std::string& v) { o.plot = v; });
+  parser.add_flag("--quick",
+                  "a small sweep for a first look and CI: 1000 to 64000 boids, 3 repeats of >= "
+                  "0.02 s, 100 flocking steps, naive limit 0.25 s",
+                  [&o] { o.quick = true; });
+  parser.add_flag("--help", "show this help", [&o] { o.help = true; });
+  return parser;
+}
+
+SweepSettings resolve(const Options& o) {
+  SweepSettings s;
+  if (o.backends) {
+    s.backends = *o.backends;
+  } else {
+    s.backends = {Backend::kCpu};
+    if (cuda_availability().usable) s.backends.push_back(Backend::kCuda);
+  }
+  for (Backend b : s.backends) {
+    if (b != Backend::kCuda) continue;
+    const CudaAvailability cuda = cuda_availability();
+    if (!cuda.usable) throw RuntimeError("--backend cuda: " + cuda.reason);
+  }
+  for (Backend b : s.backends) {
+    s.counts[b] = o.counts              ? *o.counts
+                  : o.quick             ? kQuickCounts
+                  : b == Backend::kCuda ? kCudaCounts
+                                        : kCpuCounts;
+  }
+  s.methods = o.methods;
+  s.precisions = o.precisions;
+  s.states = o.states;
+  s.density = o.density;
+  s.seed = o.seed;
+  s.repeats = o.repeats.value_or(o.quick ? 3 : 5);
+  s.min_repeat_seconds = o.min_time.value_or(o.quick ? 0.02 : 0.1);
+  s.flock_steps = o.flock_steps.value_or(o.quick ? 100 : 300);
+  s.naive_limit_seconds = o.naive_limit.value_or(o.quick ? 0.25 : 2.0);
+  if (o.quick) {
+    s.bandwidth_bytes = std::uint64_t{128} << 20;
+    s.flops_seconds = 0.1;
+  }
+  return s;
+}
+
+void check_outputs(const Options& o) {
+  if (!o.csv.empty()) check_writable(o.csv, "--csv");
+  if (!o.json.empty()) check_writable(o.json, "--json");
+  if (!o.plot.empty()) {
+    if (o.plot.size() < 5 || o.plot.compare(o.plot.size() - 4, 4, ".png") != 0) {
+      throw InputError("--plot: expected a file name ending in .png, got '" + o.plot + "'");
+    }
+    check_writable(o.plot, "--plot");
+  }
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"--csv", o.csv}, {"--json", o.json}, {"--plot", o.plot}};
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      if (!files[i].second.empty() && files[i].second == files[j].second) {
+        throw InputError(files[i].first + " and " + files[j].first + " name the same file '" +
+                         files[i].second + "'");
+      }
+    }
+  }
+}
+
+// Runs the plotting script (bench/plot.py) with `args`; returns its exit status.
+int run_plot_script(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {BOIDS_BENCH_PYTHON, BOIDS_BENCH_PLOT_SCRIPT};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return 127;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+void plot(const Options& o, const std::string& json_text) {
+  std::string json_file = o.json;
+  if (json_file.empty()) {
+    json_file = o.plot + ".json.tmp";
+    write_file_atomically(json_file, json_text);
+  }
+  const int status = run_plot_script({json_file, o.plot});
+  if (o.json.empty()) std::remove(json_file.c_str());
+  if (status != 0)
+    throw RuntimeError("--plot: " BOIDS_BENCH_PLOT_SCRIPT " failed (exit status " +
+                       std::to_string(status) + ")");
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// The source tree's commit (with -dirty for local changes), when git can tell.
+std::string source_commit() {
+  FILE* pipe =
+      popen("git -C '" BOIDS_SOURCE_DIR "' describe --always --dirty --abbrev=12 2>/dev/null", "r");
+  if (!pipe) return "";
+  char buffer[128] = {};
+  std::string text = std::fgets(buffer, sizeof buffer, pipe) ? buffer : "";
+  pclose(pipe);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+// A one-line progress bar on stderr when it is a terminal; a line per row otherwise.
+class Progress {
+ public:
+  explicit Progress(std::uint64_t total) : total_(total), tty_(isatty(STDERR_FILENO) != 0) {}
+  void start(const std::string& what) {
+    what_ = what;
+    if (tty_) {
+      draw();
+    } else {
+      std::fprintf(stderr, "boids-bench: [%llu/%llu] %s\n", static_cast<unsigned long long>(done_),
+                   static_cast<unsigned long long>(total_), what.c_str());
+    }
+  }
+  void advance() { ++done_; }
+  // Clears the bar before something else is printed on the terminal.
+  void clear() {
+    if (tty_ && drawn_) std::fprintf(stderr, "\r\033[K");
+    drawn_ = false;
+  }
+  void redraw() {
+    if (tty_) draw();
+  }
+
+ private:
+  void draw() {
+    constexpr int kWidth = 30;
+    const int filled = total_ ? static_cast<int>(kWidth * done_ / total_) : kWidth;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::fprintf(stderr, "\r\033[K[%s%s] %llu/%llu rows, %.0f s: %s",
+                 std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(),
+                 static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_),
+                 elapsed, what_.c_str());
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  std::uint64_t total_, done_ = 0;
+  bool tty_, drawn_ = false;
+  std::string what_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+int bench_main(const std::vector<std::string>& args) {
+  Options o;
+  const cli::OptionParser parser = make_parser(o);
+  parser.parse(args);
+  if (o.help) {
+    std::cout << parser.help();
+    return 0;
+  }
+  check_outputs(o);
+  const SweepSettings settings = resolve(o);
+  if (!o.plot.empty() && run_plot_script({"--check"}) != 0) {
+    throw RuntimeError(
+        "--plot: " BOIDS_BENCH_PYTHON
+        " cannot import matplotlib (install python3-matplotlib: scripts/install-deps)");
+  }
+
+  RunInfo info{utc_now(), source_commit(), BOIDS_VERSION};
+  std::printf("boids-bench %s, commit %s, %s\n", info.version.c_str(),
+              info.commit.empty() ? "unknown" : info.commit.c_str(), info.date.c_str());
+  std::printf(
+      "density %.4g boids per r^2 (r = %.4g), %llu repeats of >= %.3g s, flocked = %llu hashed "
+      "float steps\n",
+      settings.density, settings.radius, static_cast<unsigned long long>(settings.repeats),
+      settings.min_repeat_seconds, static_cast<unsigned long long>(settings.flock_steps));
+  std::fflush(stdout);
+
+  Progress progress(planned_rows(settings));
+  auto print = [&](const std::string& text) {
+    progress.clear();
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+    progress.redraw();
+  };
+  Observer observer;
+  observer.on_start = [&](const std::string& what) { progress.start(what); };
+  observer.on_limits = [&](Backend backend, const Limits& limits) {
+    print("\n" + describe_limits(backend, limits) + "\n" + table_header());
+  };
+  observer.on_row = [&](const Row& row) {
+    progress.advance();
+    print(table_row(row));
+  };
+  observer.on_skip = [&](const Skip& skip) {
+    progress.advance();
+    print(table_skip(skip));
+  };
+  const SweepResult result = run_sweep(settings, observer);
+  progress.clear();
+  std::fputs(describe_fits(result.rows).c_str(), stdout);
+  std::fflush(stdout);
+
+  const std::string json_text = json_report(settings, result, info).dump(2) + "\n";
+  if (!o.csv.empty()) write_file_atomically(o.csv, csv_text(result));
+  if (!o.json.empty()) write_file_atomically(o.json, json_text);
+  if (!o.plot.empty()) plot(o, json_text);
+  return 0;
+}
+
+}  // namespace
+}  // namespace boids::bench
+
+int main(int argc, char** argv) {
+  try {
+    return boids::bench::bench_main(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const boids::InputError& e) {
+    std::cerr << "boids-bench: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "boids-bench: error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,52 @@
+// What each step must do, per boid: the arithmetic of the naive step and the memory traffic of
+// the hashed step. The fraction of the machine's limit that a row reaches is measured against
+// these (see machine.h for the limits themselves).
+#pragma once
+
+#include <cstdint>
+
+#include "host/simulation.h"
+#include "kernels/cell_grid.h"
+
+namespace boids::bench {
+
+// Floating-point operations per candidate pair of the naive step (kernels/rules.h,
+// accumulate_neighbor): difference 2, wrapping 4, squared distance 3, neighbour sums 4,
+// separation (two divisions and two subtractions) 4, the radius and separation tests about 3:
+// about 20, the figure the n-body literature also uses per interaction.
+inline constexpr double kFlopsPerPair = 20.0;
+
+// Radix sort passes of the hashed step's key sort: CUB's onesweep radix sort on a GPU sorts 8
+// bits per pass; the cpu backend's counting sort is one pass whatever the key width.
+inline int sort_passes(Backend backend, int key_bits) {
+  if (backend != Backend::kCuda) return 1;
+  return key_bits <= 0 ? 1 : (key_bits + 7) / 8;
+}
+
+// Bytes the hashed step must move between memory and the processor per boid, with
+// B = sizeof(Boid<Real>) = 4 * sizeof(Real) and 4-byte keys, indices and ids. The model counts
+// every array each stage reads or writes once, and assumes that the neighbours a boid reads
+// in the step come from cache (in cell order, adjacent boids share their 3x3 blocks):
+//   keys       read the boid, write its key and its index            B + 8
+//   sort       each pass reads and writes a key and an index          16 per pass
+//   reorder    read the permutation, the boid and its id,
+//              write the boid and the id in cell order               2B + 12
+//   cell start read the sorted key, write cells/count starts          4 + 4 * cells / count
+//   step       read the boid itself, write its new state             2B
+// total: 5B + 24 + 16 * passes + 4 * cells / count.
+// For float (B = 16) on a CPU that is about 123 bytes; on a GPU with 3 passes about 155.
+inline double hashed_bytes_per_boid(Backend backend, Precision precision, std::uint64_t count,
+                                    std::uint64_t cells) {
+  const double boid = precision == Precision::kFloat ? 16.0 : 32.0;
+  const int passes = sort_passes(backend, kernels::key_bits(static_cast<kernels::index_t>(cells)));
+  return 5.0 * boid + 24.0 + 16.0 * passes +
+         4.0 * static_cast<double>(cells) / static_cast<double>(count);
+}
+
+// The naive step reads every candidate from cache (CPU blocks, GPU shared-memory tiles): only
+// the boid itself is read and its new state written, 2B. It is bound by arithmetic instead.
+inline double naive_bytes_per_boid(Precision precision) {
+  return precision == Precision::kFloat ? 32.0 : 64.0;
+}
+
+}  // namespace boids::bench

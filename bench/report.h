@@ -1,0 +1,42 @@
+// What a sweep reports: a table on stdout (row by row as they finish), a CSV file and a JSON
+// file with the rows, the machine and the fits.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bench/fit.h"
+#include "bench/sweep.h"
+
+namespace boids::bench {
+
+struct RunInfo {
+  std::string date;     // UTC, ISO 8601
+  std::string commit;   // git describe of the source tree, or empty
+  std::string version;  // boids' version
+};
+
+std::string describe_limits(Backend backend, const Limits& limits);
+std::string table_header();
+std::string table_row(const Row& row);
+std::string table_skip(const Skip& skip);
+
+// Least-squares fits of log time against log count: one per method over all its series
+// (a common exponent, each backend/precision/state series with its own intercept), and one
+// per series.
+struct SeriesFit {
+  Backend backend;
+  Method method;
+  Precision precision;
+  StartState state;
+  PowerFit fit;
+};
+std::map<Method, PowerFit> method_fits(const std::vector<Row>& rows);
+std::vector<SeriesFit> series_fits(const std::vector<Row>& rows);
+std::string describe_fits(const std::vector<Row>& rows);
+
+std::string csv_text(const SweepResult& result);
+nlohmann::ordered_json json_report(const SweepSettings& settings, const SweepResult& result,
+                                   const RunInfo& info);
+
+}  // namespace boids::bench

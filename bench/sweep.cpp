@@ -1,0 +1,211 @@
+#include "bench/sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <tuple>
+
+#include "bench/model.h"
+#include "bench/neighborhood.h"
+#include "host/initial_state.h"
+
+namespace boids::bench {
+namespace {
+
+// Pair interactions per second assumed for the first naive size of a series, before any has
+// been timed: generous for the hardware, so that a first size that is far too large is skipped.
+double assumed_pair_rate(Backend backend) {
+  return backend == Backend::kCuda ? 2e12 : 2e9;
+}
+
+FlockParams params_for(const SweepSettings& s, std::uint64_t count) {
+  FlockParams params;  // the seed's weights and speed
+  params.radius = s.radius;
+  params.world = std::sqrt(static_cast<double>(count) / s.density) * s.radius;
+  return params;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// The start of a row and what the host measured of it.
+struct Start {
+  FlockState state;
+  double neighbors = 0;
+  std::map<Precision, double> candidates;
+  std::map<Precision, std::uint64_t> cells;
+};
+
+Start describe(FlockState state, const SweepSettings& s, const FlockParams& params) {
+  Start start;
+  const auto n = static_cast<kernels::index_t>(state.size());
+  start.neighbors = neighbors_per_boid(state, params.radius, params.world);
+  for (Precision p : s.precisions) {
+    if (p == Precision::kFloat) {
+      const auto grid = kernels::make_cell_grid<float>(params.radius, params.world, n);
+      start.candidates[p] = candidates_per_boid(state, grid);
+      start.cells[p] = grid.cells();
+    } else {
+      const auto grid = kernels::make_cell_grid<double>(params.radius, params.world, n);
+      start.candidates[p] = candidates_per_boid(state, grid);
+      start.cells[p] = grid.cells();
+    }
+  }
+  start.state = std::move(state);
+  return start;
+}
+
+Row time_row(const SweepSettings& s, const SimulationConfig& config, StartState state,
+             const Start& start, const Limits& limits) {
+  const std::unique_ptr<Simulation> sim = make_simulation(config, start.state);
+  const auto n = static_cast<double>(sim->count());
+  // Warm-up: one step (first touch, lazy initialisation, the first sort from input order),
+  // then one timed step to size the repeats, then one repeat's worth untimed.
+  sim->step(1);
+  const double first = std::max(sim->timed_step(1), 1e-9);
+  const auto steps = static_cast<std::uint64_t>(
+      std::clamp(std::ceil(s.min_repeat_seconds / first), 1.0, 100000.0));
+  if (steps > 1) sim->step(steps);
+
+  Row row{};
+  row.backend = config.backend;
+  row.method = config.method;
+  row.precision = config.precision;
+  row.state = state;
+  row.count = sim->count();
+  row.device = sim->device();
+  row.world = config.params.world;
+  row.steps_per_repeat = steps;
+  for (std::uint64_t r = 0; r < s.repeats; ++r) {
+    row.seconds_per_step.push_back(sim->timed_step(steps) / static_cast<double>(steps));
+  }
+  const double seconds = median(row.seconds_per_step);
+  row.ms_per_step = 1e3 * seconds;
+  row.ms_min = 1e3 * *std::min_element(row.seconds_per_step.begin(), row.seconds_per_step.end());
+  row.ms_max = 1e3 * *std::max_element(row.seconds_per_step.begin(), row.seconds_per_step.end());
+  row.boid_steps_per_second = n / seconds;
+  row.neighbors_per_boid = start.neighbors;
+  row.allocated_bytes_per_boid = static_cast<double>(sim->bytes_allocated()) / n;
+  if (config.method == Method::kNaive) {
+    row.candidates_per_boid = n - 1;
+    row.pair_interactions_per_second = n * (n - 1) / seconds;
+    row.bytes_per_boid = naive_bytes_per_boid(config.precision);
+    row.limit = "arithmetic";
+    const double peak =
+        config.precision == Precision::kFloat ? limits.float_flops : limits.double_flops;
+    row.limit_ms_per_step = 1e3 * n * (n - 1) * kFlopsPerPair / peak;
+  } else {
+    row.candidates_per_boid = start.candidates.at(config.precision);
+    row.pair_interactions_per_second = n * row.candidates_per_boid / seconds;
+    row.bytes_per_boid = hashed_bytes_per_boid(config.backend, config.precision, row.count,
+                                               start.cells.at(config.precision));
+    row.limit = "memory";
+    row.limit_ms_per_step = 1e3 * n * row.bytes_per_boid / limits.memory_bytes_per_s;
+  }
+  row.fraction_of_limit = row.limit_ms_per_step / row.ms_per_step;
+  return row;
+}
+
+}  // namespace
+
+std::string to_string(StartState state) {
+  return state == StartState::kRandom ? "random" : "flocked";
+}
+
+std::uint64_t planned_rows(const SweepSettings& s) {
+  std::uint64_t rows = 0;
+  for (Backend b : s.backends) {
+    rows += s.counts.at(b).size() * s.states.size() * s.methods.size() * s.precisions.size();
+  }
+  return rows;
+}
+
+SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
+  SweepResult result;
+  for (Backend backend : s.backends) {
+    if (observer.on_start)
+      observer.on_start("measuring the limits of the " + boids::to_string(backend));
+    const Limits limits = backend == Backend::kCuda
+                              ? measure_gpu(s.bandwidth_bytes)
+                              : measure_cpu(s.bandwidth_bytes, s.flops_seconds);
+    result.limits[backend] = limits;
+    if (observer.on_limits) observer.on_limits(backend, limits);
+
+    // The last timed naive size of each (precision, state): (count, seconds per step).
+    std::map<std::pair<Precision, StartState>, std::pair<double, double>> last_naive;
+    std::map<std::pair<Precision, StartState>, bool> naive_stopped;
+    for (std::uint64_t count : s.counts.at(backend)) {
+      const FlockParams params = params_for(s, count);
+      const double n = static_cast<double>(count);
+      // Which naive rows run at this size: estimated from the previous size's time.
+      std::map<std::pair<Precision, StartState>, double> naive_estimate;
+      bool anything =
+          std::find(s.methods.begin(), s.methods.end(), Method::kHashed) != s.methods.end();
+      for (Precision p : s.precisions) {
+        for (StartState st : s.states) {
+          const auto key = std::make_pair(p, st);
+          const auto last = last_naive.find(key);
+          const double estimate =
+              last != last_naive.end()
+                  ? last->second.second * (n / last->second.first) * (n / last->second.first)
+                  : n * (n - 1) / assumed_pair_rate(backend);
+          naive_estimate[key] = estimate;
+          if (estimate > s.naive_limit_seconds) naive_stopped[key] = true;
+          if (!naive_stopped[key] &&
+              std::find(s.methods.begin(), s.methods.end(), Method::kNaive) != s.methods.end()) {
+            anything = true;
+          }
+        }
+      }
+
+      std::optional<FlockState> random;
+      if (anything) random = make_initial_state(count, s.seed, params);
+      for (StartState st : s.states) {
+        std::optional<Start> start;
+        for (Method m : s.methods) {
+          for (Precision p : s.precisions) {
+            const auto key = std::make_pair(p, st);
+            if (m == Method::kNaive && naive_stopped[key]) {
+              const Skip skip{backend, m, p, st, count, naive_estimate[key]};
+              result.skipped.push_back(skip);
+              if (observer.on_skip) observer.on_skip(skip);
+              continue;
+            }
+            if (!start) {
+              if (st == StartState::kRandom) {
+                if (observer.on_start)
+                  observer.on_start("measuring the random start of " + std::to_string(count));
+                start = describe(*random, s, params);
+              } else {
+                if (observer.on_start) {
+                  observer.on_start("forming flocks of " + std::to_string(count) + " boids (" +
+                                    std::to_string(s.flock_steps) + " steps)");
+                }
+                SimulationConfig warm{backend, Method::kHashed, Precision::kFloat, params};
+                const std::unique_ptr<Simulation> sim = make_simulation(warm, *random);
+                sim->step(s.flock_steps);
+                start = describe(sim->state(), s, params);
+              }
+            }
+            if (observer.on_start) {
+              observer.on_start(boids::to_string(backend) + " " + boids::to_string(m) + " " +
+                                boids::to_string(p) + " " + to_string(st) + " " +
+                                std::to_string(count));
+            }
+            const SimulationConfig config{backend, m, p, params};
+            Row row = time_row(s, config, st, *start, limits);
+            if (m == Method::kNaive) last_naive[key] = {n, row.ms_per_step * 1e-3};
+            result.rows.push_back(row);
+            if (observer.on_row) observer.on_row(result.rows.back());
+          }
+        }
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace boids::bench

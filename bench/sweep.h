@@ -1,0 +1,88 @@
+// The sweep: flock sizes x states x methods x precisions on each backend, at a fixed density.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/machine.h"
+#include "host/simulation.h"
+
+namespace boids::bench {
+
+enum class StartState { kRandom, kFlocked };
+std::string to_string(StartState state);
+
+struct SweepSettings {
+  std::vector<Backend> backends;
+  std::vector<Method> methods;
+  std::vector<Precision> precisions;
+  std::vector<StartState> states;
+  std::map<Backend, std::vector<std::uint64_t>> counts;  // ascending, per backend
+  double density = 1.2;                                  // boids per r^2
+  double radius = 10.0;  // r; the world side is sqrt(count / density) * r
+  std::uint64_t seed = 42;
+  std::uint64_t repeats = 5;         // timed repeats per row; the median is reported
+  double min_repeat_seconds = 0.1;   // each repeat steps long enough to take at least this
+  std::uint64_t flock_steps = 300;   // warm-up steps (hashed float) that form the flocked state
+  double naive_limit_seconds = 2.0;  // naive stops where a step would take longer than this
+  std::uint64_t bandwidth_bytes = std::uint64_t{512}
+                                  << 20;  // copy size of the bandwidth measurement
+  double flops_seconds = 0.3;             // duration of the CPU peak measurement
+};
+
+// One timed configuration.
+struct Row {
+  Backend backend;
+  Method method;
+  Precision precision;
+  StartState state;
+  std::uint64_t count;
+  std::string device;  // Simulation::device()
+  double world;        // side of the torus
+  std::uint64_t steps_per_repeat;
+  std::vector<double> seconds_per_step;  // one entry per repeat
+  double ms_per_step;                    // median
+  double ms_min, ms_max;
+  double boid_steps_per_second;
+  double pair_interactions_per_second;
+  double candidates_per_boid;
+  double neighbors_per_boid;
+  double bytes_per_boid;            // memory traffic per boid and step (model.h)
+  double allocated_bytes_per_boid;  // Simulation::bytes_allocated() / count
+  std::string limit;                // "memory" (hashed) or "arithmetic" (naive)
+  double limit_ms_per_step;         // the step's time at the machine's limit
+  double fraction_of_limit;         // limit_ms_per_step / ms_per_step
+};
+
+// A row not run because naive would take too long there.
+struct Skip {
+  Backend backend;
+  Method method;
+  Precision precision;
+  StartState state;
+  std::uint64_t count;
+  double estimated_seconds_per_step;
+};
+
+struct Observer {
+  std::function<void(Backend, const Limits&)> on_limits;
+  std::function<void(const std::string& what)> on_start;  // something slow begins
+  std::function<void(const Row&)> on_row;
+  std::function<void(const Skip&)> on_skip;
+};
+
+// The number of rows the sweep plans (run or skipped), for progress.
+std::uint64_t planned_rows(const SweepSettings& settings);
+
+struct SweepResult {
+  std::map<Backend, Limits> limits;
+  std::vector<Row> rows;
+  std::vector<Skip> skipped;
+};
+
+SweepResult run_sweep(const SweepSettings& settings, const Observer& observer);
+
+}  // namespace boids::bench
