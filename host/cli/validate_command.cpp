@@ -1,7 +1,145 @@
-// `boids validate`: placeholder replaced below.
+// `boids validate`: every method and precision of a backend against the reference.
+// Exit code 0 when every case passes, 1 when any fails (or the backend cannot run here).
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "host/cli/commands.h"
+#include "host/cli/options.h"
 #include "host/errors.h"
+#include "host/validation.h"
 
 namespace boids::cli {
-int validate_command(const std::vector<std::string>&) { throw InputError("validate: not built yet"); }
+namespace {
+
+struct ValidateOptions {
+  std::string backend = "auto";
+  bool json = false;
+  bool help = false;
+};
+
+OptionParser make_parser(ValidateOptions& o) {
+  OptionParser parser(
+      "Usage: boids validate [options]\n"
+      "Runs every method (naive, hashed) and precision (double, float) of a backend on a few "
+      "small\n"
+      "flocks and compares each boid with the reference: naive double must agree bit for bit "
+      "after\n"
+      "10 steps, hashed double within 1e-9 after 10 steps, float within 1e-4 after one step.");
+  parser.add_value("--backend", "B", "cpu or cuda (default: cuda if usable, else cpu)",
+                   [&o](const std::string& v) {
+                     if (v != "auto" && v != "cpu" && v != "cuda") {
+                       throw InputError("--backend: expected one of cpu, cuda, got '" + v + "'");
+                     }
+                     o.backend = v;
+                   });
+  parser.add_flag("--json", "print one JSON object instead of a table", [&o] { o.json = true; });
+  parser.add_flag("--help", "show this help", [&o] { o.help = true; });
+  return parser;
+}
+
+std::string format_error(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, value == 0 ? "0" : "%.2e", value);
+  return text;
+}
+
+std::string format_tolerance(const ValidationTolerance& t) {
+  if (t.bitwise) return "exact";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0e", t.max_error);
+  return text;
+}
+
+std::string format_neighbours(const ValidationCase& c) {
+  std::string text = std::to_string(c.neighbour_mismatches);
+  if (c.rounding_boids > 0) text += " (" + std::to_string(c.rounding_boids) + " by rounding)";
+  return text;
+}
+
+void print_table(const ValidationReport& report) {
+  std::printf("Validating the %s backend (%s) against the reference\n\n",
+              to_string(report.backend).c_str(), report.device.c_str());
+  std::printf("%-7s %-9s %-12s %5s %5s %-9s %-11s %-11s %-17s %s\n", "method", "precision", "state",
+              "boids", "steps", "tolerance", "max pos err", "max vel err", "nbr mismatches",
+              "verdict");
+  std::size_t failed = 0;
+  for (const ValidationCase& c : report.cases) {
+    std::printf("%-7s %-9s %-12s %5llu %5llu %-9s %-11s %-11s %-17s %s\n",
+                to_string(c.method).c_str(), to_string(c.precision).c_str(), c.state.c_str(),
+                static_cast<unsigned long long>(c.count), static_cast<unsigned long long>(c.steps),
+                format_tolerance(c.tolerance).c_str(), format_error(c.max_position_error).c_str(),
+                format_error(c.max_velocity_error).c_str(), format_neighbours(c).c_str(),
+                c.pass ? "PASS" : ("FAIL: " + c.failure).c_str());
+    failed += !c.pass;
+  }
+  std::printf("\n");
+  if (failed == 0) {
+    std::printf("PASS: all %zu cases of the %s backend agree with the reference\n",
+                report.cases.size(), to_string(report.backend).c_str());
+  } else {
+    std::printf("FAIL: %zu of %zu cases of the %s backend disagree with the reference\n", failed,
+                report.cases.size(), to_string(report.backend).c_str());
+  }
+}
+
+void print_json(const ValidationReport& report) {
+  nlohmann::ordered_json j;
+  j["backend"] = to_string(report.backend);
+  j["device"] = report.device;
+  j["cases"] = nlohmann::ordered_json::array();
+  for (const ValidationCase& c : report.cases) {
+    nlohmann::ordered_json row;
+    row["method"] = to_string(c.method);
+    row["precision"] = to_string(c.precision);
+    row["state"] = c.state;
+    row["count"] = c.count;
+    row["steps"] = c.steps;
+    row["tolerance"] = c.tolerance.bitwise ? nlohmann::ordered_json("exact")
+                                           : nlohmann::ordered_json(c.tolerance.max_error);
+    row["max_position_error"] = c.max_position_error;
+    row["max_velocity_error"] = c.max_velocity_error;
+    row["differing_values"] = c.differing_values;
+    row["neighbour_mismatches"] = c.neighbour_mismatches;
+    row["rounding_boids"] = c.rounding_boids;
+    row["unexplained_boids"] = c.unexplained_boids;
+    row["verdict"] = c.pass ? "PASS" : "FAIL";
+    row["failure"] = c.pass ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.failure);
+    j["cases"].push_back(row);
+  }
+  j["pass"] = report.pass();
+  std::cout << j.dump(2) << std::endl;
+}
+
+}  // namespace
+
+int validate_command(const std::vector<std::string>& args) {
+  ValidateOptions o;
+  const OptionParser parser = make_parser(o);
+  parser.parse(args);
+  if (o.help) {
+    std::cout << parser.help();
+    return 0;
+  }
+  Backend backend = Backend::kCpu;
+  if (o.backend == "auto") {
+    backend = resolve_auto_backend();
+  } else {
+    backend = *parse_backend(o.backend);
+  }
+  if (backend == Backend::kCuda) {
+    const CudaAvailability cuda = cuda_availability();
+    if (!cuda.usable)
+      throw RuntimeError("--backend cuda: the cuda backend cannot run here: " + cuda.reason);
+  }
+  const ValidationReport report = validate_backend(backend);
+  if (o.json) {
+    print_json(report);
+  } else {
+    print_table(report);
+  }
+  return report.pass() ? 0 : 1;
+}
+
 }  // namespace boids::cli
