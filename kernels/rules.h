@@ -70,8 +70,14 @@ BOIDS_HD inline void accumulate_neighbor(NeighborSums<Real, Lanes>& sums, int la
   sums.velocity_y[lane] += near ? other.vy : Real(0);
   sums.offset_x[lane] += near ? dx : Real(0);
   sums.offset_y[lane] += near ? dy : Real(0);
-  sums.push_x[lane] -= pushes ? dx / d2 : Real(0);
-  sums.push_y[lane] -= pushes ? dy / d2 : Real(0);
+  if constexpr (sizeof(Real) == sizeof(double)) {
+    sums.push_x[lane] -= pushes ? dx / d2 : Real(0);  // exactly as the seed divides
+    sums.push_y[lane] -= pushes ? dy / d2 : Real(0);
+  } else {
+    const Real inverse = Real(1) / d2;  // float: one division, not two (within 1 ulp)
+    sums.push_x[lane] -= pushes ? dx * inverse : Real(0);
+    sums.push_y[lane] -= pushes ? dy * inverse : Real(0);
+  }
 }
 
 // Steers by the three rules, clamps the speed into [v_max / 2, v_max] and moves on the torus.

@@ -21,19 +21,43 @@ class CpuExecutor {
   }
 
   // Stable sort of (key, value) pairs by keys below 2^bits: a counting sort, O(n + 2^bits),
-  // since cell keys are dense. Sorts from slot 0 into slot 1. The order of equal keys is
-  // their input order, so the result never depends on the thread count.
+  // since cell keys are dense. Sorts from slot 0 into slot 1. Each thread owns a range of
+  // keys: it counts and places only those, reading every key, so equal keys keep their input
+  // order and the result never depends on the thread count.
   kernels::SortedSlots sort_pairs(kernels::index_t* keys[2], kernels::index_t* values[2],
                                   kernels::index_t count, int bits) {
     const std::size_t buckets = std::size_t{1} << bits;
-    offsets_.assign(buckets + 1, 0);
+    offsets_.resize(buckets + 1);
+    const int parts = std::max(1, std::min({omp_get_max_threads(), kMaxSortThreads,
+                                            static_cast<int>(count / kMinKeysPerSortThread)}));
+    range_totals_.assign(static_cast<std::size_t>(parts) + 1, 0);
     const kernels::index_t* in_keys = keys[0];
-    for (kernels::index_t i = 0; i < count; ++i) ++offsets_[in_keys[i] + 1];
-    for (std::size_t b = 0; b < buckets; ++b) offsets_[b + 1] += offsets_[b];
-    for (kernels::index_t i = 0; i < count; ++i) {
-      const kernels::index_t to = offsets_[in_keys[i]]++;
-      keys[1][to] = in_keys[i];
-      values[1][to] = values[0][i];
+#pragma omp parallel num_threads(parts)
+    {
+      const int part = omp_get_thread_num();
+      const std::size_t first = buckets * part / parts, last = buckets * (part + 1) / parts;
+      std::fill(offsets_.begin() + first, offsets_.begin() + last, 0);
+      for (kernels::index_t i = 0; i < count; ++i) {
+        const kernels::index_t key = in_keys[i];
+        if (key >= first && key < last) ++offsets_[key];
+      }
+      kernels::index_t total = 0;
+      for (std::size_t b = first; b < last; ++b) {
+        const kernels::index_t n = offsets_[b];
+        offsets_[b] = total;
+        total += n;
+      }
+      range_totals_[part + 1] = total;
+#pragma omp barrier
+      kernels::index_t base = 0;
+      for (int p = 0; p <= part; ++p) base += range_totals_[p];
+      for (kernels::index_t i = 0; i < count; ++i) {
+        const kernels::index_t key = in_keys[i];
+        if (key < first || key >= last) continue;
+        const kernels::index_t to = base + offsets_[key]++;
+        keys[1][to] = key;
+        values[1][to] = values[0][i];
+      }
     }
     return {1, 1};
   }
@@ -64,7 +88,12 @@ class CpuExecutor {
   static int threads() { return omp_get_max_threads(); }
 
  private:
+  // Every sorting thread reads all keys, so only a few pay off, and only on many keys.
+  static constexpr int kMaxSortThreads = 4;
+  static constexpr kernels::index_t kMinKeysPerSortThread = 65536;
+
   std::vector<kernels::index_t> offsets_;
+  std::vector<kernels::index_t> range_totals_;
 };
 
 }  // namespace boids
