@@ -59,6 +59,13 @@ double Simulation::timed_step(std::uint64_t steps) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+void Simulation::change_params(const FlockParams& params) {
+  if (params.world != config_.params.world) {
+    throw InputError("the world's side cannot change while boids are in it");
+  }
+  config_.params = params;
+}
+
 void Simulation::copy_render_data(float* out) const {
   const FlockState s = state();
   for (std::size_t i = 0; i < s.size(); ++i) {

@@ -53,6 +53,13 @@ class Simulation {
   // steady clock on CPUs. For benchmarks.
   virtual double timed_step(std::uint64_t steps);
 
+  // Changes the weights, radius and maximum speed in place; the world's side must stay.
+  virtual void set_params(const FlockParams& params) = 0;
+
+  // For viewers: pushes boids within `radius` of (x, y) away from it, the pointer acting as a
+  // predator (seed 002); `strength` is the push at zero distance in units of v_max.
+  virtual void apply_predator(double x, double y, double radius, double strength) = 0;
+
   // For viewers: x, y, vx, vy of every boid as 4 floats, in the backend's own order (not
   // necessarily input order), into `out` (4 * count() floats of host memory).
   virtual void copy_render_data(float* out) const;
@@ -66,6 +73,9 @@ class Simulation {
 
  protected:
   Simulation(const SimulationConfig& config, std::uint64_t count) : config_(config), count_(count) {}
+
+  // Records new parameters after checking that the world is unchanged; for set_params.
+  void change_params(const FlockParams& params);
 
  private:
   SimulationConfig config_;

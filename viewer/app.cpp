@@ -56,7 +56,6 @@ cli::OptionParser make_parser(ViewerOptions& o) {
 
 namespace {
 
-constexpr std::uint64_t kLiveUpdateLimit = 200000;  // larger flocks apply sliders on release
 constexpr double kMetricsInterval = 1.0;            // seconds between metric snapshots
 
 std::string glfw_error;
@@ -226,29 +225,6 @@ void Viewer::upload() {
   renderer_.upload(staging_.data());
 }
 
-// The predator of seed 002, applied between steps on the host: boids within `radius` of the
-// pointer are pushed away, harder the closer they are, and kept at most v_max fast.
-void apply_predator(FlockState& s, const FlockParams& p, double px, double py, double radius,
-                    double strength) {
-  const double r2 = radius * radius, world = p.world;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    double dx = s.x[i] - px, dy = s.y[i] - py;
-    dx -= world * std::round(dx / world);
-    dy -= world * std::round(dy / world);
-    const double d2 = dx * dx + dy * dy;
-    if (d2 >= r2 || d2 < 1e-12) continue;
-    const double push = strength * p.max_speed * (1 - d2 / r2) / std::sqrt(d2);
-    double vx = s.vx[i] + dx * push, vy = s.vy[i] + dy * push;
-    const double speed = std::sqrt(vx * vx + vy * vy);
-    if (speed > p.max_speed) {
-      vx *= p.max_speed / speed;
-      vy *= p.max_speed / speed;
-    }
-    s.vx[i] = vx;
-    s.vy[i] = vy;
-  }
-}
-
 void Viewer::service_worker(double now) {
   if (worker_.busy()) return;
   if (job_ran_) {
@@ -285,17 +261,18 @@ void Viewer::service_worker(double now) {
   job_steps_ = steps;
   job_snapshot_ = snapshot;
   worker_.start([=] {
-    if (reset || recreate || predator) {
-      try {
-        FlockState s = reset ? make_initial_state(sim_->count(), seed, next.params) : sim_->state();
-        if (predator) apply_predator(s, next.params, px, py, pr, ps);
-        std::unique_ptr<Simulation> fresh = make_simulation(next, s);
-        sim_ = std::move(fresh);
-        job_config_ = next;
-      } catch (const InputError& e) {
-        job_error_ = e.what();  // keep the running simulation
+    try {
+      if (reset) {
+        sim_ = make_simulation(next, make_initial_state(sim_->count(), seed, next.params));
+      } else if (recreate) {
+        sim_->set_params(next.params);  // in place, on the backend's own data
       }
+      job_config_ = next;
+    } catch (const InputError& e) {
+      job_error_ = e.what();  // keep the running simulation
     }
+    // The predator of seed 002: boids near the held pointer flee, on the backend's own data.
+    if (predator) sim_->apply_predator(px, py, pr, ps);
     if (steps > 0) sim_->step(steps);
     if (!interop_) sim_->copy_render_data(staging_.data());
     if (snapshot) sim_->copy_render_data(snapshot_.data());
@@ -438,7 +415,6 @@ std::string percent(double share) {
 }
 
 void Viewer::build_ui() {
-  const bool live = sim_->count() <= kLiveUpdateLimit;
   if (show_ui_) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
@@ -475,24 +451,18 @@ void Viewer::build_ui() {
       ImGui::PushID(r);
       if (ImGui::Checkbox("##on", &rule_on_[r])) params_dirty_ = true;
       ImGui::SameLine();
-      if (ImGui::SliderFloat(names[r], &ui_[r], 0.0f, 5.0f, "%.2f") && live) params_dirty_ = true;
-      if (ImGui::IsItemDeactivatedAfterEdit()) params_dirty_ = true;
+      if (ImGui::SliderFloat(names[r], &ui_[r], 0.0f, 5.0f, "%.2f")) params_dirty_ = true;
       ImGui::PopID();
     }
     const auto world = static_cast<float>(config_.params.world);
     if (ImGui::SliderFloat("radius", &ui_radius_, world / 1000, world / 4, "%.3g",
-                           ImGuiSliderFlags_Logarithmic) &&
-        live) {
+                           ImGuiSliderFlags_Logarithmic)) {
       params_dirty_ = true;
     }
-    if (ImGui::IsItemDeactivatedAfterEdit()) params_dirty_ = true;
     if (ImGui::SliderFloat("max speed", &ui_max_speed_, 0.01f, 10.0f, "%.3g",
-                           ImGuiSliderFlags_Logarithmic) &&
-        live) {
+                           ImGuiSliderFlags_Logarithmic)) {
       params_dirty_ = true;
     }
-    if (ImGui::IsItemDeactivatedAfterEdit()) params_dirty_ = true;
-    if (!live) ImGui::TextDisabled("(large flock: changes apply on release)");
     ImGui::Separator();
     int mode = static_cast<int>(color_mode_);
     ImGui::Combo("colour", &mode, "heading\0speed\0");

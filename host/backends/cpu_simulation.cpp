@@ -9,6 +9,7 @@
 #include "kernels/flock_metrics.h"
 #include "kernels/hashed_step.h"
 #include "kernels/naive_step.h"
+#include "kernels/predator.h"
 
 namespace boids {
 namespace {
@@ -46,6 +47,23 @@ class CpuSimulation final : public Simulation {
   FlockState state() const override {
     const bool hashed = config().method == Method::kHashed;
     return unpack_boids(boids_.data(), hashed ? index_.ids : nullptr, boids_.size());
+  }
+
+  void set_params(const FlockParams& params) override {
+    change_params(params);
+    params_ = make_params(params);
+    grid_ = kernels::make_cell_grid<Real>(params.radius, params.world, static_cast<index_t>(boids_.size()));
+    if (index_.count != 0) {
+      cell_start_.resize(std::size_t{grid_.cells()} + 1);
+      index_.cell_start = cell_start_.data();
+    }
+  }
+
+  void apply_predator(double x, double y, double radius, double strength) override {
+    const kernels::Predator<Real> predator{static_cast<Real>(x), static_cast<Real>(y),
+                                           static_cast<Real>(radius * radius), static_cast<Real>(strength)};
+    executor_.for_each(static_cast<index_t>(boids_.size()),
+                       kernels::FleePredator<Real>{boids_.data(), predator, params_});
   }
 
   void copy_render_data(float* out) const override {

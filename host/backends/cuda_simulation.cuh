@@ -13,6 +13,7 @@
 #include "kernels/cuda/naive_tiled.cuh"
 #include "kernels/flock_metrics.h"
 #include "kernels/hashed_step.h"
+#include "kernels/predator.h"
 
 namespace boids {
 
@@ -105,6 +106,25 @@ class CudaSimulation final : public Simulation {
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return milliseconds * 1e-3;
+  }
+
+  void set_params(const FlockParams& params) override {
+    change_params(params);
+    params_ = kernels::make_step_params<Real>(params.radius, params.separation, params.alignment, params.cohesion,
+                                              params.max_speed, params.world);
+    const kernels::CellGrid<Real> grid = kernels::make_cell_grid<Real>(params.radius, params.world, count32());
+    if (index_buffers_.data() && grid.cells() != grid_.cells()) {
+      cell_start_ = CudaBuffer<kernels::index_t>(std::size_t{grid.cells()} + 1);
+      hashed_.cell_start = cell_start_.data();
+    }
+    grid_ = grid;
+  }
+
+  void apply_predator(double x, double y, double radius, double strength) override {
+    const kernels::Predator<Real> predator{static_cast<Real>(x), static_cast<Real>(y),
+                                           static_cast<Real>(radius * radius), static_cast<Real>(strength)};
+    executor_.for_each(count32(), kernels::FleePredator<Real>{boids_.data(), predator, params_});
+    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   void copy_render_data(float* out) const override {

@@ -2,6 +2,7 @@
 #include "host/errors.h"
 #include "host/reference.h"
 #include "host/simulation.h"
+#include "kernels/predator.h"
 
 namespace boids {
 namespace {
@@ -15,6 +16,18 @@ class ReferenceSimulation final : public Simulation {
     for (std::uint64_t s = 0; s < steps; ++s) stepper_.step(state_, config().params);
   }
   FlockState state() const override { return state_; }
+
+  void set_params(const FlockParams& params) override { change_params(params); }
+
+  void apply_predator(double x, double y, double radius, double strength) override {
+    const FlockParams& p = config().params;
+    const auto step_params = kernels::make_step_params<double>(p.radius, p.separation, p.alignment, p.cohesion,
+                                                               p.max_speed, p.world);
+    const kernels::Predator<double> predator{x, y, radius * radius, strength};
+    for (std::size_t i = 0; i < state_.size(); ++i) {
+      kernels::flee(state_.x[i], state_.y[i], state_.vx[i], state_.vy[i], predator, step_params);
+    }
+  }
   FlockMetrics metrics() const override { return measure_flock(state_, config().params); }
   std::string device() const override { return "CPU, one thread (reference)"; }
   std::uint64_t bytes_allocated() const override { return count() * 4 * sizeof(double) * 3 + count() * sizeof(int); }
