@@ -33,7 +33,8 @@ struct Grid {
     std::vector<std::size_t> cell(n);
     start.assign(static_cast<std::size_t>(side * side) + 1, 0);
     for (std::size_t i = 0; i < n; ++i) {
-      cell[i] = static_cast<std::size_t>(coordinate(s.y[i], world) * side + coordinate(s.x[i], world));
+      cell[i] =
+          static_cast<std::size_t>(coordinate(s.y[i], world) * side + coordinate(s.x[i], world));
       ++start[cell[i] + 1];
     }
     std::partial_sum(start.begin(), start.end(), start.begin());
@@ -57,14 +58,6 @@ struct Grid {
   }
 };
 
-// Cells at least `width` wide (never more than about one per boid), so that a 3x3 block
-// holds every boid closer than `width`.
-std::int64_t cells_per_side(double width, double world, std::size_t count) {
-  const double fit = std::floor(world / width * (1 - 1e-12));
-  const double most = std::floor(std::sqrt(static_cast<double>(count))) + 1;
-  return static_cast<std::int64_t>(std::clamp(fit, 1.0, most));
-}
-
 std::size_t find_root(std::vector<std::size_t>& parent, std::size_t i) {
   while (parent[i] != i) {
     parent[i] = parent[parent[i]];
@@ -80,7 +73,7 @@ double polarization(const FlockState& s) {
   if (n == 0) return 0;
   double sum_x = 0, sum_y = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double speed = std::sqrt(s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i]);
+    const double speed = std::hypot(s.vx[i], s.vy[i]);  // no overflow or underflow in squares
     if (speed > 0) {
       sum_x += s.vx[i] / speed;
       sum_y += s.vy[i] / speed;
@@ -94,30 +87,91 @@ double polarization(const FlockState& s) {
 FlockCount count_flocks(const FlockState& s, double radius, double world) {
   const std::size_t n = s.size();
   if (n == 0) return {0, 0};
-  const Grid grid(s, cells_per_side(radius, world, n), world);
+  // Cells r / 1.5 wide where the boids are dense enough (never more than about one cell per
+  // boid): any two boids in such a cell are closer than r, so a cell is linked whole, and a
+  // pair of neighbouring cells already in one flock needs no distance at all. This keeps dense
+  // flocks linear; sparse ones have about a boid per cell.
+  const double most = std::floor(std::sqrt(static_cast<double>(n))) + 1;
+  const auto side =
+      static_cast<std::int64_t>(std::clamp(std::floor(world / radius * 1.5), 1.0, most));
+  const Grid grid(s, side, world);
+  const double width = world / static_cast<double>(side);
   const double r2 = radius * radius;
+  const bool cells_linked = 2 * width * width < r2 * (1 - 1e-9);
+  // Boids closer than r are at most `reach` cells apart along each axis.
+  const auto reach = static_cast<std::int64_t>(
+      std::min(std::floor(radius / width) + 1, static_cast<double>(side)));
+
   std::vector<std::size_t> parent(n), size(n, 1);
   std::iota(parent.begin(), parent.end(), std::size_t{0});
-  const std::int64_t reach = std::min<std::int64_t>(1, (grid.side - 1) / 2);
-  const std::int64_t span = grid.side < 3 ? grid.side - 1 : 2;  // distinct cells only
-  for (std::int64_t cy = 0; cy < grid.side; ++cy) {
-    for (std::int64_t cx = 0; cx < grid.side; ++cx) {
-      grid.for_each_in_cell(cx, cy, [&](std::size_t i) {
-        for (std::int64_t oy = -reach; oy <= span - reach; ++oy) {
-          for (std::int64_t ox = -reach; ox <= span - reach; ++ox) {
-            grid.for_each_in_cell(cx + ox, cy + oy, [&](std::size_t j) {
-              if (j <= i || wrapped_distance_sq(s, i, j, world) >= r2) return;
-              std::size_t a = find_root(parent, i), b = find_root(parent, j);
-              if (a == b) return;
-              if (size[a] < size[b]) std::swap(a, b);
-              parent[b] = a;
-              size[a] += size[b];
-            });
+  const auto join = [&](std::size_t i, std::size_t j) {
+    std::size_t a = find_root(parent, i), b = find_root(parent, j);
+    if (a == b) return;
+    if (size[a] < size[b]) std::swap(a, b);
+    parent[b] = a;
+    size[a] += size[b];
+  };
+  const auto cell_begin = [&](std::size_t c) { return grid.start[c]; };
+  const auto cell_end = [&](std::size_t c) { return grid.start[c + 1]; };
+  const auto link_pairs = [&](std::size_t c, std::size_t d) {  // cells c != d
+    if (cells_linked) {
+      const std::size_t a = grid.boids[cell_begin(c)], b = grid.boids[cell_begin(d)];
+      if (find_root(parent, a) == find_root(parent, b)) return;
+      for (std::size_t k = cell_begin(c); k < cell_end(c); ++k) {
+        for (std::size_t l = cell_begin(d); l < cell_end(d); ++l) {
+          if (wrapped_distance_sq(s, grid.boids[k], grid.boids[l], world) < r2) {
+            join(a, b);
+            return;
           }
         }
-      });
+      }
+      return;
+    }
+    for (std::size_t k = cell_begin(c); k < cell_end(c); ++k) {
+      for (std::size_t l = cell_begin(d); l < cell_end(d); ++l) {
+        if (wrapped_distance_sq(s, grid.boids[k], grid.boids[l], world) < r2)
+          join(grid.boids[k], grid.boids[l]);
+      }
+    }
+  };
+
+  const auto cells = static_cast<std::size_t>(side * side);
+  for (std::size_t c = 0; c < cells; ++c) {  // within each cell
+    for (std::size_t k = cell_begin(c); k < cell_end(c); ++k) {
+      for (std::size_t l = k + 1; l < cell_end(c); ++l) {
+        if (cells_linked || wrapped_distance_sq(s, grid.boids[k], grid.boids[l], world) < r2) {
+          join(grid.boids[k], grid.boids[l]);
+        }
+      }
+      if (cells_linked) break;  // the first boid is now joined to all the others
     }
   }
+  // Between cells: each unordered pair of distinct cells within reach, once; when the reach
+  // wraps around the torus onto itself, every pair of cells. Adjacent cells go first, so that
+  // in dense flocks the farther pairs are mostly joined already and cost no distances.
+  const bool every_pair = 2 * reach + 1 > side;
+  const std::int64_t low = every_pair ? 0 : -reach, high = every_pair ? side - 1 : reach;
+  for (const bool adjacent : {true, false}) {
+    for (std::int64_t cy = 0; cy < side; ++cy) {
+      for (std::int64_t cx = 0; cx < side; ++cx) {
+        const auto c = static_cast<std::size_t>(cy * side + cx);
+        if (cell_begin(c) == cell_end(c)) continue;
+        for (std::int64_t oy = low; oy <= high; ++oy) {
+          for (std::int64_t ox = low; ox <= high; ++ox) {
+            const std::int64_t dx = ((cx + ox) % side + side) % side;
+            const std::int64_t dy = ((cy + oy) % side + side) % side;
+            const std::int64_t ring_x = std::min((dx - cx + side) % side, (cx - dx + side) % side);
+            const std::int64_t ring_y = std::min((dy - cy + side) % side, (cy - dy + side) % side);
+            if ((std::max(ring_x, ring_y) <= 1) != adjacent) continue;
+            const auto d = static_cast<std::size_t>(dy * side + dx);
+            if (d <= c || cell_begin(d) == cell_end(d)) continue;
+            link_pairs(c, d);
+          }
+        }
+      }
+    }
+  }
+
   FlockCount result{0, 0};
   for (std::size_t i = 0; i < n; ++i) {
     if (parent[i] != i) continue;
@@ -132,7 +186,8 @@ double mean_nearest_neighbor_distance(const FlockState& s, double world) {
   if (n < 2) return 0;
   // About two boids per cell; search square rings of cells outwards until no unseen boid can
   // be nearer than the nearest one found (an unseen boid is at least ring * width away).
-  const auto side = static_cast<std::int64_t>(std::max(1.0, std::floor(std::sqrt(static_cast<double>(n) / 2.0))));
+  const auto side =
+      static_cast<std::int64_t>(std::max(1.0, std::floor(std::sqrt(static_cast<double>(n) / 2.0))));
   const Grid grid(s, side, world);
   const double width = world / static_cast<double>(side);
   std::vector<double> nearest(n);

@@ -1,7 +1,12 @@
 #include "host/state_file.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -21,7 +26,8 @@ std::string shortest(double value) {
 
 class LineError {
  public:
-  LineError(const std::string& name, std::size_t line) : prefix_("state file '" + name + "', line " + std::to_string(line) + ": ") {}
+  LineError(const std::string& name, std::size_t line)
+      : prefix_("state file '" + name + "', line " + std::to_string(line) + ": ") {}
   [[noreturn]] void fail(const std::string& message) const { throw InputError(prefix_ + message); }
 
  private:
@@ -47,9 +53,13 @@ double parse_field(const std::string& field, const char* column, const LineError
 }  // namespace
 
 FlockState parse_state(const std::string& text, const std::string& name, double world) {
-  if (text.empty()) throw InputError("state file '" + name + "' is empty");
-  if (text.find('\0') != std::string::npos) {
-    throw InputError("state file '" + name + "' is not a text file (it contains NUL bytes)");
+  if (text.empty())
+    LineError(name, 1).fail("the file is empty (expected the header '" + std::string(kHeader) +
+                            "')");
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    const auto line =
+        static_cast<std::size_t>(std::count(text.begin(), text.begin() + nul, '\n')) + 1;
+    LineError(name, line).fail("not a text file (it contains NUL bytes)");
   }
   FlockState state;
   std::istringstream lines(text);
@@ -61,7 +71,8 @@ FlockState parse_state(const std::string& text, const std::string& name, double 
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const LineError error(name, number);
     if (number == 1) {
-      if (line != kHeader) error.fail("expected the header '" + std::string(kHeader) + "', found '" + line + "'");
+      if (line != kHeader)
+        error.fail("expected the header '" + std::string(kHeader) + "', found '" + line + "'");
       continue;
     }
     if (line.empty()) {
@@ -76,7 +87,8 @@ FlockState parse_state(const std::string& text, const std::string& name, double 
       if (!last && comma == std::string::npos) {
         error.fail("expected 4 values (x,y,vx,vy), found " + std::to_string(column + 1));
       }
-      if (last && comma != std::string::npos) error.fail("expected 4 values (x,y,vx,vy), found more");
+      if (last && comma != std::string::npos)
+        error.fail("expected 4 values (x,y,vx,vy), found more");
       const std::size_t end = last ? line.size() : comma;
       values[column] = parse_field(line.substr(begin, end - begin), columns[column], error);
       begin = end + 1;
@@ -93,16 +105,23 @@ FlockState parse_state(const std::string& text, const std::string& name, double 
     state.vx.push_back(values[2]);
     state.vy.push_back(values[3]);
   }
-  if (number == 0) throw InputError("state file '" + name + "' is empty");
-  if (state.size() == 0) throw InputError("state file '" + name + "' has no boids");
+  if (state.size() == 0)
+    LineError(name, number + 1).fail("no boids (the file ends after the header)");
   return state;
 }
 
 FlockState read_state_file(const std::string& path, double world) {
+  // Checked before opening: a directory opens but cannot be read, and a FIFO would block.
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0) {
+    throw InputError("cannot open state file '" + path + "': " + std::strerror(errno));
+  }
+  if (S_ISDIR(info.st_mode)) throw InputError("state file '" + path + "' is a directory");
+  if (!S_ISREG(info.st_mode)) throw InputError("state file '" + path + "' is not a regular file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open state file '" + path + "'");
+  if (!in) throw InputError("cannot open state file '" + path + "': " + std::strerror(errno));
   std::ostringstream text;
-  text << in.rdbuf();
+  if (in.peek() != std::char_traits<char>::eof()) text << in.rdbuf();
   if (in.bad()) throw InputError("cannot read state file '" + path + "'");
   return parse_state(text.str(), path, world);
 }

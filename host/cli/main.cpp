@@ -25,7 +25,7 @@ constexpr const char* kUsage =
 
 int dispatch(const std::vector<std::string>& args) {
   if (args.empty()) {
-    std::cerr << kUsage;
+    std::cerr << "boids: error: no command given\n\n" << kUsage;
     return 2;
   }
   const std::string& command = args[0];
@@ -41,7 +41,8 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "run") return boids::cli::run_command(rest);
   if (command == "validate") return boids::cli::validate_command(rest);
   if (command == "info") return boids::cli::info_command(rest);
-  throw boids::InputError("unknown command '" + command + "' (commands: run, validate, info; see --help)");
+  throw boids::InputError("unknown command '" + command +
+                          "' (commands: run, validate, info; see --help)");
 }
 
 }  // namespace

@@ -33,11 +33,19 @@ OptionParser make_parser(RunOptions& o) {
   parser.add_value("--steps", "N", "steps to simulate, >= 0 (default 600)",
                    [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 0); });
   parser.add_value("--save", "FILE", "write the final state as CSV (x,y,vx,vy), in input order",
-                   [&o](const std::string& v) { o.save_file = v; });
-  parser.add_value("--metrics", "FILE", "write metrics as CSV (step,polarization,flocks,largest_flock,mean_nn_distance)",
-                   [&o](const std::string& v) { o.metrics_file = v; });
-  parser.add_value("--metrics-every", "K", "metrics every K steps, >= 1 (default: start and end only)",
-                   [&o](const std::string& v) { o.metrics_every = parse_whole("--metrics-every", v, 1); });
+                   [&o](const std::string& v) {
+                     if (v.empty()) throw InputError("--save: the file name is empty");
+                     o.save_file = v;
+                   });
+  parser.add_value("--metrics", "FILE",
+                   "write metrics as CSV (step,polarization,flocks,largest_flock,mean_nn_distance)",
+                   [&o](const std::string& v) {
+                     if (v.empty()) throw InputError("--metrics: the file name is empty");
+                     o.metrics_file = v;
+                   });
+  parser.add_value(
+      "--metrics-every", "K", "metrics every K steps, >= 1 (default: start and end only)",
+      [&o](const std::string& v) { o.metrics_every = parse_whole("--metrics-every", v, 1); });
   parser.add_flag("--json", "print one JSON object instead of a summary", [&o] { o.json = true; });
   parser.add_flag("--help", "show this help", [&o] { o.help = true; });
   return parser;
@@ -51,18 +59,23 @@ std::string format_number(double value) {
 }
 
 void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics& m) {
-  csv += std::to_string(step) + "," + format_number(m.polarization) + "," + std::to_string(m.flocks) + "," +
-         std::to_string(m.largest_flock) + "," + format_number(m.mean_nn_distance) + "\n";
+  csv += std::to_string(step) + "," + format_number(m.polarization) + "," +
+         std::to_string(m.flocks) + "," + std::to_string(m.largest_flock) + "," +
+         format_number(m.mean_nn_distance) + "\n";
 }
 
-void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetrics& m, double seconds) {
+void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetrics& m,
+                   double seconds) {
   const auto& c = sim.config();
-  const double rate = seconds > 0 ? static_cast<double>(sim.count()) * static_cast<double>(o.steps) / seconds : 0;
-  std::printf("%llu boids, %llu steps on %s (%s, %s): %s\n", static_cast<unsigned long long>(sim.count()),
-              static_cast<unsigned long long>(o.steps), to_string(c.backend).c_str(), to_string(c.method).c_str(),
-              to_string(c.precision).c_str(), sim.device().c_str());
+  const double rate =
+      seconds > 0 ? static_cast<double>(sim.count()) * static_cast<double>(o.steps) / seconds : 0;
+  std::printf("%llu boids, %llu steps on %s (%s, %s): %s\n",
+              static_cast<unsigned long long>(sim.count()),
+              static_cast<unsigned long long>(o.steps), to_string(c.backend).c_str(),
+              to_string(c.method).c_str(), to_string(c.precision).c_str(), sim.device().c_str());
   std::printf("  polarization       %.6f\n", m.polarization);
-  std::printf("  flocks             %llu (largest %llu boids)\n", static_cast<unsigned long long>(m.flocks),
+  std::printf("  flocks             %llu (largest %llu boids)\n",
+              static_cast<unsigned long long>(m.flocks),
               static_cast<unsigned long long>(m.largest_flock));
   std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
   std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", seconds, rate);
@@ -73,8 +86,10 @@ void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& 
   nlohmann::ordered_json j;
   j["count"] = sim.count();
   j["steps"] = o.steps;
-  j["seed"] = o.flock.init_file.empty() ? nlohmann::ordered_json(o.flock.seed) : nlohmann::ordered_json(nullptr);
-  j["init"] = o.flock.init_file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.flock.init_file);
+  j["seed"] = o.flock.init_file.empty() ? nlohmann::ordered_json(o.flock.seed)
+                                        : nlohmann::ordered_json(nullptr);
+  j["init"] = o.flock.init_file.empty() ? nlohmann::ordered_json(nullptr)
+                                        : nlohmann::ordered_json(o.flock.init_file);
   j["backend"] = to_string(c.backend);
   j["method"] = to_string(c.method);
   j["precision"] = to_string(c.precision);
@@ -105,7 +120,8 @@ int run_command(const std::vector<std::string>& args) {
     std::cout << parser.help();
     return 0;
   }
-  if (o.metrics_every > 0 && o.metrics_file.empty()) throw InputError("--metrics-every needs --metrics FILE");
+  if (o.metrics_every > 0 && o.metrics_file.empty())
+    throw InputError("--metrics-every needs --metrics FILE");
   if (!o.save_file.empty()) check_writable(o.save_file, "--save");
   if (!o.metrics_file.empty()) check_writable(o.metrics_file, "--metrics");
   if (!o.save_file.empty() && o.save_file == o.metrics_file) {
@@ -126,15 +142,18 @@ int run_command(const std::vector<std::string>& args) {
   std::uint64_t done = 0, stretch = 1;
   while (done < o.steps) {
     const std::uint64_t next_row = (done / every + 1) * every;
-    const std::uint64_t until = std::min(o.steps, progress.enabled() ? std::min(next_row, done + stretch) : next_row);
+    const std::uint64_t until =
+        std::min(o.steps, progress.enabled() ? std::min(next_row, done + stretch) : next_row);
     const auto start = std::chrono::steady_clock::now();
     sim->step(until - done);
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     seconds += took;
     if (took < 0.05) stretch *= 2;  // keep progress updates a few per second
     done = until;
     progress.update(done);
-    if (record && (done % every == 0 || done == o.steps)) append_metrics_row(metrics_csv, done, sim->metrics());
+    if (record && (done % every == 0 || done == o.steps))
+      append_metrics_row(metrics_csv, done, sim->metrics());
   }
   progress.finish();
 

@@ -1,0 +1,484 @@
+// The `boids` command line, run as a separate process: exit codes, stdout and stderr, and
+// the files it writes (or leaves alone).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "host/flock.h"
+#include "host/initial_state.h"
+#include "host/metrics.h"
+#include "host/state_file.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("boids_cli_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::set<std::string> entries() const {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_))
+      names.insert(entry.path().filename().string());
+    return names;
+  }
+
+  // Runs `boids args...` with no shell; stdout and stderr go to files in the test's directory.
+  Result run(const std::vector<std::string>& args) const {
+    const std::string out_path =
+        (dir_.parent_path() / (dir_.filename().string() + ".out")).string();
+    const std::string err_path =
+        (dir_.parent_path() / (dir_.filename().string() + ".err")).string();
+    std::vector<char*> argv;
+    std::string program = BOIDS_EXECUTABLE;
+    argv.push_back(program.data());
+    std::vector<std::string> copies = args;
+    for (std::string& a : copies) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int in = open("/dev/null", O_RDONLY);
+      if (out < 0 || err < 0 || in < 0) _exit(126);
+      dup2(in, 0);
+      dup2(out, 1);
+      dup2(err, 2);
+      if (chdir(dir_.c_str()) != 0) _exit(126);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    Result r;
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+      ADD_FAILURE() << "cannot run " << BOIDS_EXECUTABLE;
+      return r;
+    }
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_file(out_path);
+    r.err = read_file(err_path);
+    fs::remove(out_path);
+    fs::remove(err_path);
+    return r;
+  }
+
+  // `boids run args...` fails as bad input: exit 2, `boids: error: ` and `names` on stderr,
+  // nothing on stdout.
+  void expect_bad(std::vector<std::string> args, const std::vector<std::string>& names) const {
+    bool has_backend = false;
+    for (const std::string& a : args) has_backend |= a.rfind("--backend", 0) == 0;
+    if (!has_backend) args.insert(args.begin(), {"--backend", "cpu"});
+    args.insert(args.begin(), "run");
+    std::string line;
+    for (const std::string& a : args) line += " '" + a + "'";
+    SCOPED_TRACE("boids" + line);
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
+    for (const std::string& name : names) EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+
+  fs::path dir_;
+};
+
+const char* const kKeys[] = {"count",         "steps",
+                             "seed",          "backend",
+                             "method",        "precision",
+                             "polarization",  "flocks",
+                             "largest_flock", "mean_nn_distance",
+                             "seconds",       "boid_steps_per_second"};
+
+nlohmann::json parse_json(const std::string& text) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not JSON: " << e.what() << "\n" << text;
+    return nlohmann::json::object();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+TEST_F(Cli, RunDefaults) {
+  for (const char* backend : {"cpu", "reference"}) {
+    const Result r = run({"run", "--backend", backend});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(r.out.find("120 boids, 600 steps on " + std::string(backend)), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("polarization"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("flocks"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("mean NN distance"), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(Cli, Json) {
+  const Result r =
+      run({"run", "--backend", "cpu", "--count", "50", "--steps", "5", "--seed", "9", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const nlohmann::json j = parse_json(r.out);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  for (const char* key : kKeys) EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j.value("count", 0), 50);
+  EXPECT_EQ(j.value("steps", 0), 5);
+  EXPECT_EQ(j.value("seed", 0), 9);
+  EXPECT_EQ(j.value("backend", ""), "cpu");
+  EXPECT_EQ(j.value("method", ""), "hashed");
+  EXPECT_EQ(j.value("precision", ""), "float");
+  const double polarization = j.value("polarization", -1.0);
+  EXPECT_GE(polarization, 0);
+  EXPECT_LE(polarization, 1 + 1e-12);
+  EXPECT_GE(j.value("flocks", 0), 1);
+  EXPECT_LE(j.value("flocks", 0), 50);
+  EXPECT_GE(j.value("largest_flock", 0), 1);
+  EXPECT_LE(j.value("largest_flock", 0), 50);
+  EXPECT_GT(j.value("mean_nn_distance", -1.0), 0);
+  EXPECT_GE(j.value("seconds", -1.0), 0);
+  EXPECT_GE(j.value("boid_steps_per_second", -1.0), 0);
+
+  const Result ref =
+      run({"run", "--backend", "reference", "--count", "20", "--steps", "0", "--json"});
+  ASSERT_EQ(ref.code, 0) << ref.err;
+  const nlohmann::json k = parse_json(ref.out);
+  EXPECT_EQ(k.value("method", ""), "naive");
+  EXPECT_EQ(k.value("precision", ""), "double");
+  EXPECT_EQ(k.value("seed", 0), 42);
+  // With no steps the metrics are those of the random start, measured here independently.
+  const boids::FlockState start = boids::make_initial_state(20, 42, boids::FlockParams{});
+  double sx = 0, sy = 0;
+  for (std::size_t i = 0; i < start.size(); ++i) {
+    const double speed = std::hypot(start.vx[i], start.vy[i]);
+    sx += start.vx[i] / speed;
+    sy += start.vy[i] / speed;
+  }
+  EXPECT_NEAR(k.value("polarization", -1.0), std::hypot(sx, sy) / 20, 1e-12);
+}
+
+TEST_F(Cli, HelpAndVersion) {
+  Result r = run({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("Usage: boids"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "");
+  r = run({"--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("boids ", 0), 0u) << r.out;
+  EXPECT_EQ(r.err, "");
+  r = run({"run", "--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("Usage: boids run"), std::string::npos) << r.out;
+  for (const char* option : {"--count", "--seed", "--backend", "--method", "--precision", "--init",
+                             "--save", "--metrics", "--metrics-every", "--json", "--steps"}) {
+    EXPECT_NE(r.out.find(option), std::string::npos) << option;
+  }
+}
+
+TEST_F(Cli, NoCommandOrUnknownCommand) {
+  Result r = run({});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = run({"fly"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("fly"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Cli, BadNumbers) {
+  expect_bad({"--count", "abc"}, {"--count", "abc"});
+  expect_bad({"--count", "12x"}, {"--count"});
+  expect_bad({"--count", "1.5"}, {"--count"});
+  expect_bad({"--count", "1e3"}, {"--count"});
+  expect_bad({"--count", "+5"}, {"--count"});
+  expect_bad({"--count", " 5"}, {"--count"});
+  expect_bad({"--count", "5 "}, {"--count"});
+  expect_bad({"--count", ""}, {"--count"});
+  expect_bad({"--count=", "--steps", "1"}, {"--count"});
+  expect_bad({"--count", "-5"}, {"--count"});
+  expect_bad({"--count", "0"}, {"--count"});
+  expect_bad({"--count", "99999999999999999999"}, {"--count"});
+  expect_bad({"--count", "2147483648"}, {"--count"});
+  expect_bad({"--seed", "18446744073709551616"}, {"--seed"});
+  expect_bad({"--seed", "-1"}, {"--seed"});
+  expect_bad({"--seed", "0x10"}, {"--seed"});
+  expect_bad({"--steps", "-1"}, {"--steps"});
+  expect_bad({"--steps", "ten"}, {"--steps"});
+  expect_bad({"--metrics", "m.csv", "--metrics-every", "0"}, {"--metrics-every"});
+  expect_bad({"--metrics", "m.csv", "--metrics-every", "-3"}, {"--metrics-every"});
+  expect_bad({"--radius", "1.5x"}, {"--radius", "1.5x"});
+  expect_bad({"--radius", "0"}, {"--radius"});
+  expect_bad({"--radius", "-0"}, {"--radius"});
+  expect_bad({"--radius", "-1"}, {"--radius"});
+  expect_bad({"--radius", "nan"}, {"--radius"});
+  expect_bad({"--radius", "NaN"}, {"--radius"});
+  expect_bad({"--radius", "inf"}, {"--radius"});
+  expect_bad({"--radius", "infinity"}, {"--radius"});
+  expect_bad({"--radius", "1e999"}, {"--radius"});
+  expect_bad({"--max-speed", "0"}, {"--max-speed"});
+  expect_bad({"--max-speed", "-inf"}, {"--max-speed"});
+  expect_bad({"--world", "-100"}, {"--world"});
+  expect_bad({"--world", "0"}, {"--world"});
+  expect_bad({"--separation", "-0.5"}, {"--separation"});
+  expect_bad({"--alignment", "nan"}, {"--alignment"});
+  expect_bad({"--cohesion", "inf"}, {"--cohesion"});
+  expect_bad({"--cohesion", "x"}, {"--cohesion"});
+}
+
+TEST_F(Cli, BadOptions) {
+  expect_bad({"--bogus"}, {"--bogus"});
+  expect_bad({"--bogus=1"}, {"--bogus"});
+  expect_bad({"-c", "5"}, {"-c"});
+  expect_bad({"count"}, {"count"});
+  expect_bad({"--"}, {"--"});
+  expect_bad({"--count"}, {"--count"});
+  expect_bad({"--steps", "1", "--seed"}, {"--seed"});
+  expect_bad({"--count", "5", "--count", "6"}, {"--count"});
+  expect_bad({"--count=5", "--count", "5"}, {"--count"});
+  expect_bad({"--json", "--json"}, {"--json"});
+  expect_bad({"--json=yes"}, {"--json"});
+  expect_bad({"--backend", "gpu"}, {"--backend", "gpu"});
+  expect_bad({"--backend", ""}, {"--backend"});
+  expect_bad({"--backend", "cpu", "--backend", "reference"}, {"--backend"});
+  expect_bad({"--method", "fast"}, {"--method", "fast"});
+  expect_bad({"--precision", "half"}, {"--precision", "half"});
+  expect_bad({"--backend", "reference", "--precision", "float"}, {"--precision"});
+  expect_bad({"--backend", "reference", "--method", "hashed"}, {"--method"});
+  expect_bad({"--metrics-every", "10"}, {"--metrics-every"});
+  expect_bad({"--save", ""}, {"--save"});
+  expect_bad({"--metrics", ""}, {"--metrics"});
+  expect_bad({"--init", ""}, {"--init"});
+  expect_bad({"--save", "same.csv", "--metrics", "same.csv"}, {"same.csv"});
+  expect_bad({"--save", path("no/such/dir/s.csv")}, {"--save"});
+  expect_bad({"--metrics", dir_.string()}, {"--metrics"});
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(Cli, BadInitFiles) {
+  struct Case {
+    std::string name, text;
+    int line;
+  };
+  const std::vector<Case> cases = {
+      {"header.csv", "x,y,vx\n1,2,3,4\n", 1},
+      {"short.csv", "x,y,vx,vy\n1,2,3,4\n1,2,3\n", 3},
+      {"long.csv", "x,y,vx,vy\n1,2,3,4,5\n", 2},
+      {"word.csv", "x,y,vx,vy\n1,2,three,4\n", 2},
+      {"junk.csv", "x,y,vx,vy\n1,2,3,4\n1.5x,2,3,4\n", 3},
+      {"space.csv", "x,y,vx,vy\n1, 2,3,4\n", 2},
+      {"nan.csv", "x,y,vx,vy\n1,2,nan,4\n", 2},
+      {"inf.csv", "x,y,vx,vy\n1,2,3,-inf\n", 2},
+      {"negative.csv", "x,y,vx,vy\n-1,2,3,4\n", 2},
+      {"edge.csv", "x,y,vx,vy\n1,100,3,4\n", 2},
+      {"empty.csv", "", 1},
+      {"header_only.csv", "x,y,vx,vy\n", 2},
+      {"binary.csv", std::string("x,y,vx,vy\n1,2,3,4\n\x01\x02\0\xff", 22), 3},
+  };
+  for (const Case& c : cases) {
+    write_file(path(c.name), c.text);
+    expect_bad({"--init", path(c.name)}, {path(c.name), "line " + std::to_string(c.line) + ":"});
+  }
+  // Inside a world of 100 but not of 50.
+  write_file(path("world.csv"), "x,y,vx,vy\n60,2,3,4\n");
+  expect_bad({"--init", path("world.csv"), "--world", "50"}, {path("world.csv"), "line 2:"});
+  expect_bad({"--init", path("missing.csv")}, {path("missing.csv")});
+  fs::create_directories(path("dir.csv"));
+  expect_bad({"--init", path("dir.csv")}, {path("dir.csv"), "directory"});
+  expect_bad({"--init", "/dev/null"}, {"/dev/null"});
+}
+
+TEST_F(Cli, FailedRunLeavesOutputFilesUntouched) {
+  write_file(path("save.csv"), "old save\n");
+  write_file(path("metrics.csv"), "old metrics\n");
+  write_file(path("bad.csv"), "x,y,vx,vy\n1,2,3\n");
+  expect_bad(
+      {"--init", path("bad.csv"), "--save", path("save.csv"), "--metrics", path("metrics.csv")},
+      {path("bad.csv")});
+  expect_bad({"--backend", "reference", "--precision", "float", "--save", path("save.csv"),
+              "--metrics", path("metrics.csv")},
+             {"--precision"});
+  expect_bad({"--save", path("save.csv"), "--metrics", path("metrics.csv"), "--count", "0"},
+             {"--count"});
+  EXPECT_EQ(read_file(path("save.csv")), "old save\n");
+  EXPECT_EQ(read_file(path("metrics.csv")), "old metrics\n");
+  EXPECT_EQ(entries(), (std::set<std::string>{"save.csv", "metrics.csv", "bad.csv"}));
+
+  // A successful run replaces both.
+  const Result r = run({"run", "--backend", "cpu", "--count", "30", "--steps", "3", "--save",
+                        path("save.csv"), "--metrics", path("metrics.csv")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string saved = read_file(path("save.csv"));
+  EXPECT_EQ(saved.rfind("x,y,vx,vy\n", 0), 0u) << saved;
+  EXPECT_EQ(boids::parse_state(saved, "save.csv", 100).size(), 30u);
+  const std::string metrics = read_file(path("metrics.csv"));
+  EXPECT_EQ(metrics.rfind("step,polarization,flocks,largest_flock,mean_nn_distance\n0,", 0), 0u)
+      << metrics;
+  EXPECT_EQ(entries(), (std::set<std::string>{"save.csv", "metrics.csv", "bad.csv"}));
+}
+
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    std::string cell;
+    while (std::getline(cells, cell, ',')) fields.push_back(cell);
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+TEST_F(Cli, MetricsFileRows) {
+  const Result r = run({"run", "--backend", "reference", "--count", "40", "--seed", "3", "--steps",
+                        "25", "--metrics", path("m.csv"), "--metrics-every", "10", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = read_file(path("m.csv"));
+  const auto rows = csv_rows(text);
+  ASSERT_EQ(rows.size(), 5u) << text;
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"step", "polarization", "flocks", "largest_flock",
+                                               "mean_nn_distance"}));
+  const char* steps[] = {"0", "10", "20", "25"};
+  for (int k = 0; k < 4; ++k) {
+    ASSERT_EQ(rows[k + 1].size(), 5u) << text;
+    EXPECT_EQ(rows[k + 1][0], steps[k]);
+    const double p = std::stod(rows[k + 1][1]);
+    EXPECT_GE(p, 0);
+    EXPECT_LE(p, 1 + 1e-12);
+    EXPECT_GE(std::stoll(rows[k + 1][2]), 1);
+    EXPECT_LE(std::stoll(rows[k + 1][3]), 40);
+    EXPECT_GT(std::stod(rows[k + 1][4]), 0);
+  }
+  // Step 0 is the random start, measured here by the library's metrics; step 25 is the run's
+  // final result.
+  boids::FlockParams params;
+  const boids::FlockMetrics start =
+      boids::measure_flock(boids::make_initial_state(40, 3, params), params);
+  EXPECT_NEAR(std::stod(rows[1][1]), start.polarization, 1e-12);
+  EXPECT_EQ(std::stoull(rows[1][2]), start.flocks);
+  EXPECT_EQ(std::stoull(rows[1][3]), start.largest_flock);
+  EXPECT_NEAR(std::stod(rows[1][4]), start.mean_nn_distance, 1e-12);
+  const nlohmann::json j = parse_json(r.out);
+  EXPECT_NEAR(std::stod(rows[4][1]), j.value("polarization", -1.0), 1e-12);
+  EXPECT_EQ(std::stoll(rows[4][2]), j.value("flocks", -1));
+  EXPECT_EQ(std::stoll(rows[4][3]), j.value("largest_flock", -1));
+  EXPECT_NEAR(std::stod(rows[4][4]), j.value("mean_nn_distance", -1.0), 1e-12);
+  // Step 10 agrees with a run of 10 steps.
+  const Result ten = run(
+      {"run", "--backend", "reference", "--count", "40", "--seed", "3", "--steps", "10", "--json"});
+  ASSERT_EQ(ten.code, 0) << ten.err;
+  const nlohmann::json t = parse_json(ten.out);
+  EXPECT_NEAR(std::stod(rows[2][1]), t.value("polarization", -1.0), 1e-12);
+  EXPECT_EQ(std::stoll(rows[2][2]), t.value("flocks", -1));
+  EXPECT_NEAR(std::stod(rows[2][4]), t.value("mean_nn_distance", -1.0), 1e-12);
+
+  // Without --metrics-every: the start and the end.
+  ASSERT_EQ(
+      run({"run", "--backend", "cpu", "--count", "10", "--steps", "7", "--metrics", path("m2.csv")})
+          .code,
+      0);
+  const auto two = csv_rows(read_file(path("m2.csv")));
+  ASSERT_EQ(two.size(), 3u);
+  EXPECT_EQ(two[1][0], "0");
+  EXPECT_EQ(two[2][0], "7");
+}
+
+TEST_F(Cli, SaveThenInitContinuesTheTrajectory) {
+  const std::vector<std::string> flock = {"--backend", "reference", "--count",
+                                          "80",        "--seed",    "17"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  std::vector<std::string> a = with(flock), b = with(flock);
+  a.insert(a.end(), {"--steps", "10", "--save", path("s10.csv")});
+  b.insert(b.end(), {"--steps", "20", "--save", path("s20.csv"), "--json"});
+  ASSERT_EQ(run(a).code, 0);
+  const Result whole = run(b);
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  const Result rest = run({"run", "--backend", "reference", "--init", path("s10.csv"), "--steps",
+                           "10", "--save", path("s10+10.csv"), "--json"});
+  ASSERT_EQ(rest.code, 0) << rest.err;
+  const std::string s20 = read_file(path("s20.csv"));
+  EXPECT_EQ(boids::parse_state(s20, "s20.csv", 100).size(), 80u);
+  EXPECT_EQ(read_file(path("s10+10.csv")), s20);  // bit for bit: the shortest round-trip form
+  EXPECT_NE(read_file(path("s10.csv")), s20);
+  const nlohmann::json j = parse_json(whole.out), k = parse_json(rest.out);
+  for (const char* key : {"polarization", "flocks", "largest_flock", "mean_nn_distance", "count"}) {
+    EXPECT_EQ(j[key], k[key]) << key;
+  }
+  EXPECT_TRUE(k["seed"].is_null());
+
+  // Saving after no steps writes the random start exactly.
+  std::vector<std::string> c = with(flock);
+  c.insert(c.end(), {"--steps", "0", "--save", path("s0.csv")});
+  ASSERT_EQ(run(c).code, 0);
+  const boids::FlockState start = boids::make_initial_state(80, 17, boids::FlockParams{});
+  const boids::FlockState saved = boids::read_state_file(path("s0.csv"), 100);
+  ASSERT_EQ(saved.size(), 80u);
+  for (std::size_t i = 0; i < 80; ++i) {
+    EXPECT_EQ(saved.x[i], start.x[i]);
+    EXPECT_EQ(saved.y[i], start.y[i]);
+    EXPECT_EQ(saved.vx[i], start.vx[i]);
+    EXPECT_EQ(saved.vy[i], start.vy[i]);
+  }
+
+  // The cpu backend continues from a saved state too (its own precision, so compared loosely).
+  ASSERT_EQ(run({"run", "--backend", "cpu", "--precision", "double", "--init", path("s10.csv"),
+                 "--steps", "10", "--save", path("cpu.csv")})
+                .code,
+            0);
+  EXPECT_EQ(boids::read_state_file(path("cpu.csv"), 100).size(), 80u);
+}
+
+TEST_F(Cli, ArgumentsAreNotInterpretedByAShell) {
+  // A file name with spaces and shell characters is used as given.
+  const std::string odd = path("my state; $(rm -rf x) 'q'.csv");
+  const Result r = run({"run", "--backend", "cpu", "--count", "5", "--steps", "1", "--save", odd});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(boids::read_state_file(odd, 100).size(), 5u);
+}
+
+}  // namespace
