@@ -16,11 +16,13 @@ BOIDS_HD inline index_t atomic_load(const index_t* address) {
 }
 
 // Stores `desired` if *address == expected; returns the value found.
-BOIDS_HD inline index_t atomic_compare_exchange(index_t* address, index_t expected, index_t desired) {
+BOIDS_HD inline index_t atomic_compare_exchange(index_t* address, index_t expected,
+                                                index_t desired) {
 #if defined(__CUDA_ARCH__)
   return atomicCAS(address, expected, desired);
 #else
-  __atomic_compare_exchange_n(address, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  __atomic_compare_exchange_n(address, &expected, desired, false, __ATOMIC_RELAXED,
+                              __ATOMIC_RELAXED);
   return expected;
 #endif
 }

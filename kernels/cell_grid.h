@@ -24,24 +24,34 @@ struct CellGrid {
   BOIDS_HD index_t key(Real x, Real y) const { return coordinate(y) * side + coordinate(x); }
 
   // Calls visit(first_key, last_key) for each contiguous run of keys in the 3x3 block around
-  // cell (cx, cy), each cell exactly once: on grids narrower than 3 cells the block's rows and
-  // columns would repeat, so a whole row is one run; at the edges a row splits in two runs.
+  // cell (cx, cy), each cell exactly once.
   template <typename Visit>
   BOIDS_HD void for_each_block_run(index_t cx, index_t cy, Visit&& visit) const {
+    for_each_span_run(cx, cx, cy, visit);
+  }
+
+  // The same for the cells around a span of columns [first_column, last_column] of row cy:
+  // columns first - 1 to last + 1 of rows cy - 1 to cy + 1, each cell exactly once. On grids
+  // narrower than 3 cells, or when the span covers the row, a whole row is one run; at the
+  // edges of the torus a row splits in two runs.
+  template <typename Visit>
+  BOIDS_HD void for_each_span_run(index_t first_column, index_t last_column, index_t cy,
+                                  Visit&& visit) const {
     const int rows = side < 3 ? static_cast<int>(side) : 3;
+    const bool whole_row = side < 3 || last_column - first_column + 3 >= side;
     for (int r = 0; r < rows; ++r) {
       const index_t row = side < 3 ? static_cast<index_t>(r) : (cy + side - 1 + r) % side;
       const index_t row_key = row * side;
-      if (side < 3) {
+      if (whole_row) {
         visit(row_key, row_key + side - 1);
-      } else if (cx == 0) {
-        visit(row_key, row_key + 1);
+      } else if (first_column == 0) {
+        visit(row_key, row_key + last_column + 1);
         visit(row_key + side - 1, row_key + side - 1);
-      } else if (cx == side - 1) {
+      } else if (last_column == side - 1) {
         visit(row_key, row_key);
-        visit(row_key + side - 2, row_key + side - 1);
+        visit(row_key + first_column - 1, row_key + side - 1);
       } else {
-        visit(row_key + cx - 1, row_key + cx + 1);
+        visit(row_key + first_column - 1, row_key + last_column + 1);
       }
     }
   }

@@ -27,7 +27,8 @@ struct UnitHeading {
 };
 
 template <typename Real>
-BOIDS_HD inline Real wrapped_distance_sq(const Boid<Real>& a, const Boid<Real>& b, const StepParams<Real>& p) {
+BOIDS_HD inline Real wrapped_distance_sq(const Boid<Real>& a, const Boid<Real>& b,
+                                         const StepParams<Real>& p) {
   const Real dx = wrap_delta(b.x - a.x, p);
   const Real dy = wrap_delta(b.y - a.y, p);
   return dx * dx + dy * dy;
@@ -58,7 +59,8 @@ struct NearestNeighborDistance {
         const bool edge_row = oy == -ring || oy == ring;
         const int step = edge_row ? 1 : 2 * ring;
         for (int ox = -ring; ox <= ring; ox += step > 0 ? step : 1) {
-          const index_t cell = static_cast<index_t>(((cy + oy + side) % side) * side + (cx + ox + side) % side);
+          const index_t cell =
+              static_cast<index_t>(((cy + oy + side) % side) * side + (cx + ox + side) % side);
           scan(i, self, cell_start[cell], cell_start[cell + 1], best);
         }
       }
@@ -69,7 +71,8 @@ struct NearestNeighborDistance {
     distance[i] = best >= Real(0) ? square_root(static_cast<double>(best)) : 0.0;
   }
 
-  BOIDS_HD void scan(index_t i, const Boid<Real>& self, index_t begin, index_t end, Real& best) const {
+  BOIDS_HD void scan(index_t i, const Boid<Real>& self, index_t begin, index_t end,
+                     Real& best) const {
     for (index_t k = begin; k < end; ++k) {
       if (k == i) continue;
       const Real d2 = wrapped_distance_sq(self, sorted[k], params);
@@ -122,12 +125,14 @@ struct LinkNeighbors {
 
   BOIDS_HD void operator()(index_t i) const {
     const Boid<Real> self = sorted[i];
-    grid.for_each_block_run(grid.coordinate(self.x), grid.coordinate(self.y), [&](index_t first_key, index_t last_key) {
-      const index_t end = cell_start[last_key + 1];
-      for (index_t k = cell_start[first_key]; k < end; ++k) {
-        if (k > i && wrapped_distance_sq(self, sorted[k], params) < params.radius_sq) link(parent, i, k);
-      }
-    });
+    grid.for_each_block_run(
+        grid.coordinate(self.x), grid.coordinate(self.y), [&](index_t first_key, index_t last_key) {
+          const index_t end = cell_start[last_key + 1];
+          for (index_t k = cell_start[first_key]; k < end; ++k) {
+            if (k > i && wrapped_distance_sq(self, sorted[k], params) < params.radius_sq)
+              link(parent, i, k);
+          }
+        });
   }
 };
 
@@ -169,7 +174,8 @@ MetricsResult measure_flock(Executor& exec, HashedBuffers<Real>& b, MetricsBuffe
   const index_t n = b.count;
   exec.for_each(n, ComputeCellKeys<Real>{b.boids, b.keys[0], b.order[0], grid});
   const SortedSlots slots = exec.sort_pairs(b.keys, b.order, n, key_bits(grid.cells()));
-  exec.for_each(n, ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted, b.keys[1 - slots.keys]});
+  exec.for_each(n, ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted,
+                                       b.keys[1 - slots.keys]});
   exec.for_each(n, FindCellStarts{b.keys[slots.keys], b.cell_start, n, grid.cells()});
 
   MetricsResult r;
@@ -177,7 +183,8 @@ MetricsResult measure_flock(Executor& exec, HashedBuffers<Real>& b, MetricsBuffe
   const double mean_x = exec.sum(m.values[0], n) / n, mean_y = exec.sum(m.values[1], n) / n;
   r.polarization = square_root(mean_x * mean_x + mean_y * mean_y);
 
-  exec.for_each(n, NearestNeighborDistance<Real>{b.sorted, b.cell_start, grid, params, n, m.values[0]});
+  exec.for_each(
+      n, NearestNeighborDistance<Real>{b.sorted, b.cell_start, grid, params, n, m.values[0]});
   r.mean_nn_distance = n > 1 ? exec.sum(m.values[0], n) / n : 0.0;
 
   exec.for_each(n, InitializeParents{m.parent, m.size});

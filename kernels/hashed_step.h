@@ -3,7 +3,7 @@
 //   sort    stable radix sort of (key, index) pairs        (the executor's sort_pairs)
 //   reorder gather boids and ids into cell order           (ReorderByCell)
 //   bounds  first sorted index of every cell               (FindCellStarts)
-//   step    each boid gathers its 3x3 block as row runs    (HashedStepBoid)
+//   step    each boid gathers its 3x3 block as row runs    (HashedStepBlock)
 // Boids stay in cell order between steps, so the next sort finds them nearly sorted and the
 // step reads neighbours from contiguous memory. An id array maps them back to input order.
 // Accumulations never use atomics: results depend on neither thread count nor run.
@@ -18,12 +18,12 @@ namespace boids::kernels {
 // scratch. Key and permutation arrays come in pairs for the double-buffered radix sort.
 template <typename Real>
 struct HashedBuffers {
-  Boid<Real>* boids;     // current state, in cell order of the previous step
-  Boid<Real>* sorted;    // scratch: the state reordered into cell order
-  index_t* ids;          // ids[i]: input index of boids[i]
-  index_t* keys[2];      // cell keys; after the sort keys[sorted_slot] holds the sorted keys
-  index_t* order[2];     // permutation; after the sort order[sorted_slot] maps sorted -> old
-  index_t* cell_start;   // cells + 1 entries: boids of cell c are [cell_start[c], cell_start[c+1])
+  Boid<Real>* boids;    // current state, in cell order of the previous step
+  Boid<Real>* sorted;   // scratch: the state reordered into cell order
+  index_t* ids;         // ids[i]: input index of boids[i]
+  index_t* keys[2];     // cell keys; after the sort keys[sorted_slot] holds the sorted keys
+  index_t* order[2];    // permutation; after the sort order[sorted_slot] maps sorted -> old
+  index_t* cell_start;  // cells + 1 entries: boids of cell c are [cell_start[c], cell_start[c+1])
   index_t count;
 };
 
@@ -79,32 +79,70 @@ struct FindCellStarts {
   }
 };
 
-template <typename Real>
-struct HashedStepBoid {
+// Steps a block of `Lanes` consecutive sorted boids. The boids of a block that share a row
+// of cells gather together from the cells around their span of columns: a superset of each
+// one's 3x3 block, in which the distance test rejects the others. With one lane (a GPU
+// thread per boid) that is exactly the boid's 3x3 block; on CPU threads the lane loop
+// vectorises across boids, each adding its candidates in sorted order.
+template <typename Real, int Lanes>
+struct HashedStepBlock {
   const Boid<Real>* sorted;
   Boid<Real>* out;
   const index_t* cell_start;
   CellGrid<Real> grid;
   StepParams<Real> params;
+  index_t count;
 
-  BOIDS_HD void operator()(index_t i) const {
-    const Boid<Real> self = sorted[i];
-    NeighborSums<Real> sums;
-    sums.clear(0);
-    grid.for_each_block_run(grid.coordinate(self.x), grid.coordinate(self.y),
-                            [&](index_t first_key, index_t last_key) {
-                              const index_t end = cell_start[last_key + 1];
-                              for (index_t k = cell_start[first_key]; k < end; ++k) {
-                                if (k != i) accumulate_neighbor(sums, 0, self.x, self.y, sorted[k], params);
-                              }
-                            });
-    out[i] = advance_boid(self, sums, 0, params);
+  static index_t blocks_for(index_t count) { return (count + Lanes - 1) / Lanes; }
+
+  BOIDS_HD void operator()(index_t block) const {
+    const index_t block_end = min_of<index_t>(block * Lanes + Lanes, count);
+    index_t first = block * Lanes;
+    while (first < block_end) {
+      const index_t row = grid.coordinate(sorted[first].y);
+      index_t end = first + 1;
+      while (end < block_end && grid.coordinate(sorted[end].y) == row) ++end;
+      step_row_segment(first, end, row);
+      first = end;
+    }
+  }
+
+ private:
+  // Steps sorted boids [first, end), all in row `row`, hence in ascending columns.
+  BOIDS_HD void step_row_segment(index_t first, index_t end, index_t row) const {
+    const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
+    Real x[Lanes], y[Lanes];
+    NeighborSums<Real, Lanes> sums;
+    for (int lane = 0; lane < Lanes; ++lane) {
+      const Boid<Real>& self = sorted[min_of<index_t>(first + lane, end - 1)];
+      x[lane] = self.x;
+      y[lane] = self.y;
+      sums.clear(lane);
+    }
+    const index_t first_column = grid.coordinate(sorted[first].x);
+    const index_t last_column = grid.coordinate(sorted[end - 1].x);
+    grid.for_each_span_run(
+        first_column, last_column, row, [&](index_t first_key, index_t last_key) {
+          const index_t run_end = cell_start[last_key + 1];
+          for (index_t j = cell_start[first_key]; j < run_end; ++j) {
+            const Boid<Real> candidate = sorted[j];
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+            for (int lane = 0; lane < Lanes; ++lane) {
+              accumulate_neighbor(sums, lane, x[lane], y[lane], candidate, p, j != first + lane);
+            }
+          }
+        });
+    for (index_t i = first; i < end; ++i)
+      out[i] = advance_boid(sorted[i], sums, static_cast<int>(i - first), p);
   }
 };
 
 // One hashed step. `Executor` runs index-parallel functors and sorts key/value pairs:
 //   exec.for_each(count, functor)
 //   exec.sort_pairs(keys[2], values[2], count, bits) -> SortedSlots: where the results are
+//   Executor::hashed_lanes<Real>: boids per block of the step (1 on a GPU)
 template <typename Real, typename Executor>
 void hashed_step(Executor& exec, HashedBuffers<Real>& b, const CellGrid<Real>& grid,
                  const StepParams<Real>& params) {
@@ -112,9 +150,11 @@ void hashed_step(Executor& exec, HashedBuffers<Real>& b, const CellGrid<Real>& g
   exec.for_each(n, ComputeCellKeys<Real>{b.boids, b.keys[0], b.order[0], grid});
   const SortedSlots slots = exec.sort_pairs(b.keys, b.order, n, key_bits(grid.cells()));
   index_t* sorted_ids = b.keys[1 - slots.keys];  // the unsorted keys are no longer needed
-  exec.for_each(n, ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted, sorted_ids});
+  exec.for_each(n,
+                ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted, sorted_ids});
   exec.for_each(n, FindCellStarts{b.keys[slots.keys], b.cell_start, n, grid.cells()});
-  exec.for_each(n, HashedStepBoid<Real>{b.sorted, b.boids, b.cell_start, grid, params});
+  using Step = HashedStepBlock<Real, Executor::template hashed_lanes<Real>>;
+  exec.for_each(Step::blocks_for(n), Step{b.sorted, b.boids, b.cell_start, grid, params, n});
   b.keys[1 - slots.keys] = b.ids;  // the old id array becomes scratch for the next step's keys
   b.ids = sorted_ids;
 }

@@ -10,13 +10,16 @@
 #define BOIDS_HD
 #endif
 
-
 namespace boids::kernels {
 
 using index_t = std::uint32_t;  // boid indices, cell keys and ids: flocks stay below 2^31
 
-BOIDS_HD inline float square_root(float x) { return sqrtf(x); }
-BOIDS_HD inline double square_root(double x) { return sqrt(x); }
+BOIDS_HD inline float square_root(float x) {
+  return sqrtf(x);
+}
+BOIDS_HD inline double square_root(double x) {
+  return sqrt(x);
+}
 
 template <typename T>
 BOIDS_HD inline T min_of(T a, T b) {

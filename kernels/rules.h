@@ -21,7 +21,8 @@ struct alignas(4 * sizeof(Real)) Boid {
 // of 0 or +-L (exact in IEEE arithmetic) so that CPU compilers can vectorise it across boids.
 template <typename Real>
 BOIDS_HD inline Real wrap_delta(Real d, const StepParams<Real>& p) {
-  const Real shift = (d > p.half_world ? p.world : Real(0)) - (d < -p.half_world ? p.world : Real(0));
+  const Real shift =
+      (d > p.half_world ? p.world : Real(0)) - (d < -p.half_world ? p.world : Real(0));
   return d - shift;
 }
 
@@ -57,13 +58,17 @@ struct NeighborSums {
 // The updates are selects rather than branches so that the lane loop of the naive CPU step
 // vectorises. They are exact: a sum that starts at +0 never becomes -0, so adding a selected
 // +0 leaves it unchanged, bit for bit, just as skipping the addition would.
+//
+// `counted` = false makes the call a no-op without a branch: vectorised loops use it to mask
+// lanes past the end of a range or holding the boid itself.
 template <typename Real, int Lanes>
 BOIDS_HD inline void accumulate_neighbor(NeighborSums<Real, Lanes>& sums, int lane, Real x, Real y,
-                                         const Boid<Real>& other, const StepParams<Real>& p) {
+                                         const Boid<Real>& other, const StepParams<Real>& p,
+                                         bool counted = true) {
   const Real dx = wrap_delta(other.x - x, p);
   const Real dy = wrap_delta(other.y - y, p);
   const Real d2 = dx * dx + dy * dy;
-  const bool near = d2 < p.radius_sq;
+  const bool near = counted & (d2 < p.radius_sq);
   const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(0));
   sums.count[lane] += near ? 1 : 0;
   sums.velocity_x[lane] += near ? other.vx : Real(0);

@@ -13,6 +13,16 @@ namespace boids {
 
 class CpuExecutor {
  public:
+#if defined(__AVX512F__)
+  static constexpr int kVectorBytes = 64;
+#else
+  static constexpr int kVectorBytes = 32;
+#endif
+
+  // Boids per block of the hashed step: one vector register's worth.
+  template <typename Real>
+  static constexpr int hashed_lanes = kVectorBytes / sizeof(Real);
+
   template <typename Functor>
   void for_each(kernels::index_t count, const Functor& functor) const {
     const auto n = static_cast<std::int64_t>(count);
@@ -81,11 +91,14 @@ class CpuExecutor {
   kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) const {
     kernels::index_t best = 0;
 #pragma omp parallel for reduction(max : best) schedule(static)
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) best = std::max(best, values[i]);
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i)
+      best = std::max(best, values[i]);
     return best;
   }
 
-  static int threads() { return omp_get_max_threads(); }
+  static int threads() {
+    return omp_get_max_threads();
+  }
 
  private:
   // Every sorting thread reads all keys, so only a few pay off, and only on many keys.

@@ -52,7 +52,8 @@ class CpuSimulation final : public Simulation {
   void set_params(const FlockParams& params) override {
     change_params(params);
     params_ = make_params(params);
-    grid_ = kernels::make_cell_grid<Real>(params.radius, params.world, static_cast<index_t>(boids_.size()));
+    grid_ = kernels::make_cell_grid<Real>(params.radius, params.world,
+                                          static_cast<index_t>(boids_.size()));
     if (index_.count != 0) {
       cell_start_.resize(std::size_t{grid_.cells()} + 1);
       index_.cell_start = cell_start_.data();
@@ -61,7 +62,8 @@ class CpuSimulation final : public Simulation {
 
   void apply_predator(double x, double y, double radius, double strength) override {
     const kernels::Predator<Real> predator{static_cast<Real>(x), static_cast<Real>(y),
-                                           static_cast<Real>(radius * radius), static_cast<Real>(strength)};
+                                           static_cast<Real>(radius * radius),
+                                           static_cast<Real>(strength)};
     executor_.for_each(static_cast<index_t>(boids_.size()),
                        kernels::FleePredator<Real>{boids_.data(), predator, params_});
   }
@@ -85,9 +87,12 @@ class CpuSimulation final : public Simulation {
     const std::size_t n = boids_.size();
     values_.resize(2 * n);
     parents_.resize(2 * n);
-    kernels::MetricsBuffers buffers{{values_.data(), values_.data() + n}, parents_.data(), parents_.data() + n};
-    const kernels::MetricsResult r = kernels::measure_flock(executor_, index_, buffers, grid_, params_);
-    return {r.polarization, static_cast<std::uint64_t>(r.flocks), r.largest_flock, r.mean_nn_distance};
+    kernels::MetricsBuffers buffers{
+        {values_.data(), values_.data() + n}, parents_.data(), parents_.data() + n};
+    const kernels::MetricsResult r =
+        kernels::measure_flock(executor_, index_, buffers, grid_, params_);
+    return {r.polarization, static_cast<std::uint64_t>(r.flocks), r.largest_flock,
+            r.mean_nn_distance};
   }
 
   std::string device() const override {
@@ -96,7 +101,8 @@ class CpuSimulation final : public Simulation {
 
   std::uint64_t bytes_allocated() const override {
     return (boids_.size() + scratch_.size()) * sizeof(Boid<Real>) +
-           (ids_.size() + keys_.size() + order_.size() + cell_start_.size() + parents_.size()) * sizeof(index_t) +
+           (ids_.size() + keys_.size() + order_.size() + cell_start_.size() + parents_.size()) *
+               sizeof(index_t) +
            values_.size() * sizeof(double);
   }
 
@@ -123,8 +129,13 @@ class CpuSimulation final : public Simulation {
     keys_.resize(2 * n);
     order_.resize(2 * n);
     cell_start_.resize(std::size_t{grid_.cells()} + 1);
-    index_ = {const_cast<Boid<Real>*>(boids_.data()), scratch_.data(), ids_.data(), {keys_.data(), keys_.data() + n},
-              {order_.data(), order_.data() + n}, cell_start_.data(), static_cast<index_t>(n)};
+    index_ = {const_cast<Boid<Real>*>(boids_.data()),
+              scratch_.data(),
+              ids_.data(),
+              {keys_.data(), keys_.data() + n},
+              {order_.data(), order_.data() + n},
+              cell_start_.data(),
+              static_cast<index_t>(n)};
   }
 
   kernels::StepParams<Real> params_;
@@ -140,8 +151,10 @@ class CpuSimulation final : public Simulation {
 
 }  // namespace
 
-std::unique_ptr<Simulation> make_cpu_simulation(const SimulationConfig& config, const FlockState& initial) {
-  if (config.precision == Precision::kFloat) return std::make_unique<CpuSimulation<float>>(config, initial);
+std::unique_ptr<Simulation> make_cpu_simulation(const SimulationConfig& config,
+                                                const FlockState& initial) {
+  if (config.precision == Precision::kFloat)
+    return std::make_unique<CpuSimulation<float>>(config, initial);
   return std::make_unique<CpuSimulation<double>>(config, initial);
 }
 

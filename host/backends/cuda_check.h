@@ -20,4 +20,5 @@ inline void check_cuda(cudaError_t status, const char* call, const char* file, i
 #define BOIDS_CUDA_CHECK(call) ::boids::check_cuda((call), #call, __FILE__, __LINE__)
 
 // After a kernel launch: reports a bad configuration at once, and an error in an earlier kernel.
-#define BOIDS_CUDA_CHECK_LAUNCH(kernel) ::boids::check_cuda(cudaGetLastError(), "launch of " kernel, __FILE__, __LINE__)
+#define BOIDS_CUDA_CHECK_LAUNCH(kernel) \
+  ::boids::check_cuda(cudaGetLastError(), "launch of " kernel, __FILE__, __LINE__)

@@ -35,10 +35,12 @@ CudaAvailability cuda_availability() {
   return a;
 }
 
-std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config, const FlockState& initial) {
+std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config,
+                                                 const FlockState& initial) {
   const CudaAvailability cuda = cuda_availability();
   if (!cuda.usable) throw RuntimeError("the cuda backend cannot run here: " + cuda.reason);
-  if (config.precision == Precision::kFloat) return make_cuda_simulation_float(config, initial, cuda.device_name);
+  if (config.precision == Precision::kFloat)
+    return make_cuda_simulation_float(config, initial, cuda.device_name);
   return make_cuda_simulation_double(config, initial, cuda.device_name);
 }
 

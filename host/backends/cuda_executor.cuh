@@ -12,6 +12,10 @@ class CudaExecutor {
  public:
   static constexpr int kThreadsPerBlock = 256;
 
+  // One boid per thread in the hashed step.
+  template <typename Real>
+  static constexpr int hashed_lanes = 1;
+
   explicit CudaExecutor(cudaStream_t stream) : stream_(stream) {}
 
   template <typename Functor>
@@ -27,7 +31,9 @@ class CudaExecutor {
     return sorter_.sort(keys, values, count, bits, stream_);
   }
 
-  double sum(const double* values, kernels::index_t count) { return cuda_sum(values, count, stream_); }
+  double sum(const double* values, kernels::index_t count) {
+    return cuda_sum(values, count, stream_);
+  }
 
   kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) {
     return cuda_maximum(values, count, stream_);

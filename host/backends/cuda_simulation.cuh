@@ -66,7 +66,8 @@ class CudaSimulation final : public Simulation {
     boids_ = CudaBuffer<kernels::Boid<Real>>(count());
     scratch_ = CudaBuffer<kernels::Boid<Real>>(count());
     const auto packed = pack_boids<Real>(initial);
-    BOIDS_CUDA_CHECK(cudaMemcpy(boids_.data(), packed.data(), boids_.bytes(), cudaMemcpyHostToDevice));
+    BOIDS_CUDA_CHECK(
+        cudaMemcpy(boids_.data(), packed.data(), boids_.bytes(), cudaMemcpyHostToDevice));
     if (config.method == Method::kHashed) allocate_index();
   }
 
@@ -85,7 +86,8 @@ class CudaSimulation final : public Simulation {
 
   FlockState state() const override {
     std::vector<kernels::Boid<Real>> boids(count());
-    BOIDS_CUDA_CHECK(cudaMemcpy(boids.data(), boids_.data(), boids_.bytes(), cudaMemcpyDeviceToHost));
+    BOIDS_CUDA_CHECK(
+        cudaMemcpy(boids.data(), boids_.data(), boids_.bytes(), cudaMemcpyDeviceToHost));
     if (config().method == Method::kNaive) return unpack_boids(boids.data(), nullptr, boids.size());
     std::vector<kernels::index_t> ids(count());
     BOIDS_CUDA_CHECK(cudaMemcpy(ids.data(), hashed_.ids, ids.size() * sizeof(kernels::index_t),
@@ -110,9 +112,10 @@ class CudaSimulation final : public Simulation {
 
   void set_params(const FlockParams& params) override {
     change_params(params);
-    params_ = kernels::make_step_params<Real>(params.radius, params.separation, params.alignment, params.cohesion,
-                                              params.max_speed, params.world);
-    const kernels::CellGrid<Real> grid = kernels::make_cell_grid<Real>(params.radius, params.world, count32());
+    params_ = kernels::make_step_params<Real>(params.radius, params.separation, params.alignment,
+                                              params.cohesion, params.max_speed, params.world);
+    const kernels::CellGrid<Real> grid =
+        kernels::make_cell_grid<Real>(params.radius, params.world, count32());
     if (index_buffers_.data() && grid.cells() != grid_.cells()) {
       cell_start_ = CudaBuffer<kernels::index_t>(std::size_t{grid.cells()} + 1);
       hashed_.cell_start = cell_start_.data();
@@ -122,7 +125,8 @@ class CudaSimulation final : public Simulation {
 
   void apply_predator(double x, double y, double radius, double strength) override {
     const kernels::Predator<Real> predator{static_cast<Real>(x), static_cast<Real>(y),
-                                           static_cast<Real>(radius * radius), static_cast<Real>(strength)};
+                                           static_cast<Real>(radius * radius),
+                                           static_cast<Real>(strength)};
     executor_.for_each(count32(), kernels::FleePredator<Real>{boids_.data(), predator, params_});
     BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
@@ -135,7 +139,8 @@ class CudaSimulation final : public Simulation {
 
   bool copy_render_data_to_device(void* device_out) const override {
     CudaExecutor executor(stream_);
-    executor.for_each(count32(), cuda_detail::ToRenderData<Real>{boids_.data(), static_cast<float4*>(device_out)});
+    executor.for_each(count32(), cuda_detail::ToRenderData<Real>{boids_.data(),
+                                                                 static_cast<float4*>(device_out)});
     BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return true;
   }
@@ -149,9 +154,12 @@ class CudaSimulation final : public Simulation {
       metric_indices_ = CudaBuffer<kernels::index_t>(2 * count());
     }
     kernels::MetricsBuffers buffers{{metric_values_.data(), metric_values_.data() + count()},
-                                    metric_indices_.data(), metric_indices_.data() + count()};
-    const kernels::MetricsResult r = kernels::measure_flock(executor_, hashed_, buffers, grid_, params_);
-    return {r.polarization, static_cast<std::uint64_t>(r.flocks), r.largest_flock, r.mean_nn_distance};
+                                    metric_indices_.data(),
+                                    metric_indices_.data() + count()};
+    const kernels::MetricsResult r =
+        kernels::measure_flock(executor_, hashed_, buffers, grid_, params_);
+    return {r.polarization, static_cast<std::uint64_t>(r.flocks), r.largest_flock,
+            r.mean_nn_distance};
   }
 
   std::string device() const override { return device_; }
@@ -174,10 +182,10 @@ class CudaSimulation final : public Simulation {
     BOIDS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const std::uint64_t needed = cuda_flock_bytes<Real>(config(), count32(), grid_);
     if (needed > free_bytes) {
-      throw RuntimeError("a flock of " + std::to_string(count()) + " boids (" + to_string(config().method) +
-                         ", " + to_string(config().precision) + ") needs " +
-                         std::to_string(needed >> 20) + " MiB of GPU memory; " + device_ +
-                         " has " + std::to_string(free_bytes >> 20) + " MiB free");
+      throw RuntimeError("a flock of " + std::to_string(count()) + " boids (" +
+                         to_string(config().method) + ", " + to_string(config().precision) +
+                         ") needs " + std::to_string(needed >> 20) + " MiB of GPU memory; " +
+                         device_ + " has " + std::to_string(free_bytes >> 20) + " MiB free");
     }
   }
 
@@ -195,8 +203,13 @@ class CudaSimulation final : public Simulation {
     index_buffers_ = CudaBuffer<kernels::index_t>(5 * n);
     cell_start_ = CudaBuffer<kernels::index_t>(std::size_t{grid_.cells()} + 1);
     kernels::index_t* base = index_buffers_.data();
-    hashed_ = {boids_.data(), scratch_.data(), base, {base + n, base + 2 * n},
-               {base + 3 * n, base + 4 * n}, cell_start_.data(), count32()};
+    hashed_ = {boids_.data(),
+               scratch_.data(),
+               base,
+               {base + n, base + 2 * n},
+               {base + 3 * n, base + 4 * n},
+               cell_start_.data(),
+               count32()};
     executor_.for_each(count32(), cuda_detail::InitializeIds{base});
   }
 
@@ -214,8 +227,10 @@ class CudaSimulation final : public Simulation {
 
 // Defined in the per-precision files.
 std::unique_ptr<Simulation> make_cuda_simulation_float(const SimulationConfig& config,
-                                                       const FlockState& initial, const std::string& device);
+                                                       const FlockState& initial,
+                                                       const std::string& device);
 std::unique_ptr<Simulation> make_cuda_simulation_double(const SimulationConfig& config,
-                                                        const FlockState& initial, const std::string& device);
+                                                        const FlockState& initial,
+                                                        const std::string& device);
 
 }  // namespace boids

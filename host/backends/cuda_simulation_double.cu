@@ -5,7 +5,8 @@
 namespace boids {
 
 std::unique_ptr<Simulation> make_cuda_simulation_double(const SimulationConfig& config,
-                                                        const FlockState& initial, const std::string& device) {
+                                                        const FlockState& initial,
+                                                        const std::string& device) {
   return std::make_unique<CudaSimulation<double>>(config, initial, device);
 }
 

@@ -4,7 +4,8 @@
 namespace boids {
 
 std::unique_ptr<Simulation> make_cuda_simulation_float(const SimulationConfig& config,
-                                                       const FlockState& initial, const std::string& device) {
+                                                       const FlockState& initial,
+                                                       const std::string& device) {
   return std::make_unique<CudaSimulation<float>>(config, initial, device);
 }
 

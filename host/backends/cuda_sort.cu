@@ -22,8 +22,8 @@ kernels::SortedSlots CudaPairSorter::sort(kernels::index_t* keys[2], kernels::in
   cub::DoubleBuffer<kernels::index_t> value_buffer(values[0], values[1]);
   const int end_bit = bits > 0 ? bits : 1;
   std::size_t needed = 0;
-  BOIDS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, needed, key_buffer, value_buffer,
-                                                   count, 0, end_bit, stream));
+  BOIDS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, needed, key_buffer, value_buffer, count,
+                                                   0, end_bit, stream));
   if (needed > scratch_size_) {
     if (scratch_) BOIDS_CUDA_CHECK(cudaFree(scratch_));
     scratch_ = nullptr;

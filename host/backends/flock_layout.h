@@ -21,7 +21,8 @@ std::vector<kernels::Boid<Real>> pack_boids(const FlockState& state) {
 
 // `ids[i]` is the input index of boids[i]; a null `ids` means input order.
 template <typename Real>
-FlockState unpack_boids(const kernels::Boid<Real>* boids, const kernels::index_t* ids, std::size_t count) {
+FlockState unpack_boids(const kernels::Boid<Real>* boids, const kernels::index_t* ids,
+                        std::size_t count) {
   FlockState state;
   state.resize(count);
   for (std::size_t i = 0; i < count; ++i) {

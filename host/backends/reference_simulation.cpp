@@ -21,8 +21,8 @@ class ReferenceSimulation final : public Simulation {
 
   void apply_predator(double x, double y, double radius, double strength) override {
     const FlockParams& p = config().params;
-    const auto step_params = kernels::make_step_params<double>(p.radius, p.separation, p.alignment, p.cohesion,
-                                                               p.max_speed, p.world);
+    const auto step_params = kernels::make_step_params<double>(p.radius, p.separation, p.alignment,
+                                                               p.cohesion, p.max_speed, p.world);
     const kernels::Predator<double> predator{x, y, radius * radius, strength};
     for (std::size_t i = 0; i < state_.size(); ++i) {
       kernels::flee(state_.x[i], state_.y[i], state_.vx[i], state_.vy[i], predator, step_params);
@@ -30,7 +30,9 @@ class ReferenceSimulation final : public Simulation {
   }
   FlockMetrics metrics() const override { return measure_flock(state_, config().params); }
   std::string device() const override { return "CPU, one thread (reference)"; }
-  std::uint64_t bytes_allocated() const override { return count() * 4 * sizeof(double) * 3 + count() * sizeof(int); }
+  std::uint64_t bytes_allocated() const override {
+    return count() * 4 * sizeof(double) * 3 + count() * sizeof(int);
+  }
 
  private:
   FlockState state_;
@@ -39,7 +41,8 @@ class ReferenceSimulation final : public Simulation {
 
 }  // namespace
 
-std::unique_ptr<Simulation> make_reference_simulation(const SimulationConfig& config, const FlockState& initial) {
+std::unique_ptr<Simulation> make_reference_simulation(const SimulationConfig& config,
+                                                      const FlockState& initial) {
   if (config.method != Method::kNaive) {
     throw InputError("the reference backend has only the naive method (all pairs, as the seed)");
   }
