@@ -19,6 +19,7 @@
 #include "host/initial_state.h"
 #include "host/metrics.h"
 #include "host/state_file.h"
+#include "tests/test_support.h"
 
 namespace {
 
@@ -68,7 +69,7 @@ class Cli : public ::testing::Test {
     const std::string err_path =
         (dir_.parent_path() / (dir_.filename().string() + ".err")).string();
     std::vector<char*> argv;
-    std::string program = BOIDS_EXECUTABLE;
+    std::string program = boids::test_support::boids_executable();
     argv.push_back(program.data());
     std::vector<std::string> copies = args;
     for (std::string& a : copies) argv.push_back(a.data());
@@ -89,7 +90,7 @@ class Cli : public ::testing::Test {
     Result r;
     int status = 0;
     if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-      ADD_FAILURE() << "cannot run " << BOIDS_EXECUTABLE;
+      ADD_FAILURE() << "cannot run " << program;
       return r;
     }
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -15,6 +15,7 @@
 #include "host/initial_state.h"
 #include "host/simulation.h"
 #include "host/validation.h"
+#include "tests/test_support.h"
 
 namespace boids {
 namespace {
@@ -403,7 +404,7 @@ struct CommandResult {
 
 CommandResult run_boids(const std::string& arguments) {
   CommandResult result;
-  const std::string command = std::string(BOIDS_EXECUTABLE) + " " + arguments + " 2>&1";
+  const std::string command = boids::test_support::boids_executable() + " " + arguments + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return result;
   char buffer[4096];
