@@ -23,6 +23,14 @@ struct CellGrid {
 
   BOIDS_HD index_t key(Real x, Real y) const { return coordinate(y) * side + coordinate(x); }
 
+  // Whether the cells around a span of columns of a row lie inside the grid, away from its
+  // edges, and are narrow enough that every offset between them is shorter than half the
+  // world: then no offset needs wrapping. Two cells of slack cover rounding at cell borders.
+  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, index_t row) const {
+    return side >= 9 && first_column >= 1 && last_column + 2 <= side && row >= 1 &&
+           row + 2 <= side && 2 * (last_column - first_column + 5) <= side;
+  }
+
   // Calls visit(first_key, last_key) for each contiguous run of keys in the 3x3 block around
   // cell (cx, cy), each cell exactly once.
   template <typename Visit>

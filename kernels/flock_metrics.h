@@ -176,7 +176,7 @@ MetricsResult measure_flock(Executor& exec, HashedBuffers<Real>& b, MetricsBuffe
   const SortedSlots slots = exec.sort_pairs(b.keys, b.order, n, key_bits(grid.cells()));
   exec.for_each(n, ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted,
                                        b.keys[1 - slots.keys]});
-  exec.for_each(n, FindCellStarts{b.keys[slots.keys], b.cell_start, n, grid.cells()});
+  exec.find_cell_starts(b.keys[slots.keys], b.cell_start, n, grid.cells());
 
   MetricsResult r;
   exec.for_each(n, UnitHeading<Real>{b.sorted, m.values[0], m.values[1]});

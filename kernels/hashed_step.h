@@ -121,27 +121,41 @@ struct HashedStepBlock {
     }
     const index_t first_column = grid.coordinate(sorted[first].x);
     const index_t last_column = grid.coordinate(sorted[end - 1].x);
-    grid.for_each_span_run(
-        first_column, last_column, row, [&](index_t first_key, index_t last_key) {
-          const index_t run_end = cell_start[last_key + 1];
-          for (index_t j = cell_start[first_key]; j < run_end; ++j) {
-            const Boid<Real> candidate = sorted[j];
+    if (grid.spans_without_wrap(first_column, last_column, row)) {
+      gather<false>(sums, x, y, first, first_column, last_column, row, p);
+    } else {
+      gather<true>(sums, x, y, first, first_column, last_column, row, p);
+    }
+    for (index_t i = first; i < end; ++i)
+      out[i] = advance_boid(sorted[i], sums, static_cast<int>(i - first), p);
+  }
+
+  // Adds the candidates around the span to every lane but the boid itself.
+  template <bool Wraps>
+  BOIDS_HD void gather(NeighborSums<Real, Lanes>& sums, const Real* x, const Real* y, index_t first,
+                       index_t first_column, index_t last_column, index_t row,
+                       const StepParams<Real>& p) const {
+    grid.for_each_span_run(first_column, last_column, row,
+                           [&](index_t first_key, index_t last_key) {
+                             const index_t run_end = cell_start[last_key + 1];
+                             for (index_t j = cell_start[first_key]; j < run_end; ++j) {
+                               const Boid<Real> candidate = sorted[j];
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-            for (int lane = 0; lane < Lanes; ++lane) {
-              accumulate_neighbor(sums, lane, x[lane], y[lane], candidate, p, j != first + lane);
-            }
-          }
-        });
-    for (index_t i = first; i < end; ++i)
-      out[i] = advance_boid(sorted[i], sums, static_cast<int>(i - first), p);
+                               for (int lane = 0; lane < Lanes; ++lane) {
+                                 accumulate_neighbor<Wraps>(sums, lane, x[lane], y[lane], candidate,
+                                                            p, j != first + lane);
+                               }
+                             }
+                           });
   }
 };
 
 // One hashed step. `Executor` runs index-parallel functors and sorts key/value pairs:
 //   exec.for_each(count, functor)
 //   exec.sort_pairs(keys[2], values[2], count, bits) -> SortedSlots: where the results are
+//   exec.find_cell_starts(sorted_keys, cell_start, count, cells): FindCellStarts, or faster
 //   Executor::hashed_lanes<Real>: boids per block of the step (1 on a GPU)
 template <typename Real, typename Executor>
 void hashed_step(Executor& exec, HashedBuffers<Real>& b, const CellGrid<Real>& grid,
@@ -152,7 +166,7 @@ void hashed_step(Executor& exec, HashedBuffers<Real>& b, const CellGrid<Real>& g
   index_t* sorted_ids = b.keys[1 - slots.keys];  // the unsorted keys are no longer needed
   exec.for_each(n,
                 ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted, sorted_ids});
-  exec.for_each(n, FindCellStarts{b.keys[slots.keys], b.cell_start, n, grid.cells()});
+  exec.find_cell_starts(b.keys[slots.keys], b.cell_start, n, grid.cells());
   using Step = HashedStepBlock<Real, Executor::template hashed_lanes<Real>>;
   exec.for_each(Step::blocks_for(n), Step{b.sorted, b.boids, b.cell_start, grid, params, n});
   b.keys[1 - slots.keys] = b.ids;  // the old id array becomes scratch for the next step's keys

@@ -61,12 +61,15 @@ struct NeighborSums {
 //
 // `counted` = false makes the call a no-op without a branch: vectorised loops use it to mask
 // lanes past the end of a range or holding the boid itself.
-template <typename Real, int Lanes>
+//
+// `Wraps` = false skips the torus wrap, for callers that know every offset is already within
+// half the world (then wrapping would return it unchanged).
+template <bool Wraps = true, typename Real, int Lanes>
 BOIDS_HD inline void accumulate_neighbor(NeighborSums<Real, Lanes>& sums, int lane, Real x, Real y,
                                          const Boid<Real>& other, const StepParams<Real>& p,
                                          bool counted = true) {
-  const Real dx = wrap_delta(other.x - x, p);
-  const Real dy = wrap_delta(other.y - y, p);
+  const Real dx = Wraps ? wrap_delta(other.x - x, p) : other.x - x;
+  const Real dy = Wraps ? wrap_delta(other.y - y, p) : other.y - y;
   const Real d2 = dx * dx + dy * dy;
   const bool near = counted & (d2 < p.radius_sq);
   const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(0));

@@ -38,6 +38,8 @@ class CpuExecutor {
                                   kernels::index_t count, int bits) {
     const std::size_t buckets = std::size_t{1} << bits;
     offsets_.resize(buckets + 1);
+    bucket_start_.resize(buckets + 1);
+    bucket_start_[buckets] = count;
     const int parts = std::max(1, std::min({omp_get_max_threads(), kMaxSortThreads,
                                             static_cast<int>(count / kMinKeysPerSortThread)}));
     range_totals_.assign(static_cast<std::size_t>(parts) + 1, 0);
@@ -61,6 +63,7 @@ class CpuExecutor {
 #pragma omp barrier
       kernels::index_t base = 0;
       for (int p = 0; p <= part; ++p) base += range_totals_[p];
+      for (std::size_t b = first; b < last; ++b) bucket_start_[b] = base + offsets_[b];
       for (kernels::index_t i = 0; i < count; ++i) {
         const kernels::index_t key = in_keys[i];
         if (key < first || key >= last) continue;
@@ -69,7 +72,20 @@ class CpuExecutor {
         values[1][to] = values[0][i];
       }
     }
+    sorted_keys_ = keys[1];
+    sorted_count_ = count;
     return {1, 1};
+  }
+
+  // The first sorted index of every cell. The counting sort has just computed them as its
+  // bucket starts; copying them avoids a pass whose branches mispredict on every other boid.
+  void find_cell_starts(const kernels::index_t* sorted_keys, kernels::index_t* cell_start,
+                        kernels::index_t count, kernels::index_t cells) {
+    if (sorted_keys == sorted_keys_ && count == sorted_count_ && cells < bucket_start_.size()) {
+      std::copy(bucket_start_.begin(), bucket_start_.begin() + cells + 1, cell_start);
+    } else {
+      for_each(count, kernels::FindCellStarts{sorted_keys, cell_start, count, cells});
+    }
   }
 
   // Sum in fixed chunks added in order: the same result on any number of threads.
@@ -106,7 +122,10 @@ class CpuExecutor {
   static constexpr kernels::index_t kMinKeysPerSortThread = 65536;
 
   std::vector<kernels::index_t> offsets_;
+  std::vector<kernels::index_t> bucket_start_;  // of the last sort: bucket b starts there
   std::vector<kernels::index_t> range_totals_;
+  const kernels::index_t* sorted_keys_ = nullptr;  // where the last sort put its keys
+  kernels::index_t sorted_count_ = 0;
 };
 
 }  // namespace boids

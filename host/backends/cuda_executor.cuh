@@ -31,6 +31,11 @@ class CudaExecutor {
     return sorter_.sort(keys, values, count, bits, stream_);
   }
 
+  void find_cell_starts(const kernels::index_t* sorted_keys, kernels::index_t* cell_start,
+                        kernels::index_t count, kernels::index_t cells) {
+    for_each(count, kernels::FindCellStarts{sorted_keys, cell_start, count, cells});
+  }
+
   double sum(const double* values, kernels::index_t count) {
     return cuda_sum(values, count, stream_);
   }
