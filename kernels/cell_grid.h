@@ -80,7 +80,9 @@ CellGrid<Real> make_cell_grid(double radius, double world, index_t count) {
   const double rounding = 16.0 * static_cast<double>(sizeof(Real) == 4 ? 1.1920929e-7 : 2.2e-16);
   const double margin = 1.0 + rounding * max_of(1.0, world / radius);
   double side = std::floor(world / (radius * margin));
-  const double most = std::floor(std::sqrt(4.0 * static_cast<double>(count))) + 3.0;
+  // Also at most 46340 cells per axis, so that side * side (keys, cell counts) fits in an int.
+  const double most =
+      min_of(std::floor(std::sqrt(4.0 * static_cast<double>(count))) + 3.0, 46340.0);
   side = min_of(max_of(side, 1.0), most);
   CellGrid<Real> grid;
   grid.side = static_cast<index_t>(side);

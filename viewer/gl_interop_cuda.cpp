@@ -27,11 +27,15 @@ class CudaGlBufferInterop final : public GlBufferInterop {
   void write(const Simulation& sim) override {
     // Stream 0: mapping waits for OpenGL's pending use of the buffer, and unmapping orders
     // OpenGL's next use after the work issued on stream 0. The simulation writes on its own
-    // stream and synchronises it before copy_render_data_to_device returns.
+    // stream and synchronises it before copy_render_data_to_device returns. Its stream is
+    // non-blocking, so it does not wait for stream 0: the host waits for the mapping instead.
     check(cudaGraphicsMapResources(1, &resource_, 0), "cudaGraphicsMapResources");
     void* pointer = nullptr;
     std::size_t bytes = 0;
-    cudaError_t status = cudaGraphicsResourceGetMappedPointer(&pointer, &bytes, resource_);
+    cudaError_t status = cudaStreamSynchronize(0);
+    if (status == cudaSuccess) {
+      status = cudaGraphicsResourceGetMappedPointer(&pointer, &bytes, resource_);
+    }
     bool written = false;
     if (status == cudaSuccess && bytes >= 4 * sizeof(float) * sim.count()) {
       written = sim.copy_render_data_to_device(pointer);

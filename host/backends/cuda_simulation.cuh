@@ -66,9 +66,12 @@ class CudaSimulation final : public Simulation {
     boids_ = CudaBuffer<kernels::Boid<Real>>(count());
     scratch_ = CudaBuffer<kernels::Boid<Real>>(count());
     const auto packed = pack_boids<Real>(initial);
-    BOIDS_CUDA_CHECK(
-        cudaMemcpy(boids_.data(), packed.data(), boids_.bytes(), cudaMemcpyHostToDevice));
+    // On the simulation's stream: a plain cudaMemcpy runs on the legacy default stream, which
+    // a non-blocking stream does not wait for, and may return before the copy has landed.
+    BOIDS_CUDA_CHECK(cudaMemcpyAsync(boids_.data(), packed.data(), boids_.bytes(),
+                                     cudaMemcpyHostToDevice, stream_));
     if (config.method == Method::kHashed) allocate_index();
+    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));  // state() reads on the default stream
   }
 
   ~CudaSimulation() override { cudaStreamDestroy(stream_); }
