@@ -1,4 +1,5 @@
-// An owned array in GPU memory.
+// Owned GPU resources: arrays, a stream, events. Each releases what it holds when destroyed,
+// also when a later CUDA call throws.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,34 @@ class CudaBuffer {
  private:
   T* data_ = nullptr;
   std::size_t count_ = 0;
+};
+
+// An owned CUDA stream (non-blocking: it does not wait for the legacy default stream).
+class CudaStream {
+ public:
+  CudaStream() { BOIDS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// An owned CUDA event, for timing.
+class CudaEvent {
+ public:
+  CudaEvent() { BOIDS_CUDA_CHECK(cudaEventCreate(&event_)); }
+  ~CudaEvent() { cudaEventDestroy(event_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
 };
 
 }  // namespace boids

@@ -60,8 +60,7 @@ class CudaSimulation final : public Simulation {
                                                 config.params.alignment, config.params.cohesion,
                                                 config.params.max_speed, config.params.world)),
         grid_(kernels::make_cell_grid<Real>(config.params.radius, config.params.world, count32())),
-        stream_(create_stream()),
-        executor_(stream_) {
+        executor_(stream_.get()) {
     check_memory();
     boids_ = CudaBuffer<kernels::Boid<Real>>(count());
     scratch_ = CudaBuffer<kernels::Boid<Real>>(count());
@@ -69,12 +68,10 @@ class CudaSimulation final : public Simulation {
     // On the simulation's stream: a plain cudaMemcpy runs on the legacy default stream, which
     // a non-blocking stream does not wait for, and may return before the copy has landed.
     BOIDS_CUDA_CHECK(cudaMemcpyAsync(boids_.data(), packed.data(), boids_.bytes(),
-                                     cudaMemcpyHostToDevice, stream_));
+                                     cudaMemcpyHostToDevice, stream_.get()));
     if (config.method == Method::kHashed) allocate_index();
-    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));  // state() reads on the default stream
+    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // state() reads on the default stream
   }
-
-  ~CudaSimulation() override { cudaStreamDestroy(stream_); }
 
   void step(std::uint64_t steps) override {
     for (std::uint64_t s = 0; s < steps; ++s) {
@@ -84,7 +81,7 @@ class CudaSimulation final : public Simulation {
         kernels::hashed_step(executor_, hashed_, grid_, params_);
       }
     }
-    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
   FlockState state() const override {
@@ -99,17 +96,13 @@ class CudaSimulation final : public Simulation {
   }
 
   double timed_step(std::uint64_t steps) override {
-    cudaEvent_t start, stop;
-    BOIDS_CUDA_CHECK(cudaEventCreate(&start));
-    BOIDS_CUDA_CHECK(cudaEventCreate(&stop));
-    BOIDS_CUDA_CHECK(cudaEventRecord(start, stream_));
+    const CudaEvent start, stop;
+    BOIDS_CUDA_CHECK(cudaEventRecord(start.get(), stream_.get()));
     step(steps);
-    BOIDS_CUDA_CHECK(cudaEventRecord(stop, stream_));
-    BOIDS_CUDA_CHECK(cudaEventSynchronize(stop));
+    BOIDS_CUDA_CHECK(cudaEventRecord(stop.get(), stream_.get()));
+    BOIDS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
     float milliseconds = 0;
-    BOIDS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+    BOIDS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start.get(), stop.get()));
     return milliseconds * 1e-3;
   }
 
@@ -131,7 +124,7 @@ class CudaSimulation final : public Simulation {
                                            static_cast<Real>(radius * radius),
                                            static_cast<Real>(strength)};
     executor_.for_each(count32(), kernels::FleePredator<Real>{boids_.data(), predator, params_});
-    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
   void copy_render_data(float* out) const override {
@@ -141,10 +134,10 @@ class CudaSimulation final : public Simulation {
   }
 
   bool copy_render_data_to_device(void* device_out) const override {
-    CudaExecutor executor(stream_);
+    CudaExecutor executor(stream_.get());
     executor.for_each(count32(), cuda_detail::ToRenderData<Real>{boids_.data(),
                                                                  static_cast<float4*>(device_out)});
-    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    BOIDS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     return true;
   }
 
@@ -174,12 +167,6 @@ class CudaSimulation final : public Simulation {
  private:
   kernels::index_t count32() const { return static_cast<kernels::index_t>(count()); }
 
-  static cudaStream_t create_stream() {
-    cudaStream_t stream;
-    BOIDS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    return stream;
-  }
-
   void check_memory() const {
     std::size_t free_bytes = 0, total_bytes = 0;
     BOIDS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -194,7 +181,7 @@ class CudaSimulation final : public Simulation {
 
   void step_naive() {
     const unsigned blocks = (count32() + kernels::cuda::kNaiveTile - 1) / kernels::cuda::kNaiveTile;
-    kernels::cuda::naive_tiled_step<Real><<<blocks, kernels::cuda::kNaiveTile, 0, stream_>>>(
+    kernels::cuda::naive_tiled_step<Real><<<blocks, kernels::cuda::kNaiveTile, 0, stream_.get()>>>(
         boids_.data(), scratch_.data(), count32(), params_);
     BOIDS_CUDA_CHECK_LAUNCH("naive_tiled_step");
     std::swap(boids_, scratch_);
@@ -219,7 +206,7 @@ class CudaSimulation final : public Simulation {
   std::string device_;
   kernels::StepParams<Real> params_;
   kernels::CellGrid<Real> grid_;
-  cudaStream_t stream_;
+  CudaStream stream_;
   mutable CudaExecutor executor_;
   CudaBuffer<kernels::Boid<Real>> boids_, scratch_;
   // The index and the metrics' scratch, built on demand by metrics() (hence mutable).
