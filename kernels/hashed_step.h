@@ -113,12 +113,7 @@ struct HashedStepBlock {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     Real x[Lanes], y[Lanes];
     NeighborSums<Real, Lanes> sums;
-    for (int lane = 0; lane < Lanes; ++lane) {
-      const Boid<Real>& self = sorted[min_of<index_t>(first + lane, end - 1)];
-      x[lane] = self.x;
-      y[lane] = self.y;
-      sums.clear(lane);
-    }
+    start_lanes(sorted, first, end - 1, x, y, sums);
     const index_t first_column = grid.coordinate(sorted[first].x);
     const index_t last_column = grid.coordinate(sorted[end - 1].x);
     if (grid.spans_without_wrap(first_column, last_column, row)) {

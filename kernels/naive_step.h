@@ -23,12 +23,7 @@ struct NaiveStepBlock {
     const index_t block_end = min_of<index_t>(first + Lanes, count);
     Real x[Lanes], y[Lanes];
     NeighborSums<Real, Lanes> sums;
-    for (int lane = 0; lane < Lanes; ++lane) {
-      const Boid<Real>& self = in[min_of<index_t>(first + lane, count - 1)];
-      x[lane] = self.x;
-      y[lane] = self.y;
-      sums.clear(lane);
-    }
+    start_lanes(in, first, count - 1, x, y, sums);
     // Ascending candidates in three ranges, so that only the block's own boids need the
     // self test and the long ranges vectorise.
     gather_others(sums, x, y, 0, first);

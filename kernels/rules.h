@@ -51,6 +51,19 @@ struct NeighborSums {
   }
 };
 
+// Starts a block of lanes: the positions of boids [first, first + Lanes), with the boid at
+// `last` repeated in lanes past it (their results are never stored), and empty sums.
+template <typename Real, int Lanes>
+BOIDS_HD inline void start_lanes(const Boid<Real>* boids, index_t first, index_t last, Real* x,
+                                 Real* y, NeighborSums<Real, Lanes>& sums) {
+  for (int lane = 0; lane < Lanes; ++lane) {
+    const Boid<Real>& self = boids[min_of<index_t>(first + lane, last)];
+    x[lane] = self.x;
+    y[lane] = self.y;
+    sums.clear(lane);
+  }
+}
+
 // Adds `other` to the sums of the boid at (x, y) if it is within the perception radius.
 // The caller excludes the boid itself; a coincident other boid counts as a neighbour but
 // exerts no separation (its direction is undefined).
