@@ -1,5 +1,5 @@
-// The options that choose a flock and where it runs, shared by `boids run`, `boids-bench`
-// and `boids-viewer`, so that every tool accepts and refuses them alike.
+// The options that choose a flock and where it runs, shared by `boids run` and `boids-viewer`,
+// so that both accept and refuse them alike.
 #pragma once
 
 #include <cstdint>
