@@ -373,13 +373,7 @@ int bench_main(const std::vector<std::string>& args) {
 }  // namespace boids::bench
 
 int main(int argc, char** argv) {
-  try {
+  return boids::main_reporting_errors("boids-bench", [&] {
     return boids::bench::bench_main(std::vector<std::string>(argv + 1, argv + argc));
-  } catch (const boids::InputError& e) {
-    std::cerr << "boids-bench: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "boids-bench: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

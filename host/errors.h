@@ -1,6 +1,8 @@
 // The two kinds of failure: bad input from the user (exit code 2) and everything else.
 #pragma once
 
+#include <exception>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 
@@ -17,5 +19,20 @@ class RuntimeError : public std::runtime_error {
  public:
   explicit RuntimeError(const std::string& message) : std::runtime_error(message) {}
 };
+
+// A tool's main: returns what `body` returns; an exception is printed as `tool: error: ...`
+// on stderr and gives exit code 2 for an InputError, 1 for anything else.
+template <typename Body>
+int main_reporting_errors(const char* tool, Body&& body) {
+  try {
+    return body();
+  } catch (const InputError& e) {
+    std::cerr << tool << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << tool << ": error: " << e.what() << "\n";
+    return 1;
+  }
+}
 
 }  // namespace boids

@@ -1,6 +1,5 @@
 // `boids-viewer`: the flock in a window. Bad input: `boids-viewer: error: ...` on stderr and
 // exit code 2, exactly as `boids run` refuses it.
-#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -9,7 +8,7 @@
 #include "viewer/app.h"
 
 int main(int argc, char** argv) {
-  try {
+  return boids::main_reporting_errors("boids-viewer", [&] {
     boids::viewer::ViewerOptions options;
     const boids::cli::OptionParser parser = boids::viewer::make_parser(options);
     parser.parse(std::vector<std::string>(argv + 1, argv + argc));
@@ -18,11 +17,5 @@ int main(int argc, char** argv) {
       return 0;
     }
     return boids::viewer::run_viewer(options);
-  } catch (const boids::InputError& e) {
-    std::cerr << "boids-viewer: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "boids-viewer: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

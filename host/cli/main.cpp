@@ -1,6 +1,4 @@
 // `boids`: the command line. Bad input: `boids: error: ...` on stderr and exit code 2.
-#include <cstdio>
-#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -48,13 +46,6 @@ int dispatch(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return dispatch(std::vector<std::string>(argv + 1, argv + argc));
-  } catch (const boids::InputError& e) {
-    std::cerr << "boids: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "boids: error: " << e.what() << "\n";
-    return 1;
-  }
+  return boids::main_reporting_errors(
+      "boids", [&] { return dispatch(std::vector<std::string>(argv + 1, argv + argc)); });
 }
