@@ -152,12 +152,13 @@ int run_command(const std::vector<std::string>& args) {
     if (took < 0.05) stretch *= 2;  // keep progress updates a few per second
     done = until;
     progress.update(done);
-    if (record && (done % every == 0 || done == o.steps))
+    if (record && done % every == 0 && done < o.steps)
       append_metrics_row(metrics_csv, done, sim->metrics());
   }
   progress.finish();
 
   const FlockMetrics final_metrics = sim->metrics();
+  if (record && o.steps > 0) append_metrics_row(metrics_csv, o.steps, final_metrics);
   if (!o.save_file.empty()) write_state_file(o.save_file, sim->state());
   if (record) write_file_atomically(o.metrics_file, metrics_csv);
   if (o.json) {
