@@ -64,11 +64,14 @@ void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics
          format_number(m.mean_nn_distance) + "\n";
 }
 
+double boid_steps_per_second(const Simulation& sim, std::uint64_t steps, double seconds) {
+  return seconds > 0 ? static_cast<double>(sim.count()) * static_cast<double>(steps) / seconds
+                     : 0.0;
+}
+
 void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetrics& m,
                    double seconds) {
   const auto& c = sim.config();
-  const double rate =
-      seconds > 0 ? static_cast<double>(sim.count()) * static_cast<double>(o.steps) / seconds : 0;
   std::printf("%llu boids, %llu steps on %s (%s, %s): %s\n",
               static_cast<unsigned long long>(sim.count()),
               static_cast<unsigned long long>(o.steps), to_string(c.backend).c_str(),
@@ -78,7 +81,8 @@ void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetric
               static_cast<unsigned long long>(m.flocks),
               static_cast<unsigned long long>(m.largest_flock));
   std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
-  std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", seconds, rate);
+  std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", seconds,
+              boid_steps_per_second(sim, o.steps, seconds));
 }
 
 void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& m, double seconds) {
@@ -105,8 +109,7 @@ void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& 
   j["largest_flock"] = m.largest_flock;
   j["mean_nn_distance"] = m.mean_nn_distance;
   j["seconds"] = seconds;
-  j["boid_steps_per_second"] =
-      seconds > 0 ? static_cast<double>(sim.count()) * static_cast<double>(o.steps) / seconds : 0.0;
+  j["boid_steps_per_second"] = boid_steps_per_second(sim, o.steps, seconds);
   std::cout << j.dump(2) << std::endl;
 }
 
