@@ -56,7 +56,7 @@ cli::OptionParser make_parser(ViewerOptions& o) {
 
 namespace {
 
-constexpr double kMetricsInterval = 1.0;            // seconds between metric snapshots
+constexpr double kMetricsInterval = 1.0;  // seconds between metric snapshots
 
 std::string glfw_error;
 void on_glfw_error(int /*code*/, const char* description) {
@@ -242,15 +242,15 @@ void Viewer::service_worker(double now) {
 
   const bool stepping = !paused_ || step_once_;
   const bool reset = reset_requested_;
-  const bool recreate = params_dirty_;
+  const bool retune = params_dirty_;
   const bool predator = predator_held_ && stepping;
-  if (!stepping && !reset && !recreate) return;
+  if (!stepping && !reset && !retune) return;
   const std::uint64_t steps =
       stepping ? (paused_ ? 1 : static_cast<std::uint64_t>(steps_per_frame_)) : 0;
   const bool snapshot = !snapshot_ready_ && !metrics_running_ && now >= next_snapshot_;
   if (reset) seed_ += 1;
   step_once_ = reset_requested_ = params_dirty_ = false;
-  if (reset || recreate) error_.clear();
+  if (reset || retune) error_.clear();
 
   SimulationConfig next = config_;
   next.params = wanted_params();
@@ -264,7 +264,7 @@ void Viewer::service_worker(double now) {
     try {
       if (reset) {
         sim_ = make_simulation(next, make_initial_state(sim_->count(), seed, next.params));
-      } else if (recreate) {
+      } else if (retune) {
         sim_->set_params(next.params);  // in place, on the backend's own data
       }
       job_config_ = next;
