@@ -10,10 +10,10 @@
 namespace boids {
 
 struct FlockMetrics {
-  double polarization = 0;        // |(1/n) sum v_i / |v_i||; a boid at rest adds nothing
-  std::uint64_t flocks = 0;       // connected components of the graph of pairs closer than r
+  double polarization = 0;          // |(1/n) sum v_i / |v_i||; a boid at rest adds nothing
+  std::uint64_t flocks = 0;         // connected components of the graph of pairs closer than r
   std::uint64_t largest_flock = 0;  // boids in the largest of them
-  double mean_nn_distance = 0;    // mean wrapped distance to the nearest other boid (0 if n = 1)
+  double mean_nn_distance = 0;      // mean wrapped distance to the nearest other boid (0 if n = 1)
 };
 
 double polarization(const FlockState& state);

@@ -21,7 +21,9 @@ std::string directory_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
-std::string reason() { return std::strerror(errno); }
+std::string reason() {
+  return std::strerror(errno);
+}
 
 }  // namespace
 
@@ -33,7 +35,8 @@ void check_writable(const std::string& path, const std::string& what) {
   }
   const std::string dir = directory_of(path);
   if (access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw InputError(what + " '" + path + "': cannot write to directory '" + dir + "': " + reason());
+    throw InputError(what + " '" + path + "': cannot write to directory '" + dir +
+                     "': " + reason());
   }
 }
 

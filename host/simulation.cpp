@@ -8,14 +8,19 @@ namespace boids {
 
 std::string to_string(Backend backend) {
   switch (backend) {
-    case Backend::kReference: return "reference";
-    case Backend::kCpu: return "cpu";
-    case Backend::kCuda: return "cuda";
+    case Backend::kReference:
+      return "reference";
+    case Backend::kCpu:
+      return "cpu";
+    case Backend::kCuda:
+      return "cuda";
   }
   return "?";
 }
 
-std::string to_string(Method method) { return method == Method::kNaive ? "naive" : "hashed"; }
+std::string to_string(Method method) {
+  return method == Method::kNaive ? "naive" : "hashed";
+}
 
 std::string to_string(Precision precision) {
   return precision == Precision::kFloat ? "float" : "double";
@@ -40,15 +45,19 @@ std::optional<Precision> parse_precision(const std::string& name) {
   return std::nullopt;
 }
 
-std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config, const FlockState& initial) {
+std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config,
+                                            const FlockState& initial) {
   if (initial.size() == 0) throw InputError("a flock needs at least one boid");
   if (initial.size() > kMaxBoids) {
     throw InputError("a flock has at most " + std::to_string(kMaxBoids) + " boids");
   }
   switch (config.backend) {
-    case Backend::kReference: return make_reference_simulation(config, initial);
-    case Backend::kCpu: return make_cpu_simulation(config, initial);
-    case Backend::kCuda: return make_cuda_simulation(config, initial);
+    case Backend::kReference:
+      return make_reference_simulation(config, initial);
+    case Backend::kCpu:
+      return make_cpu_simulation(config, initial);
+    case Backend::kCuda:
+      return make_cuda_simulation(config, initial);
   }
   throw InputError("unknown backend");
 }
@@ -76,6 +85,8 @@ void Simulation::copy_render_data(float* out) const {
   }
 }
 
-Backend resolve_auto_backend() { return cuda_availability().usable ? Backend::kCuda : Backend::kCpu; }
+Backend resolve_auto_backend() {
+  return cuda_availability().usable ? Backend::kCuda : Backend::kCpu;
+}
 
 }  // namespace boids

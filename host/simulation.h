@@ -72,7 +72,8 @@ class Simulation {
   std::uint64_t count() const { return count_; }
 
  protected:
-  Simulation(const SimulationConfig& config, std::uint64_t count) : config_(config), count_(count) {}
+  Simulation(const SimulationConfig& config, std::uint64_t count)
+      : config_(config), count_(count) {}
 
   // Records new parameters after checking that the world is unchanged; for set_params.
   void change_params(const FlockParams& params);
@@ -85,12 +86,16 @@ class Simulation {
 // Creates a simulation of `initial` on the configured backend. Throws InputError for a
 // combination the backend does not offer (the reference is naive double only) and
 // RuntimeError when the backend cannot run here (no CUDA device, not enough memory).
-std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config, const FlockState& initial);
+std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config,
+                                            const FlockState& initial);
 
 // The backends, each in its own file under host/backends/.
-std::unique_ptr<Simulation> make_reference_simulation(const SimulationConfig& config, const FlockState& initial);
-std::unique_ptr<Simulation> make_cpu_simulation(const SimulationConfig& config, const FlockState& initial);
-std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config, const FlockState& initial);
+std::unique_ptr<Simulation> make_reference_simulation(const SimulationConfig& config,
+                                                      const FlockState& initial);
+std::unique_ptr<Simulation> make_cpu_simulation(const SimulationConfig& config,
+                                                const FlockState& initial);
+std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config,
+                                                 const FlockState& initial);
 
 // Whether the cuda backend can run here, and if not, why.
 struct CudaAvailability {

@@ -17,34 +17,45 @@ T parse_choice(const std::string& option, const std::string& text, std::optional
 }  // namespace
 
 void add_flock_options(OptionParser& parser, FlockOptions& o) {
-  parser.add_value("--count", "N", "number of boids, >= 1 (default 120)",
-                   [&o](const std::string& v) { o.count = parse_whole("--count", v, 1, kMaxBoids); });
+  parser.add_value(
+      "--count", "N", "number of boids, >= 1 (default 120)",
+      [&o](const std::string& v) { o.count = parse_whole("--count", v, 1, kMaxBoids); });
   parser.add_value("--seed", "S", "random seed, an unsigned 64-bit integer (default 42)",
                    [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });
   parser.add_value("--radius", "R", "perception radius r, > 0 (default 10)",
                    [&o](const std::string& v) { o.params.radius = parse_positive("--radius", v); });
-  parser.add_value("--separation", "W", "separation weight, >= 0 (default 1.5)",
-                   [&o](const std::string& v) { o.params.separation = parse_non_negative("--separation", v); });
-  parser.add_value("--alignment", "W", "alignment weight, >= 0 (default 1)",
-                   [&o](const std::string& v) { o.params.alignment = parse_non_negative("--alignment", v); });
-  parser.add_value("--cohesion", "W", "cohesion weight, >= 0 (default 1)",
-                   [&o](const std::string& v) { o.params.cohesion = parse_non_negative("--cohesion", v); });
-  parser.add_value("--max-speed", "V", "maximum speed v_max, > 0 (default 1)",
-                   [&o](const std::string& v) { o.params.max_speed = parse_positive("--max-speed", v); });
+  parser.add_value(
+      "--separation", "W", "separation weight, >= 0 (default 1.5)",
+      [&o](const std::string& v) { o.params.separation = parse_non_negative("--separation", v); });
+  parser.add_value(
+      "--alignment", "W", "alignment weight, >= 0 (default 1)",
+      [&o](const std::string& v) { o.params.alignment = parse_non_negative("--alignment", v); });
+  parser.add_value(
+      "--cohesion", "W", "cohesion weight, >= 0 (default 1)",
+      [&o](const std::string& v) { o.params.cohesion = parse_non_negative("--cohesion", v); });
+  parser.add_value(
+      "--max-speed", "V", "maximum speed v_max, > 0 (default 1)",
+      [&o](const std::string& v) { o.params.max_speed = parse_positive("--max-speed", v); });
   parser.add_value("--world", "L", "side of the square torus, > 0 (default 100)",
                    [&o](const std::string& v) { o.params.world = parse_positive("--world", v); });
-  parser.add_value("--backend", "B", "auto, reference, cpu or cuda (default auto: cuda if usable, else cpu)",
+  parser.add_value("--backend", "B",
+                   "auto, reference, cpu or cuda (default auto: cuda if usable, else cpu)",
                    [&o](const std::string& v) {
-                     if (v != "auto") parse_choice("--backend", v, parse_backend(v), "auto, reference, cpu, cuda");
+                     if (v != "auto")
+                       parse_choice("--backend", v, parse_backend(v), "auto, reference, cpu, cuda");
                      o.backend = v;
                    });
   parser.add_value("--method", "M", "naive or hashed (default hashed; the reference is naive)",
-                   [&o](const std::string& v) { o.method = parse_choice("--method", v, parse_method(v), "naive, hashed"); });
+                   [&o](const std::string& v) {
+                     o.method = parse_choice("--method", v, parse_method(v), "naive, hashed");
+                   });
   parser.add_value("--precision", "P", "float or double (default float; the reference is double)",
                    [&o](const std::string& v) {
-                     o.precision = parse_choice("--precision", v, parse_precision(v), "float, double");
+                     o.precision =
+                         parse_choice("--precision", v, parse_precision(v), "float, double");
                    });
-  parser.add_value("--init", "FILE", "start from a state file (x,y,vx,vy); overrides --count and --seed",
+  parser.add_value("--init", "FILE",
+                   "start from a state file (x,y,vx,vy); overrides --count and --seed",
                    [&o](const std::string& v) {
                      if (v.empty()) throw InputError("--init: the file name is empty");
                      o.init_file = v;

@@ -16,10 +16,10 @@ struct FlockOptions {
   std::uint64_t count = 120;
   std::uint64_t seed = 42;
   FlockParams params;
-  std::string backend = "auto";         // auto | reference | cpu | cuda
-  std::optional<Method> method;         // default: naive on the reference, else hashed
-  std::optional<Precision> precision;   // default: double on the reference, else float
-  std::string init_file;                // a state file; overrides count and seed
+  std::string backend = "auto";        // auto | reference | cpu | cuda
+  std::optional<Method> method;        // default: naive on the reference, else hashed
+  std::optional<Precision> precision;  // default: double on the reference, else float
+  std::string init_file;               // a state file; overrides count and seed
 };
 
 // Registers --count, --seed, --radius, --separation, --alignment, --cohesion, --max-speed,

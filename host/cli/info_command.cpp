@@ -19,16 +19,18 @@ int info_command(const std::vector<std::string>& args) {
   }
   std::cout << "boids " << BOIDS_VERSION << "\n\n";
   std::cout << "reference  available: the seed's algorithm, double precision, one CPU thread\n";
-  std::cout << "cpu        available: " << CpuExecutor::threads() << " OpenMP threads; naive, hashed; float, double\n";
+  std::cout << "cpu        available: " << CpuExecutor::threads()
+            << " OpenMP threads; naive, hashed; float, double\n";
   const CudaAvailability cuda = cuda_availability();
   if (!cuda.compiled) {
     std::cout << "cuda       not compiled: " << cuda.reason << "\n";
   } else if (!cuda.usable) {
     std::cout << "cuda       compiled, not usable: " << cuda.reason << "\n";
   } else {
-    std::cout << "cuda       available: " << cuda.device_name << ", compute capability " << cuda.compute_capability / 10
-              << "." << cuda.compute_capability % 10 << ", " << (cuda.total_memory >> 20) << " MiB ("
-              << (cuda.free_memory >> 20) << " MiB free); naive, hashed; float, double\n";
+    std::cout << "cuda       available: " << cuda.device_name << ", compute capability "
+              << cuda.compute_capability / 10 << "." << cuda.compute_capability % 10 << ", "
+              << (cuda.total_memory >> 20) << " MiB (" << (cuda.free_memory >> 20)
+              << " MiB free); naive, hashed; float, double\n";
   }
   std::cout << "\nauto       " << to_string(resolve_auto_backend()) << "\n";
   return 0;

@@ -9,11 +9,13 @@
 namespace boids::cli {
 namespace {
 
-[[noreturn]] void bad_value(const std::string& option, const std::string& text, const std::string& expected) {
+[[noreturn]] void bad_value(const std::string& option, const std::string& text,
+                            const std::string& expected) {
   throw InputError(option + ": expected " + expected + ", got '" + text + "'");
 }
 
-double parse_finite(const std::string& option, const std::string& text, const std::string& expected) {
+double parse_finite(const std::string& option, const std::string& text,
+                    const std::string& expected) {
   double value = 0;
   const char* last = text.data() + text.size();
   const auto result = std::from_chars(text.data(), last, value);
@@ -30,13 +32,15 @@ double parse_finite(const std::string& option, const std::string& text, const st
 
 std::uint64_t parse_whole(const std::string& option, const std::string& text, std::uint64_t least,
                           std::uint64_t most) {
-  const std::string expected = "a whole number from " + std::to_string(least) + " to " + std::to_string(most);
+  const std::string expected =
+      "a whole number from " + std::to_string(least) + " to " + std::to_string(most);
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
     bad_value(option, text, expected);
   }
   std::uint64_t value = 0;
   const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec == std::errc::result_out_of_range) bad_value(option, text, expected + " (too large)");
+  if (result.ec == std::errc::result_out_of_range)
+    bad_value(option, text, expected + " (too large)");
   if (value < least || value > most) bad_value(option, text, expected);
   return value;
 }
@@ -58,7 +62,8 @@ void OptionParser::add_value(const std::string& name, const std::string& value_n
   options_.push_back({name, value_name, help, std::move(set), nullptr});
 }
 
-void OptionParser::add_flag(const std::string& name, const std::string& help, std::function<void()> set) {
+void OptionParser::add_flag(const std::string& name, const std::string& help,
+                            std::function<void()> set) {
   options_.push_back({name, "", help, nullptr, std::move(set)});
 }
 
@@ -99,9 +104,12 @@ void OptionParser::parse(const std::vector<std::string>& args) const {
 std::string OptionParser::help() const {
   std::string text = usage_ + "\n\nOptions:\n";
   for (const Option& option : options_) {
-    std::string left = "  " + option.name + (option.value_name.empty() ? "" : " " + option.value_name);
-    if (left.size() < 28) left.resize(28, ' ');
-    else left += "\n" + std::string(28, ' ');
+    std::string left =
+        "  " + option.name + (option.value_name.empty() ? "" : " " + option.value_name);
+    if (left.size() < 28)
+      left.resize(28, ' ');
+    else
+      left += "\n" + std::string(28, ' ');
     text += left + option.help + "\n";
   }
   return text;
