@@ -3,6 +3,7 @@
 
 #include <exception>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,9 @@ int main_reporting_errors(const char* tool, Body&& body) {
   } catch (const InputError& e) {
     std::cerr << tool << ": error: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << tool << ": error: not enough memory on this machine for a flock this large\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << tool << ": error: " << e.what() << "\n";
     return 1;
