@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <sys/wait.h>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "host/errors.h"
 #include "host/initial_state.h"
 #include "host/simulation.h"
 #include "host/validation.h"
@@ -254,6 +256,84 @@ TEST_P(EngineTest, TwoBoids) {
                            make_state({{50.0, 50.0, 0.5, 0.5}, {50.5, 50.25, -0.7, 0.1}}));
   expect_matches_reference("two-apart", params,
                            make_state({{10.0, 10.0, 0.5, 0.5}, {60.0, 70.0, -0.7, 0.1}}));
+}
+
+// Every value of `got` within `tolerance` of `expected` (relative to the value's size, at
+// least 1).
+testing::AssertionResult close_to(const FlockState& got, const FlockState& expected,
+                                  double tolerance) {
+  if (got.size() != expected.size()) {
+    return testing::AssertionFailure() << "sizes " << got.size() << " and " << expected.size();
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double pairs[4][2] = {{got.x[i], expected.x[i]},
+                                {got.y[i], expected.y[i]},
+                                {got.vx[i], expected.vx[i]},
+                                {got.vy[i], expected.vy[i]}};
+    for (const auto& pair : pairs) {
+      if (std::abs(pair[0] - pair[1]) > tolerance * std::max(1.0, std::abs(pair[1]))) {
+        return testing::AssertionFailure() << "boid " << i << ": " << pair[0] << " vs " << pair[1];
+      }
+    }
+  }
+  return testing::AssertionSuccess();
+}
+
+TEST_P(EngineTest, SetParamsContinuesAsANewSimulationWould) {
+  FlockParams before;
+  before.world = 200;
+  const FlockState start = make_initial_state(1500, 8, before);
+  FlockParams after = before;
+  after.radius = 15;  // a new cell grid
+  after.separation = 3;
+  after.alignment = 0.25;
+  after.max_speed = 1.5;
+  const auto sim = make(start, before);
+  sim->step(5);
+  const auto fresh = make(sim->state(), after);
+  sim->set_params(after);
+  EXPECT_EQ(sim->config().params.radius, 15.0);
+  sim->step(1);
+  fresh->step(1);
+  if (GetParam().method == Method::kNaive) {
+    EXPECT_TRUE(bit_identical(sim->state(), fresh->state()));
+  } else {
+    // The hashed pipeline keeps boids in its own order, which decides the order of equal keys
+    // and so the order of additions: the same values up to rounding.
+    EXPECT_TRUE(close_to(sim->state(), fresh->state(), is_double() ? 1e-12 : 1e-5));
+  }
+  FlockParams other_world = after;
+  other_world.world = 300;
+  EXPECT_THROW(sim->set_params(other_world), InputError);
+}
+
+TEST_P(EngineTest, PredatorPushesNearbyBoidsAwayAsTheReferenceDoes) {
+  FlockParams params;
+  // Near the predator at (50, 50); across the torus edge from one at (1, 50); out of reach.
+  const FlockState start = make_state({{52.0, 50.0, 0.0, 0.5},
+                                       {50.0, 47.0, 0.3, 0.0},
+                                       {99.0, 50.0, 0.0, -0.5},
+                                       {70.0, 50.0, 0.5, 0.0}});
+  const auto sim = make(start, params);
+  sim->apply_predator(50, 50, 10, 1);
+  FlockState got = sim->state();
+  sim->apply_predator(1, 50, 10, 1);
+  SimulationConfig config;
+  config.backend = Backend::kReference;
+  config.method = Method::kNaive;
+  config.precision = Precision::kDouble;
+  config.params = params;
+  const auto reference = make_simulation(config, as_stored(start));
+  reference->apply_predator(50, 50, 10, 1);
+  const FlockState expected = reference->state();
+  EXPECT_GT(got.vx[0], 0.0);  // pushed towards +x
+  EXPECT_LT(got.vy[1], 0.0);  // pushed towards -y
+  EXPECT_EQ(got.vx[3], 0.5);  // out of reach: unchanged
+  EXPECT_TRUE(close_to(got, expected, is_double() ? 0.0 : 1e-6));
+  reference->apply_predator(1, 50, 10, 1);
+  got = sim->state();
+  EXPECT_LT(got.vx[2], 0.0);  // across the edge: pushed towards -x
+  EXPECT_TRUE(close_to(got, reference->state(), is_double() ? 0.0 : 1e-6));
 }
 
 TEST_P(EngineTest, CoincidentBoids) {
