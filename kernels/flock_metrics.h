@@ -172,8 +172,9 @@ template <typename Real, typename Executor>
 MetricsResult measure_flock(Executor& exec, HashedBuffers<Real>& b, MetricsBuffers& m,
                             const CellGrid<Real>& grid, const StepParams<Real>& params) {
   const index_t n = b.count;
-  exec.for_each(n, ComputeCellKeys<Real>{b.boids, b.keys[0], b.order[0], grid});
+  if (!b.keys_ready) exec.for_each(n, ComputeCellKeys<Real>{b.boids, b.keys[0], b.order[0], grid});
   const SortedSlots slots = exec.sort_pairs(b.keys, b.order, n, key_bits(grid.cells()));
+  b.keys_ready = false;  // the sort may have overwritten them
   exec.for_each(n, ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted,
                                        b.keys[1 - slots.keys]});
   exec.find_cell_starts(b.keys[slots.keys], b.cell_start, n, grid.cells());

@@ -1,5 +1,6 @@
 // The sorted-cell hash step, one small function per stage:
-//   hash    key each boid by its cell                      (ComputeCellKeys)
+//   hash    key each boid by its cell                      (ComputeCellKeys; after the first
+//           step the step itself keys the boids it moves)
 //   sort    stable radix sort of (key, index) pairs        (the executor's sort_pairs)
 //   reorder gather boids and ids into cell order           (ReorderByCell)
 //   bounds  first sorted index of every cell               (FindCellStarts)
@@ -25,6 +26,7 @@ struct HashedBuffers {
   index_t* order[2];    // permutation; after the sort order[sorted_slot] maps sorted -> old
   index_t* cell_start;  // cells + 1 entries: boids of cell c are [cell_start[c], cell_start[c+1])
   index_t count;
+  bool keys_ready = false;  // keys[0] and order[0] hold the keys of `boids` and the identity
 };
 
 // Which of the two buffers of each pair holds the sorted keys and the sorted values.
@@ -92,6 +94,8 @@ struct HashedStepBlock {
   CellGrid<Real> grid;
   StepParams<Real> params;
   index_t count;
+  index_t* next_keys;   // the moved boids' cell keys, for the next step's sort
+  index_t* next_order;  // the identity, for the next step's sort
 
   static index_t blocks_for(index_t count) { return (count + Lanes - 1) / Lanes; }
 
@@ -121,8 +125,12 @@ struct HashedStepBlock {
     } else {
       gather<true>(sums, x, y, first, first_column, last_column, row, p);
     }
-    for (index_t i = first; i < end; ++i)
-      out[i] = advance_boid(sorted[i], sums, static_cast<int>(i - first), p);
+    for (index_t i = first; i < end; ++i) {
+      const Boid<Real> moved = advance_boid(sorted[i], sums, static_cast<int>(i - first), p);
+      out[i] = moved;
+      next_keys[i] = grid.key(moved.x, moved.y);
+      next_order[i] = i;
+    }
   }
 
   // Adds the candidates around the span to every lane but the boid itself.
@@ -156,16 +164,27 @@ template <typename Real, typename Executor>
 void hashed_step(Executor& exec, HashedBuffers<Real>& b, const CellGrid<Real>& grid,
                  const StepParams<Real>& params) {
   const index_t n = b.count;
-  exec.for_each(n, ComputeCellKeys<Real>{b.boids, b.keys[0], b.order[0], grid});
+  if (!b.keys_ready) exec.for_each(n, ComputeCellKeys<Real>{b.boids, b.keys[0], b.order[0], grid});
   const SortedSlots slots = exec.sort_pairs(b.keys, b.order, n, key_bits(grid.cells()));
   index_t* sorted_ids = b.keys[1 - slots.keys];  // the unsorted keys are no longer needed
   exec.for_each(n,
                 ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted, sorted_ids});
   exec.find_cell_starts(b.keys[slots.keys], b.cell_start, n, grid.cells());
+  // The step also keys the moved boids for the next sort, saving it a pass over the state:
+  // into the sorted keys' buffer and the spare permutation buffer, free once the cell starts
+  // are known.
+  index_t* next_keys = b.keys[slots.keys];
+  index_t* next_order = b.order[1 - slots.values];
   using Step = HashedStepBlock<Real, Executor::template hashed_lanes<Real>>;
-  exec.for_each(Step::blocks_for(n), Step{b.sorted, b.boids, b.cell_start, grid, params, n});
-  b.keys[1 - slots.keys] = b.ids;  // the old id array becomes scratch for the next step's keys
+  exec.for_each(Step::blocks_for(n),
+                Step{b.sorted, b.boids, b.cell_start, grid, params, n, next_keys, next_order});
+  index_t* spare_order = b.order[slots.values];
+  b.keys[0] = next_keys;
+  b.keys[1] = b.ids;  // the old id array becomes scratch
+  b.order[0] = next_order;
+  b.order[1] = spare_order;
   b.ids = sorted_ids;
+  b.keys_ready = true;
 }
 
 }  // namespace boids::kernels

@@ -57,6 +57,7 @@ class CpuSimulation final : public Simulation {
     if (index_.count != 0) {
       cell_start_.resize(std::size_t{grid_.cells()} + 1);
       index_.cell_start = cell_start_.data();
+      index_.keys_ready = false;  // keyed on the old grid
     }
   }
 

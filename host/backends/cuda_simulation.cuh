@@ -117,6 +117,7 @@ class CudaSimulation final : public Simulation {
       hashed_.cell_start = cell_start_.data();
     }
     grid_ = grid;
+    hashed_.keys_ready = false;  // keyed on the old grid
   }
 
   void apply_predator(double x, double y, double radius, double strength) override {
