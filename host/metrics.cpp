@@ -181,13 +181,36 @@ FlockCount count_flocks(const FlockState& s, double radius, double world) {
   return result;
 }
 
+namespace {
+
+// Clumped flocks crowd a few cells: a boid then scans hundreds of others in its own cell. The
+// mean crowd a boid finds in its cell, sum of c^2 / n over cells of c boids, says by how much to
+// refine the grid so that it holds about two again, up to four cells per boid.
+std::int64_t nn_grid_side(const FlockState& s, std::int64_t even_side, double world) {
+  const Grid grid(s, even_side, world);
+  double crowd = 0;
+  for (std::size_t c = 0; c + 1 < grid.start.size(); ++c) {
+    const auto boids = static_cast<double>(grid.start[c + 1] - grid.start[c]);
+    crowd += boids * boids;
+  }
+  const auto n = static_cast<double>(s.size());
+  crowd /= n;
+  if (crowd <= 8) return even_side;
+  const double finest = std::floor(std::sqrt(4 * n));
+  return static_cast<std::int64_t>(
+      std::min(finest, std::floor(static_cast<double>(even_side) * std::sqrt(crowd / 2))));
+}
+
+}  // namespace
+
 double mean_nearest_neighbor_distance(const FlockState& s, double world) {
   const std::size_t n = s.size();
   if (n < 2) return 0;
   // About two boids per cell; search square rings of cells outwards until no unseen boid can
   // be nearer than the nearest one found (an unseen boid is at least ring * width away).
-  const auto side =
+  const auto even_side =
       static_cast<std::int64_t>(std::max(1.0, std::floor(std::sqrt(static_cast<double>(n) / 2.0))));
+  const std::int64_t side = nn_grid_side(s, even_side, world);
   const Grid grid(s, side, world);
   const double width = world / static_cast<double>(side);
   std::vector<double> nearest(n);
