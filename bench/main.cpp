@@ -146,7 +146,9 @@ cli::OptionParser make_parser(Options& o) {
       "--flock-steps", "N", "steps that form the flocked start, >= 1 (default 300)",
       [&o](const std::string& v) { o.flock_steps = parse_whole("--flock-steps", v, 1, 1000000); });
   parser.add_value(
-      "--naive-limit", "S", "skip naive where a step would take more seconds, > 0 (default 2)",
+      "--naive-limit", "S",
+      "skip naive where a step would take more seconds, > 0 (default 2; a series keeps its "
+      "two smallest sizes unless they would take ten times that)",
       [&o](const std::string& v) { o.naive_limit = parse_positive("--naive-limit", v); });
   parser.add_value("--seed", "S", "random seed of the starts (default 42)",
                    [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });

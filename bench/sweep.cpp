@@ -137,6 +137,7 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
     // The last timed naive size of each (precision, state): (count, seconds per step).
     std::map<std::pair<Precision, StartState>, std::pair<double, double>> last_naive;
     std::map<std::pair<Precision, StartState>, bool> naive_stopped;
+    std::map<std::pair<Precision, StartState>, int> naive_timed;  // sizes timed so far
     for (std::uint64_t count : s.counts.at(backend)) {
       const FlockParams params = params_for(s, count);
       const double n = static_cast<double>(count);
@@ -153,7 +154,10 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
                   ? last->second.second * (n / last->second.first) * (n / last->second.first)
                   : n * (n - 1) / assumed_pair_rate(backend);
           naive_estimate[key] = estimate;
-          if (estimate > s.naive_limit_seconds) naive_stopped[key] = true;
+          // A series keeps its first two sizes, so that it can be fitted, unless even those
+          // would take ten times the limit.
+          const double limit = s.naive_limit_seconds * (naive_timed[key] < 2 ? 10 : 1);
+          if (estimate > limit) naive_stopped[key] = true;
           if (!naive_stopped[key] &&
               std::find(s.methods.begin(), s.methods.end(), Method::kNaive) != s.methods.end()) {
             anything = true;
@@ -197,7 +201,10 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
             }
             const SimulationConfig config{backend, m, p, params};
             Row row = time_row(s, config, st, *start, limits);
-            if (m == Method::kNaive) last_naive[key] = {n, row.ms_per_step * 1e-3};
+            if (m == Method::kNaive) {
+              last_naive[key] = {n, row.ms_per_step * 1e-3};
+              ++naive_timed[key];
+            }
             result.rows.push_back(row);
             if (observer.on_row) observer.on_row(result.rows.back());
           }
