@@ -22,6 +22,8 @@
 namespace boids {
 namespace {
 
+using test_support::make_state;
+
 struct EngineCase {
   Backend backend;
   Method method;
@@ -140,17 +142,6 @@ class EngineTest : public testing::TestWithParam<EngineCase> {
     return out;
   }
 };
-
-FlockState make_state(std::initializer_list<std::array<double, 4>> boids) {
-  FlockState s;
-  for (const auto& b : boids) {
-    s.x.push_back(b[0]);
-    s.y.push_back(b[1]);
-    s.vx.push_back(b[2]);
-    s.vy.push_back(b[3]);
-  }
-  return s;
-}
 
 TEST_P(EngineTest, MatchesReferenceOnRandomFlock) {
   const ValidationCase c = compare(flock_named("random"));

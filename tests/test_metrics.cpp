@@ -13,24 +13,12 @@
 
 #include "host/flock.h"
 #include "host/metrics.h"
+#include "tests/test_support.h"
 
 namespace boids {
 namespace {
 
-struct Boid {
-  double x, y, vx, vy;
-};
-
-FlockState make_state(const std::vector<Boid>& boids) {
-  FlockState s;
-  for (const Boid& b : boids) {
-    s.x.push_back(b.x);
-    s.y.push_back(b.y);
-    s.vx.push_back(b.vx);
-    s.vy.push_back(b.vy);
-  }
-  return s;
-}
+using test_support::make_state;
 
 // Boids at rest at the given positions.
 FlockState at(const std::vector<std::pair<double, double>>& positions) {

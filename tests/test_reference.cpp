@@ -18,9 +18,12 @@
 #include "host/flock.h"
 #include "host/initial_state.h"
 #include "host/reference.h"
+#include "tests/test_support.h"
 
 namespace boids {
 namespace {
+
+using test_support::make_state;
 
 // The seed's fixed gains, restated so that the test does not read them from the code under test.
 constexpr double kSep = 0.05;
@@ -30,17 +33,6 @@ constexpr double kCoh = 0.005;
 struct B {
   double x, y, vx, vy;
 };
-
-FlockState make_state(std::initializer_list<B> boids) {
-  FlockState s;
-  for (const B& b : boids) {
-    s.x.push_back(b.x);
-    s.y.push_back(b.y);
-    s.vx.push_back(b.vx);
-    s.vy.push_back(b.vy);
-  }
-  return s;
-}
 
 FlockParams params(double radius = 10.0, double max_speed = 1.0) {
   FlockParams p;  // separation 1.5, alignment 1, cohesion 1, world 100
@@ -435,7 +427,8 @@ TEST(ReferenceTest, CrossingTheEdgesWrapsOnce) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("start x " + std::to_string(c.start.x) + " y " + std::to_string(c.start.y));
-    expect_boid(stepped(make_state({c.start}), params()), 0, c.end);
+    expect_boid(stepped(make_state({{c.start.x, c.start.y, c.start.vx, c.start.vy}}), params()), 0,
+                c.end);
   }
 }
 
