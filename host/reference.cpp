@@ -99,4 +99,36 @@ void ReferenceStepper::step(FlockState& state, const FlockParams& p) {
   }
 }
 
+void reference_predator(FlockState& state, const FlockParams& p, double px, double py,
+                        double radius, double strength) {
+  const double WORLD = p.world;
+  const double HALF = WORLD / 2;
+  const double R2 = radius * radius;
+  const double vmax = p.max_speed;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    double dx = state.x[i] - px;
+    if (dx > HALF) {
+      dx -= WORLD;
+    } else if (dx < -HALF) {
+      dx += WORLD;
+    }
+    double dy = state.y[i] - py;
+    if (dy > HALF) {
+      dy -= WORLD;
+    } else if (dy < -HALF) {
+      dy += WORLD;
+    }
+    const double d2 = dx * dx + dy * dy;
+    if (d2 >= R2 || d2 == 0) continue;
+    const double push = strength * vmax * (1 - d2 / R2) / std::sqrt(d2);
+    state.vx[i] += dx * push;
+    state.vy[i] += dy * push;
+    const double speed = std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i]);
+    if (speed > vmax) {
+      state.vx[i] = state.vx[i] / speed * vmax;
+      state.vy[i] = state.vy[i] / speed * vmax;
+    }
+  }
+}
+
 }  // namespace boids

@@ -19,4 +19,10 @@ class ReferenceStepper {
   std::vector<double> ax_, ay_, cx_, cy_, sx_, sy_;  // the seed's scratch arrays
 };
 
+// The pointer as a predator (seed 002's lab), written apart from the kernels' version: each
+// boid closer than `radius` to (px, py) on the torus, and not on it, is pushed away by
+// strength * v_max * (1 - d^2 / radius^2) / d times its offset d, then slowed to v_max.
+void reference_predator(FlockState& state, const FlockParams& params, double px, double py,
+                        double radius, double strength);
+
 }  // namespace boids

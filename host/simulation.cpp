@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "host/errors.h"
+#include "host/memory.h"
 
 namespace boids {
 
@@ -75,13 +76,36 @@ void Simulation::change_params(const FlockParams& params) {
   config_.params = params;
 }
 
-void Simulation::copy_render_data(float* out) const {
-  const FlockState s = state();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    out[4 * i + 0] = static_cast<float>(s.x[i]);
-    out[4 * i + 1] = static_cast<float>(s.y[i]);
-    out[4 * i + 2] = static_cast<float>(s.vx[i]);
-    out[4 * i + 3] = static_cast<float>(s.vy[i]);
+namespace {
+
+MemoryNeed reference_memory_need(std::uint64_t count) {
+  // The state and the reference's six scratch arrays, and the caller's starting state.
+  return {count * (4 * sizeof(double) * 2 + 6 * sizeof(double) + sizeof(int)), 0};
+}
+
+}  // namespace
+
+void check_memory(const SimulationConfig& config, std::uint64_t count) {
+  MemoryNeed need;
+  switch (config.backend) {
+    case Backend::kReference:
+      need = reference_memory_need(count);
+      break;
+    case Backend::kCpu:
+      need = cpu_memory_need(config, count);
+      break;
+    case Backend::kCuda:
+      need = cuda_memory_need(config, count);
+      break;
+  }
+  const std::string what = "a flock of " + std::to_string(count) + " boids (" +
+                           to_string(config.backend) + ", " + to_string(config.method) + ", " +
+                           to_string(config.precision) + ")";
+  check_memory_fits(need.host, available_host_memory(), what, "host memory", "this machine");
+  const CudaAvailability cuda =
+      need.device > 0 ? cuda_availability() : CudaAvailability{};  // unusable: said later
+  if (cuda.usable) {
+    check_memory_fits(need.device, cuda.free_memory, what, "GPU memory", cuda.device_name);
   }
 }
 

@@ -30,6 +30,33 @@ struct SimulationConfig {
   FlockParams params;
 };
 
+// The pointer as a predator (seed 002): boids within `radius` of (x, y) are pushed away, the
+// more the nearer; `strength` is the push at zero distance in units of v_max.
+struct PredatorPush {
+  double x = 0, y = 0;
+  double radius = 0;
+  double strength = 1;
+};
+
+// What a viewer needs of a running flock beyond its simulation: the boids to draw and the
+// pointer as a predator. The render data is every boid as 4 floats (x, y, vx, vy), in the
+// backend's own order (not necessarily input order).
+class ViewerAccess {
+ public:
+  virtual void apply_predator(const PredatorPush& predator) = 0;
+
+  // Into host memory: 4 * count() floats.
+  virtual void copy_render_data(float* out) = 0;
+
+  // Into GPU memory (e.g. a mapped OpenGL buffer), as work on the caller's CUDA stream
+  // (`cuda_stream`, a cudaStream_t), ordered after the simulation's pending work and before
+  // its next. False where the flock does not live on a GPU (the caller then copies to host).
+  virtual bool copy_render_data_to_device(void* device_out, void* cuda_stream) = 0;
+
+ protected:
+  ~ViewerAccess() = default;
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -40,33 +67,25 @@ class Simulation {
   // The current state, in input order and double precision.
   virtual FlockState state() const = 0;
 
-  // The seed's metrics, computed where the flock lives.
-  virtual FlockMetrics metrics() const = 0;
+  // The seed's metrics, computed where the flock lives (with the flock's own scratch).
+  virtual FlockMetrics metrics() = 0;
 
   // Where it runs, for people: "CPU reference", "CPU, 2 OpenMP threads", a GPU's name.
   virtual std::string device() const = 0;
 
-  // Memory the backend holds for the flock, in bytes.
+  // Memory the backend holds for the flock, in bytes (on the GPU for the cuda backend).
   virtual std::uint64_t bytes_allocated() const = 0;
 
-  // Steps and returns the seconds the steps took on the device: CUDA events on a GPU, a
-  // steady clock on CPUs. For benchmarks.
+  // Steps and returns the seconds the steps took on the device (CUDA events around the
+  // steps' work on a GPU, a steady clock on CPUs), not counting the wait for them. For
+  // benchmarks.
   virtual double timed_step(std::uint64_t steps);
 
   // Changes the weights, radius and maximum speed in place; the world's side must stay.
   virtual void set_params(const FlockParams& params) = 0;
 
-  // For viewers: pushes boids within `radius` of (x, y) away from it, the pointer acting as a
-  // predator (seed 002); `strength` is the push at zero distance in units of v_max.
-  virtual void apply_predator(double x, double y, double radius, double strength) = 0;
-
-  // For viewers: x, y, vx, vy of every boid as 4 floats, in the backend's own order (not
-  // necessarily input order), into `out` (4 * count() floats of host memory).
-  virtual void copy_render_data(float* out) const;
-
-  // The same into GPU memory, e.g. a mapped OpenGL buffer; false where the flock does not
-  // live on a GPU (the caller then uses copy_render_data).
-  virtual bool copy_render_data_to_device(void* /*device_out*/) const { return false; }
+  // The viewer's hooks into this flock.
+  virtual ViewerAccess& viewer_access() = 0;
 
   const SimulationConfig& config() const { return config_; }
   std::uint64_t count() const { return count_; }
@@ -89,6 +108,10 @@ class Simulation {
 std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config,
                                             const FlockState& initial);
 
+// Throws RuntimeError, before anything is allocated, when a flock of `count` boids under
+// `config` does not fit in this machine's memory (and the GPU's, for the cuda backend).
+void check_memory(const SimulationConfig& config, std::uint64_t count);
+
 // The backends, each in its own file under host/backends/.
 std::unique_ptr<Simulation> make_reference_simulation(const SimulationConfig& config,
                                                       const FlockState& initial);
@@ -96,6 +119,15 @@ std::unique_ptr<Simulation> make_cpu_simulation(const SimulationConfig& config,
                                                 const FlockState& initial);
 std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config,
                                                  const FlockState& initial);
+
+// Bytes a backend needs for a flock of `count` boids: on the host (including the caller's
+// FlockState of the start), and on the GPU (cuda backend).
+struct MemoryNeed {
+  std::uint64_t host = 0;
+  std::uint64_t device = 0;
+};
+MemoryNeed cpu_memory_need(const SimulationConfig& config, std::uint64_t count);
+MemoryNeed cuda_memory_need(const SimulationConfig& config, std::uint64_t count);
 
 // Whether the cuda backend can run here, and if not, why.
 struct CudaAvailability {

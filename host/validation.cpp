@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "host/backends/flock_layout.h"
 #include "host/initial_state.h"
 #include "host/reference.h"
 #include "kernels/rules.h"
@@ -84,8 +85,7 @@ PairDecision decide_in_kernels(const kernels::Boid<Real>& self, const kernels::B
 template <typename Real>
 NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& params) {
   const std::size_t n = s.size();
-  const auto p = kernels::make_step_params<Real>(params.radius, params.separation, params.alignment,
-                                                 params.cohesion, params.max_speed, params.world);
+  const auto p = step_params_of<Real>(params);
   std::vector<kernels::Boid<Real>> cast(n);
   for (std::size_t i = 0; i < n; ++i) {
     cast[i] = {static_cast<Real>(s.x[i]), static_cast<Real>(s.y[i]), static_cast<Real>(s.vx[i]),

@@ -15,6 +15,14 @@ BOIDS_HD inline index_t atomic_load(const index_t* address) {
 #endif
 }
 
+BOIDS_HD inline void atomic_store(index_t* address, index_t value) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<volatile index_t*>(address) = value;
+#else
+  __atomic_store_n(address, value, __ATOMIC_RELAXED);
+#endif
+}
+
 // Stores `desired` if *address == expected; returns the value found.
 BOIDS_HD inline index_t atomic_compare_exchange(index_t* address, index_t expected,
                                                 index_t desired) {

@@ -74,16 +74,16 @@ inline int key_bits(index_t cells) {
 
 // A grid for neighbour radius `radius` on an L x L torus. Cells are widened by a margin that
 // covers the rounding of positions in `Real`, so two boids closer than r are never two cells
-// apart; and the grid has at most about four cells per boid, since more cells only cost memory.
+// apart. The grid has at most one cell per boid: in a sparser flock, smaller cells would only
+// cost memory (the cell starts stay within 4 bytes per boid) and a longer scan of empty cells.
 template <typename Real>
 CellGrid<Real> make_cell_grid(double radius, double world, index_t count) {
   const double rounding = 16.0 * static_cast<double>(sizeof(Real) == 4 ? 1.1920929e-7 : 2.2e-16);
   const double margin = 1.0 + rounding * max_of(1.0, world / radius);
   double side = std::floor(world / (radius * margin));
   // Also at most 46340 cells per axis, so that side * side (keys, cell counts) fits in an int.
-  const double most =
-      min_of(std::floor(std::sqrt(4.0 * static_cast<double>(count))) + 3.0, 46340.0);
-  side = min_of(max_of(side, 1.0), most);
+  const double most = min_of(std::floor(std::sqrt(static_cast<double>(count))), 46340.0);
+  side = min_of(max_of(side, 1.0), max_of(most, 1.0));
   CellGrid<Real> grid;
   grid.side = static_cast<index_t>(side);
   grid.cells_per_unit = static_cast<Real>(side / world);

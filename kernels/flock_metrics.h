@@ -1,28 +1,29 @@
 // The seed's metrics on a backend's own data, one small functor per stage:
-//   polarization   per-boid unit headings, then two sums       (UnitHeading)
+//   polarization   sums of the unit headings                   (UnitHeading)
 //   nearest        per-boid ring search over the cell grid     (NearestNeighborDistance)
 //   flocks         union-find over pairs closer than r         (LinkNeighbors, FlattenParents)
-//                  then roots counted and components sized     (MarkRootsAndSizes)
-// They run on a cell index of the current positions (the hashed step's first stages).
+//                  then components sized and roots counted     (CountMembers, IsRoot)
+// They run on the cell index of the current positions (kernels/cell_index.h), and keep the
+// union-find in the index's key and order arrays, free once the boids are reordered: the
+// metrics need no memory of their own.
 #pragma once
 
 #include "kernels/atomics.h"
-#include "kernels/cell_grid.h"
-#include "kernels/hashed_step.h"
+#include "kernels/cell_index.h"
 
 namespace boids::kernels {
 
+// One axis of a boid's unit heading, in double; a boid at rest adds nothing.
 template <typename Real>
 struct UnitHeading {
   const Boid<Real>* boids;
-  double* unit_x;
-  double* unit_y;
+  bool y_axis;
 
-  BOIDS_HD void operator()(index_t i) const {
+  BOIDS_HD double operator()(index_t i) const {
     const double vx = boids[i].vx, vy = boids[i].vy;
     const double speed = square_root(vx * vx + vy * vy);
-    unit_x[i] = speed > 0 ? vx / speed : 0.0;  // a boid at rest adds nothing
-    unit_y[i] = speed > 0 ? vy / speed : 0.0;
+    if (!(speed > 0)) return 0.0;
+    return (y_axis ? vy : vx) / speed;
   }
 };
 
@@ -44,9 +45,9 @@ struct NearestNeighborDistance {
   CellGrid<Real> grid;
   StepParams<Real> params;
   index_t count;
-  double* distance;
 
-  BOIDS_HD void operator()(index_t i) const {
+  // The distance from sorted boid i to its nearest other boid; 0 for a lone boid.
+  BOIDS_HD double operator()(index_t i) const {
     const Boid<Real> self = sorted[i];
     const int side = static_cast<int>(grid.side);
     const int cx = static_cast<int>(grid.coordinate(self.x));
@@ -68,7 +69,7 @@ struct NearestNeighborDistance {
       if (best >= Real(0) && best <= reach * reach) break;
     }
     if (2 * ring + 1 > side) scan(i, self, 0, count, best);
-    distance[i] = best >= Real(0) ? square_root(static_cast<double>(best)) : 0.0;
+    return best >= Real(0) ? square_root(static_cast<double>(best)) : 0.0;
   }
 
   BOIDS_HD void scan(index_t i, const Boid<Real>& self, index_t begin, index_t end,
@@ -108,10 +109,10 @@ BOIDS_HD inline void link(index_t* parent, index_t a, index_t b) {
 
 struct InitializeParents {
   index_t* parent;
-  index_t* size;
+  index_t* members;
   BOIDS_HD void operator()(index_t i) const {
     parent[i] = i;
-    size[i] = 0;
+    members[i] = 0;
   }
 };
 
@@ -136,19 +137,24 @@ struct LinkNeighbors {
   }
 };
 
+// Points every boid straight at its root. Other threads read the same entries meanwhile (a
+// root's entry never changes here, and any entry they read leads to the same root), so the
+// writes are atomic too.
 struct FlattenParents {
   index_t* parent;
-  BOIDS_HD void operator()(index_t i) const { parent[i] = find_root(parent, i); }
+  BOIDS_HD void operator()(index_t i) const { atomic_store(parent + i, find_root(parent, i)); }
 };
 
-struct MarkRootsAndSizes {
+// Counts each flock's boids at its root; run once the parents are flat.
+struct CountMembers {
   const index_t* parent;
-  index_t* size;
-  double* is_root;
-  BOIDS_HD void operator()(index_t i) const {
-    is_root[i] = parent[i] == i ? 1.0 : 0.0;
-    atomic_increment(size + parent[i]);
-  }
+  index_t* members;
+  BOIDS_HD void operator()(index_t i) const { atomic_increment(members + parent[i]); }
+};
+
+struct IsRoot {
+  const index_t* parent;
+  BOIDS_HD double operator()(index_t i) const { return parent[i] == i ? 1.0 : 0.0; }
 };
 
 struct MetricsResult {
@@ -158,42 +164,32 @@ struct MetricsResult {
   double mean_nn_distance;
 };
 
-// Scratch for the metrics: two doubles and two indices per boid.
-struct MetricsBuffers {
-  double* values[2];
-  index_t* parent;
-  index_t* size;
-};
-
-// Builds the cell index of the current positions into the scratch of `b` (boids and ids are
-// left as they are) and measures the flock. `Executor` also sums doubles and takes maxima:
-//   exec.sum(values, count) -> double, exec.maximum(values, count) -> index_t
+// Builds the cell index of the current positions (the state and the ids are left as they
+// are) and measures the flock. `Executor` also sums and takes maxima:
+//   exec.sum(count, value_of) -> double: the sum of value_of(i), the same on every run
+//   exec.maximum(values, count) -> index_t
 template <typename Real, typename Executor>
-MetricsResult measure_flock(Executor& exec, HashedBuffers<Real>& b, MetricsBuffers& m,
-                            const CellGrid<Real>& grid, const StepParams<Real>& params) {
-  const index_t n = b.count;
-  if (!b.keys_ready) exec.for_each(n, ComputeCellKeys<Real>{b.boids, b.keys[0], b.order[0], grid});
-  const SortedSlots slots = exec.sort_pairs(b.keys, b.order, n, key_bits(grid.cells()));
-  b.keys_ready = false;  // the sort may have overwritten them
-  exec.for_each(n, ReorderByCell<Real>{b.boids, b.ids, b.order[slots.values], b.sorted,
-                                       b.keys[1 - slots.keys]});
-  exec.find_cell_starts(b.keys[slots.keys], b.cell_start, n, grid.cells());
+MetricsResult measure_flock(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
+                            const StepParams<Real>& params) {
+  const index_t n = x.count;
+  build_cell_index(exec, x, grid, /*carry_ids=*/false);
 
   MetricsResult r;
-  exec.for_each(n, UnitHeading<Real>{b.sorted, m.values[0], m.values[1]});
-  const double mean_x = exec.sum(m.values[0], n) / n, mean_y = exec.sum(m.values[1], n) / n;
+  const double mean_x = exec.sum(n, UnitHeading<Real>{x.sorted, false}) / n;
+  const double mean_y = exec.sum(n, UnitHeading<Real>{x.sorted, true}) / n;
   r.polarization = square_root(mean_x * mean_x + mean_y * mean_y);
 
-  exec.for_each(
-      n, NearestNeighborDistance<Real>{b.sorted, b.cell_start, grid, params, n, m.values[0]});
-  r.mean_nn_distance = n > 1 ? exec.sum(m.values[0], n) / n : 0.0;
+  const NearestNeighborDistance<Real> nearest{x.sorted, x.cell_start, grid, params, n};
+  r.mean_nn_distance = n > 1 ? exec.sum(n, nearest) / n : 0.0;
 
-  exec.for_each(n, InitializeParents{m.parent, m.size});
-  exec.for_each(n, LinkNeighbors<Real>{b.sorted, b.cell_start, grid, params, m.parent});
-  exec.for_each(n, FlattenParents{m.parent});
-  exec.for_each(n, MarkRootsAndSizes{m.parent, m.size, m.values[0]});
-  r.flocks = exec.sum(m.values[0], n);
-  r.largest_flock = exec.maximum(m.size, n);
+  index_t* parent = x.keys;    // free: the cell starts are known
+  index_t* members = x.order;  // free: the boids are reordered
+  exec.for_each(n, InitializeParents{parent, members});
+  exec.for_each(n, LinkNeighbors<Real>{x.sorted, x.cell_start, grid, params, parent});
+  exec.for_each(n, FlattenParents{parent});
+  exec.for_each(n, CountMembers{parent, members});
+  r.flocks = exec.sum(n, IsRoot{parent});
+  r.largest_flock = exec.maximum(members, n);
   return r;
 }
 

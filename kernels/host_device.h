@@ -2,12 +2,21 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #if defined(__CUDACC__)
 #define BOIDS_HD __host__ __device__
 #else
 #define BOIDS_HD
+#endif
+
+// `#pragma unroll N` in device code; nothing elsewhere (GCC would warn of an unknown pragma).
+#define BOIDS_PRAGMA(text) _Pragma(#text)
+#if defined(__CUDA_ARCH__)
+#define BOIDS_UNROLL(n) BOIDS_PRAGMA(unroll n)
+#else
+#define BOIDS_UNROLL(n)
 #endif
 
 namespace boids::kernels {

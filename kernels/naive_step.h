@@ -62,4 +62,29 @@ struct NaiveStepBlock {
   }
 };
 
+// The naive step on a GPU is tiled as the classic all-pairs N-body kernel
+// (kernels/cuda/naive_tiled.cuh): each block of kNaiveTile threads, one boid each, stages
+// kNaiveTile candidates at a time in shared memory. What a thread does with one tile is written
+// here, so that a CPU test runs the same code over the same tiles.
+inline constexpr int kNaiveTile = 256;
+
+// Adds the candidates of the tile that starts at boid `base` (tile[k] is boid base + k) to the
+// sums of boid `self_index`, in ascending order, leaving out the boid itself.
+template <typename Real>
+BOIDS_HD inline void gather_naive_tile(NeighborSums<Real>& sums, const Boid<Real>& self,
+                                       index_t self_index, const Boid<Real>* tile, index_t base,
+                                       index_t count, const StepParams<Real>& p) {
+  const index_t length = count - base < kNaiveTile ? count - base : index_t{kNaiveTile};
+  if (self_index >= base && self_index - base < length) {  // the tile that holds the boid
+    for (index_t k = 0; k < length; ++k) {
+      if (base + k != self_index) accumulate_neighbor(sums, 0, self.x, self.y, tile[k], p);
+    }
+  } else if (length == kNaiveTile) {
+    BOIDS_UNROLL(16)
+    for (int k = 0; k < kNaiveTile; ++k) accumulate_neighbor(sums, 0, self.x, self.y, tile[k], p);
+  } else {
+    for (index_t k = 0; k < length; ++k) accumulate_neighbor(sums, 0, self.x, self.y, tile[k], p);
+  }
+}
+
 }  // namespace boids::kernels

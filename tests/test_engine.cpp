@@ -306,22 +306,22 @@ TEST_P(EngineTest, PredatorPushesNearbyBoidsAwayAsTheReferenceDoes) {
                                        {99.0, 50.0, 0.0, -0.5},
                                        {70.0, 50.0, 0.5, 0.0}});
   const auto sim = make(start, params);
-  sim->apply_predator(50, 50, 10, 1);
+  sim->viewer_access().apply_predator({50, 50, 10, 1});
   FlockState got = sim->state();
-  sim->apply_predator(1, 50, 10, 1);
+  sim->viewer_access().apply_predator({1, 50, 10, 1});
   SimulationConfig config;
   config.backend = Backend::kReference;
   config.method = Method::kNaive;
   config.precision = Precision::kDouble;
   config.params = params;
   const auto reference = make_simulation(config, as_stored(start));
-  reference->apply_predator(50, 50, 10, 1);
+  reference->viewer_access().apply_predator({50, 50, 10, 1});
   const FlockState expected = reference->state();
   EXPECT_GT(got.vx[0], 0.0);  // pushed towards +x
   EXPECT_LT(got.vy[1], 0.0);  // pushed towards -y
   EXPECT_EQ(got.vx[3], 0.5);  // out of reach: unchanged
   EXPECT_TRUE(close_to(got, expected, is_double() ? 0.0 : 1e-6));
-  reference->apply_predator(1, 50, 10, 1);
+  reference->viewer_access().apply_predator({1, 50, 10, 1});
   got = sim->state();
   EXPECT_LT(got.vx[2], 0.0);  // across the edge: pushed towards -x
   EXPECT_TRUE(close_to(got, reference->state(), is_double() ? 0.0 : 1e-6));

@@ -72,8 +72,9 @@ class Viewer {
         config_(config),
         job_config_(config),
         seed_(options.flock.seed),
+        count_(sim->count()),
         sim_(std::move(sim)),
-        renderer_(sim_->count()),
+        renderer_(count_),
         steps_per_frame_(static_cast<int>(options.steps_per_frame)) {
     ui_[0] = static_cast<float>(config.params.separation);
     ui_[1] = static_cast<float>(config.params.alignment);
@@ -92,9 +93,9 @@ class Viewer {
       render_path_ = "host copy (glBufferSubData)";
     }
     if (interop_) render_path_ = "CUDA-OpenGL interop";
-    staging_.resize(interop_ ? 0 : 4 * sim_->count());
-    snapshot_.resize(4 * sim_->count());
-    if (!interop_) sim_->copy_render_data(staging_.data());
+    staging_.resize(interop_ ? 0 : 4 * count_);
+    snapshot_.resize(4 * count_);
+    if (!interop_) sim_->viewer_access().copy_render_data(staging_.data());
     upload();
     fit_view();
   }
@@ -117,6 +118,7 @@ class Viewer {
   void world_at(double sx, double sy, double& wx, double& wy) const;
   FlockParams wanted_params() const;
   void upload();
+  void reset_flock(const SimulationConfig& next, std::uint64_t seed);
   void service_worker(double now);
   void service_metrics(double now);
   void build_ui();
@@ -127,7 +129,9 @@ class Viewer {
   SimulationConfig config_;      // the running simulation's, as the main thread sees it
   SimulationConfig job_config_;  // the same, written by jobs
   std::uint64_t seed_;
-  std::unique_ptr<Simulation> sim_;  // touched by the main thread only while worker_ is idle
+  const std::uint64_t count_;        // the flock's size, which no reset changes
+  std::unique_ptr<Simulation> sim_;  // touched by the main thread only while worker_ is idle;
+                                     // null once a failed reset could not restore the flock
   Renderer renderer_;
   std::unique_ptr<GlBufferInterop> interop_;
   std::string render_path_, device_, gl_renderer_;
@@ -137,7 +141,7 @@ class Viewer {
   Worker worker_, metrics_worker_;
 
   // What the last job did (read by the main thread once the worker is idle).
-  bool job_ran_ = false, job_snapshot_ = false;
+  bool job_ran_ = false, job_snapshot_ = false, job_failed_ = false;
   std::uint64_t job_steps_ = 0;
   std::string job_error_;
 
@@ -211,18 +215,40 @@ FlockParams Viewer::wanted_params() const {
 }
 
 void Viewer::upload() {
+  if (!sim_) return;  // nothing new to draw
   if (interop_) {
     try {
-      interop_->write(*sim_);
+      interop_->write(sim_->viewer_access(), count_);
       return;
     } catch (const std::exception& e) {
       interop_.reset();
       render_path_ = std::string("host copy: interop failed (") + e.what() + ")";
-      staging_.resize(4 * sim_->count());
-      sim_->copy_render_data(staging_.data());
+      staging_.resize(4 * count_);
+      sim_->viewer_access().copy_render_data(staging_.data());
     }
   }
   renderer_.upload(staging_.data());
+}
+
+// On the worker. The running flock is freed before the next is built, so that the two never
+// hold the GPU's memory at once; if the next cannot be built, the running one comes back from
+// its saved state, and failing that the viewer shows the last frame and says why.
+void Viewer::reset_flock(const SimulationConfig& next, std::uint64_t seed) {
+  const FlockState saved = sim_->state();
+  const SimulationConfig previous = job_config_;
+  sim_.reset();
+  try {
+    sim_ = make_simulation(next, make_initial_state(count_, seed, next.params));
+  } catch (const std::exception& e) {
+    const std::string why = e.what();
+    try {
+      sim_ = make_simulation(previous, saved);
+    } catch (const std::exception& again) {
+      throw RuntimeError("reset failed (" + why + "), and the flock could not be restored (" +
+                         again.what() + ")");
+    }
+    throw RuntimeError("reset failed: " + why);
+  }
 }
 
 void Viewer::service_worker(double now) {
@@ -236,9 +262,15 @@ void Viewer::service_worker(double now) {
       error_ = job_error_;
       job_error_.clear();
     }
-    upload();
-    if (job_snapshot_) snapshot_ready_ = true;
+    if (job_failed_) {
+      job_failed_ = false;
+      paused_ = true;  // a failing step is not retried every frame
+    } else {
+      upload();
+      if (job_snapshot_) snapshot_ready_ = true;
+    }
   }
+  if (!sim_) return;
 
   const bool stepping = !paused_ || step_once_;
   const bool reset = reset_requested_;
@@ -260,22 +292,33 @@ void Viewer::service_worker(double now) {
   job_ran_ = true;
   job_steps_ = steps;
   job_snapshot_ = snapshot;
+  // Whatever fails in a job is reported in the window; the viewer never stops for it.
   worker_.start([=] {
     try {
       if (reset) {
-        sim_ = make_simulation(next, make_initial_state(sim_->count(), seed, next.params));
+        reset_flock(next, seed);
       } else if (retune) {
         sim_->set_params(next.params);  // in place, on the backend's own data
       }
       job_config_ = next;
-    } catch (const InputError& e) {
-      job_error_ = e.what();  // keep the running simulation
+    } catch (const std::exception& e) {
+      job_error_ = e.what();  // the running simulation goes on, if there is one
     }
-    // The predator of seed 002: boids near the held pointer flee, on the backend's own data.
-    if (predator) sim_->apply_predator(px, py, pr, ps);
-    if (steps > 0) sim_->step(steps);
-    if (!interop_) sim_->copy_render_data(staging_.data());
-    if (snapshot) sim_->copy_render_data(snapshot_.data());
+    if (!sim_) {
+      job_failed_ = true;
+      return;
+    }
+    try {
+      ViewerAccess& access = sim_->viewer_access();
+      // The predator of seed 002: boids near the held pointer flee, on the backend's own data.
+      if (predator) access.apply_predator({px, py, pr, ps});
+      if (steps > 0) sim_->step(steps);
+      if (!interop_) access.copy_render_data(staging_.data());
+      if (snapshot) access.copy_render_data(snapshot_.data());
+    } catch (const std::exception& e) {
+      job_error_ = e.what();
+      job_failed_ = true;
+    }
   });
 }
 
@@ -420,7 +463,7 @@ void Viewer::build_ui() {
     ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowBgAlpha(0.8f);
     ImGui::Begin("boids");
-    ImGui::Text("%llu boids", static_cast<unsigned long long>(sim_->count()));
+    ImGui::Text("%llu boids", static_cast<unsigned long long>(count_));
     ImGui::Text("%.1f fps, %.1f steps/s", fps_, steps_per_second_);
     if (std::isnan(polarization_)) {
       ImGui::Text("polarization ..., largest flock ...");
@@ -499,8 +542,8 @@ void Viewer::print_summary(double seconds) const {
   std::printf(
       "boids-viewer: %llu boids, %llu frames in %.3f s: %.2f fps; %llu steps, %.2f steps/s; %s %s "
       "%s on %s; %s; OpenGL: %s\n",
-      static_cast<unsigned long long>(sim_->count()), static_cast<unsigned long long>(frames_),
-      seconds, seconds > 0 ? static_cast<double>(frames_) / seconds : 0.0,
+      static_cast<unsigned long long>(count_), static_cast<unsigned long long>(frames_), seconds,
+      seconds > 0 ? static_cast<double>(frames_) / seconds : 0.0,
       static_cast<unsigned long long>(steps_done_),
       seconds > 0 ? static_cast<double>(steps_done_) / seconds : 0.0,
       to_string(config_.backend).c_str(), to_string(config_.method).c_str(),

@@ -4,11 +4,12 @@
 // is unavailable and the viewer falls back to copying through the host.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
 namespace boids {
-class Simulation;
+class ViewerAccess;
 }
 
 namespace boids::viewer {
@@ -16,8 +17,9 @@ namespace boids::viewer {
 class GlBufferInterop {
  public:
   virtual ~GlBufferInterop() = default;
-  // Maps the buffer, has the simulation write its render data into it, unmaps it.
-  virtual void write(const Simulation& sim) = 0;
+  // Maps the buffer, has the simulation write the render data of `count` boids into it on
+  // the interop's own stream, and unmaps it (also when the write throws).
+  virtual void write(ViewerAccess& sim, std::uint64_t count) = 0;
 };
 
 // Registers `gl_buffer` (an OpenGL buffer object name) with CUDA. Returns null and says why

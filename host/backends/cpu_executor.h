@@ -1,18 +1,29 @@
-// Runs the kernels' index-parallel functors on OpenMP threads: the cpu backend's launch layer.
+// Runs the kernels' functors on OpenMP threads, over host memory: the cpu backend's launch
+// layer. KernelSimulation (kernel_simulation.h) asks the same of every executor.
 #pragma once
 
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <vector>
 
-#include "kernels/hashed_step.h"
+#include "host/backends/host_buffer.h"
+#include "host/memory.h"
+#include "kernels/cell_index.h"
+#include "kernels/naive_step.h"
 
 namespace boids {
 
 class CpuExecutor {
  public:
+  template <typename T>
+  using Buffer = HostBuffer<T>;
+  static constexpr bool kHostMemory = true;
+
 #if defined(__AVX512F__)
   static constexpr int kVectorBytes = 64;
 #else
@@ -23,6 +34,50 @@ class CpuExecutor {
   template <typename Real>
   static constexpr int hashed_lanes = kVectorBytes / sizeof(Real);
 
+  // Boids per block of the naive step: a few vector registers' worth.
+  template <typename Real>
+  static constexpr int naive_lanes = sizeof(Real) == 4 ? 16 : 8;
+
+  std::string device() const {
+    return "CPU, " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
+  }
+  std::string memory_name() const {
+    return "host memory";
+  }
+  std::uint64_t available_memory() const {
+    return available_host_memory();
+  }
+  std::uint64_t scratch_bytes() const {
+    return partial_sums_.capacity() * sizeof(double) +
+           range_totals_.capacity() * sizeof(kernels::index_t);
+  }
+
+  // Bytes of its own scratch a flock of `count` boids needs (the sums' partial results).
+  static std::uint64_t scratch_needed(kernels::index_t count, kernels::index_t /*cells*/,
+                                      std::uint64_t /*lent*/) {
+    return (count / kSumChunk + 1) * sizeof(double) +
+           (kMaxSortThreads + 1) * sizeof(kernels::index_t);
+  }
+
+  // Transfers between the caller's host arrays and this executor's memory (also host memory).
+  template <typename T>
+  void upload(T* to, const T* from, std::size_t count) const {
+    if (count > 0) std::memcpy(static_cast<void*>(to), from, count * sizeof(T));
+  }
+  template <typename T>
+  void download(T* to, const T* from, std::size_t count) const {
+    if (count > 0) std::memcpy(static_cast<void*>(to), from, count * sizeof(T));
+  }
+  void synchronize() const {}
+
+  // Timing: the time from mark() to seconds_since_mark(), on a steady clock.
+  void mark() {
+    start_ = std::chrono::steady_clock::now();
+  }
+  double seconds_since_mark() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
   template <typename Functor>
   void for_each(kernels::index_t count, const Functor& functor) const {
     const auto n = static_cast<std::int64_t>(count);
@@ -30,77 +85,79 @@ class CpuExecutor {
     for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
   }
 
-  // Stable sort of (key, value) pairs by keys below 2^bits: a counting sort, O(n + 2^bits),
-  // since cell keys are dense. Sorts from slot 0 into slot 1. Each thread owns a range of
-  // keys: it counts and places only those, reading every key, so equal keys keep their input
-  // order and the result never depends on the thread count.
-  kernels::SortedSlots sort_pairs(kernels::index_t* keys[2], kernels::index_t* values[2],
-                                  kernels::index_t count, int bits) {
-    const std::size_t buckets = std::size_t{1} << bits;
-    offsets_.resize(buckets + 1);
-    bucket_start_.resize(buckets + 1);
-    bucket_start_[buckets] = count;
+  // The naive step in blocks of naive_lanes boids, vectorised across the block's boids.
+  template <typename Real>
+  void naive_step(const kernels::Boid<Real>* in, kernels::Boid<Real>* out, kernels::index_t count,
+                  const kernels::StepParams<Real>& params) const {
+    const kernels::NaiveStepBlock<Real, naive_lanes<Real>> block{in, out, count, params};
+    const auto blocks = static_cast<std::int64_t>(block.blocks_for(count));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < blocks; ++b) block(static_cast<kernels::index_t>(b));
+  }
+
+  // A stable counting sort by cell, O(count + cells), since cell keys are dense. It needs no
+  // scratch and no sorted keys: each thread owns a range of cells, counts the keys in it
+  // (reading every key), turns its counts into the cells' starts, places its boids (the
+  // starts serving as cursors, which leaves each at its cell's end) and shifts the starts
+  // back. Equal keys keep their input order and the result never depends on the thread
+  // count. `order` comes in as the identity, which the sort need not read.
+  void sort_cells(const kernels::index_t* keys, kernels::index_t* order,
+                  kernels::index_t* cell_start, kernels::index_t count, kernels::index_t cells,
+                  kernels::Scratch /*unused*/) {
     const int parts = std::max(1, std::min({omp_get_max_threads(), kMaxSortThreads,
                                             static_cast<int>(count / kMinKeysPerSortThread)}));
     range_totals_.assign(static_cast<std::size_t>(parts) + 1, 0);
-    const kernels::index_t* in_keys = keys[0];
 #pragma omp parallel num_threads(parts)
     {
       const int part = omp_get_thread_num();
-      const std::size_t first = buckets * part / parts, last = buckets * (part + 1) / parts;
-      std::fill(offsets_.begin() + first, offsets_.begin() + last, 0);
+      const kernels::index_t first =
+          static_cast<kernels::index_t>(std::uint64_t{cells} * part / parts);
+      const kernels::index_t last =
+          static_cast<kernels::index_t>(std::uint64_t{cells} * (part + 1) / parts);
+      std::fill(cell_start + first, cell_start + last, 0);
       for (kernels::index_t i = 0; i < count; ++i) {
-        const kernels::index_t key = in_keys[i];
-        if (key >= first && key < last) ++offsets_[key];
+        const kernels::index_t key = keys[i];
+        if (key >= first && key < last) ++cell_start[key];
       }
       kernels::index_t total = 0;
-      for (std::size_t b = first; b < last; ++b) {
-        const kernels::index_t n = offsets_[b];
-        offsets_[b] = total;
+      for (kernels::index_t c = first; c < last; ++c) {
+        const kernels::index_t n = cell_start[c];
+        cell_start[c] = total;
         total += n;
       }
       range_totals_[part + 1] = total;
 #pragma omp barrier
       kernels::index_t base = 0;
       for (int p = 0; p <= part; ++p) base += range_totals_[p];
-      for (std::size_t b = first; b < last; ++b) bucket_start_[b] = base + offsets_[b];
+      for (kernels::index_t c = first; c < last; ++c) cell_start[c] += base;
       for (kernels::index_t i = 0; i < count; ++i) {
-        const kernels::index_t key = in_keys[i];
-        if (key < first || key >= last) continue;
-        const kernels::index_t to = base + offsets_[key]++;
-        keys[1][to] = key;
-        values[1][to] = values[0][i];
+        const kernels::index_t key = keys[i];
+        if (key >= first && key < last) order[cell_start[key]++] = i;
       }
+      for (kernels::index_t c = last; c > first + 1; --c) cell_start[c - 1] = cell_start[c - 2];
+      if (first < last) cell_start[first] = base;
     }
-    sorted_keys_ = keys[1];
-    sorted_count_ = count;
-    return {1, 1};
+    cell_start[cells] = count;
   }
 
-  // The first sorted index of every cell. The counting sort has just computed them as its
-  // bucket starts; copying them avoids a pass whose branches mispredict on every other boid.
-  void find_cell_starts(const kernels::index_t* sorted_keys, kernels::index_t* cell_start,
-                        kernels::index_t count, kernels::index_t cells) {
-    if (sorted_keys == sorted_keys_ && count == sorted_count_ && cells < bucket_start_.size()) {
-      std::copy(bucket_start_.begin(), bucket_start_.begin() + cells + 1, cell_start);
-    } else {
-      for_each(count, kernels::FindCellStarts{sorted_keys, cell_start, count, cells});
-    }
-  }
-
-  // Sum in fixed chunks added in order: the same result on any number of threads.
-  double sum(const double* values, kernels::index_t count) const {
-    constexpr std::int64_t kChunk = 1 << 14;
+  // Sum of value_of(i) over [0, count) in fixed chunks added in order: the same result on any
+  // number of threads.
+  template <typename ValueOf>
+  double sum(kernels::index_t count, const ValueOf& value_of) {
+    constexpr std::int64_t kChunk = kSumChunk;
     const std::int64_t n = count, chunks = (n + kChunk - 1) / kChunk;
-    std::vector<double> partial(static_cast<std::size_t>(chunks), 0.0);
+    partial_sums_.assign(static_cast<std::size_t>(chunks), 0.0);
+    double* partial = partial_sums_.data();
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < chunks; ++c) {
       double s = 0;
-      for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) s += values[i];
-      partial[static_cast<std::size_t>(c)] = s;
+      const std::int64_t end = std::min(n, (c + 1) * kChunk);
+      for (std::int64_t i = c * kChunk; i < end; ++i)
+        s += value_of(static_cast<kernels::index_t>(i));
+      partial[c] = s;
     }
     double total = 0;
-    for (double s : partial) total += s;
+    for (std::int64_t c = 0; c < chunks; ++c) total += partial[c];
     return total;
   }
 
@@ -112,20 +169,15 @@ class CpuExecutor {
     return best;
   }
 
-  static int threads() {
-    return omp_get_max_threads();
-  }
-
  private:
   // Every sorting thread reads all keys, so only a few pay off, and only on many keys.
   static constexpr int kMaxSortThreads = 4;
   static constexpr kernels::index_t kMinKeysPerSortThread = 65536;
+  static constexpr kernels::index_t kSumChunk = 1 << 14;  // boids per partial sum
 
-  std::vector<kernels::index_t> offsets_;
-  std::vector<kernels::index_t> bucket_start_;  // of the last sort: bucket b starts there
   std::vector<kernels::index_t> range_totals_;
-  const kernels::index_t* sorted_keys_ = nullptr;  // where the last sort put its keys
-  kernels::index_t sorted_count_ = 0;
+  std::vector<double> partial_sums_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace boids

@@ -52,10 +52,12 @@ class CudaStream {
   cudaStream_t stream_ = nullptr;
 };
 
-// An owned CUDA event, for timing.
+// An owned CUDA event: for timing by default, or with cudaEventDisableTiming for ordering.
 class CudaEvent {
  public:
-  CudaEvent() { BOIDS_CUDA_CHECK(cudaEventCreate(&event_)); }
+  explicit CudaEvent(unsigned flags = cudaEventDefault) {
+    BOIDS_CUDA_CHECK(cudaEventCreateWithFlags(&event_, flags));
+  }
   ~CudaEvent() { cudaEventDestroy(event_); }
   CudaEvent(const CudaEvent&) = delete;
   CudaEvent& operator=(const CudaEvent&) = delete;

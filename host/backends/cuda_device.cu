@@ -1,5 +1,8 @@
 // Finding and describing the GPU, and choosing the precision's instantiation.
+#include <cuda_runtime.h>
+
 #include "host/backends/cuda_simulation.cuh"
+#include "host/errors.h"
 
 namespace boids {
 
@@ -35,13 +38,22 @@ CudaAvailability cuda_availability() {
   return a;
 }
 
+MemoryNeed cuda_memory_need(const SimulationConfig& config, std::uint64_t count) {
+  MemoryNeed need;
+  need.host = count * sizeof(double) * 4;  // the FlockState it starts from
+  if (!cuda_availability().usable) return need;
+  need.device = config.precision == Precision::kFloat ? cuda_flock_bytes<float>(config, count)
+                                                      : cuda_flock_bytes<double>(config, count);
+  return need;
+}
+
 std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config,
                                                  const FlockState& initial) {
   const CudaAvailability cuda = cuda_availability();
   if (!cuda.usable) throw RuntimeError("the cuda backend cannot run here: " + cuda.reason);
   if (config.precision == Precision::kFloat)
-    return make_cuda_simulation_float(config, initial, cuda.device_name);
-  return make_cuda_simulation_double(config, initial, cuda.device_name);
+    return make_cuda_simulation_of<float>(config, initial, cuda.device_name);
+  return make_cuda_simulation_of<double>(config, initial, cuda.device_name);
 }
 
 }  // namespace boids

@@ -1,54 +1,133 @@
-// Runs the kernels' index-parallel functors on a GPU: the cuda backend's launch layer.
+// Runs the kernels' functors on a GPU, over device memory: the cuda backend's launch layer.
+// Everything goes on the executor's own non-blocking stream; only transfers, reductions and
+// synchronize() wait for it. CUB sorts, scans and reduces. Temporary storage comes from the
+// scratch the cell index lends (the reordered state's buffer, free while the sort runs) or
+// from one buffer the executor keeps, grown when needed and never freed per step.
 #pragma once
 
-#include "host/backends/cuda_check.h"
-#include "host/backends/cuda_reduce.h"
-#include "host/backends/cuda_sort.h"
+#include <thrust/iterator/counting_iterator.h>
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
+#include <string>
+
+#include "host/backends/cuda_buffer.h"
+#include "kernels/cell_index.h"
 #include "kernels/cuda/for_each.cuh"
+#include "kernels/cuda/naive_tiled.cuh"
 
 namespace boids {
 
 class CudaExecutor {
  public:
+  template <typename T>
+  using Buffer = CudaBuffer<T>;
+  static constexpr bool kHostMemory = false;
   static constexpr int kThreadsPerBlock = 256;
 
   // One boid per thread in the hashed step.
   template <typename Real>
   static constexpr int hashed_lanes = 1;
 
-  explicit CudaExecutor(cudaStream_t stream) : stream_(stream) {}
+  explicit CudaExecutor(std::string device_name);
+  CudaExecutor(const CudaExecutor&) = delete;
+  CudaExecutor& operator=(const CudaExecutor&) = delete;
+
+  std::string device() const { return device_; }
+  std::string memory_name() const { return "GPU memory"; }
+  std::uint64_t available_memory() const;
+  std::uint64_t scratch_bytes() const { return temp_.bytes() + result_.bytes(); }
+
+  // Temporary storage CUB needs beyond `lent` bytes of lent scratch, for a flock of `count`
+  // boids on `cells` cells: sized before anything is allocated.
+  static std::uint64_t scratch_needed(kernels::index_t count, kernels::index_t cells,
+                                      std::uint64_t lent);
+
+  template <typename T>
+  void upload(T* to, const T* from, std::size_t count) const {
+    copy(to, from, count * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  template <typename T>
+  void download(T* to, const T* from, std::size_t count) const {
+    copy(to, from, count * sizeof(T), cudaMemcpyDeviceToHost);
+  }
+  void synchronize() const;
+
+  // Times the work queued between the two calls, with CUDA events on the stream.
+  void mark();
+  double seconds_since_mark();
 
   template <typename Functor>
-  void for_each(kernels::index_t count, const Functor& functor) {
+  void for_each(kernels::index_t count, const Functor& functor) const {
+    launch(stream_.get(), count, functor);
+  }
+
+  // Runs `functor` on another stream (a viewer's), after the work queued here and before the
+  // work queued here next.
+  template <typename Functor>
+  void for_each_on(void* stream, kernels::index_t count, const Functor& functor) {
+    const auto other = static_cast<cudaStream_t>(stream);
+    hand_over(stream_.get(), other);
+    launch(other, count, functor);
+    hand_over(other, stream_.get());
+  }
+
+  template <typename Real>
+  void naive_step(const kernels::Boid<Real>* in, kernels::Boid<Real>* out, kernels::index_t count,
+                  const kernels::StepParams<Real>& params) const {
+    const unsigned blocks = (count + kernels::kNaiveTile - 1) / kernels::kNaiveTile;
+    kernels::cuda::naive_tiled_step<Real>
+        <<<blocks, kernels::kNaiveTile, 0, stream_.get()>>>(in, out, count, params);
+    BOIDS_CUDA_CHECK_LAUNCH("naive_tiled_step");
+  }
+
+  // CUB's radix sort of (key, identity) pairs over the key bits in use, its alternate buffers
+  // and temporary storage in the lent scratch; then the cell starts from the sorted keys
+  // (kernels::find_cell_starts). `order` is copied back when the sort ends in the alternate,
+  // because the reorder writes the scratch.
+  void sort_cells(kernels::index_t* keys, kernels::index_t* order, kernels::index_t* cell_start,
+                  kernels::index_t count, kernels::index_t cells, kernels::Scratch lent);
+
+  void inclusive_max_scan(kernels::index_t* values, kernels::index_t count, kernels::Scratch lent);
+
+  // The sum of value_of(i) over [0, count): CUB's reduction, the same on every run.
+  template <typename ValueOf>
+  double sum(kernels::index_t count, const ValueOf& value_of) {
+    const thrust::counting_iterator<kernels::index_t> indices(0);
+    std::size_t bytes = 0;
+    BOIDS_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, bytes, indices, result_.data(),
+                                                        count, cuda::std::plus<double>{}, value_of,
+                                                        0.0, stream_.get()));
+    BOIDS_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
+        temp(bytes, {}), bytes, indices, result_.data(), count, cuda::std::plus<double>{}, value_of,
+        0.0, stream_.get()));
+    double total = 0;
+    download(&total, result_.data(), 1);
+    return total;
+  }
+
+  kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count);
+
+ private:
+  template <typename Functor>
+  static void launch(cudaStream_t stream, kernels::index_t count, const Functor& functor) {
     if (count == 0) return;
     const unsigned blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
-    kernels::cuda::for_each_index<<<blocks, kThreadsPerBlock, 0, stream_>>>(count, functor);
+    kernels::cuda::for_each_index<<<blocks, kThreadsPerBlock, 0, stream>>>(count, functor);
     BOIDS_CUDA_CHECK_LAUNCH("for_each_index");
   }
 
-  kernels::SortedSlots sort_pairs(kernels::index_t* keys[2], kernels::index_t* values[2],
-                                  kernels::index_t count, int bits) {
-    return sorter_.sort(keys, values, count, bits, stream_);
-  }
+  void copy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind) const;
+  // Makes `later` wait for the work queued so far on `earlier`.
+  void hand_over(cudaStream_t earlier, cudaStream_t later);
+  // `bytes` of temporary storage: in `lent` when it fits, else in the executor's own buffer.
+  void* temp(std::size_t bytes, kernels::Scratch lent);
 
-  void find_cell_starts(const kernels::index_t* sorted_keys, kernels::index_t* cell_start,
-                        kernels::index_t count, kernels::index_t cells) {
-    for_each(count, kernels::FindCellStarts{sorted_keys, cell_start, count, cells});
-  }
-
-  double sum(const double* values, kernels::index_t count) {
-    return cuda_sum(values, count, stream_);
-  }
-
-  kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) {
-    return cuda_maximum(values, count, stream_);
-  }
-
-  cudaStream_t stream() const { return stream_; }
-
- private:
-  cudaStream_t stream_;
-  CudaPairSorter sorter_;
+  std::string device_;
+  CudaStream stream_;
+  CudaEvent start_, stop_;  // timing
+  CudaEvent handoff_;       // ordering with other streams
+  CudaBuffer<unsigned char> temp_;
+  CudaBuffer<double> result_;  // one reduction's result (a double, or an index in its bytes)
 };
 
 }  // namespace boids

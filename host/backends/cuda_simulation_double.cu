@@ -1,13 +1,11 @@
-// Double kernels: compiled with --fmad=false, so every operation rounds on its own as in the
-// reference, and naive double on a GPU agrees with it bit for bit.
-#include "host/backends/cuda_simulation.cuh"
+// The cuda backend in double: every operation rounded on its own, as the reference rounds it.
+#include "host/backends/cuda_kernel_simulation.cuh"
 
 namespace boids {
 
-std::unique_ptr<Simulation> make_cuda_simulation_double(const SimulationConfig& config,
-                                                        const FlockState& initial,
-                                                        const std::string& device) {
-  return std::make_unique<CudaSimulation<double>>(config, initial, device);
-}
+template std::unique_ptr<Simulation> make_cuda_simulation_of<double>(const SimulationConfig&,
+                                                                     const FlockState&,
+                                                                     const std::string&);
+template std::uint64_t cuda_flock_bytes<double>(const SimulationConfig&, std::uint64_t);
 
 }  // namespace boids

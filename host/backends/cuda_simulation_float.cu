@@ -1,12 +1,12 @@
-// Float kernels: fused multiply-add and fast division (validated to 1e-4 after one step).
-#include "host/backends/cuda_simulation.cuh"
+// The cuda backend in float: fused multiply-add and fast division (validated to 1e-4 after one
+// step).
+#include "host/backends/cuda_kernel_simulation.cuh"
 
 namespace boids {
 
-std::unique_ptr<Simulation> make_cuda_simulation_float(const SimulationConfig& config,
-                                                       const FlockState& initial,
-                                                       const std::string& device) {
-  return std::make_unique<CudaSimulation<float>>(config, initial, device);
-}
+template std::unique_ptr<Simulation> make_cuda_simulation_of<float>(const SimulationConfig&,
+                                                                    const FlockState&,
+                                                                    const std::string&);
+template std::uint64_t cuda_flock_bytes<float>(const SimulationConfig&, std::uint64_t);
 
 }  // namespace boids

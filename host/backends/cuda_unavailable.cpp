@@ -10,6 +10,10 @@ CudaAvailability cuda_availability() {
   return a;
 }
 
+MemoryNeed cuda_memory_need(const SimulationConfig&, std::uint64_t count) {
+  return {count * sizeof(double) * 4, 0};
+}
+
 std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig&, const FlockState&) {
   throw RuntimeError("the cuda backend cannot run here: " + cuda_availability().reason);
 }

@@ -2,12 +2,11 @@
 #include "host/errors.h"
 #include "host/reference.h"
 #include "host/simulation.h"
-#include "kernels/predator.h"
 
 namespace boids {
 namespace {
 
-class ReferenceSimulation final : public Simulation {
+class ReferenceSimulation final : public Simulation, public ViewerAccess {
  public:
   ReferenceSimulation(const SimulationConfig& config, const FlockState& initial)
       : Simulation(config, initial.size()), state_(initial) {}
@@ -16,23 +15,26 @@ class ReferenceSimulation final : public Simulation {
     for (std::uint64_t s = 0; s < steps; ++s) stepper_.step(state_, config().params);
   }
   FlockState state() const override { return state_; }
-
+  FlockMetrics metrics() override { return measure_flock(state_, config().params); }
   void set_params(const FlockParams& params) override { change_params(params); }
-
-  void apply_predator(double x, double y, double radius, double strength) override {
-    const FlockParams& p = config().params;
-    const auto step_params = kernels::make_step_params<double>(p.radius, p.separation, p.alignment,
-                                                               p.cohesion, p.max_speed, p.world);
-    const kernels::Predator<double> predator{x, y, radius * radius, strength};
-    for (std::size_t i = 0; i < state_.size(); ++i) {
-      kernels::flee(state_.x[i], state_.y[i], state_.vx[i], state_.vy[i], predator, step_params);
-    }
-  }
-  FlockMetrics metrics() const override { return measure_flock(state_, config().params); }
   std::string device() const override { return "CPU, one thread (reference)"; }
   std::uint64_t bytes_allocated() const override {
     return count() * 4 * sizeof(double) * 3 + count() * sizeof(int);
   }
+
+  ViewerAccess& viewer_access() override { return *this; }
+  void apply_predator(const PredatorPush& p) override {
+    reference_predator(state_, config().params, p.x, p.y, p.radius, p.strength);
+  }
+  void copy_render_data(float* out) override {
+    for (std::size_t i = 0; i < state_.size(); ++i) {
+      out[4 * i + 0] = static_cast<float>(state_.x[i]);
+      out[4 * i + 1] = static_cast<float>(state_.y[i]);
+      out[4 * i + 2] = static_cast<float>(state_.vx[i]);
+      out[4 * i + 3] = static_cast<float>(state_.vy[i]);
+    }
+  }
+  bool copy_render_data_to_device(void*, void*) override { return false; }
 
  private:
   FlockState state_;

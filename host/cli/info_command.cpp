@@ -1,7 +1,8 @@
 // `boids info`: what this machine can run.
+#include <omp.h>
+
 #include <iostream>
 
-#include "host/backends/cpu_executor.h"
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/simulation.h"
@@ -19,7 +20,7 @@ int info_command(const std::vector<std::string>& args) {
   }
   std::cout << "boids " << BOIDS_VERSION << "\n\n";
   std::cout << "reference  available: the seed's algorithm, double precision, one CPU thread\n";
-  std::cout << "cpu        available: " << CpuExecutor::threads()
+  std::cout << "cpu        available: " << omp_get_max_threads()
             << " OpenMP threads; naive, hashed; float, double\n";
   const CudaAvailability cuda = cuda_availability();
   if (!cuda.compiled) {

@@ -69,6 +69,11 @@ double boid_steps_per_second(const Simulation& sim, std::uint64_t steps, double 
                      : 0.0;
 }
 
+// Memory the backend holds per boid (on the GPU for the cuda backend).
+double bytes_per_boid(const Simulation& sim) {
+  return static_cast<double>(sim.bytes_allocated()) / static_cast<double>(sim.count());
+}
+
 void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetrics& m,
                    double seconds) {
   const auto& c = sim.config();
@@ -83,6 +88,8 @@ void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetric
   std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
   std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", seconds,
               boid_steps_per_second(sim, o.steps, seconds));
+  std::printf("  memory             %.4g MiB (%.1f bytes per boid)\n",
+              static_cast<double>(sim.bytes_allocated()) / (1 << 20), bytes_per_boid(sim));
 }
 
 void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& m, double seconds) {
@@ -110,6 +117,7 @@ void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& 
   j["mean_nn_distance"] = m.mean_nn_distance;
   j["seconds"] = seconds;
   j["boid_steps_per_second"] = boid_steps_per_second(sim, o.steps, seconds);
+  j["bytes_per_boid"] = bytes_per_boid(sim);
   std::cout << j.dump(2) << std::endl;
 }
 
@@ -132,7 +140,10 @@ int run_command(const std::vector<std::string>& args) {
   }
 
   const SimulationConfig config = resolve_config(o.flock);
+  // A random start is checked before it is drawn; a state file once it is read.
+  if (o.flock.init_file.empty()) check_memory(config, o.flock.count);
   const FlockState initial = initial_state(o.flock);
+  if (!o.flock.init_file.empty()) check_memory(config, initial.size());
   const std::unique_ptr<Simulation> sim = make_simulation(config, initial);
 
   // Step in stretches between metrics rows (and progress updates); time the stepping alone.

@@ -1,0 +1,23 @@
+// What the per-precision files instantiate: KernelSimulation on CudaExecutor.
+#pragma once
+
+#include "host/backends/cuda_executor.cuh"
+#include "host/backends/cuda_simulation.cuh"
+#include "host/backends/kernel_simulation.h"
+
+namespace boids {
+
+template <typename Real>
+std::unique_ptr<Simulation> make_cuda_simulation_of(const SimulationConfig& config,
+                                                    const FlockState& initial,
+                                                    const std::string& device) {
+  return std::make_unique<KernelSimulation<Real, CudaExecutor>>(config, initial, device);
+}
+
+template <typename Real>
+std::uint64_t cuda_flock_bytes(const SimulationConfig& config, std::uint64_t count) {
+  using Sim = KernelSimulation<Real, CudaExecutor>;
+  return Sim::bytes_needed(config.method, count, Sim::grid_for(config.params, count));
+}
+
+}  // namespace boids

@@ -1,0 +1,231 @@
+// One simulation over any executor: the kernels' steps, metrics and viewer hooks, on the
+// executor's memory (host arrays for CpuExecutor, device arrays for CudaExecutor). A new rule,
+// method or executor changes one place. The reference stays apart (reference_simulation.cpp).
+//
+// An executor provides, besides what the kernels ask of it (for_each, sort_cells, sum,
+// maximum; see kernels/cell_index.h and kernels/flock_metrics.h):
+//   Buffer<T>                      an owned array in its memory
+//   kHostMemory                    whether that memory is the host's
+//   naive_step(in, out, n, p)      the all-pairs step
+//   upload / download              host <-> its memory, complete on return
+//   synchronize()                  waits for the work it has queued
+//   mark() / seconds_since_mark()  times the work queued in between
+//   device(), memory_name(), available_memory(), scratch_bytes()
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "host/backends/flock_layout.h"
+#include "host/memory.h"
+#include "host/simulation.h"
+#include "kernels/flock_metrics.h"
+#include "kernels/hashed_step.h"
+#include "kernels/predator.h"
+#include "kernels/render_data.h"
+
+namespace boids {
+
+template <typename Real, typename Executor>
+class KernelSimulation final : public Simulation, public ViewerAccess {
+ public:
+  using Boid = kernels::Boid<Real>;
+  using index_t = kernels::index_t;
+  template <typename T>
+  using Buffer = typename Executor::template Buffer<T>;
+
+  // Bytes the flock takes in the executor's memory: its arrays and the executor's scratch.
+  // The naive method builds its cell index for the metrics; it is counted, since every run
+  // measures its flock at least once.
+  static std::uint64_t bytes_needed(Method method, std::uint64_t count,
+                                    const kernels::CellGrid<Real>& grid) {
+    const std::uint64_t arrays = method == Method::kHashed ? 3 : 2;  // (ids,) keys, order
+    return 2 * count * sizeof(Boid) + arrays * count * sizeof(index_t) +
+           (std::uint64_t{grid.cells()} + 1) * sizeof(index_t) +
+           Executor::scratch_needed(static_cast<index_t>(count), grid.cells(),
+                                    count * sizeof(Boid));
+  }
+
+  static kernels::CellGrid<Real> grid_for(const FlockParams& params, std::uint64_t count) {
+    return kernels::make_cell_grid<Real>(params.radius, params.world, static_cast<index_t>(count));
+  }
+
+  // `executor_args` construct the executor in place (it may own a stream or a device).
+  template <typename... ExecutorArgs>
+  KernelSimulation(const SimulationConfig& config, const FlockState& initial,
+                   ExecutorArgs&&... executor_args)
+      : Simulation(config, initial.size()),
+        exec_(std::forward<ExecutorArgs>(executor_args)...),
+        params_(step_params_of<Real>(config.params)),
+        grid_(grid_for(config.params, initial.size())) {
+    check_memory_fits(bytes_needed(config.method, count(), grid_), exec_.available_memory(),
+                      "a flock of " + std::to_string(count()) + " boids (" +
+                          to_string(config.method) + ", " + to_string(config.precision) + ")",
+                      exec_.memory_name(), exec_.device());
+    boids_ = Buffer<Boid>(count());
+    scratch_ = Buffer<Boid>(count());
+    upload_state(initial);
+    if (hashed()) cell_index();  // allocates the index and the ids
+  }
+
+  void step(std::uint64_t steps) override {
+    enqueue_steps(steps);
+    exec_.synchronize();
+  }
+
+  double timed_step(std::uint64_t steps) override {
+    exec_.mark();
+    enqueue_steps(steps);
+    return exec_.seconds_since_mark();
+  }
+
+  FlockState state() const override {
+    FlockState state;
+    state.resize(count());
+    const std::size_t stretch = std::min<std::size_t>(count(), kTransferBoids);
+    std::vector<Boid> boids(Executor::kHostMemory ? 0 : stretch);
+    std::vector<index_t> ids(Executor::kHostMemory || !hashed() ? 0 : stretch);
+    for (std::size_t first = 0; first < count(); first += stretch) {
+      const std::size_t n = std::min(stretch, count() - first);
+      const Boid* from = boids_.data() + first;
+      const index_t* id = hashed() ? index_.ids + first : nullptr;
+      if constexpr (!Executor::kHostMemory) {
+        exec_.download(boids.data(), from, n);
+        from = boids.data();
+        if (id) {
+          exec_.download(ids.data(), id, n);
+          id = ids.data();
+        }
+      }
+      unpack_boids(from, id, first, n, state);
+    }
+    return state;
+  }
+
+  FlockMetrics metrics() override {
+    const kernels::MetricsResult r = kernels::measure_flock(exec_, cell_index(), grid_, params_);
+    return {r.polarization, static_cast<std::uint64_t>(r.flocks), r.largest_flock,
+            r.mean_nn_distance};
+  }
+
+  void set_params(const FlockParams& params) override {
+    change_params(params);
+    params_ = step_params_of<Real>(params);
+    grid_ = grid_for(params, count());
+    if (cell_start_.size() > 0 && cell_start_.size() < std::size_t{grid_.cells()} + 1) {
+      exec_.synchronize();  // the old array may still be in use
+      cell_start_ = Buffer<index_t>(std::size_t{grid_.cells()} + 1);
+      index_.cell_start = cell_start_.data();
+    }
+    index_.keys_ready = false;  // keyed on the old grid
+  }
+
+  std::string device() const override { return exec_.device(); }
+
+  std::uint64_t bytes_allocated() const override {
+    return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
+           cell_start_.bytes() + render_staging_.bytes() + exec_.scratch_bytes();
+  }
+
+  ViewerAccess& viewer_access() override { return *this; }
+
+  void apply_predator(const PredatorPush& push) override {
+    const kernels::Predator<Real> predator{static_cast<Real>(push.x), static_cast<Real>(push.y),
+                                           static_cast<Real>(push.radius * push.radius),
+                                           static_cast<Real>(push.strength)};
+    exec_.for_each(count32(), kernels::FleePredator<Real>{boids_.data(), predator, params_});
+  }
+
+  void copy_render_data(float* out) override {
+    if constexpr (Executor::kHostMemory) {
+      exec_.for_each(count32(), kernels::ToRenderData<Real>{boids_.data(), render_boids(out)});
+    } else {
+      if (render_staging_.size() == 0) render_staging_ = Buffer<float>(4 * count());
+      exec_.for_each(count32(), kernels::ToRenderData<Real>{boids_.data(),
+                                                            render_boids(render_staging_.data())});
+      exec_.download(out, render_staging_.data(), render_staging_.size());
+    }
+  }
+
+  bool copy_render_data_to_device(void* device_out, void* cuda_stream) override {
+    if constexpr (Executor::kHostMemory) {
+      return false;
+    } else {
+      exec_.for_each_on(cuda_stream, count32(),
+                        kernels::ToRenderData<Real>{boids_.data(), render_boids(device_out)});
+      return true;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kTransferBoids = std::size_t{1} << 22;  // per host stretch
+
+  static kernels::RenderBoid* render_boids(void* out) {
+    return static_cast<kernels::RenderBoid*>(out);
+  }
+
+  bool hashed() const { return config().method == Method::kHashed; }
+  index_t count32() const { return static_cast<index_t>(count()); }
+
+  void upload_state(const FlockState& initial) {
+    const std::size_t stretch = std::min<std::size_t>(count(), kTransferBoids);
+    std::vector<Boid> packed(Executor::kHostMemory ? 0 : stretch);
+    for (std::size_t first = 0; first < count(); first += stretch) {
+      const std::size_t n = std::min(stretch, count() - first);
+      if constexpr (Executor::kHostMemory) {
+        pack_boids(initial, first, n, boids_.data() + first);
+      } else {
+        pack_boids(initial, first, n, packed.data());
+        exec_.upload(boids_.data() + first, packed.data(), n);
+      }
+    }
+  }
+
+  void enqueue_steps(std::uint64_t steps) {
+    for (std::uint64_t s = 0; s < steps; ++s) {
+      if (hashed()) {
+        kernels::hashed_step(exec_, index_, grid_, params_);
+      } else {
+        exec_.naive_step(boids_.data(), scratch_.data(), count32(), params_);
+        std::swap(boids_, scratch_);
+      }
+    }
+  }
+
+  // The cell index, allocated on first use: at the start on the hashed method (with the ids),
+  // at the first metrics on the naive one. Its state arrays follow the naive step's swaps.
+  kernels::CellIndex<Real>& cell_index() {
+    if (keys_.size() == 0) {
+      const std::size_t n = count();
+      keys_ = Buffer<index_t>(n);
+      order_ = Buffer<index_t>(n);
+      cell_start_ = Buffer<index_t>(std::size_t{grid_.cells()} + 1);
+      index_.keys = keys_.data();
+      index_.order = order_.data();
+      index_.cell_start = cell_start_.data();
+      index_.count = count32();
+      if (hashed()) {
+        ids_ = Buffer<index_t>(n);
+        index_.ids = ids_.data();
+        exec_.for_each(count32(), kernels::Identity{index_.ids});  // the start is in input order
+        exec_.synchronize();
+      }
+    }
+    index_.boids = boids_.data();
+    index_.sorted = scratch_.data();
+    return index_;
+  }
+
+  Executor exec_;
+  kernels::StepParams<Real> params_;
+  kernels::CellGrid<Real> grid_;
+  Buffer<Boid> boids_, scratch_;                     // the state and the step's second buffer
+  Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
+  Buffer<float> render_staging_;                     // the viewer's host copies from device memory
+  kernels::CellIndex<Real> index_{};
+};
+
+}  // namespace boids
