@@ -15,6 +15,7 @@
 
 #include "host/errors.h"
 #include "host/initial_state.h"
+#include "host/metrics.h"
 #include "host/simulation.h"
 #include "host/validation.h"
 #include "tests/test_support.h"
@@ -22,6 +23,7 @@
 namespace boids {
 namespace {
 
+using test_support::bit_identical;
 using test_support::make_state;
 
 struct EngineCase {
@@ -46,27 +48,6 @@ std::string describe(const ValidationCase& c) {
          std::to_string(c.max_velocity_error) + ", differing values " +
          std::to_string(c.differing_values) + ", unexplained neighbour boids " +
          std::to_string(c.unexplained_boids) + (c.failure.empty() ? "" : ": " + c.failure);
-}
-
-bool same_bits(double a, double b) {
-  return std::memcmp(&a, &b, sizeof(double)) == 0;
-}
-
-// Every value of two states equal bit for bit; the first difference, if any.
-testing::AssertionResult bit_identical(const FlockState& a, const FlockState& b) {
-  if (a.size() != b.size()) {
-    return testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!same_bits(a.x[i], b.x[i]) || !same_bits(a.y[i], b.y[i]) || !same_bits(a.vx[i], b.vx[i]) ||
-        !same_bits(a.vy[i], b.vy[i])) {
-      return testing::AssertionFailure()
-             << "boid " << i << ": (" << a.x[i] << ", " << a.y[i] << ", " << a.vx[i] << ", "
-             << a.vy[i] << ") vs (" << b.x[i] << ", " << b.y[i] << ", " << b.vx[i] << ", "
-             << b.vy[i] << ")";
-    }
-  }
-  return testing::AssertionSuccess();
 }
 
 // The validation's flocks, built once (the flocked one takes 300 reference steps).
@@ -379,6 +360,64 @@ TEST_P(EngineTest, LargeRadius) {
     params.radius = radius;
     expect_matches_reference("large-r" + std::to_string(radius), params,
                              make_initial_state(150, 8, params));
+  }
+}
+
+TEST_P(EngineTest, NeighboursWhereRoundingMeetsACellBorder) {
+  // 5.199999999999999 and 6.499999999999999 are 1.2999999999999998 apart in double, closer
+  // than r = 1.3. On a grid of cells exactly r wide (world 13, 10 cells) they round into
+  // columns 3 and 5, and on each side of a row border, so no 3x3 block would hold both. The
+  // grid's rounding margin keeps them in neighbouring cells.
+  FlockParams params;
+  params.world = 13.0;
+  params.radius = 1.3;
+  params.max_speed = 0.01;
+  const FlockState s = make_state({{5.199999999999999, 6.5 - 1e-12, 0.005, 0.001},
+                                   {6.499999999999999, 6.5 + 1e-12, -0.005, 0.001}});
+  expect_matches_reference("rounding-at-a-border", params, s);
+  FlockState alone = s;
+  alone.resize(1);
+  EXPECT_NE(reference_state(s, params, 1).vx[0], reference_state(alone, params, 1).vx[0]);
+}
+
+TEST_P(EngineTest, MetricsAgreeWithTheHostMetrics) {
+  // The backend's own metrics (its cell index, ring search and union-find) against
+  // host/metrics.cpp on the state as the backend stores it: uniform, sparse and clumped
+  // flocks, and a grid of one cell.
+  struct Case {
+    std::string name;
+    double world, radius;
+    FlockState state;
+    bool several_flocks;  // a check that the case is not trivial
+  };
+  const std::vector<Case> cases = {
+      {"uniform", 500, 10, test_support::random_state(3000, 500, 0, 0, 21), true},
+      {"sparse", 3000, 10, test_support::random_state(1500, 3000, 0, 0, 22), true},
+      {"clumped", 1000, 10, test_support::random_state(2000, 1000, 8, 8, 23), true},
+      {"one cell", 100, 60, test_support::random_state(300, 100, 0, 0, 24), false},
+  };
+  const double tolerance = is_double() ? 1e-12 : 1e-6;
+  for (const Case& c : cases) {
+    FlockParams params;
+    params.world = c.world;
+    params.radius = c.radius;
+    const auto sim = make(c.state, params);
+    for (int round = 0; round < 2; ++round) {
+      const FlockMetrics got = sim->metrics();
+      const FlockMetrics expected =
+          measure_flock(round == 0 ? as_stored(c.state) : sim->state(), params);
+      const std::string what = c.name + (round == 0 ? " at the start" : " after 5 steps");
+      EXPECT_EQ(got.flocks, expected.flocks) << what;
+      EXPECT_EQ(got.largest_flock, expected.largest_flock) << what;
+      EXPECT_NEAR(got.polarization, expected.polarization, tolerance) << what;
+      EXPECT_NEAR(got.mean_nn_distance, expected.mean_nn_distance,
+                  tolerance * expected.mean_nn_distance)
+          << what;
+      if (c.several_flocks) {
+        EXPECT_GT(expected.flocks, 1u) << what;
+      }
+      sim->step(5);
+    }
   }
 }
 

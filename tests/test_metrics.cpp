@@ -19,6 +19,7 @@ namespace boids {
 namespace {
 
 using test_support::make_state;
+using test_support::random_state;
 
 // Boids at rest at the given positions.
 FlockState at(const std::vector<std::pair<double, double>>& positions) {
@@ -323,40 +324,6 @@ double brute_mean_nn(const FlockState& s, double world) {
     sum += std::sqrt(best);
   }
   return sum / static_cast<double>(n);
-}
-
-double wrap_into(double v, double world) {
-  v = std::fmod(v, world);
-  if (v < 0) v += world;
-  if (v >= world) v = 0;
-  return v;
-}
-
-// Uniform positions, or clumps: a few centres with Gaussian scatter of width `spread`.
-FlockState random_state(std::size_t n, double world, int clumps, double spread,
-                        std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, world);
-  std::uniform_real_distribution<double> v(-1, 1);
-  std::normal_distribution<double> g(0, spread);
-  std::vector<std::pair<double, double>> centres;
-  for (int c = 0; c < clumps; ++c) centres.push_back({u(rng), u(rng)});
-  FlockState s;
-  for (std::size_t i = 0; i < n; ++i) {
-    double x, y;
-    if (clumps == 0) {
-      x = u(rng), y = u(rng);
-    } else {
-      const auto& c = centres[rng() % centres.size()];
-      x = wrap_into(c.first + g(rng), world);
-      y = wrap_into(c.second + g(rng), world);
-    }
-    s.x.push_back(x);
-    s.y.push_back(y);
-    s.vx.push_back(v(rng));
-    s.vy.push_back(v(rng));
-  }
-  return s;
 }
 
 struct Layout {

@@ -2,11 +2,17 @@
 // out boid by boid.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <array>
+#include <cmath>
+#include <cstring>
 #include <initializer_list>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "host/flock.h"
 
@@ -33,6 +39,63 @@ inline FlockState make_state(std::initializer_list<std::array<double, 4>> boids)
     s.y.push_back(b[1]);
     s.vx.push_back(b[2]);
     s.vy.push_back(b[3]);
+  }
+  return s;
+}
+
+inline bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
+
+// Every value of two states equal bit for bit; the first difference, if any.
+inline testing::AssertionResult bit_identical(const FlockState& a, const FlockState& b) {
+  if (a.size() != b.size()) {
+    return testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!same_bits(a.x[i], b.x[i]) || !same_bits(a.y[i], b.y[i]) || !same_bits(a.vx[i], b.vx[i]) ||
+        !same_bits(a.vy[i], b.vy[i])) {
+      return testing::AssertionFailure()
+             << "boid " << i << ": (" << a.x[i] << ", " << a.y[i] << ", " << a.vx[i] << ", "
+             << a.vy[i] << ") vs (" << b.x[i] << ", " << b.y[i] << ", " << b.vx[i] << ", "
+             << b.vy[i] << ")";
+    }
+  }
+  return testing::AssertionSuccess();
+}
+
+// A coordinate brought into [0, world).
+inline double wrap_into(double v, double world) {
+  v = std::fmod(v, world);
+  if (v < 0) v += world;
+  if (v >= world) v = 0;
+  return v;
+}
+
+// `n` boids with velocities uniform in [-1, 1]^2: uniform on the torus when `clumps` is 0,
+// else around `clumps` random centres with a normal spread of `spread`.
+inline FlockState random_state(std::size_t n, double world, int clumps, double spread,
+                               std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, world);
+  std::uniform_real_distribution<double> v(-1, 1);
+  std::normal_distribution<double> g(0, spread);
+  std::vector<std::pair<double, double>> centres;
+  for (int c = 0; c < clumps; ++c) centres.push_back({u(rng), u(rng)});
+  FlockState s;
+  for (std::size_t i = 0; i < n; ++i) {
+    double x, y;
+    if (clumps == 0) {
+      x = u(rng), y = u(rng);
+    } else {
+      const auto& c = centres[rng() % centres.size()];
+      x = wrap_into(c.first + g(rng), world);
+      y = wrap_into(c.second + g(rng), world);
+    }
+    s.x.push_back(x);
+    s.y.push_back(y);
+    s.vx.push_back(v(rng));
+    s.vy.push_back(v(rng));
   }
   return s;
 }

@@ -1,0 +1,335 @@
+// Every executor's answers against each other, so that no code runs only where no test can
+// reach it: the GPU's path (tests/gpu_path_executor.h: one lane per boid, naive tiles, the
+// radix sort's buffers, the three stages of the cell starts) against the cpu backend, bit for
+// bit; the cell starts and the counting sort against their definitions; and the cell grid
+// against rounding at its borders.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "host/backends/cpu_executor.h"
+#include "host/backends/kernel_simulation.h"
+#include "host/initial_state.h"
+#include "host/simulation.h"
+#include "tests/gpu_path_executor.h"
+#include "tests/test_support.h"
+
+namespace boids {
+namespace {
+
+using kernels::index_t;
+using test_support::bit_identical;
+using test_support::GpuPathExecutor;
+using test_support::make_state;
+using test_support::random_state;
+
+struct NamedFlock {
+  std::string name;
+  FlockParams params;
+  FlockState state;
+};
+
+FlockParams world_of(double world, double radius) {
+  FlockParams p;
+  p.world = world;
+  p.radius = radius;
+  return p;
+}
+
+// Flocks that take every branch of the pipelines: dense and flocked neighbourhoods, a sparse
+// flock (one cell per boid at most), clumps with long stretches of empty cells between them,
+// grids of one and two cells per axis, and partial tiles of the naive kernel.
+const std::vector<NamedFlock>& flocks() {
+  static const std::vector<NamedFlock> all = [] {
+    std::vector<NamedFlock> f;
+    const FlockParams dense = world_of(400, 10);
+    f.push_back({"random", dense, make_initial_state(1900, 1, dense)});
+    SimulationConfig warm{Backend::kCpu, Method::kHashed, Precision::kDouble, dense};
+    const auto sim = make_simulation(warm, make_initial_state(1900, 2, dense));
+    sim->step(150);
+    f.push_back({"flocked", dense, sim->state()});
+    const FlockParams sparse = world_of(3000, 10);
+    f.push_back({"sparse", sparse, random_state(1500, 3000, 0, 0, 3)});
+    const FlockParams clumps = world_of(2000, 10);
+    f.push_back({"clumped", clumps, random_state(1500, 2000, 6, 12, 4)});
+    const FlockParams one = world_of(100, 60);
+    f.push_back({"1-cell", one, make_initial_state(300, 5, one)});
+    const FlockParams two = world_of(100, 40);
+    f.push_back({"2-cells", two, make_initial_state(300, 6, two)});
+    return f;
+  }();
+  return all;
+}
+
+struct PathCase {
+  Method method;
+  Precision precision;
+};
+
+std::string path_name(const testing::TestParamInfo<PathCase>& info) {
+  return to_string(info.param.method) + "_" + to_string(info.param.precision);
+}
+
+class GpuPathTest : public testing::TestWithParam<PathCase> {
+ protected:
+  SimulationConfig config(const FlockParams& params, Backend backend = Backend::kCpu) const {
+    return {backend, GetParam().method, GetParam().precision, params};
+  }
+
+  std::unique_ptr<Simulation> gpu_path(const FlockParams& params, const FlockState& s) const {
+    if (GetParam().precision == Precision::kFloat)
+      return std::make_unique<KernelSimulation<float, GpuPathExecutor>>(config(params), s);
+    return std::make_unique<KernelSimulation<double, GpuPathExecutor>>(config(params), s);
+  }
+};
+
+TEST_P(GpuPathTest, StepsAsTheCpuBackendDoes) {
+  for (const NamedFlock& f : flocks()) {
+    const auto cpu = make_simulation(config(f.params), f.state);
+    const auto gpu = gpu_path(f.params, f.state);
+    cpu->step(8);
+    gpu->step(8);
+    EXPECT_TRUE(bit_identical(gpu->state(), cpu->state())) << f.name;
+  }
+}
+
+TEST_P(GpuPathTest, MeasuresAsTheCpuBackendDoes) {
+  for (const NamedFlock& f : flocks()) {
+    const auto cpu = make_simulation(config(f.params), f.state);
+    const auto gpu = gpu_path(f.params, f.state);
+    for (int round = 0; round < 2; ++round) {  // before and after steps
+      const FlockMetrics a = gpu->metrics(), b = cpu->metrics();
+      EXPECT_EQ(a.flocks, b.flocks) << f.name;
+      EXPECT_EQ(a.largest_flock, b.largest_flock) << f.name;
+      // The same values, summed in another order.
+      EXPECT_NEAR(a.polarization, b.polarization, 1e-12) << f.name;
+      EXPECT_NEAR(a.mean_nn_distance, b.mean_nn_distance, 1e-12 * b.mean_nn_distance) << f.name;
+      cpu->step(3);
+      gpu->step(3);
+    }
+    EXPECT_TRUE(bit_identical(gpu->state(), cpu->state())) << f.name << ": metrics moved the state";
+  }
+}
+
+TEST_P(GpuPathTest, NaiveTilesCoverEveryPairOnce) {
+  // 1 boid, a tile but one, a tile, a tile and one, and three tiles with a partial last one.
+  const FlockParams params = world_of(100, 30);  // everyone sees many others
+  for (const std::size_t n :
+       {std::size_t{1}, std::size_t{kernels::kNaiveTile - 1}, std::size_t{kernels::kNaiveTile},
+        std::size_t{kernels::kNaiveTile + 1}, std::size_t{2 * kernels::kNaiveTile + 77}}) {
+    const FlockState s = make_initial_state(n, 9, params);
+    const auto cpu = make_simulation(config(params), s);
+    const auto gpu = gpu_path(params, s);
+    cpu->step(3);
+    gpu->step(3);
+    EXPECT_TRUE(bit_identical(gpu->state(), cpu->state())) << n << " boids";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(executors, GpuPathTest,
+                         testing::Values(PathCase{Method::kNaive, Precision::kDouble},
+                                         PathCase{Method::kNaive, Precision::kFloat},
+                                         PathCase{Method::kHashed, Precision::kDouble},
+                                         PathCase{Method::kHashed, Precision::kFloat}),
+                         path_name);
+
+// ---------------------------------------------------------------------------------------
+// The sort and the cell starts
+
+struct SortResult {
+  std::vector<index_t> order, cell_start;
+};
+
+SortResult cpu_sort(std::vector<index_t> keys, index_t cells) {
+  SortResult r{std::vector<index_t>(keys.size()), std::vector<index_t>(cells + 1)};
+  std::iota(r.order.begin(), r.order.end(), 0u);
+  CpuExecutor exec;
+  exec.sort_cells(keys.data(), r.order.data(), r.cell_start.data(),
+                  static_cast<index_t>(keys.size()), cells, {nullptr, 0});
+  return r;
+}
+
+SortResult gpu_path_sort(std::vector<index_t> keys, index_t cells) {
+  SortResult r{std::vector<index_t>(keys.size()), std::vector<index_t>(cells + 1)};
+  std::iota(r.order.begin(), r.order.end(), 0u);
+  std::vector<kernels::Boid<float>> lent(keys.size() + 1);  // a float flock's reordered state
+  GpuPathExecutor exec;
+  exec.sort_cells(keys.data(), r.order.data(), r.cell_start.data(),
+                  static_cast<index_t>(keys.size()), cells,
+                  {lent.data(), lent.size() * sizeof(lent[0])});
+  return r;
+}
+
+// The definitions: the stable sorting permutation, and start[c] = the number of keys below c.
+void expect_sorted(const std::vector<index_t>& keys, index_t cells, const SortResult& r,
+                   const std::string& what) {
+  std::vector<index_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&keys](index_t a, index_t b) { return keys[a] < keys[b]; });
+  EXPECT_EQ(r.order, order) << what;
+  std::vector<index_t> start(cells + 1);
+  for (index_t c = 0; c <= cells; ++c) {
+    start[c] = static_cast<index_t>(
+        std::count_if(keys.begin(), keys.end(), [c](index_t k) { return k < c; }));
+  }
+  EXPECT_EQ(r.cell_start, start) << what;
+}
+
+TEST(CellStarts, BothSortsMeetTheDefinitions) {
+  std::mt19937 rng(7);
+  struct Layout {
+    std::string name;
+    index_t count, cells;
+    std::function<index_t(index_t)> key;
+  };
+  const std::vector<Layout> layouts = {
+      {"uniform", 3000, 2500, [&](index_t) { return static_cast<index_t>(rng() % 2500); }},
+      {"one cell", 500, 900, [](index_t) { return index_t{417}; }},
+      {"first and last cells empty", 800, 600,
+       [&](index_t) { return static_cast<index_t>(50 + rng() % 400); }},
+      {"only the last cell", 300, 700, [](index_t) { return index_t{699}; }},
+      {"only the first cell", 300, 700, [](index_t) { return index_t{0}; }},
+      {"clumps with long gaps", 2000, 40000,
+       [&](index_t i) { return static_cast<index_t>((i % 3) * 17000 + rng() % 5); }},
+      {"one boid", 1, 64, [](index_t) { return index_t{63}; }},
+      {"one cell in all", 50, 1, [](index_t) { return index_t{0}; }},
+  };
+  for (const Layout& layout : layouts) {
+    std::vector<index_t> keys(layout.count);
+    for (index_t i = 0; i < layout.count; ++i) keys[i] = layout.key(i);
+    expect_sorted(keys, layout.cells, cpu_sort(keys, layout.cells), "cpu, " + layout.name);
+    expect_sorted(keys, layout.cells, gpu_path_sort(keys, layout.cells),
+                  "gpu path, " + layout.name);
+  }
+}
+
+TEST(CountingSort, ThreadsSplitTheCellsWithoutChangingTheResult) {
+  // Above 131,072 keys the counting sort splits the cells between two threads.
+  std::mt19937 rng(11);
+  const index_t cells = 120000;
+  std::vector<index_t> keys(250000);
+  for (index_t& k : keys) k = static_cast<index_t>(rng() % cells);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const SortResult one = cpu_sort(keys, cells);
+  omp_set_num_threads(2);
+  const SortResult two = cpu_sort(keys, cells);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(one.order, two.order);
+  EXPECT_EQ(one.cell_start, two.cell_start);
+  expect_sorted(keys, cells, two, "two threads");
+}
+
+TEST(CountingSort, HashedFlightIsTheSameOnOneAndTwoThreads) {
+  const FlockParams params = world_of(3400, 10);  // 140,000 boids at about 1.2 per r^2
+  const FlockState start = make_initial_state(140000, 12, params);
+  const int threads = omp_get_max_threads();
+  FlockState result[2];
+  for (int t = 1; t <= 2; ++t) {
+    omp_set_num_threads(t);
+    const auto sim =
+        make_simulation({Backend::kCpu, Method::kHashed, Precision::kFloat, params}, start);
+    sim->step(3);
+    result[t - 1] = sim->state();
+  }
+  omp_set_num_threads(threads);
+  EXPECT_TRUE(bit_identical(result[0], result[1]));
+}
+
+// ---------------------------------------------------------------------------------------
+// The cell grid at its borders
+
+// Positions within `ulps` steps of cell border k of `grid` (in Real).
+template <typename Real>
+std::vector<Real> near_border(const kernels::CellGrid<Real>& grid, double world, index_t k,
+                              int ulps) {
+  std::vector<Real> positions;
+  Real x = static_cast<Real>(world * k / grid.side);
+  for (int u = 0; u < ulps; ++u) x = std::nextafter(x, Real(0));
+  for (int u = 0; u < 2 * ulps; ++u, x = std::nextafter(x, std::numeric_limits<Real>::max())) {
+    positions.push_back(x);
+  }
+  return positions;
+}
+
+// Pairs of positions near borders closer than r (as the kernels compare them) whose cells are
+// two or more apart, so that a boid's 3x3 block would miss the other. Cells are at least r
+// wide, so such a pair can only straddle two neighbouring borders.
+template <typename Real>
+int pairs_two_cells_apart(const kernels::CellGrid<Real>& grid, double world, double radius) {
+  const auto r2 = static_cast<Real>(radius * radius);
+  int found = 0;
+  std::vector<Real> previous;
+  for (index_t k = 1; k < grid.side; ++k) {
+    const std::vector<Real> here = near_border(grid, world, k, 48);
+    for (const Real b : here) {
+      const index_t cb = grid.coordinate(b);
+      for (const std::vector<Real>* others :
+           {static_cast<const std::vector<Real>*>(&previous), &here}) {
+        for (const Real a : *others) {
+          const Real d = b - a;
+          if (a < b && d * d < r2 && cb > grid.coordinate(a) + 1) ++found;
+        }
+      }
+    }
+    previous = here;
+  }
+  return found;
+}
+
+template <typename Real>
+void expect_no_neighbours_two_cells_apart(double world, double radius) {
+  const kernels::CellGrid<Real> grid = kernels::make_cell_grid<Real>(radius, world, 1u << 30);
+  EXPECT_EQ(pairs_two_cells_apart(grid, world, radius), 0)
+      << "world " << world << ", radius " << radius << ", " << grid.side << " cells";
+}
+
+// Found by searching near the borders of grids with cells exactly r wide (no margin): in
+// each, two boids closer than r round into cells two apart.
+struct RoundingCase {
+  double world, radius;
+};
+const RoundingCase kDoubleCase{13.0, 1.3};
+const RoundingCase kFloatCase{213.47784389144968, 3.049683299740138};
+
+TEST(CellGrid, WithoutTheMarginRoundingSplitsNeighboursTwoCellsApart) {
+  // The test below has teeth: a grid of cells exactly r wide does fail it.
+  kernels::CellGrid<double> exact_d{10, 10 / 13.0};
+  EXPECT_GT(pairs_two_cells_apart(exact_d, kDoubleCase.world, kDoubleCase.radius), 0);
+  const auto side_f = static_cast<index_t>(std::floor(kFloatCase.world / kFloatCase.radius));
+  kernels::CellGrid<float> exact_f{side_f, static_cast<float>(side_f / kFloatCase.world)};
+  EXPECT_GT(pairs_two_cells_apart(exact_f, kFloatCase.world, kFloatCase.radius), 0);
+}
+
+TEST(CellGrid, NeighboursAreNeverTwoCellsApart) {
+  expect_no_neighbours_two_cells_apart<double>(kDoubleCase.world, kDoubleCase.radius);
+  expect_no_neighbours_two_cells_apart<float>(kFloatCase.world, kFloatCase.radius);
+  for (const double world : {100.0, 13.0, 1000.0, 9129.0}) {
+    for (const double radius : {10.0, 1.3, 0.1, 2.5}) {
+      if (world / radius > 2000) continue;  // keeps the search small
+      expect_no_neighbours_two_cells_apart<float>(world, radius);
+      expect_no_neighbours_two_cells_apart<double>(world, radius);
+    }
+  }
+}
+
+TEST(CellGrid, AtMostOneCellPerBoid) {
+  for (const index_t n : {1u, 2u, 10u, 1000u, 123457u}) {
+    const auto grid = kernels::make_cell_grid<float>(0.01, 1000, n);
+    EXPECT_LE(grid.cells(), n);
+    EXPECT_GE(grid.side, 1u);
+  }
+}
+
+}  // namespace
+}  // namespace boids
