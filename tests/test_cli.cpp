@@ -127,7 +127,8 @@ const char* const kKeys[] = {"count",         "steps",
                              "method",        "precision",
                              "polarization",  "flocks",
                              "largest_flock", "mean_nn_distance",
-                             "seconds",       "boid_steps_per_second"};
+                             "seconds",       "boid_steps_per_second",
+                             "bytes_per_boid"};
 
 nlohmann::json parse_json(const std::string& text) {
   try {
@@ -177,6 +178,9 @@ TEST_F(Cli, Json) {
   EXPECT_GT(j.value("mean_nn_distance", -1.0), 0);
   EXPECT_GE(j.value("seconds", -1.0), 0);
   EXPECT_GE(j.value("boid_steps_per_second", -1.0), 0);
+  // Two boid states (16 bytes each in float) at least; a cell index, but not far more.
+  EXPECT_GE(j.value("bytes_per_boid", -1.0), 32.0);
+  EXPECT_LE(j.value("bytes_per_boid", -1.0), 1000.0);
 
   const Result ref =
       run({"run", "--backend", "reference", "--count", "20", "--steps", "0", "--json"});
@@ -194,6 +198,31 @@ TEST_F(Cli, Json) {
     sy += start.vy[i] / speed;
   }
   EXPECT_NEAR(k.value("polarization", -1.0), std::hypot(sx, sy) / 20, 1e-12);
+}
+
+TEST_F(Cli, HashedFloatHoldsAtMost48BytesPerBoid) {
+  // At the seed's density; the cell starts are at most 4 bytes per boid at any density.
+  for (const char* world : {"288.675", "5000"}) {
+    const Result r = run({"run", "--backend", "cpu", "--count", "100000", "--world", world,
+                          "--steps", "1", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const double bytes = parse_json(r.out).value("bytes_per_boid", -1.0);
+    EXPECT_GT(bytes, 44.0) << world;
+    EXPECT_LE(bytes, 48.0) << world;
+  }
+}
+
+TEST_F(Cli, AFlockThatDoesNotFitIsRefusedBeforeAnythingIsAllocated) {
+  // Two billion boids need about 160 GB on the host here; the refusal comes at once.
+  for (const char* backend : {"cpu", "reference"}) {
+    const Result r =
+        run({"run", "--backend", backend, "--count", "2000000000", "--save", "never.csv"});
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(r.err.rfind("boids: error: a flock of 2000000000 boids", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("MiB of host memory; this machine has"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(entries().empty());
+  }
 }
 
 TEST_F(Cli, HelpAndVersion) {

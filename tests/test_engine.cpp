@@ -366,17 +366,24 @@ TEST_P(EngineTest, LargeRadius) {
 TEST_P(EngineTest, NeighboursWhereRoundingMeetsACellBorder) {
   // 5.199999999999999 and 6.499999999999999 are 1.2999999999999998 apart in double, closer
   // than r = 1.3. On a grid of cells exactly r wide (world 13, 10 cells) they round into
-  // columns 3 and 5, and on each side of a row border, so no 3x3 block would hold both. The
-  // grid's rounding margin keeps them in neighbouring cells.
+  // columns 3 and 5, and on each side of a row border, so no 3x3 block (nor a CPU block's
+  // span of a row) would hold both. The grid's rounding margin keeps them in neighbouring
+  // cells. 98 boids far below them (y < 3.9) give the flock enough boids for 10 cells.
   FlockParams params;
   params.world = 13.0;
   params.radius = 1.3;
   params.max_speed = 0.01;
-  const FlockState s = make_state({{5.199999999999999, 6.5 - 1e-12, 0.005, 0.001},
-                                   {6.499999999999999, 6.5 + 1e-12, -0.005, 0.001}});
+  FlockState s = make_state({{5.199999999999999, 6.5 - 1e-12, 0.005, 0.001},
+                             {6.499999999999999, 6.5 + 1e-12, -0.005, 0.001}});
+  for (int i = 0; i < 98; ++i) {
+    s.x.push_back(std::fmod(0.137 * i, 13.0));
+    s.y.push_back(std::fmod(0.731 * i, 3.9));
+    s.vx.push_back(0.006);
+    s.vy.push_back(-0.002);
+  }
   expect_matches_reference("rounding-at-a-border", params, s);
   FlockState alone = s;
-  alone.resize(1);
+  alone.x[1] = alone.y[1] = 9.0;  // boid 1 moved out of boid 0's reach
   EXPECT_NE(reference_state(s, params, 1).vx[0], reference_state(alone, params, 1).vx[0]);
 }
 

@@ -75,6 +75,10 @@ struct PathCase {
   Precision precision;
 };
 
+void PrintTo(const PathCase& c, std::ostream* out) {
+  *out << to_string(c.method) << " " << to_string(c.precision);
+}
+
 std::string path_name(const testing::TestParamInfo<PathCase>& info) {
   return to_string(info.param.method) + "_" + to_string(info.param.precision);
 }
