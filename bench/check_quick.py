@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks the outputs of `boids-bench --quick --backend cpu`: every CSV column, a row for each
-method, precision and start, the fits of both methods with finite exponents of the right
-shape, and a non-trivial PNG.
+method, precision and start, hashed float within 48 bytes of memory per boid, the fits of both
+methods with finite exponents of the right shape, and a non-trivial PNG.
 
     check_quick.py QUICK.csv QUICK.json QUICK.png
 """
@@ -13,7 +13,8 @@ import sys
 
 COLUMNS = ["backend", "method", "precision", "state", "count", "ms_per_step", "boid_steps_per_second",
            "pair_interactions_per_second", "candidates_per_boid", "neighbors_per_boid", "bytes_per_boid"]
-NUMERIC = COLUMNS[4:] + ["fraction_of_limit"]
+NUMERIC = COLUMNS[4:] + ["fraction_of_limit", "traffic_bytes_per_boid"]
+HASHED_FLOAT_BYTES = 48  # memory per boid a hashed float flock may hold
 EXPONENTS = {"naive": (1.5, 2.5), "hashed": (0.5, 1.5)}
 
 
@@ -23,7 +24,7 @@ def check(csv_path, json_path, png_path):
         reader = csv.DictReader(f)
         header = reader.fieldnames or []
         rows = list(reader)
-    for column in COLUMNS + ["device", "hardware"]:
+    for column in COLUMNS + ["device", "hardware", "traffic_bytes_per_boid"]:
         if column not in header:
             problems.append(f"{csv_path}: no column '{column}'")
     if problems:
@@ -39,6 +40,10 @@ def check(csv_path, json_path, png_path):
                 problems.append(f"{csv_path} row {i + 1}: {column} {value} is not finite and >= 0")
         if not row["device"] or not row["hardware"]:
             problems.append(f"{csv_path} row {i + 1}: no device or hardware")
+        if (row["method"], row["precision"]) == ("hashed", "float") and \
+                not float(row["bytes_per_boid"]) <= HASHED_FLOAT_BYTES:
+            problems.append(f"{csv_path} row {i + 1}: hashed float holds {row['bytes_per_boid']} "
+                            f"bytes per boid, more than {HASHED_FLOAT_BYTES}")
     for method in ("naive", "hashed"):
         for precision in ("float", "double"):
             for state in ("random", "flocked"):

@@ -27,25 +27,29 @@ inline int sort_passes(Backend backend, int key_bits) {
 // B = sizeof(Boid<Real>) = 4 * sizeof(Real) and 4-byte keys, indices and ids. The model counts
 // every array each stage reads or writes once, and assumes that the neighbours a boid reads
 // in the step come from cache (in cell order, adjacent boids share their 3x3 blocks):
-//   keys       read the boid, write its key and its index            B + 8
-//   sort       each pass reads and writes a key and an index          16 per pass
-//   reorder    read the permutation, the boid and its id,
-//              write the boid and the id in cell order               2B + 12
-//   cell start read the sorted key, write cells/count starts          4 + 4 * cells / count
-//   step       read the boid itself, write its new state             2B
-// total: 5B + 24 + 16 * passes + 4 * cells / count.
-// For float (B = 16) on a CPU that is about 123 bytes; on a GPU with 3 passes about 155.
-inline double hashed_bytes_per_boid(Backend backend, Precision precision, std::uint64_t count,
-                                    std::uint64_t cells) {
+//   step        read the boid itself, write its new state, its key and the identity   2B + 8
+//   reorder     read the permutation, the boid and its id, write the boid and the id
+//               (the id over the permutation)                                         2B + 12
+//   sort and cell starts, on CPUs (counting sort): read the keys twice (count, place),
+//               write the permutation; zero, count, scan and shift the starts   12 + 12 c
+//   on a GPU (CUB radix sort): each pass reads and writes a key and an index,    16 per pass,
+//               and an odd number of passes copies the permutation back               + 8;
+//               clear the starts, read the keys to mark run ends, scan          4 + 16 c
+// with c = cells / count. For float at the seed's density that is about 106 bytes on a CPU
+// and about 157 on a GPU with 3 passes.
+inline double hashed_traffic_bytes(Backend backend, Precision precision, std::uint64_t count,
+                                   std::uint64_t cells) {
   const double boid = precision == Precision::kFloat ? 16.0 : 32.0;
+  const double c = static_cast<double>(cells) / static_cast<double>(count);
+  const double step_and_reorder = 4.0 * boid + 20.0;
+  if (backend != Backend::kCuda) return step_and_reorder + 12.0 + 12.0 * c;
   const int passes = sort_passes(backend, kernels::key_bits(static_cast<kernels::index_t>(cells)));
-  return 5.0 * boid + 24.0 + 16.0 * passes +
-         4.0 * static_cast<double>(cells) / static_cast<double>(count);
+  return step_and_reorder + 16.0 * passes + (passes % 2 == 1 ? 8.0 : 0.0) + 4.0 + 16.0 * c;
 }
 
 // The naive step reads every candidate from cache (CPU blocks, GPU shared-memory tiles): only
 // the boid itself is read and its new state written, 2B. It is bound by arithmetic instead.
-inline double naive_bytes_per_boid(Precision precision) {
+inline double naive_traffic_bytes(Precision precision) {
   return precision == Precision::kFloat ? 32.0 : 64.0;
 }
 

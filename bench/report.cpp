@@ -77,23 +77,25 @@ std::string describe_limits(Backend backend, const Limits& l) {
 
 std::string table_header() {
   char line[320];
-  std::snprintf(line, sizeof line, "%-7s %-6s %-6s %-7s %10s %11s %6s %12s %10s %9s %9s %6s  %s\n",
-                "backend", "method", "prec", "state", "boids", "ms/step", "+-%", "boid-steps/s",
-                "pairs/s", "cand/boid", "nbrs/boid", "B/boid", "of limit (time at limit)");
+  std::snprintf(line, sizeof line,
+                "%-7s %-6s %-6s %-7s %10s %11s %6s %12s %10s %9s %9s %6s %6s  %s\n", "backend",
+                "method", "prec", "state", "boids", "ms/step", "+-%", "boid-steps/s", "pairs/s",
+                "cand/boid", "nbrs/boid", "mem B", "B/step", "of limit (time at limit)");
   return line;
 }
 
 std::string table_row(const Row& r) {
   char line[400];
   std::snprintf(line, sizeof line,
-                "%-7s %-6s %-6s %-7s %10llu %11.4g %5.1f%% %12.4g %10.4g %9.1f %9.1f %6.0f  "
+                "%-7s %-6s %-6s %-7s %10llu %11.4g %5.1f%% %12.4g %10.4g %9.1f %9.1f %6.1f %6.0f  "
                 "%4.1f%% %s (%.3g ms)\n",
                 boids::to_string(r.backend).c_str(), boids::to_string(r.method).c_str(),
                 boids::to_string(r.precision).c_str(), to_string(r.state).c_str(),
                 static_cast<unsigned long long>(r.count), r.ms_per_step, spread_percent(r),
                 r.boid_steps_per_second, r.pair_interactions_per_second, r.candidates_per_boid,
-                r.neighbors_per_boid, r.bytes_per_boid, 100.0 * r.fraction_of_limit,
-                r.limit == "memory" ? "of memory bw" : "of peak flops", r.limit_ms_per_step);
+                r.neighbors_per_boid, r.bytes_per_boid, r.traffic_bytes_per_boid,
+                100.0 * r.fraction_of_limit, r.limit == "memory" ? "of memory bw" : "of peak flops",
+                r.limit_ms_per_step);
   return line;
 }
 
@@ -148,7 +150,7 @@ std::string csv_text(const SweepResult& result) {
       "per_second,"
       "candidates_per_boid,neighbors_per_boid,bytes_per_boid,device,hardware,world,repeats,steps_"
       "per_repeat,"
-      "ms_min,ms_max,limit,limit_ms_per_step,fraction_of_limit,allocated_bytes_per_boid\n";
+      "ms_min,ms_max,limit,limit_ms_per_step,fraction_of_limit,traffic_bytes_per_boid\n";
   for (const Row& r : result.rows) {
     const std::vector<std::string> fields = {boids::to_string(r.backend),
                                              boids::to_string(r.method),
@@ -171,7 +173,7 @@ std::string csv_text(const SweepResult& result) {
                                              r.limit,
                                              number(r.limit_ms_per_step),
                                              number(r.fraction_of_limit),
-                                             number(r.allocated_bytes_per_boid)};
+                                             number(r.traffic_bytes_per_boid)};
     for (std::size_t i = 0; i < fields.size(); ++i) csv += (i ? "," : "") + csv_field(fields[i]);
     csv += "\n";
   }
@@ -215,11 +217,12 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
 
   j["model"] = {
       {"flops_per_pair", kFlopsPerPair},
-      {"hashed_bytes_per_boid",
-       "5B + 24 + 16 * sort passes + 4 * cells / count, B = 4 * sizeof(Real); passes = ceil(key "
-       "bits / "
-       "8) on CUDA (CUB onesweep), 1 on CPUs (counting sort); see bench/model.h"},
-      {"naive_bytes_per_boid", "2B: read the boid, write it; candidates come from cache"}};
+      {"bytes_per_boid", "memory the flock holds per boid (Simulation::bytes_allocated)"},
+      {"hashed_traffic_bytes_per_boid",
+       "bytes a hashed step moves per boid, B = 4 * sizeof(Real): on CPUs 4B + 32 + 12 * cells / "
+       "count (counting sort); on CUDA 4B + 24 + 16 * passes (+ 8 when passes are odd) + 16 * "
+       "cells / count, passes = ceil(key bits / 8) (CUB onesweep); see bench/model.h"},
+      {"naive_traffic_bytes_per_boid", "2B: read the boid, write it; candidates come from cache"}};
 
   json rows = json::array();
   for (const Row& r : result.rows) {
@@ -247,7 +250,7 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
     row["limit"] = r.limit;
     row["limit_ms_per_step"] = r.limit_ms_per_step;
     row["fraction_of_limit"] = json_number(r.fraction_of_limit);
-    row["allocated_bytes_per_boid"] = r.allocated_bytes_per_boid;
+    row["traffic_bytes_per_boid"] = r.traffic_bytes_per_boid;
     rows.push_back(row);
   }
   j["rows"] = rows;

@@ -88,11 +88,11 @@ Row time_row(const SweepSettings& s, const SimulationConfig& config, StartState 
   row.ms_max = 1e3 * *std::max_element(row.seconds_per_step.begin(), row.seconds_per_step.end());
   row.boid_steps_per_second = n / seconds;
   row.neighbors_per_boid = start.neighbors;
-  row.allocated_bytes_per_boid = static_cast<double>(sim->bytes_allocated()) / n;
+  row.bytes_per_boid = static_cast<double>(sim->bytes_allocated()) / n;
   if (config.method == Method::kNaive) {
     row.candidates_per_boid = n - 1;
     row.pair_interactions_per_second = n * (n - 1) / seconds;
-    row.bytes_per_boid = naive_bytes_per_boid(config.precision);
+    row.traffic_bytes_per_boid = naive_traffic_bytes(config.precision);
     row.limit = "arithmetic";
     const double peak =
         config.precision == Precision::kFloat ? limits.float_flops : limits.double_flops;
@@ -100,10 +100,10 @@ Row time_row(const SweepSettings& s, const SimulationConfig& config, StartState 
   } else {
     row.candidates_per_boid = start.candidates.at(config.precision);
     row.pair_interactions_per_second = n * row.candidates_per_boid / seconds;
-    row.bytes_per_boid = hashed_bytes_per_boid(config.backend, config.precision, row.count,
-                                               start.cells.at(config.precision));
+    row.traffic_bytes_per_boid = hashed_traffic_bytes(config.backend, config.precision, row.count,
+                                                      start.cells.at(config.precision));
     row.limit = "memory";
-    row.limit_ms_per_step = 1e3 * n * row.bytes_per_boid / limits.memory_bytes_per_s;
+    row.limit_ms_per_step = 1e3 * n * row.traffic_bytes_per_boid / limits.memory_bytes_per_s;
   }
   row.fraction_of_limit = row.limit_ms_per_step / row.ms_per_step;
   return row;

@@ -50,11 +50,11 @@ struct Row {
   double pair_interactions_per_second;
   double candidates_per_boid;
   double neighbors_per_boid;
-  double bytes_per_boid;            // memory traffic per boid and step (model.h)
-  double allocated_bytes_per_boid;  // Simulation::bytes_allocated() / count
-  std::string limit;                // "memory" (hashed) or "arithmetic" (naive)
-  double limit_ms_per_step;         // the step's time at the machine's limit
-  double fraction_of_limit;         // limit_ms_per_step / ms_per_step
+  double bytes_per_boid;          // memory held: Simulation::bytes_allocated() / count
+  double traffic_bytes_per_boid;  // memory traffic per boid and step (model.h)
+  std::string limit;              // "memory" (hashed) or "arithmetic" (naive)
+  double limit_ms_per_step;       // the step's time at the machine's limit
+  double fraction_of_limit;       // limit_ms_per_step / ms_per_step
 };
 
 // A row not run because naive would take too long there.
