@@ -4,6 +4,10 @@
 #include <omp.h>
 
 #include <sys/wait.h>
+
+#if defined(BOIDS_HAVE_CUDA)
+#include <cuda_runtime.h>
+#endif
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -306,6 +310,57 @@ TEST_P(EngineTest, PredatorPushesNearbyBoidsAwayAsTheReferenceDoes) {
   got = sim->state();
   EXPECT_LT(got.vx[2], 0.0);  // across the edge: pushed towards -x
   EXPECT_TRUE(close_to(got, reference->state(), is_double() ? 0.0 : 1e-6));
+}
+
+// The state as 4-float tuples, sorted: render data is in the backend's own order.
+std::vector<std::array<float, 4>> sorted_tuples(const float* data, std::size_t count) {
+  std::vector<std::array<float, 4>> tuples(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    tuples[i] = {data[4 * i], data[4 * i + 1], data[4 * i + 2], data[4 * i + 3]};
+  }
+  std::sort(tuples.begin(), tuples.end());
+  return tuples;
+}
+
+TEST_P(EngineTest, RenderDataIsTheStateAsFloats) {
+  const ValidationFlock& f = flock_named("flocked");
+  const auto sim = make(f.state, f.params);
+  sim->step(3);
+  const FlockState s = sim->state();
+  std::vector<float> expected(4 * s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    expected[4 * i] = static_cast<float>(s.x[i]);
+    expected[4 * i + 1] = static_cast<float>(s.y[i]);
+    expected[4 * i + 2] = static_cast<float>(s.vx[i]);
+    expected[4 * i + 3] = static_cast<float>(s.vy[i]);
+  }
+  std::vector<float> got(4 * s.size(), -1.0f);
+  sim->viewer_access().copy_render_data(got.data());
+  EXPECT_EQ(sorted_tuples(got.data(), s.size()), sorted_tuples(expected.data(), s.size()));
+#if defined(BOIDS_HAVE_CUDA)
+  if (GetParam().backend == Backend::kCuda) {
+    // The interop path: the backend's kernel on the caller's stream, into device memory.
+    float* device = nullptr;
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaMalloc(&device, got.size() * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    sim->step(1);  // queued work the copy must wait for
+    std::fill(got.begin(), got.end(), -1.0f);
+    EXPECT_TRUE(sim->viewer_access().copy_render_data_to_device(device, stream));
+    EXPECT_EQ(cudaMemcpyAsync(got.data(), device, got.size() * sizeof(float),
+                              cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    std::vector<float> host(got.size());
+    sim->viewer_access().copy_render_data(host.data());
+    EXPECT_EQ(got, host);
+    cudaStreamDestroy(stream);
+    cudaFree(device);
+  }
+#endif
+  if (GetParam().backend != Backend::kCuda) {
+    EXPECT_FALSE(sim->viewer_access().copy_render_data_to_device(got.data(), nullptr));
+  }
 }
 
 TEST_P(EngineTest, CoincidentBoids) {
