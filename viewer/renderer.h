@@ -1,6 +1,6 @@
 // Draws every boid as a small triangle pointing along its velocity: one instanced draw from
 // one vertex buffer of 4 floats per boid (x, y, vx, vy), the layout of
-// Simulation::copy_render_data. Needs a current OpenGL 4.3 core context (glad loaded).
+// ViewerAccess::copy_render_data. Needs a current OpenGL 4.3 core context (glad loaded).
 #pragma once
 
 #include <cstdint>
