@@ -1,8 +1,6 @@
 // `boids-bench`: times the steps of every backend, method and precision over a range of flock
 // sizes at a fixed density, from a random and a flocked start, and reports how far each is
 // from the machine's limits. Bad input: `boids-bench: error: ...` on stderr and exit code 2.
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,10 +16,9 @@
 #include "bench/report.h"
 #include "bench/sweep.h"
 #include "host/cli/options.h"
+#include "host/cli/python_script.h"
 #include "host/errors.h"
 #include "host/output_file.h"
-
-extern char** environ;
 
 namespace boids::bench {
 namespace {
@@ -206,9 +203,7 @@ void check_outputs(const Options& o) {
   if (!o.csv.empty()) check_writable(o.csv, "--csv");
   if (!o.json.empty()) check_writable(o.json, "--json");
   if (!o.plot.empty()) {
-    if (o.plot.size() < 5 || o.plot.compare(o.plot.size() - 4, 4, ".png") != 0) {
-      throw InputError("--plot: expected a file name ending in .png, got '" + o.plot + "'");
-    }
+    cli::check_png_name("--plot", o.plot);
     check_writable(o.plot, "--plot");
   }
   const std::vector<std::pair<std::string, std::string>> files = {
@@ -223,27 +218,13 @@ void check_outputs(const Options& o) {
   }
 }
 
-// Runs the plotting script (bench/plot.py) with `args`; returns its exit status.
-int run_plot_script(const std::vector<std::string>& args) {
-  std::vector<std::string> all = {BOIDS_BENCH_PYTHON, BOIDS_BENCH_PLOT_SCRIPT};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
-  int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return 127;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
 void plot(const Options& o, const std::string& json_text) {
   std::string json_file = o.json;
   if (json_file.empty()) {
     json_file = o.plot + ".json.tmp";
     write_file_atomically(json_file, json_text);
   }
-  const int status = run_plot_script({json_file, o.plot});
+  const int status = cli::run_python_script(BOIDS_BENCH_PLOT_SCRIPT, {json_file, o.plot});
   if (o.json.empty()) std::remove(json_file.c_str());
   if (status != 0)
     throw RuntimeError("--plot: " BOIDS_BENCH_PLOT_SCRIPT " failed (exit status " +
@@ -323,11 +304,7 @@ int bench_main(const std::vector<std::string>& args) {
   }
   check_outputs(o);
   const SweepSettings settings = resolve(o);
-  if (!o.plot.empty() && run_plot_script({"--check"}) != 0) {
-    throw RuntimeError(
-        "--plot: " BOIDS_BENCH_PYTHON
-        " cannot import matplotlib (install python3-matplotlib: scripts/install-deps)");
-  }
+  if (!o.plot.empty()) cli::check_matplotlib("--plot", BOIDS_BENCH_PLOT_SCRIPT);
 
   RunInfo info{utc_now(), source_commit(), BOIDS_VERSION};
   std::printf("boids-bench %s, commit %s, %s\n", info.version.c_str(),

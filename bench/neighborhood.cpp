@@ -42,11 +42,11 @@ double candidates_per_boid(const FlockState& state, const CellGrid<Real>& grid) 
   const Bins bins = bin(state, grid);
   // Every boid of cell c tests every boid of c's block but itself.
   double total = 0;
-  const auto side = static_cast<std::int64_t>(grid.side);
+  const auto rows = static_cast<std::int64_t>(grid.rows);
 #pragma omp parallel for reduction(+ : total) schedule(static)
-  for (std::int64_t cy = 0; cy < side; ++cy) {
-    for (index_t cx = 0; cx < grid.side; ++cx) {
-      const index_t cell = static_cast<index_t>(cy) * grid.side + cx;
+  for (std::int64_t cy = 0; cy < rows; ++cy) {
+    for (index_t cx = 0; cx < grid.columns; ++cx) {
+      const index_t cell = static_cast<index_t>(cy) * grid.columns + cx;
       const std::uint64_t here = bins.start[cell + 1] - bins.start[cell];
       if (here == 0) continue;
       std::uint64_t block = 0;
@@ -61,33 +61,5 @@ double candidates_per_boid(const FlockState& state, const CellGrid<Real>& grid) 
 
 template double candidates_per_boid<float>(const FlockState&, const CellGrid<float>&);
 template double candidates_per_boid<double>(const FlockState&, const CellGrid<double>&);
-
-double neighbors_per_boid(const FlockState& state, double radius, double world) {
-  const std::size_t n = state.size();
-  if (n == 0) return 0;
-  const CellGrid<double> grid =
-      kernels::make_cell_grid<double>(radius, world, static_cast<index_t>(n));
-  const Bins bins = bin(state, grid);
-  const double radius_sq = radius * radius, half = world / 2;
-  auto wrap = [&](double d) { return d > half ? d - world : (d < -half ? d + world : d); };
-  double total = 0;
-  const auto count = static_cast<std::int64_t>(n);
-#pragma omp parallel for reduction(+ : total) schedule(dynamic, 4096)
-  for (std::int64_t k = 0; k < count; ++k) {
-    const std::uint32_t i = bins.order[static_cast<std::size_t>(k)];
-    const double x = state.x[i], y = state.y[i];
-    std::uint64_t near = 0;
-    grid.for_each_block_run(
-        grid.coordinate(x), grid.coordinate(y), [&](index_t first, index_t last) {
-          for (std::uint64_t s = bins.start[first]; s < bins.start[last + 1]; ++s) {
-            const std::uint32_t j = bins.order[s];
-            const double dx = wrap(state.x[j] - x), dy = wrap(state.y[j] - y);
-            near += (j != i && dx * dx + dy * dy < radius_sq) ? 1 : 0;
-          }
-        });
-    total += static_cast<double>(near);
-  }
-  return total / static_cast<double>(n);
-}
 
 }  // namespace boids::bench

@@ -1,6 +1,6 @@
 // How crowded a starting state is: the candidates the hashed step tests per boid (boids in the
-// 3x3 block of cells, minus the boid itself) and the true neighbours (others within r).
-// Computed on the host from the state a row starts from.
+// 3x3 block of cells, minus the boid itself). The true neighbours come from the host metrics
+// (mean_neighbor_count). Computed on the host from the state a row starts from.
 #pragma once
 
 #include "host/flock.h"
@@ -11,8 +11,5 @@ namespace boids::bench {
 // Mean candidates per boid on `grid` (positions rounded to Real first, as the backends do).
 template <typename Real>
 double candidates_per_boid(const FlockState& state, const kernels::CellGrid<Real>& grid);
-
-// Mean number of other boids within `radius` on the torus of side `world`.
-double neighbors_per_boid(const FlockState& state, double radius, double world);
 
 }  // namespace boids::bench

@@ -8,6 +8,7 @@
 #include "bench/model.h"
 #include "bench/neighborhood.h"
 #include "host/initial_state.h"
+#include "host/metrics.h"
 
 namespace boids::bench {
 namespace {
@@ -21,7 +22,8 @@ double assumed_pair_rate(Backend backend) {
 FlockParams params_for(const SweepSettings& s, std::uint64_t count) {
   FlockParams params;  // the seed's weights and speed
   params.radius = s.radius;
-  params.world = std::sqrt(static_cast<double>(count) / s.density) * s.radius;
+  const double side = std::sqrt(static_cast<double>(count) / s.density) * s.radius;
+  params.world = World{side, side, Boundary::kTorus};
   return params;
 }
 
@@ -42,14 +44,16 @@ struct Start {
 Start describe(FlockState state, const SweepSettings& s, const FlockParams& params) {
   Start start;
   const auto n = static_cast<kernels::index_t>(state.size());
-  start.neighbors = neighbors_per_boid(state, params.radius, params.world);
+  start.neighbors = mean_neighbor_count(state, params.radius, params.world);
   for (Precision p : s.precisions) {
     if (p == Precision::kFloat) {
-      const auto grid = kernels::make_cell_grid<float>(params.radius, params.world, n);
+      const auto grid = kernels::make_cell_grid<float>(params.radius, params.world.width,
+                                                       params.world.height, n, true);
       start.candidates[p] = candidates_per_boid(state, grid);
       start.cells[p] = grid.cells();
     } else {
-      const auto grid = kernels::make_cell_grid<double>(params.radius, params.world, n);
+      const auto grid = kernels::make_cell_grid<double>(params.radius, params.world.width,
+                                                        params.world.height, n, true);
       start.candidates[p] = candidates_per_boid(state, grid);
       start.cells[p] = grid.cells();
     }
@@ -77,7 +81,7 @@ Row time_row(const SweepSettings& s, const SimulationConfig& config, StartState 
   row.state = state;
   row.count = sim->count();
   row.device = sim->device();
-  row.world = config.params.world;
+  row.world = config.params.world.width;
   row.steps_per_repeat = steps;
   for (std::uint64_t r = 0; r < s.repeats; ++r) {
     row.seconds_per_step.push_back(sim->timed_step(steps) / static_cast<double>(steps));

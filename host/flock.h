@@ -1,24 +1,87 @@
-// A flock as the host sees it: parameters of the model and the state of every boid, in
-// double precision and in input order. Backends keep their own copies in their own layout.
+// A flock as the host sees it: the model and its parameters, and the state of every boid in
+// double precision and input order. Backends keep their own copies in their own layout.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace boids {
 
-// The model's parameters; the defaults are the seed example's.
+// The rules the boids follow.
+//   boids     seed 000: separation, alignment and cohesion as velocity changes, speed kept
+//             in [v_max / 2, v_max]
+//   steering  seed 002's lab: each rule a desired velocity steered towards, a maximum force,
+//             a time step, speed kept in [0.35 v_max, v_max]
+//   vicsek    Vicsek et al. 1995: constant speed, the mean heading of the neighbours (the boid
+//             itself included) plus noise
+enum class Model { kBoids, kSteering, kVicsek };
+
+// What lies at the world's edges: a torus (the seed's), or walls that turn boids back.
+enum class Boundary { kTorus, kWalls };
+
+// How a step updates the boids: all from the same snapshot (every backend), or one after the
+// other, each seeing the new state of those before it (the steering lab's own loop; the
+// reference backend only).
+enum class Update { kSynchronous, kInPlace };
+
+std::string to_string(Model model);
+std::string to_string(Boundary boundary);
+std::string to_string(Update update);
+
+// The rectangle the boids live in: positions in [0, width) x [0, height).
+struct World {
+  double width = 100.0;
+  double height = 100.0;
+  Boundary boundary = Boundary::kTorus;
+
+  bool torus() const { return boundary == Boundary::kTorus; }
+  bool square() const { return width == height; }
+};
+
+// A disc no boid may enter.
+struct Obstacle {
+  double x = 0, y = 0, radius = 0;
+};
+
+struct Vec2 {
+  double x = 0, y = 0;
+};
+
+// The model's parameters; the defaults are the seed example's, and every variant is off.
 struct FlockParams {
+  Model model = Model::kBoids;
   double radius = 10.0;     // perception radius r
   double separation = 1.5;  // weight of the separation rule
   double alignment = 1.0;   // weight of the alignment rule
   double cohesion = 1.0;    // weight of the cohesion rule
-  double max_speed = 1.0;   // v_max; speeds are kept in [v_max / 2, v_max]
-  double world = 100.0;     // side L of the square torus
+  double max_speed = 1.0;   // v_max; under the Vicsek model, the constant speed V
+  World world;
+  // Separation acts closer than this; 0 means the model's own: r / 2 (0.45 r for steering).
+  double separation_radius = 0.0;
+  double fov = 360.0;        // field of view in degrees, (0, 360]: neighbours ahead only
+  double noise = 0.0;        // eta in radians, [0, 2 pi]: headings turn by U(-eta/2, eta/2)
+  double dt = 1.0 / 60.0;    // time step of the steering model (boids and Vicsek step by 1)
+  double wall_distance = 0;  // walls push boids closer than this; 0 means the radius
+  bool has_goal = false;
+  Vec2 goal;  // steered towards with goal_weight, when has_goal
+  double goal_weight = 1.0;
+  Vec2 wind;  // a velocity added every step (times dt) before the clamp
+  std::vector<Obstacle> obstacles;
+  Update update = Update::kSynchronous;
+
+  // The separation radius in effect.
+  double effective_separation_radius() const {
+    if (separation_radius > 0) return separation_radius;
+    return model == Model::kSteering ? radius * 0.45 : radius / 2;
+  }
+  double effective_wall_distance() const { return wall_distance > 0 ? wall_distance : radius; }
+  // Whether every option has its default, so that the step is exactly the seed's.
+  bool seed_model() const;
 };
 
-// Positions in [0, L) and velocities, one entry per boid (structure of arrays, as the seed).
+// Positions in the world and velocities, one entry per boid (structure of arrays, as the seed).
 struct FlockState {
   std::vector<double> x, y, vx, vy;
 
@@ -30,6 +93,8 @@ struct FlockState {
     vy.resize(count);
   }
 };
+
+inline constexpr double kPi = 3.141592653589793;
 
 // Largest flock the engine accepts: indices are 32-bit on every backend.
 inline constexpr std::uint64_t kMaxBoids = 2147483647;

@@ -1,6 +1,9 @@
 #include "host/initial_state.h"
 
 #include <cmath>
+#include <string>
+
+#include "host/errors.h"
 
 namespace boids {
 namespace {
@@ -28,15 +31,46 @@ double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw) {
   return static_cast<double>(random_bits(seed, boid, draw) >> 11) * 0x1.0p-53;
 }
 
+namespace {
+
+bool inside_an_obstacle(double x, double y, const FlockParams& params) {
+  for (const Obstacle& o : params.obstacles) {
+    double dx = x - o.x, dy = y - o.y;
+    if (params.world.torus()) {
+      dx -= params.world.width * std::round(dx / params.world.width);
+      dy -= params.world.height * std::round(dy / params.world.height);
+    }
+    if (dx * dx + dy * dy < o.radius * o.radius) return true;
+  }
+  return false;
+}
+
+// Draws of a position redrawn because it fell inside an obstacle: far from the heading's.
+constexpr std::uint64_t kRedraw = 0x80000000ULL;
+constexpr std::uint64_t kRedraws = 100000;
+
+}  // namespace
+
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params) {
   FlockState state;
   state.resize(count);
   const auto n = static_cast<std::int64_t>(count);
+  bool crowded = false;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const auto boid = static_cast<std::uint64_t>(i);
-    state.x[i] = random_position(seed, boid, 0, params.world);
-    state.y[i] = random_position(seed, boid, 1, params.world);
+    double x = random_position(seed, boid, 0, params.world.width);
+    double y = random_position(seed, boid, 1, params.world.height);
+    for (std::uint64_t k = 0; inside_an_obstacle(x, y, params); ++k) {
+      if (k == kRedraws) {
+        crowded = true;
+        break;
+      }
+      x = random_position(seed, boid, kRedraw + 2 * k, params.world.width);
+      y = random_position(seed, boid, kRedraw + 2 * k + 1, params.world.height);
+    }
+    state.x[i] = x;
+    state.y[i] = y;
     // A heading without trigonometry: a point uniform in the unit disc, scaled to v_max.
     // Each try is accepted with probability pi/4; the draw counter keeps it per boid.
     for (std::uint64_t draw = 2;; draw += 2) {
@@ -50,7 +84,31 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
       break;
     }
   }
+  if (crowded) {
+    throw InputError("the obstacles leave almost no room: a boid found no free place in " +
+                     std::to_string(kRedraws) + " tries");
+  }
   return state;
+}
+
+void check_start(const FlockState& state, const FlockParams& params) {
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    if (!(state.x[i] >= 0 && state.x[i] < params.world.width && state.y[i] >= 0 &&
+          state.y[i] < params.world.height)) {
+      throw InputError("boid " + std::to_string(i) + " is outside the world");
+    }
+    if (inside_an_obstacle(state.x[i], state.y[i], params)) {
+      throw InputError("boid " + std::to_string(i) + " starts inside an obstacle");
+    }
+    if (params.model == Model::kVicsek) {
+      const double speed = std::hypot(state.vx[i], state.vy[i]);
+      if (!(std::abs(speed - params.max_speed) <= 1e-9 * params.max_speed)) {
+        throw InputError("boid " + std::to_string(i) + " moves at speed " + std::to_string(speed) +
+                         ": the Vicsek model's particles all move at " + "--speed " +
+                         std::to_string(params.max_speed));
+      }
+    }
+  }
 }
 
 }  // namespace boids

@@ -16,6 +16,12 @@ std::uint64_t random_bits(std::uint64_t seed, std::uint64_t boid, std::uint64_t 
 // Uniform in [0, 1) with 53 random bits.
 double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw);
 
+// Positions uniform in the world (redrawn, with draws of their own, while inside an
+// obstacle), headings uniform on the circle, speed v_max (the Vicsek model's V).
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params);
+
+// Throws InputError when a given start cannot be flown under `params`: a boid outside the world
+// or inside an obstacle, or, under the Vicsek model, not at the speed V.
+void check_start(const FlockState& state, const FlockParams& params);
 
 }  // namespace boids

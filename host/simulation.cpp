@@ -70,8 +70,13 @@ double Simulation::timed_step(std::uint64_t steps) {
 }
 
 void Simulation::change_params(const FlockParams& params) {
-  if (params.world != config_.params.world) {
-    throw InputError("the world's side cannot change while boids are in it");
+  const World& now = config_.params.world;
+  if (params.world.width != now.width || params.world.height != now.height ||
+      params.world.boundary != now.boundary) {
+    throw InputError("the world's size and boundary cannot change while boids are in it");
+  }
+  if (params.model != config_.params.model) {
+    throw InputError("the model cannot change while boids fly it: start a new flock");
   }
   config_.params = params;
 }

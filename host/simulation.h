@@ -28,6 +28,7 @@ struct SimulationConfig {
   Method method = Method::kHashed;
   Precision precision = Precision::kFloat;
   FlockParams params;
+  std::uint64_t seed = 42;  // keys the noise: draws depend on (seed, step, boid)
 };
 
 // The pointer as a predator (seed 002): boids within `radius` of (x, y) are pushed away, the

@@ -29,6 +29,12 @@ struct ValidationFlock {
 // worlds with fewer than 3 cells per axis: "2-cells-r40" and "1-cell-r60" (world 100).
 std::vector<ValidationFlock> validation_flocks();
 
+// A flock of 500 boids (r = 5, world 100, 1.25 boids per r^2) for each model and variant: a
+// field of view, a separation radius, noise, walls, obstacles, a goal with wind, a rectangular
+// world, the steering model (alone, and with walls, a field of view, noise and an obstacle),
+// and the Vicsek model (with noise; with walls and a goal).
+std::vector<ValidationFlock> variant_flocks();
+
 // What a method and precision must achieve, and after how many steps.
 struct ValidationTolerance {
   std::uint64_t steps = 0;
@@ -76,10 +82,12 @@ ValidationCase compare_with_expected(Backend backend, Method method, Precision p
                                      const ValidationFlock& flock, const FlockState& expected,
                                      const ValidationTolerance& tolerance);
 
-// The reference's state after `steps` steps from `state`.
-FlockState reference_state(const FlockState& state, const FlockParams& params, std::uint64_t steps);
+// The reference's state after `steps` steps from `state`, its noise keyed by `seed`.
+FlockState reference_state(const FlockState& state, const FlockParams& params, std::uint64_t steps,
+                           std::uint64_t seed = 42);
 
-// Every method x precision of `backend` on every validation flock, against the reference.
+// Every method x precision of `backend` on every validation flock and variant, against the
+// reference.
 struct ValidationReport {
   Backend backend = Backend::kCpu;
   std::string device;  // as the backend's Simulation::device() says

@@ -1,6 +1,8 @@
-// The seed's metrics on a backend's own data, one small functor per stage:
+// The metrics on a backend's own data, one small functor per stage:
 //   polarization   sums of the unit headings                   (UnitHeading)
+//   order          sums of the velocities                      (VelocityComponent)
 //   nearest        per-boid ring search over the cell grid     (NearestNeighborDistance)
+//   neighbours     per-boid count within r                     (NeighborCount)
 //   flocks         union-find over pairs closer than r         (LinkNeighbors, FlattenParents)
 //                  then components sized and roots counted     (CountMembers, IsRoot)
 // They run on the cell index of the current positions (kernels/cell_index.h), and keep the
@@ -27,17 +29,29 @@ struct UnitHeading {
   }
 };
 
+// One component of a boid's velocity, in double.
 template <typename Real>
-BOIDS_HD inline Real wrapped_distance_sq(const Boid<Real>& a, const Boid<Real>& b,
-                                         const StepParams<Real>& p) {
-  const Real dx = wrap_delta(b.x - a.x, p);
-  const Real dy = wrap_delta(b.y - a.y, p);
+struct VelocityComponent {
+  const Boid<Real>* boids;
+  bool y_axis;
+
+  BOIDS_HD double operator()(index_t i) const {
+    return static_cast<double>(y_axis ? boids[i].vy : boids[i].vx);
+  }
+};
+
+// The squared distance between two boids: across the torus's edges, or plain between walls.
+template <typename Real>
+BOIDS_HD inline Real distance_sq(const Boid<Real>& a, const Boid<Real>& b,
+                                 const StepParams<Real>& p) {
+  Real dx, dy;
+  offset_between(a.x, a.y, b.x, b.y, p, dx, dy);
   return dx * dx + dy * dy;
 }
 
 // Searches square rings of cells outwards from the boid's cell; once the nearest boid found
-// is within `ring` cell widths, no unseen boid can be nearer. When the rings would wrap onto
-// themselves, every boid is checked.
+// is within `ring` cell widths, no unseen boid can be nearer. On a torus, when the rings would
+// wrap onto themselves, every boid is checked; between walls, cells beyond them are skipped.
 template <typename Real>
 struct NearestNeighborDistance {
   const Boid<Real>* sorted;
@@ -49,26 +63,36 @@ struct NearestNeighborDistance {
   // The distance from sorted boid i to its nearest other boid; 0 for a lone boid.
   BOIDS_HD double operator()(index_t i) const {
     const Boid<Real> self = sorted[i];
-    const int side = static_cast<int>(grid.side);
-    const int cx = static_cast<int>(grid.coordinate(self.x));
-    const int cy = static_cast<int>(grid.coordinate(self.y));
-    const Real width = params.world / static_cast<Real>(grid.side);
+    const int columns = static_cast<int>(grid.columns), rows = static_cast<int>(grid.rows);
+    const int cx = static_cast<int>(grid.column(self.x));
+    const int cy = static_cast<int>(grid.row(self.y));
+    const Real cell_width = params.width / static_cast<Real>(grid.columns);
+    const Real cell_height = params.height / static_cast<Real>(grid.rows);
+    const Real unit = cell_width < cell_height ? cell_width : cell_height;
+    // The last ring that does not wrap onto itself; between walls, one that covers the grid.
+    const int rings = grid.wraps ? (min_of(columns, rows) - 1) / 2 : max_of(columns, rows);
     Real best = Real(-1);
-    int ring = 0;
-    for (; 2 * ring + 1 <= side; ++ring) {
+    bool found = false;
+    for (int ring = 0; ring <= rings && !found; ++ring) {
       for (int oy = -ring; oy <= ring; ++oy) {
         const bool edge_row = oy == -ring || oy == ring;
         const int step = edge_row ? 1 : 2 * ring;
         for (int ox = -ring; ox <= ring; ox += step > 0 ? step : 1) {
-          const index_t cell =
-              static_cast<index_t>(((cy + oy + side) % side) * side + (cx + ox + side) % side);
+          int gx = cx + ox, gy = cy + oy;
+          if (grid.wraps) {
+            gx = (gx + columns) % columns;
+            gy = (gy + rows) % rows;
+          } else if (gx < 0 || gy < 0 || gx >= columns || gy >= rows) {
+            continue;
+          }
+          const auto cell = static_cast<index_t>(gy * columns + gx);
           scan(i, self, cell_start[cell], cell_start[cell + 1], best);
         }
       }
-      const Real reach = static_cast<Real>(ring) * width;
-      if (best >= Real(0) && best <= reach * reach) break;
+      const Real reach = static_cast<Real>(ring) * unit;
+      found = best >= Real(0) && best <= reach * reach;
     }
-    if (2 * ring + 1 > side) scan(i, self, 0, count, best);
+    if (!found) scan(i, self, 0, count, best);
     return best >= Real(0) ? square_root(static_cast<double>(best)) : 0.0;
   }
 
@@ -76,7 +100,7 @@ struct NearestNeighborDistance {
                      Real& best) const {
     for (index_t k = begin; k < end; ++k) {
       if (k == i) continue;
-      const Real d2 = wrapped_distance_sq(self, sorted[k], params);
+      const Real d2 = distance_sq(self, sorted[k], params);
       if (best < Real(0) || d2 < best) best = d2;
     }
   }
@@ -127,13 +151,35 @@ struct LinkNeighbors {
   BOIDS_HD void operator()(index_t i) const {
     const Boid<Real> self = sorted[i];
     grid.for_each_block_run(
-        grid.coordinate(self.x), grid.coordinate(self.y), [&](index_t first_key, index_t last_key) {
+        grid.column(self.x), grid.row(self.y), [&](index_t first_key, index_t last_key) {
           const index_t end = cell_start[last_key + 1];
           for (index_t k = cell_start[first_key]; k < end; ++k) {
-            if (k > i && wrapped_distance_sq(self, sorted[k], params) < params.radius_sq)
+            if (k > i && distance_sq(self, sorted[k], params) < params.radius_sq)
               link(parent, i, k);
           }
         });
+  }
+};
+
+// The number of other boids closer than r.
+template <typename Real>
+struct NeighborCount {
+  const Boid<Real>* sorted;
+  const index_t* cell_start;
+  CellGrid<Real> grid;
+  StepParams<Real> params;
+
+  BOIDS_HD double operator()(index_t i) const {
+    const Boid<Real> self = sorted[i];
+    double neighbours = 0;
+    grid.for_each_block_run(
+        grid.column(self.x), grid.row(self.y), [&](index_t first_key, index_t last_key) {
+          const index_t end = cell_start[last_key + 1];
+          for (index_t k = cell_start[first_key]; k < end; ++k) {
+            if (k != i && distance_sq(self, sorted[k], params) < params.radius_sq) neighbours += 1;
+          }
+        });
+    return neighbours;
   }
 };
 
@@ -159,9 +205,11 @@ struct IsRoot {
 
 struct MetricsResult {
   double polarization;
+  double order;  // |sum of velocities| / (n v_max)
   double flocks;
   index_t largest_flock;
   double mean_nn_distance;
+  double mean_neighbors;
 };
 
 // Builds the cell index of the current positions (the state and the ids are left as they
@@ -178,6 +226,11 @@ MetricsResult measure_flock(Executor& exec, CellIndex<Real>& x, const CellGrid<R
   const double mean_x = exec.sum(n, UnitHeading<Real>{x.sorted, false}) / n;
   const double mean_y = exec.sum(n, UnitHeading<Real>{x.sorted, true}) / n;
   r.polarization = square_root(mean_x * mean_x + mean_y * mean_y);
+  const double sum_vx = exec.sum(n, VelocityComponent<Real>{x.sorted, false});
+  const double sum_vy = exec.sum(n, VelocityComponent<Real>{x.sorted, true});
+  r.order = square_root(sum_vx * sum_vx + sum_vy * sum_vy) /
+            (static_cast<double>(n) * static_cast<double>(params.max_speed));
+  r.mean_neighbors = exec.sum(n, NeighborCount<Real>{x.sorted, x.cell_start, grid, params}) / n;
 
   const NearestNeighborDistance<Real> nearest{x.sorted, x.cell_start, grid, params, n};
   r.mean_nn_distance = n > 1 ? exec.sum(n, nearest) / n : 0.0;

@@ -15,9 +15,12 @@ namespace boids::kernels {
 // one's 3x3 block, in which the distance test rejects the others. With one lane (a GPU
 // thread per boid) that is exactly the boid's 3x3 block; on CPU threads the lane loop
 // vectorises across boids, each adding its candidates in sorted order.
-template <typename Real, int Lanes>
+template <typename Model, typename Real, int Lanes>
 struct HashedStepBlock {
+  using Sums = typename Model::template Sums<Real, Lanes>;
+
   const Boid<Real>* sorted;
+  const index_t* ids;  // input index of each sorted boid (keys its noise)
   Boid<Real>* out;
   const index_t* cell_start;
   CellGrid<Real> grid;
@@ -32,9 +35,9 @@ struct HashedStepBlock {
     const index_t block_end = min_of<index_t>(block * Lanes + Lanes, count);
     index_t first = block * Lanes;
     while (first < block_end) {
-      const index_t row = grid.coordinate(sorted[first].y);
+      const index_t row = grid.row(sorted[first].y);
       index_t end = first + 1;
-      while (end < block_end && grid.coordinate(sorted[end].y) == row) ++end;
+      while (end < block_end && grid.row(sorted[end].y) == row) ++end;
       step_row_segment(first, end, row);
       first = end;
     }
@@ -44,18 +47,18 @@ struct HashedStepBlock {
   // Steps sorted boids [first, end), all in row `row`, hence in ascending columns.
   BOIDS_HD void step_row_segment(index_t first, index_t end, index_t row) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
-    Real x[Lanes], y[Lanes];
-    NeighborSums<Real, Lanes> sums;
-    start_lanes(sorted, first, end - 1, x, y, sums);
-    const index_t first_column = grid.coordinate(sorted[first].x);
-    const index_t last_column = grid.coordinate(sorted[end - 1].x);
-    if (grid.spans_without_wrap(first_column, last_column, row)) {
-      gather<false>(sums, x, y, first, first_column, last_column, row, p);
-    } else {
-      gather<true>(sums, x, y, first, first_column, last_column, row, p);
-    }
+    LaneBoids<Real, Lanes> self;
+    Sums sums;
+    start_lanes<Model>(sorted, first, end - 1, self, sums);
+    const index_t first_column = grid.column(sorted[first].x);
+    const index_t last_column = grid.column(sorted[end - 1].x);
+    const bool wraps = !grid.spans_without_wrap(first_column, last_column, row);
+    with_pair_flags(wraps, p.limited_view, [&](auto flags) {
+      gather<decltype(flags)>(sums, self, first, first_column, last_column, row, p);
+    });
     for (index_t i = first; i < end; ++i) {
-      const Boid<Real> moved = advance_boid(sorted[i], sums, static_cast<int>(i - first), p);
+      const Boid<Real> moved =
+          Model::advance(sorted[i], sums, static_cast<int>(i - first), ids[i], p);
       out[i] = moved;
       next_keys[i] = grid.key(moved.x, moved.y);
       next_order[i] = i;
@@ -63,8 +66,8 @@ struct HashedStepBlock {
   }
 
   // Adds the candidates around the span to every lane but the boid itself.
-  template <bool Wraps>
-  BOIDS_HD void gather(NeighborSums<Real, Lanes>& sums, const Real* x, const Real* y, index_t first,
+  template <typename F>
+  BOIDS_HD void gather(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t first,
                        index_t first_column, index_t last_column, index_t row,
                        const StepParams<Real>& p) const {
     grid.for_each_span_run(first_column, last_column, row,
@@ -76,8 +79,8 @@ struct HashedStepBlock {
 #pragma omp simd
 #endif
                                for (int lane = 0; lane < Lanes; ++lane) {
-                                 accumulate_neighbor<Wraps>(sums, lane, x[lane], y[lane], candidate,
-                                                            p, j != first + lane);
+                                 accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(
+                                     sums, lane, self, candidate, p, j != first + lane);
                                }
                              }
                            });
@@ -88,13 +91,13 @@ struct HashedStepBlock {
 // build_cell_index); Executor::hashed_lanes<Real> is the boids per block of the step (1 on a
 // GPU). The step writes the moved boids over the state in cell order, and their keys and the
 // identity into the index's spare arrays, ready for the next sort.
-template <typename Real, typename Executor>
+template <typename Model, typename Real, typename Executor>
 void hashed_step(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
                  const StepParams<Real>& params) {
   build_cell_index(exec, x, grid, /*carry_ids=*/true);
-  using Step = HashedStepBlock<Real, Executor::template hashed_lanes<Real>>;
-  exec.for_each(Step::blocks_for(x.count),
-                Step{x.sorted, x.boids, x.cell_start, grid, params, x.count, x.keys, x.order});
+  using Step = HashedStepBlock<Model, Real, Executor::template hashed_lanes<Real>>;
+  exec.for_each(Step::blocks_for(x.count), Step{x.sorted, x.ids, x.boids, x.cell_start, grid,
+                                                params, x.count, x.keys, x.order});
   x.keys_ready = true;
 }
 

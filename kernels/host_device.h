@@ -30,6 +30,14 @@ BOIDS_HD inline double square_root(double x) {
   return sqrt(x);
 }
 
+// The remainder of x / y with the sign of x, exact (C's fmod, JavaScript's %).
+BOIDS_HD inline float remainder_of(float x, float y) {
+  return fmodf(x, y);
+}
+BOIDS_HD inline double remainder_of(double x, double y) {
+  return fmod(x, y);
+}
+
 template <typename T>
 BOIDS_HD inline T min_of(T a, T b) {
   return b < a ? b : a;

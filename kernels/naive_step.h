@@ -1,5 +1,6 @@
 // The naive all-pairs step: every boid gathers from every other boid in ascending index
-// order, the order in which the reference adds them.
+// order, the order in which the reference adds them. Boids keep input order, so a boid's index
+// is its id (which keys its noise).
 #pragma once
 
 #include "kernels/rules.h"
@@ -9,8 +10,10 @@ namespace boids::kernels {
 // Steps `Lanes` consecutive boids (one block) against all candidates. On CPU threads the lane
 // loop vectorises across boids, so each boid still adds its neighbours one by one in index
 // order. (On a GPU the cuda backend runs the shared-memory tiled kernel with one lane.)
-template <typename Real, int Lanes>
+template <typename Model, typename Real, int Lanes>
 struct NaiveStepBlock {
+  using Sums = typename Model::template Sums<Real, Lanes>;
+
   const Boid<Real>* in;
   Boid<Real>* out;
   index_t count;
@@ -21,23 +24,27 @@ struct NaiveStepBlock {
   BOIDS_HD void operator()(index_t block) const {
     const index_t first = block * Lanes;
     const index_t block_end = min_of<index_t>(first + Lanes, count);
-    Real x[Lanes], y[Lanes];
-    NeighborSums<Real, Lanes> sums;
-    start_lanes(in, first, count - 1, x, y, sums);
+    LaneBoids<Real, Lanes> self;
+    Sums sums;
+    start_lanes<Model>(in, first, count - 1, self, sums);
     // Ascending candidates in three ranges, so that only the block's own boids need the
     // self test and the long ranges vectorise.
-    gather_others(sums, x, y, 0, first);
-    gather_block(sums, x, y, first, block_end);
-    gather_others(sums, x, y, block_end, count);
+    with_pair_flags(params.torus, params.limited_view, [&](auto flags) {
+      using F = decltype(flags);
+      gather_others<F>(sums, self, 0, first);
+      gather_block<F>(sums, self, first, block_end);
+      gather_others<F>(sums, self, block_end, count);
+    });
     for (index_t i = first; i < block_end; ++i) {
-      out[i] = advance_boid(in[i], sums, static_cast<int>(i - first), params);
+      out[i] = Model::advance(in[i], sums, static_cast<int>(i - first), i, params);
     }
   }
 
  private:
   // Adds candidates [begin, end), none of them in this block, to every lane.
-  BOIDS_HD void gather_others(NeighborSums<Real, Lanes>& sums, const Real* x, const Real* y,
-                              index_t begin, index_t end) const {
+  template <typename F>
+  BOIDS_HD void gather_others(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t begin,
+                              index_t end) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     for (index_t j = begin; j < end; ++j) {
       const Boid<Real> candidate = in[j];
@@ -45,18 +52,22 @@ struct NaiveStepBlock {
 #pragma omp simd
 #endif
       for (int lane = 0; lane < Lanes; ++lane) {
-        accumulate_neighbor(sums, lane, x[lane], y[lane], candidate, p);
+        accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate, p);
       }
     }
   }
 
   // Adds the block's own boids [first, end) to every lane but themselves.
-  BOIDS_HD void gather_block(NeighborSums<Real, Lanes>& sums, const Real* x, const Real* y,
-                             index_t first, index_t end) const {
+  template <typename F>
+  BOIDS_HD void gather_block(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t first,
+                             index_t end) const {
     for (index_t j = first; j < end; ++j) {
       const Boid<Real> candidate = in[j];
       for (int lane = 0; lane < Lanes; ++lane) {
-        if (first + lane != j) accumulate_neighbor(sums, lane, x[lane], y[lane], candidate, params);
+        if (first + lane != j) {
+          accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate,
+                                                                 params);
+        }
       }
     }
   }
@@ -70,20 +81,26 @@ inline constexpr int kNaiveTile = 256;
 
 // Adds the candidates of the tile that starts at boid `base` (tile[k] is boid base + k) to the
 // sums of boid `self_index`, in ascending order, leaving out the boid itself.
-template <typename Real>
-BOIDS_HD inline void gather_naive_tile(NeighborSums<Real>& sums, const Boid<Real>& self,
+template <typename Model, bool Wraps, bool LimitedView, typename Real, typename Sums>
+BOIDS_HD inline void gather_naive_tile(Sums& sums, const LaneBoids<Real, 1>& self,
                                        index_t self_index, const Boid<Real>* tile, index_t base,
                                        index_t count, const StepParams<Real>& p) {
   const index_t length = count - base < kNaiveTile ? count - base : index_t{kNaiveTile};
   if (self_index >= base && self_index - base < length) {  // the tile that holds the boid
     for (index_t k = 0; k < length; ++k) {
-      if (base + k != self_index) accumulate_neighbor(sums, 0, self.x, self.y, tile[k], p);
+      if (base + k != self_index) {
+        accumulate_neighbor<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
+      }
     }
   } else if (length == kNaiveTile) {
     BOIDS_UNROLL(16)
-    for (int k = 0; k < kNaiveTile; ++k) accumulate_neighbor(sums, 0, self.x, self.y, tile[k], p);
+    for (int k = 0; k < kNaiveTile; ++k) {
+      accumulate_neighbor<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
+    }
   } else {
-    for (index_t k = 0; k < length; ++k) accumulate_neighbor(sums, 0, self.x, self.y, tile[k], p);
+    for (index_t k = 0; k < length; ++k) {
+      accumulate_neighbor<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
+    }
   }
 }
 

@@ -14,12 +14,13 @@ struct Predator {
   Real strength;   // push at zero distance, in units of v_max
 };
 
-// Pushes one boid away from the predator with the falloff (1 - d^2 / R^2), across the torus.
+// Pushes one boid away from the predator with the falloff (1 - d^2 / R^2), across the torus's
+// edges (not through walls).
 template <typename Real>
 BOIDS_HD inline void flee(Real x, Real y, Real& vx, Real& vy, const Predator<Real>& predator,
                           const StepParams<Real>& p) {
-  const Real dx = wrap_delta(x - predator.x, p);
-  const Real dy = wrap_delta(y - predator.y, p);
+  Real dx, dy;
+  offset_between(predator.x, predator.y, x, y, p, dx, dy);
   const Real d2 = dx * dx + dy * dy;
   if (!(d2 < predator.radius_sq) || !(d2 > Real(0))) return;
   const Real falloff = Real(1) - d2 / predator.radius_sq;

@@ -1,41 +1,26 @@
-// The three steering rules, written once for every backend, pipeline and precision.
+// The rules, written once for every backend, pipeline and precision.
 //
-// A boid gathers its neighbours one at a time (accumulate_neighbor), then moves
-// (advance_boid). Gathering in ascending index order adds the same terms in the same order
-// as the seed's pair loop, which scatters each pair to both boids: -(x_i - x_j) is exactly
-// x_j - x_i in IEEE arithmetic, and wrapping is symmetric, so the sums agree bit for bit.
+// A boid gathers its neighbours one at a time (accumulate_neighbor), then moves (the model's
+// advance). A model is a type (Boids here; Steering and Vicsek in their own files) with
+//   Sums<Real, Lanes>                what a boid gathers, one entry per lane
+//   start(sums, lane, self)          the sums before any neighbour
+//   add(sums, lane, dx, dy, d2, other, p, seen)   one candidate at offset (dx, dy)
+//   advance(self, sums, lane, id, p)              the boid's next state
+// chosen at compile time, so that no inner loop branches on it.
+//
+// Gathering in ascending index order adds the same terms in the same order as the seed's pair
+// loop, which scatters each pair to both boids: -(x_i - x_j) is exactly x_j - x_i in IEEE
+// arithmetic, and wrapping is symmetric, so the sums agree bit for bit.
 #pragma once
 
 #include "kernels/host_device.h"
 #include "kernels/step_params.h"
+#include "kernels/world.h"
 
 namespace boids::kernels {
 
-// One boid, packed so that a candidate is a single 16-byte (float) or 32-byte (double) load.
-template <typename Real>
-struct alignas(4 * sizeof(Real)) Boid {
-  Real x, y, vx, vy;
-};
-
-// Shortest offset along one axis of the torus, as the seed wraps it. Written as a subtraction
-// of 0 or +-L (exact in IEEE arithmetic) so that CPU compilers can vectorise it across boids.
-template <typename Real>
-BOIDS_HD inline Real wrap_delta(Real d, const StepParams<Real>& p) {
-  const Real shift =
-      (d > p.half_world ? p.world : Real(0)) - (d < -p.half_world ? p.world : Real(0));
-  return d - shift;
-}
-
-// Brings a coordinate that left [0, L) by less than L back into the world.
-template <typename Real>
-BOIDS_HD inline Real wrap_position(Real x, const StepParams<Real>& p) {
-  if (x < Real(0)) return x + p.world;
-  if (x >= p.world) return x - p.world;
-  return x;
-}
-
 // What a group of `Lanes` boids has seen of their neighbours so far, one array entry per boid.
-// Scalar code uses one lane; the naive CPU step uses several and vectorises across them.
+// Scalar code uses one lane; CPU blocks use several and vectorise across them.
 template <typename Real, int Lanes = 1>
 struct NeighborSums {
   int count[Lanes];
@@ -51,80 +36,160 @@ struct NeighborSums {
   }
 };
 
-// Starts a block of lanes: the positions of boids [first, first + Lanes), with the boid at
-// `last` repeated in lanes past it (their results are never stored), and empty sums.
+// The boids of a block, one per lane: where they are and where they head.
 template <typename Real, int Lanes>
-BOIDS_HD inline void start_lanes(const Boid<Real>* boids, index_t first, index_t last, Real* x,
-                                 Real* y, NeighborSums<Real, Lanes>& sums) {
+struct LaneBoids {
+  Real x[Lanes], y[Lanes], vx[Lanes], vy[Lanes];
+};
+
+// Starts a block of lanes: boids [first, first + Lanes), with the boid at `last` repeated in
+// lanes past it (their results are never stored), and the model's empty sums.
+template <typename Model, typename Real, typename Sums, int Lanes>
+BOIDS_HD inline void start_lanes(const Boid<Real>* boids, index_t first, index_t last,
+                                 LaneBoids<Real, Lanes>& self, Sums& sums) {
   for (int lane = 0; lane < Lanes; ++lane) {
-    const Boid<Real>& self = boids[min_of<index_t>(first + lane, last)];
-    x[lane] = self.x;
-    y[lane] = self.y;
-    sums.clear(lane);
+    const Boid<Real>& b = boids[min_of<index_t>(first + lane, last)];
+    self.x[lane] = b.x;
+    self.y[lane] = b.y;
+    self.vx[lane] = b.vx;
+    self.vy[lane] = b.vy;
+    Model::start(sums, lane, b);
   }
 }
 
-// Adds `other` to the sums of the boid at (x, y) if it is within the perception radius.
-// The caller excludes the boid itself; a coincident other boid counts as a neighbour but
-// exerts no separation (its direction is undefined).
-//
-// The updates are selects rather than branches so that the lane loop of the naive CPU step
-// vectorises. They are exact: a sum that starts at +0 never becomes -0, so adding a selected
-// +0 leaves it unchanged, bit for bit, just as skipping the addition would.
-//
-// `counted` = false makes the call a no-op without a branch: vectorised loops use it to mask
-// lanes past the end of a range or holding the boid itself.
-//
-// `Wraps` = false skips the torus wrap, for callers that know every offset is already within
-// half the world (then wrapping would return it unchanged).
-template <bool Wraps = true, typename Real, int Lanes>
-BOIDS_HD inline void accumulate_neighbor(NeighborSums<Real, Lanes>& sums, int lane, Real x, Real y,
+// Whether a neighbour at offset (dx, dy), d2 = |d|^2, lies within the field of view of a boid
+// heading along (vx, vy): d.v >= cos(fov / 2) |d||v|. A boid at rest sees all around.
+template <typename Real>
+BOIDS_HD inline bool in_view(Real dx, Real dy, Real d2, Real vx, Real vy,
+                             const StepParams<Real>& p) {
+  const Real v2 = vx * vx + vy * vy;
+  const Real dot = dx * vx + dy * vy;
+  return (v2 == Real(0)) | (dot >= p.cos_half_view * square_root(d2 * v2));
+}
+
+// Adds `other` to the sums of lane `lane` if the model counts it. `counted` = false makes the
+// call a no-op without a branch: vectorised loops use it to mask lanes past the end of a range
+// or holding the boid itself. `Wraps` = false skips the torus wrap (walls, or offsets known to
+// be within half the world); `LimitedView` applies the field of view.
+template <typename Model, bool Wraps, bool LimitedView, typename Real, typename Sums, int Lanes>
+BOIDS_HD inline void accumulate_neighbor(Sums& sums, int lane, const LaneBoids<Real, Lanes>& self,
                                          const Boid<Real>& other, const StepParams<Real>& p,
                                          bool counted = true) {
-  const Real dx = Wraps ? wrap_delta(other.x - x, p) : other.x - x;
-  const Real dy = Wraps ? wrap_delta(other.y - y, p) : other.y - y;
+  const Real dx = Wraps ? wrap_x(other.x - self.x[lane], p) : other.x - self.x[lane];
+  const Real dy = Wraps ? wrap_y(other.y - self.y[lane], p) : other.y - self.y[lane];
   const Real d2 = dx * dx + dy * dy;
-  const bool near = counted & (d2 < p.radius_sq);
-  const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(0));
-  sums.count[lane] += near ? 1 : 0;
-  sums.velocity_x[lane] += near ? other.vx : Real(0);
-  sums.velocity_y[lane] += near ? other.vy : Real(0);
-  sums.offset_x[lane] += near ? dx : Real(0);
-  sums.offset_y[lane] += near ? dy : Real(0);
-  if constexpr (sizeof(Real) == sizeof(double)) {
-    sums.push_x[lane] -= pushes ? dx / d2 : Real(0);  // exactly as the seed divides
-    sums.push_y[lane] -= pushes ? dy / d2 : Real(0);
+  bool seen = counted;
+  if constexpr (LimitedView) {
+    seen = seen & in_view(dx, dy, d2, self.vx[lane], self.vy[lane], p);
+  }
+  Model::add(sums, lane, dx, dy, d2, other, p, seen);
+}
+
+// Calls `body` with the (Wraps, LimitedView) pair that the runtime flags select, so that loops
+// over candidates are compiled once per pair and never test the flags per candidate. `body`
+// may be host code (a kernel launch) or device code, hence no execution-space check.
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <typename Body>
+BOIDS_HD inline void with_pair_flags(bool wraps, bool limited_view, Body&& body) {
+  if (wraps) {
+    if (limited_view) {
+      body(Flags<true, true>{});
+    } else {
+      body(Flags<true, false>{});
+    }
   } else {
-    const Real inverse = Real(1) / d2;  // float: one division, not two (within 1 ulp)
-    sums.push_x[lane] -= pushes ? dx * inverse : Real(0);
-    sums.push_y[lane] -= pushes ? dy * inverse : Real(0);
+    if (limited_view) {
+      body(Flags<false, true>{});
+    } else {
+      body(Flags<false, false>{});
+    }
   }
 }
 
-// Steers by the three rules, clamps the speed into [v_max / 2, v_max] and moves on the torus.
-template <typename Real, int Lanes>
-BOIDS_HD inline Boid<Real> advance_boid(Boid<Real> b, const NeighborSums<Real, Lanes>& sums,
-                                        int lane, const StepParams<Real>& p) {
-  if (sums.count[lane] > 0) {
-    const Real n = static_cast<Real>(sums.count[lane]);
-    b.vx += p.separation_gain * sums.push_x[lane] +
-            p.alignment_gain * (sums.velocity_x[lane] / n - b.vx) +
-            p.cohesion_gain * (sums.offset_x[lane] / n);
-    b.vy += p.separation_gain * sums.push_y[lane] +
-            p.alignment_gain * (sums.velocity_y[lane] / n - b.vy) +
-            p.cohesion_gain * (sums.offset_y[lane] / n);
+// Seed 000's three rules: separation from boids closer than the separation radius weighted by
+// 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
+// the speed clamped into [v_max / 2, v_max].
+struct Boids {
+  template <typename Real, int Lanes>
+  using Sums = NeighborSums<Real, Lanes>;
+
+  template <typename Real, int Lanes>
+  BOIDS_HD static void start(Sums<Real, Lanes>& sums, int lane, const Boid<Real>&) {
+    sums.clear(lane);
   }
-  const Real speed = square_root(b.vx * b.vx + b.vy * b.vy);
-  if (speed > p.max_speed) {
-    b.vx = b.vx / speed * p.max_speed;
-    b.vy = b.vy / speed * p.max_speed;
-  } else if (speed < p.min_speed && speed > Real(0)) {
-    b.vx = b.vx / speed * p.min_speed;
-    b.vy = b.vy / speed * p.min_speed;
+
+  // The updates are selects rather than branches so that lane loops vectorise. They are exact:
+  // a sum that starts at +0 never becomes -0, so adding a selected +0 leaves it unchanged, bit
+  // for bit, just as skipping the addition would. A coincident boid counts as a neighbour but
+  // exerts no separation (its direction is undefined).
+  template <typename Real, int Lanes>
+  BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real dx, Real dy, Real d2,
+                           const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
+    const bool near = seen & (d2 < p.radius_sq);
+    const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(0));
+    sums.count[lane] += near ? 1 : 0;
+    sums.velocity_x[lane] += near ? other.vx : Real(0);
+    sums.velocity_y[lane] += near ? other.vy : Real(0);
+    sums.offset_x[lane] += near ? dx : Real(0);
+    sums.offset_y[lane] += near ? dy : Real(0);
+    if constexpr (sizeof(Real) == sizeof(double)) {
+      sums.push_x[lane] -= pushes ? dx / d2 : Real(0);  // exactly as the seed divides
+      sums.push_y[lane] -= pushes ? dy / d2 : Real(0);
+    } else {
+      const Real inverse = Real(1) / d2;  // float: one division, not two (within 1 ulp)
+      sums.push_x[lane] -= pushes ? dx * inverse : Real(0);
+      sums.push_y[lane] -= pushes ? dy * inverse : Real(0);
+    }
   }
-  b.x = wrap_position(b.x + b.vx, p);
-  b.y = wrap_position(b.y + b.vy, p);
-  return b;
-}
+
+  // Steers by the three rules and the world's terms, clamps the speed into [v_max / 2, v_max],
+  // turns by the noise and moves.
+  template <typename Real, int Lanes>
+  BOIDS_HD static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums, int lane,
+                                     index_t id, const StepParams<Real>& p) {
+    if (sums.count[lane] > 0) {
+      const Real n = static_cast<Real>(sums.count[lane]);
+      b.vx += p.separation_gain * sums.push_x[lane] +
+              p.alignment_gain * (sums.velocity_x[lane] / n - b.vx) +
+              p.cohesion_gain * (sums.offset_x[lane] / n);
+      b.vy += p.separation_gain * sums.push_y[lane] +
+              p.alignment_gain * (sums.velocity_y[lane] / n - b.vy) +
+              p.cohesion_gain * (sums.offset_y[lane] / n);
+    }
+    if (p.world_terms) {
+      Real ux = 0, uy = 0, gx = 0, gy = 0;
+      avoidance(b, p, ux, uy);
+      goal_direction(b, p, gx, gy);
+      const Real avoid = Real(kAvoidGain) * p.max_speed;
+      const Real seek = Real(kGoalGain) * p.goal_weight * p.max_speed;
+      b.vx += avoid * ux + seek * gx;
+      b.vy += avoid * uy + seek * gy;
+    }
+    if (p.has_wind) {
+      b.vx += p.wind_x * p.dt;
+      b.vy += p.wind_y * p.dt;
+    }
+    const Real speed = square_root(b.vx * b.vx + b.vy * b.vy);
+    if (speed > p.max_speed) {
+      b.vx = b.vx / speed * p.max_speed;
+      b.vy = b.vy / speed * p.max_speed;
+    } else if (speed < p.min_speed && speed > Real(0)) {
+      b.vx = b.vx / speed * p.min_speed;
+      b.vy = b.vy / speed * p.min_speed;
+    }
+    if (p.has_noise) turn_by_noise(b.vx, b.vy, p.noise, p.noise_key, p.step, id);
+    const Boid<Real> before = b;
+    if (p.torus) {
+      b.x = wrap_position(b.x + b.vx, p.width);
+      b.y = wrap_position(b.y + b.vy, p.height);
+    } else {
+      b.x += b.vx;
+      b.y += b.vy;
+    }
+    return keep_in_world(b, before, p);
+  }
+};
 
 }  // namespace boids::kernels

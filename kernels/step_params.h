@@ -1,4 +1,6 @@
-// The constants of one step, as the kernels see them. Built once on the host per run.
+// The constants of one step, as the kernels see them: built once on the host per run (see
+// step_params_of in host/backends/flock_layout.h), the step number set before each step.
+// Every variant has a switch here that makes it free when off.
 #pragma once
 
 #include "kernels/host_device.h"
@@ -10,36 +12,63 @@ inline constexpr double kSeparationGain = 0.05;
 inline constexpr double kAlignmentGain = 0.05;
 inline constexpr double kCohesionGain = 0.005;
 
+// What the world adds under the boids model, as velocity changes in units of v_max per step:
+// walls and obstacles push at most kAvoidGain (at their very edge, falling linearly to 0 at the
+// avoidance distance), the goal pulls with kGoalGain per unit of its weight.
+inline constexpr double kAvoidGain = 0.1;
+inline constexpr double kGoalGain = 0.02;
+
+// The steering model's constants (seed 002's lab): separation steers 1.5 times as hard as its
+// weight says, the summed steering is at most 2.4 v_max per unit of time, speeds are kept in
+// [0.35 v_max, v_max], and separation ignores neighbours closer than 1e-3 (d^2 <= 1e-6).
+inline constexpr double kSteeringSeparationFactor = 1.5;
+inline constexpr double kMaxForceFactor = 2.4;
+inline constexpr double kSteeringMinSpeedFactor = 0.35;
+inline constexpr double kSteeringTiny = 1e-6;
+
 template <typename Real>
-struct StepParams {
-  Real world;            // side L of the square torus
-  Real half_world;       // L / 2: the largest wrapped offset
-  Real radius_sq;        // r^2: neighbours are closer than r
-  Real separation_sq;    // (r / 2)^2: separation acts closer than r / 2
-  Real max_speed;        // v_max
-  Real min_speed;        // v_max / 2
-  Real separation_gain;  // weight * kSeparationGain
-  Real alignment_gain;   // weight * kAlignmentGain
-  Real cohesion_gain;    // weight * kCohesionGain
+struct Obstacle {
+  Real x, y, radius;
 };
 
-// Every derived constant is computed in double exactly as the seed computes it
-// (r2 = r * r, s2 = r2 / 4, vmin = vmax / 2, gain = weight * K), then rounded once to Real.
 template <typename Real>
-StepParams<Real> make_step_params(double radius, double separation, double alignment,
-                                  double cohesion, double max_speed, double world) {
-  const double radius_sq = radius * radius;
-  StepParams<Real> p;
-  p.world = static_cast<Real>(world);
-  p.half_world = static_cast<Real>(world / 2);
-  p.radius_sq = static_cast<Real>(radius_sq);
-  p.separation_sq = static_cast<Real>(radius_sq / 4);
-  p.max_speed = static_cast<Real>(max_speed);
-  p.min_speed = static_cast<Real>(max_speed / 2);
-  p.separation_gain = static_cast<Real>(separation * kSeparationGain);
-  p.alignment_gain = static_cast<Real>(alignment * kAlignmentGain);
-  p.cohesion_gain = static_cast<Real>(cohesion * kCohesionGain);
-  return p;
-}
+struct StepParams {
+  // The world: a width x height rectangle, a torus or closed by walls.
+  Real width, height;            // W, H
+  Real half_width, half_height;  // W / 2, H / 2: the largest wrapped offsets
+  bool torus;
+
+  // Perception.
+  Real radius_sq;      // r^2: neighbours are closer than r (steering: not farther)
+  Real separation_sq;  // separation acts closer than the separation radius
+  bool limited_view;   // a field of view under 360 degrees
+  Real cos_half_view;  // cos(fov / 2): a neighbour is seen if d.v >= cos_half_view |d||v|
+
+  // Speeds, gains, time. Boids: gains are weight * K; steering: the weights themselves.
+  Real max_speed;  // v_max (the Vicsek model's constant speed V)
+  Real min_speed;  // v_max / 2 (boids), 0.35 v_max (steering)
+  Real max_force;  // steering: 2.4 v_max
+  Real separation_gain;
+  Real alignment_gain;
+  Real cohesion_gain;
+  Real dt;  // 1 for boids and Vicsek
+
+  // Noise: each heading turns by an angle uniform in [-noise / 2, noise / 2], drawn from
+  // (noise_key, step, the boid's input index).
+  bool has_noise;
+  Real noise;
+  std::uint64_t noise_key;
+  std::uint64_t step;
+
+  // The world's terms, each off unless asked for.
+  bool world_terms;    // walls (pushing), obstacles or a goal: any of them
+  Real wall_distance;  // walls push boids closer than this
+  bool has_goal;
+  Real goal_x, goal_y, goal_weight;
+  bool has_wind;
+  Real wind_x, wind_y;  // added to the velocity every step, times dt
+  const Obstacle<Real>* obstacles;
+  index_t obstacle_count;
+};
 
 }  // namespace boids::kernels

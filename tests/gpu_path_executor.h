@@ -64,16 +64,22 @@ class GpuPathExecutor {
     for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
   }
 
-  template <typename Real>
+  template <typename Model, typename Real>
   void naive_step(const kernels::Boid<Real>* in, kernels::Boid<Real>* out, kernels::index_t count,
                   const kernels::StepParams<Real>& params) const {
-    for_each(count, [=](kernels::index_t i) {
-      kernels::NeighborSums<Real> sums;
-      sums.clear(0);
-      for (kernels::index_t base = 0; base < count; base += kernels::kNaiveTile) {
-        kernels::gather_naive_tile(sums, in[i], i, in + base, base, count, params);
-      }
-      out[i] = kernels::advance_boid(in[i], sums, 0, params);
+    kernels::with_pair_flags(params.torus, params.limited_view, [&](auto flags) {
+      using F = decltype(flags);
+      for_each(count, [=](kernels::index_t i) {
+        const kernels::Boid<Real> me = in[i];
+        const kernels::LaneBoids<Real, 1> self{{me.x}, {me.y}, {me.vx}, {me.vy}};
+        typename Model::template Sums<Real, 1> sums;
+        Model::start(sums, 0, me);
+        for (kernels::index_t base = 0; base < count; base += kernels::kNaiveTile) {
+          kernels::gather_naive_tile<Model, F::kWraps, F::kLimitedView>(sums, self, i, in + base,
+                                                                        base, count, params);
+        }
+        out[i] = Model::advance(me, sums, 0, i, params);
+      });
     });
   }
 

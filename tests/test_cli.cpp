@@ -146,7 +146,8 @@ TEST_F(Cli, RunDefaults) {
     const Result r = run({"run", "--backend", backend});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.err, "");
-    EXPECT_NE(r.out.find("120 boids, 600 steps on " + std::string(backend)), std::string::npos)
+    EXPECT_NE(r.out.find("120 boids (boids), 600 steps on " + std::string(backend)),
+              std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("polarization"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("flocks"), std::string::npos) << r.out;
@@ -381,7 +382,10 @@ TEST_F(Cli, FailedRunLeavesOutputFilesUntouched) {
   EXPECT_EQ(saved.rfind("x,y,vx,vy\n", 0), 0u) << saved;
   EXPECT_EQ(boids::parse_state(saved, "save.csv", 100).size(), 30u);
   const std::string metrics = read_file(path("metrics.csv"));
-  EXPECT_EQ(metrics.rfind("step,polarization,flocks,largest_flock,mean_nn_distance\n0,", 0), 0u)
+  EXPECT_EQ(
+      metrics.rfind(
+          "step,polarization,flocks,largest_flock,mean_nn_distance,order,mean_neighbors\n0,", 0),
+      0u)
       << metrics;
   EXPECT_EQ(entries(), (std::set<std::string>{"save.csv", "metrics.csv", "bad.csv"}));
 }
@@ -408,10 +412,10 @@ TEST_F(Cli, MetricsFileRows) {
   const auto rows = csv_rows(text);
   ASSERT_EQ(rows.size(), 5u) << text;
   EXPECT_EQ(rows[0], (std::vector<std::string>{"step", "polarization", "flocks", "largest_flock",
-                                               "mean_nn_distance"}));
+                                               "mean_nn_distance", "order", "mean_neighbors"}));
   const char* steps[] = {"0", "10", "20", "25"};
   for (int k = 0; k < 4; ++k) {
-    ASSERT_EQ(rows[k + 1].size(), 5u) << text;
+    ASSERT_EQ(rows[k + 1].size(), 7u) << text;
     EXPECT_EQ(rows[k + 1][0], steps[k]);
     const double p = std::stod(rows[k + 1][1]);
     EXPECT_GE(p, 0);
@@ -429,11 +433,15 @@ TEST_F(Cli, MetricsFileRows) {
   EXPECT_EQ(std::stoull(rows[1][2]), start.flocks);
   EXPECT_EQ(std::stoull(rows[1][3]), start.largest_flock);
   EXPECT_NEAR(std::stod(rows[1][4]), start.mean_nn_distance, 1e-12);
+  EXPECT_NEAR(std::stod(rows[1][5]), start.order, 1e-12);
+  EXPECT_NEAR(std::stod(rows[1][6]), start.mean_neighbors, 1e-12);
   const nlohmann::json j = parse_json(r.out);
   EXPECT_NEAR(std::stod(rows[4][1]), j.value("polarization", -1.0), 1e-12);
   EXPECT_EQ(std::stoll(rows[4][2]), j.value("flocks", -1));
   EXPECT_EQ(std::stoll(rows[4][3]), j.value("largest_flock", -1));
   EXPECT_NEAR(std::stod(rows[4][4]), j.value("mean_nn_distance", -1.0), 1e-12);
+  EXPECT_NEAR(std::stod(rows[4][5]), j.value("order", -1.0), 1e-12);
+  EXPECT_NEAR(std::stod(rows[4][6]), j.value("mean_neighbors", -1.0), 1e-12);
   // Step 10 agrees with a run of 10 steps.
   const Result ten = run(
       {"run", "--backend", "reference", "--count", "40", "--seed", "3", "--steps", "10", "--json"});
@@ -479,7 +487,7 @@ TEST_F(Cli, SaveThenInitContinuesTheTrajectory) {
   for (const char* key : {"polarization", "flocks", "largest_flock", "mean_nn_distance", "count"}) {
     EXPECT_EQ(j[key], k[key]) << key;
   }
-  EXPECT_TRUE(k["seed"].is_null());
+  EXPECT_EQ(k.value("seed", 0), 42);  // keys the noise, also with --init
 
   // Saving after no steps writes the random start exactly.
   std::vector<std::string> c = with(flock);

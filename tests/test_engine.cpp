@@ -147,13 +147,13 @@ TEST_P(EngineTest, MatchesReferenceWithFewerThanThreeCellsPerAxis) {
 
 double mean_neighbours(const ValidationFlock& f) {
   const FlockState& s = f.state;
-  const double half = f.params.world / 2;
+  const double side = f.params.world.width, half = side / 2;
   std::uint64_t pairs = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     for (std::size_t j = i + 1; j < s.size(); ++j) {
       double dx = std::abs(s.x[j] - s.x[i]), dy = std::abs(s.y[j] - s.y[i]);
-      if (dx > half) dx = f.params.world - dx;
-      if (dy > half) dy = f.params.world - dy;
+      if (dx > half) dx = side - dx;
+      if (dy > half) dy = side - dy;
       pairs += dx * dx + dy * dy < f.params.radius * f.params.radius;
     }
   }
@@ -197,14 +197,14 @@ TEST_P(EngineTest, StateIsInInputOrderAfterManySteps) {
 
 TEST_P(EngineTest, IdenticalAcrossRuns) {
   FlockParams params;
-  params.world = 200;
+  params.world = test_support::square(200);
   const FlockState start = make_initial_state(2000, 5, params);
   EXPECT_TRUE(bit_identical(run(start, params, 20), run(start, params, 20)));
 }
 
 TEST_P(EngineTest, IdenticalAcrossThreadCounts) {
   FlockParams params;
-  params.world = 200;
+  params.world = test_support::square(200);
   const FlockState start = make_initial_state(2000, 6, params);
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
@@ -257,7 +257,7 @@ testing::AssertionResult close_to(const FlockState& got, const FlockState& expec
 
 TEST_P(EngineTest, SetParamsContinuesAsANewSimulationWould) {
   FlockParams before;
-  before.world = 200;
+  before.world = test_support::square(200);
   const FlockState start = make_initial_state(1500, 8, before);
   FlockParams after = before;
   after.radius = 15;  // a new cell grid
@@ -279,7 +279,7 @@ TEST_P(EngineTest, SetParamsContinuesAsANewSimulationWould) {
     EXPECT_TRUE(close_to(sim->state(), fresh->state(), is_double() ? 1e-12 : 1e-5));
   }
   FlockParams other_world = after;
-  other_world.world = 300;
+  other_world.world = test_support::square(300);
   EXPECT_THROW(sim->set_params(other_world), InputError);
 }
 
@@ -400,7 +400,7 @@ TEST_P(EngineTest, BoidsAcrossTheTorusEdges) {
 TEST_P(EngineTest, TinyWorlds) {
   for (const double radius : {6.0, 4.0}) {  // world 10: 1 and 2 cells per axis
     FlockParams params;
-    params.world = 10.0;
+    params.world = test_support::square(10.0);
     params.radius = radius;
     params.max_speed = 0.3;
     expect_matches_reference("tiny-r" + std::to_string(radius), params,
@@ -425,7 +425,7 @@ TEST_P(EngineTest, NeighboursWhereRoundingMeetsACellBorder) {
   // span of a row) would hold both. The grid's rounding margin keeps them in neighbouring
   // cells. 98 boids far below them (y < 3.9) give the flock enough boids for 10 cells.
   FlockParams params;
-  params.world = 13.0;
+  params.world = test_support::square(13.0);
   params.radius = 1.3;
   params.max_speed = 0.01;
   FlockState s = make_state({{5.199999999999999, 6.5 - 1e-12, 0.005, 0.001},
@@ -461,7 +461,7 @@ TEST_P(EngineTest, MetricsAgreeWithTheHostMetrics) {
   const double tolerance = is_double() ? 1e-12 : 1e-6;
   for (const Case& c : cases) {
     FlockParams params;
-    params.world = c.world;
+    params.world = test_support::square(c.world);
     params.radius = c.radius;
     const auto sim = make(c.state, params);
     for (int round = 0; round < 2; ++round) {
@@ -556,7 +556,8 @@ class ValidationReportTest : public testing::TestWithParam<BackendCase> {
 TEST_P(ValidationReportTest, EveryCasePasses) {
   if (!usable()) GTEST_SKIP() << "cuda backend not usable: " << cuda_availability().reason;
   const ValidationReport report = validate_backend(GetParam().backend);
-  EXPECT_EQ(report.cases.size(), 16u);  // 2 methods x 2 precisions x 4 flocks
+  // 2 methods x 2 precisions x (4 flocks + 11 variants)
+  EXPECT_EQ(report.cases.size(), 60u);
   for (const ValidationCase& c : report.cases) EXPECT_TRUE(c.pass) << describe(c);
   EXPECT_TRUE(report.pass());
 }
@@ -592,7 +593,7 @@ TEST_P(ValidationReportTest, CommandPrintsATableAndPasses) {
   const CommandResult r = run_boids("validate --backend " + to_string(GetParam().backend));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("hashed  float"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("PASS: all 16 cases"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PASS: all 60 cases"), std::string::npos) << r.out;
 }
 
 TEST_P(ValidationReportTest, CommandJsonReportsEveryCase) {

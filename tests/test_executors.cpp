@@ -40,7 +40,7 @@ struct NamedFlock {
 
 FlockParams world_of(double world, double radius) {
   FlockParams p;
-  p.world = world;
+  p.world = test_support::square(world);
   p.radius = radius;
   return p;
 }
@@ -258,7 +258,7 @@ template <typename Real>
 std::vector<Real> near_border(const kernels::CellGrid<Real>& grid, double world, index_t k,
                               int ulps) {
   std::vector<Real> positions;
-  Real x = static_cast<Real>(world * k / grid.side);
+  Real x = static_cast<Real>(world * k / grid.columns);
   for (int u = 0; u < ulps; ++u) x = std::nextafter(x, Real(0));
   for (int u = 0; u < 2 * ulps; ++u, x = std::nextafter(x, std::numeric_limits<Real>::max())) {
     positions.push_back(x);
@@ -274,15 +274,15 @@ int pairs_two_cells_apart(const kernels::CellGrid<Real>& grid, double world, dou
   const auto r2 = static_cast<Real>(radius * radius);
   int found = 0;
   std::vector<Real> previous;
-  for (index_t k = 1; k < grid.side; ++k) {
+  for (index_t k = 1; k < grid.columns; ++k) {
     const std::vector<Real> here = near_border(grid, world, k, 48);
     for (const Real b : here) {
-      const index_t cb = grid.coordinate(b);
+      const index_t cb = grid.column(b);
       for (const std::vector<Real>* others :
            {static_cast<const std::vector<Real>*>(&previous), &here}) {
         for (const Real a : *others) {
           const Real d = b - a;
-          if (a < b && d * d < r2 && cb > grid.coordinate(a) + 1) ++found;
+          if (a < b && d * d < r2 && cb > grid.column(a) + 1) ++found;
         }
       }
     }
@@ -293,9 +293,10 @@ int pairs_two_cells_apart(const kernels::CellGrid<Real>& grid, double world, dou
 
 template <typename Real>
 void expect_no_neighbours_two_cells_apart(double world, double radius) {
-  const kernels::CellGrid<Real> grid = kernels::make_cell_grid<Real>(radius, world, 1u << 30);
+  const kernels::CellGrid<Real> grid =
+      kernels::make_cell_grid<Real>(radius, world, world, 1u << 30, true);
   EXPECT_EQ(pairs_two_cells_apart(grid, world, radius), 0)
-      << "world " << world << ", radius " << radius << ", " << grid.side << " cells";
+      << "world " << world << ", radius " << radius << ", " << grid.columns << " cells";
 }
 
 // Found by searching near the borders of grids with cells exactly r wide (no margin): in
@@ -308,10 +309,11 @@ const RoundingCase kFloatCase{213.47784389144968, 3.049683299740138};
 
 TEST(CellGrid, WithoutTheMarginRoundingSplitsNeighboursTwoCellsApart) {
   // The test below has teeth: a grid of cells exactly r wide does fail it.
-  kernels::CellGrid<double> exact_d{10, 10 / 13.0};
+  kernels::CellGrid<double> exact_d{10, 10, 10 / 13.0, 10 / 13.0, true};
   EXPECT_GT(pairs_two_cells_apart(exact_d, kDoubleCase.world, kDoubleCase.radius), 0);
   const auto side_f = static_cast<index_t>(std::floor(kFloatCase.world / kFloatCase.radius));
-  kernels::CellGrid<float> exact_f{side_f, static_cast<float>(side_f / kFloatCase.world)};
+  const auto per_unit = static_cast<float>(side_f / kFloatCase.world);
+  kernels::CellGrid<float> exact_f{side_f, side_f, per_unit, per_unit, true};
   EXPECT_GT(pairs_two_cells_apart(exact_f, kFloatCase.world, kFloatCase.radius), 0);
 }
 
@@ -329,9 +331,12 @@ TEST(CellGrid, NeighboursAreNeverTwoCellsApart) {
 
 TEST(CellGrid, AtMostOneCellPerBoid) {
   for (const index_t n : {1u, 2u, 10u, 1000u, 123457u}) {
-    const auto grid = kernels::make_cell_grid<float>(0.01, 1000, n);
-    EXPECT_LE(grid.cells(), n);
-    EXPECT_GE(grid.side, 1u);
+    for (const double height : {1000.0, 10.0, 1e6}) {
+      const auto grid = kernels::make_cell_grid<float>(0.01, 1000, height, n, true);
+      EXPECT_LE(grid.cells(), n) << height;
+      EXPECT_GE(grid.columns, 1u);
+      EXPECT_GE(grid.rows, 1u);
+    }
   }
 }
 

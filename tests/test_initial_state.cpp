@@ -10,6 +10,7 @@
 
 #include "host/flock.h"
 #include "host/initial_state.h"
+#include "tests/test_support.h"
 
 namespace boids {
 namespace {
@@ -18,7 +19,7 @@ constexpr double kPi = 3.14159265358979323846;
 
 FlockParams params(double world, double max_speed) {
   FlockParams p;
-  p.world = world;
+  p.world = test_support::square(world);
   p.max_speed = max_speed;
   return p;
 }

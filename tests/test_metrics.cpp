@@ -207,7 +207,9 @@ TEST(Flocks, LargestFlock) {
   const FlockCount c = count_flocks(s, 1.5, 100);
   EXPECT_EQ(c.flocks, 3u);
   EXPECT_EQ(c.largest, 5u);
-  const FlockMetrics m = measure_flock(s, FlockParams{1.5, 1.5, 1, 1, 1, 100});
+  FlockParams params;
+  params.radius = 1.5;
+  const FlockMetrics m = measure_flock(s, params);
   EXPECT_EQ(m.flocks, 3u);
   EXPECT_EQ(m.largest_flock, 5u);
 }
@@ -254,7 +256,7 @@ TEST(MeasureFlock, CombinesTheMetrics) {
   const FlockState s = make_state({{10, 10, 1, 0}, {13, 14, 0, 1}, {60, 60, 0, 0}});
   FlockParams params;
   params.radius = 6;
-  params.world = 100;
+  params.world = test_support::square(100);
   const FlockMetrics m = measure_flock(s, params);
   EXPECT_NEAR(m.polarization, std::sqrt(2.0) / 3, 1e-15);
   EXPECT_EQ(m.flocks, 2u);
@@ -272,13 +274,27 @@ double ring_distance(double a, double b, double world) {
   return std::min(d, world - d);
 }
 
-double brute_distance_sq(const FlockState& s, std::size_t i, std::size_t j, double world) {
-  const double dx = ring_distance(s.x[i], s.x[j], world);
-  const double dy = ring_distance(s.y[i], s.y[j], world);
+double brute_distance_sq(const FlockState& s, std::size_t i, std::size_t j, const World& world) {
+  const double dx =
+      world.torus() ? ring_distance(s.x[i], s.x[j], world.width) : std::fabs(s.x[i] - s.x[j]);
+  const double dy =
+      world.torus() ? ring_distance(s.y[i], s.y[j], world.height) : std::fabs(s.y[i] - s.y[j]);
   return dx * dx + dy * dy;
 }
 
-FlockCount brute_flocks(const FlockState& s, double radius, double world) {
+double brute_distance_sq(const FlockState& s, std::size_t i, std::size_t j, double world) {
+  return brute_distance_sq(s, i, j, test_support::square(world));
+}
+
+double brute_mean_neighbors(const FlockState& s, double radius, const World& world) {
+  double pairs = 0;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (std::size_t j = 0; j < s.size(); ++j)
+      if (j != i && brute_distance_sq(s, i, j, world) < radius * radius) pairs += 1;
+  return pairs / static_cast<double>(s.size());
+}
+
+FlockCount brute_flocks(const FlockState& s, double radius, const World& world) {
   const std::size_t n = s.size();
   // Labels spread by repeated relaxation over all pairs until nothing changes.
   std::vector<std::size_t> label(n);
@@ -313,7 +329,7 @@ FlockCount brute_flocks(const FlockState& s, double radius, double world) {
   return result;
 }
 
-double brute_mean_nn(const FlockState& s, double world) {
+double brute_mean_nn(const FlockState& s, const World& world) {
   const std::size_t n = s.size();
   if (n < 2) return 0;
   double sum = 0;
@@ -324,6 +340,14 @@ double brute_mean_nn(const FlockState& s, double world) {
     sum += std::sqrt(best);
   }
   return sum / static_cast<double>(n);
+}
+
+FlockCount brute_flocks(const FlockState& s, double radius, double world) {
+  return brute_flocks(s, radius, test_support::square(world));
+}
+
+double brute_mean_nn(const FlockState& s, double world) {
+  return brute_mean_nn(s, test_support::square(world));
 }
 
 struct Layout {
@@ -382,6 +406,59 @@ TEST(BruteForce, MeanNearestNeighbourMatchesAllPairs) {
   }
 }
 
+TEST(BruteForce, MeanNeighbourCountMatchesAllPairs) {
+  std::uint64_t seed = 300;
+  for (const Layout& layout : kLayouts) {
+    if (layout.n > 1500) continue;  // all pairs, twice
+    const FlockState s = random_state(layout.n, layout.world, layout.clumps, layout.spread, seed++);
+    for (double fraction : {0.001, 0.01, 0.03, 0.08, 0.2, 0.33, 0.4, 0.7}) {
+      const double radius = fraction * layout.world;
+      const World world = test_support::square(layout.world);
+      EXPECT_EQ(mean_neighbor_count(s, radius, world), brute_mean_neighbors(s, radius, world))
+          << "n " << layout.n << " world " << layout.world << " clumps " << layout.clumps
+          << " radius " << radius;
+    }
+  }
+}
+
+// Rectangles, on a torus and between walls: every metric against all pairs.
+TEST(BruteForce, RectanglesAndWalls) {
+  std::uint64_t seed = 500;
+  for (const Boundary boundary : {Boundary::kTorus, Boundary::kWalls}) {
+    for (const auto& [width, height] : {std::pair{100.0, 40.0}, std::pair{30.0, 200.0}}) {
+      const World world{width, height, boundary};
+      for (const int clumps : {0, 4}) {
+        FlockState s = random_state(900, 1, clumps, 0.03, seed++);
+        for (std::size_t i = 0; i < s.size(); ++i) {  // the unit square stretched to the world
+          s.x[i] *= width;
+          s.y[i] *= height;
+        }
+        for (const double radius : {0.5, 3.0, 9.0, 25.0}) {
+          const std::string what = to_string(boundary) + " " + std::to_string(width) + "x" +
+                                   std::to_string(height) + " clumps " + std::to_string(clumps) +
+                                   " radius " + std::to_string(radius);
+          const FlockCount expected = brute_flocks(s, radius, world);
+          const FlockCount got = count_flocks(s, radius, world);
+          EXPECT_EQ(got.flocks, expected.flocks) << what;
+          EXPECT_EQ(got.largest, expected.largest) << what;
+          EXPECT_EQ(mean_neighbor_count(s, radius, world), brute_mean_neighbors(s, radius, world))
+              << what;
+        }
+        const double nn = brute_mean_nn(s, world);
+        EXPECT_NEAR(mean_nearest_neighbor_distance(s, world), nn, 1e-12 * nn)
+            << to_string(boundary) << " " << width << "x" << height;
+      }
+    }
+  }
+}
+
+TEST(OrderParameter, HandComputed) {
+  const FlockState s = make_state({{1, 1, 1, 0}, {2, 2, 0, 1}, {3, 3, -1, 0}, {4, 4, 0, 0.5}});
+  // Sum of velocities (0, 1.5) over 4 boids at v_max 2.
+  EXPECT_DOUBLE_EQ(order_parameter(s, 2.0), 1.5 / 8);
+  EXPECT_EQ(order_parameter(FlockState{}, 1.0), 0.0);
+}
+
 TEST(BruteForce, MeasureFlockMatchesAllPairs) {
   const FlockState s = random_state(700, 100, 3, 5, 4242);
   FlockParams params;
@@ -418,7 +495,7 @@ TEST(Million, UniformDefaultParameters) {
 TEST(Million, UniformSmallRadius) {
   const FlockState s = random_state(1000000, 1000, 0, 0, 8);
   FlockParams params;
-  params.world = 1000;
+  params.world = test_support::square(1000);
   params.radius = 1;
   measure_million(s, params, "1M uniform, r 1, L 1000");
 }
@@ -426,7 +503,7 @@ TEST(Million, UniformSmallRadius) {
 TEST(Million, Clumped) {
   const FlockState s = random_state(1000000, 1000, 20, 10, 9);
   FlockParams params;
-  params.world = 1000;
+  params.world = test_support::square(1000);
   measure_million(s, params, "1M in 20 clumps, r 10, L 1000");
 }
 

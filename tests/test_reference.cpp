@@ -480,7 +480,7 @@ TEST(ReferenceTest, MeanOverSeveralNeighboursInPairOrder) {
 // which adds the same terms in the same order, so the results must agree bit for bit.
 void gather_step(FlockState& s, const FlockParams& p) {
   const std::size_t n = s.size();
-  const double L = p.world, r2 = p.radius * p.radius, s2 = r2 / 4;
+  const double L = p.world.width, r2 = p.radius * p.radius, s2 = r2 / 4;
   const auto wrap = [L](double d) { return d > L / 2 ? d - L : d < -(L / 2) ? d + L : d; };
   FlockState next = s;
   for (std::size_t i = 0; i < n; ++i) {
@@ -544,7 +544,8 @@ void expect_matches_gather(FlockState s, const FlockParams& p, int steps) {
 
 TEST(ReferenceTest, MatchesIndependentAllPairsStepOnRandomFlock) {
   FlockParams p;
-  p.world = 60;  // dense enough that most boids have neighbours, many closer than r / 2
+  p.world = test_support::square(
+      60);  // dense enough that most boids have neighbours, many closer than r / 2
   expect_matches_gather(make_initial_state(200, 12345, p), p, 20);
 }
 
@@ -552,19 +553,19 @@ TEST(ReferenceTest, MatchesIndependentAllPairsStepWithOtherParameters) {
   // Positions and velocities from a generator unrelated to the engine's; speeds in [0, 3)
   // so that both clamps act.
   FlockParams p;
-  p.world = 45.5;
+  p.world = test_support::square(45.5);
   p.radius = 7.3;
   p.separation = 2.7;
   p.alignment = 0.6;
   p.cohesion = 1.9;
   p.max_speed = 1.4;
   std::mt19937_64 gen(2718281828);
-  std::uniform_real_distribution<double> position(0.0, p.world), velocity(-2.1, 2.1);
+  std::uniform_real_distribution<double> position(0.0, p.world.width), velocity(-2.1, 2.1);
   FlockState s;
   for (int i = 0; i < 200; ++i) {
     double x = position(gen), y = position(gen);
-    s.x.push_back(x < p.world ? x : 0.0);
-    s.y.push_back(y < p.world ? y : 0.0);
+    s.x.push_back(x < p.world.width ? x : 0.0);
+    s.y.push_back(y < p.world.height ? y : 0.0);
     s.vx.push_back(velocity(gen));
     s.vy.push_back(velocity(gen));
   }

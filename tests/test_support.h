@@ -31,6 +31,11 @@ inline std::string boids_executable() {
   return BOIDS_EXECUTABLE;
 }
 
+// A square torus of side `side`.
+inline World square(double side) {
+  return World{side, side, Boundary::kTorus};
+}
+
 // A flock from {x, y, vx, vy} per boid.
 inline FlockState make_state(std::initializer_list<std::array<double, 4>> boids) {
   FlockState s;

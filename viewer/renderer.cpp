@@ -9,12 +9,13 @@
 namespace boids::viewer {
 namespace {
 
-// Each instance is one boid; gl_VertexID picks the triangle's corner. Positions are drawn at
-// the image on the torus nearest to the view's centre, so panning wraps around.
+// Each instance is one boid; gl_VertexID picks the triangle's corner. On a torus, positions are
+// drawn at the image nearest to the view's centre, so panning wraps around.
 constexpr const char* kVertexShader = R"(#version 430 core
 layout(location = 0) in vec4 boid;  // x, y, vx, vy
 uniform vec2 u_center;
-uniform float u_world;
+uniform vec2 u_world;   // width, height
+uniform int u_wrap;     // 1 on a torus: each boid is drawn at its image nearest the centre
 uniform vec2 u_scale;   // clip-space units per world unit
 uniform vec2 u_pixel;   // clip-space units per pixel
 uniform float u_size;   // triangle length in pixels
@@ -29,7 +30,7 @@ vec3 hsv(float h, float s, float v) {
 
 void main() {
   vec2 d = boid.xy - u_center;
-  d -= u_world * round(d / u_world);
+  if (u_wrap == 1) d -= u_world * round(d / u_world);
   float speed = length(boid.zw);
   vec2 f = speed > 0.0 ? boid.zw / speed : vec2(1.0, 0.0);
   vec2 side = vec2(-f.y, f.x);
@@ -87,6 +88,7 @@ Renderer::Renderer(std::uint64_t count) : count_(count) {
   }
   u_center_ = glGetUniformLocation(program_, "u_center");
   u_world_ = glGetUniformLocation(program_, "u_world");
+  u_wrap_ = glGetUniformLocation(program_, "u_wrap");
   u_scale_ = glGetUniformLocation(program_, "u_scale");
   u_pixel_ = glGetUniformLocation(program_, "u_pixel");
   u_size_ = glGetUniformLocation(program_, "u_size");
@@ -122,12 +124,13 @@ void Renderer::upload(const float* data) {
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
-void Renderer::draw(const View& view, double world, double max_speed, ColorMode mode,
+void Renderer::draw(const View& view, const World& world, double max_speed, ColorMode mode,
                     float boid_pixels) {
   glViewport(0, 0, view.width, view.height);
   glUseProgram(program_);
   glUniform2f(u_center_, static_cast<float>(view.center_x), static_cast<float>(view.center_y));
-  glUniform1f(u_world_, static_cast<float>(world));
+  glUniform2f(u_world_, static_cast<float>(world.width), static_cast<float>(world.height));
+  glUniform1i(u_wrap_, world.torus() ? 1 : 0);
   glUniform2f(u_scale_, static_cast<float>(2 * view.pixels_per_unit / view.width),
               static_cast<float>(2 * view.pixels_per_unit / view.height));
   glUniform2f(u_pixel_, 2.0f / static_cast<float>(view.width),

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "host/flock.h"
+
 namespace boids::viewer {
 
 enum class ColorMode { kHeading = 0, kSpeed = 1 };
@@ -25,13 +27,14 @@ class Renderer {
   unsigned int buffer() const { return vbo_; }  // the OpenGL buffer object, for interop
   void upload(const float* data);               // 4 * count floats from the host
 
-  void draw(const View& view, double world, double max_speed, ColorMode mode, float boid_pixels);
+  void draw(const View& view, const World& world, double max_speed, ColorMode mode,
+            float boid_pixels);
 
  private:
   std::uint64_t count_;
   unsigned int program_ = 0, vao_ = 0, vbo_ = 0;
-  int u_center_ = -1, u_world_ = -1, u_scale_ = -1, u_pixel_ = -1, u_size_ = -1, u_mode_ = -1,
-      u_max_speed_ = -1;
+  int u_center_ = -1, u_world_ = -1, u_wrap_ = -1, u_scale_ = -1, u_pixel_ = -1, u_size_ = -1,
+      u_mode_ = -1, u_max_speed_ = -1;
 };
 
 }  // namespace boids::viewer

@@ -71,12 +71,15 @@ class CudaExecutor {
     hand_over(other, stream_.get());
   }
 
-  template <typename Real>
+  template <typename Model, typename Real>
   void naive_step(const kernels::Boid<Real>* in, kernels::Boid<Real>* out, kernels::index_t count,
                   const kernels::StepParams<Real>& params) const {
     const unsigned blocks = (count + kernels::kNaiveTile - 1) / kernels::kNaiveTile;
-    kernels::cuda::naive_tiled_step<Real>
-        <<<blocks, kernels::kNaiveTile, 0, stream_.get()>>>(in, out, count, params);
+    kernels::with_pair_flags(params.torus, params.limited_view, [&](auto flags) {
+      using F = decltype(flags);
+      kernels::cuda::naive_tiled_step<Model, F::kWraps, F::kLimitedView, Real>
+          <<<blocks, kernels::kNaiveTile, 0, stream_.get()>>>(in, out, count, params);
+    });
     BOIDS_CUDA_CHECK_LAUNCH("naive_tiled_step");
   }
 

@@ -5,17 +5,83 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "host/flock.h"
+#include "kernels/noise.h"
 #include "kernels/rules.h"
 
 namespace boids {
 
-// The step's constants for `params`: the one place FlockParams becomes StepParams.
+// The step's constants for `params`: the one place FlockParams becomes StepParams. Every
+// derived constant is computed in double exactly as the reference computes it (r2 = r * r,
+// s2 = r2 / 4, vmin = vmax / 2, gain = weight * K, ...), then rounded once to Real. `seed` keys
+// the noise; the obstacles and the step number are the simulation's to set.
 template <typename Real>
-kernels::StepParams<Real> step_params_of(const FlockParams& params) {
-  return kernels::make_step_params<Real>(params.radius, params.separation, params.alignment,
-                                         params.cohesion, params.max_speed, params.world);
+kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t seed) {
+  kernels::StepParams<Real> p{};
+  p.width = static_cast<Real>(f.world.width);
+  p.height = static_cast<Real>(f.world.height);
+  p.half_width = static_cast<Real>(f.world.width / 2);
+  p.half_height = static_cast<Real>(f.world.height / 2);
+  p.torus = f.world.torus();
+
+  const double radius_sq = f.radius * f.radius;
+  const double separation_radius = f.effective_separation_radius();
+  p.radius_sq = static_cast<Real>(radius_sq);
+  // The seed's s2 = r2 / 4 for its own separation radius r / 2.
+  p.separation_sq = static_cast<Real>(f.model == Model::kBoids && f.separation_radius == 0
+                                          ? radius_sq / 4
+                                          : separation_radius * separation_radius);
+  p.limited_view = f.fov < 360;
+  double c = 1, s = 0;
+  kernels::cos_sin(f.fov / 2 * kPi / 180, c, s);
+  p.cos_half_view = static_cast<Real>(c);
+
+  p.max_speed = static_cast<Real>(f.max_speed);
+  p.dt = 1;
+  switch (f.model) {
+    case Model::kBoids:
+      p.min_speed = static_cast<Real>(f.max_speed / 2);
+      p.separation_gain = static_cast<Real>(f.separation * kernels::kSeparationGain);
+      p.alignment_gain = static_cast<Real>(f.alignment * kernels::kAlignmentGain);
+      p.cohesion_gain = static_cast<Real>(f.cohesion * kernels::kCohesionGain);
+      break;
+    case Model::kSteering:
+      p.min_speed = static_cast<Real>(f.max_speed * kernels::kSteeringMinSpeedFactor);
+      p.max_force = static_cast<Real>(f.max_speed * kernels::kMaxForceFactor);
+      p.separation_gain = static_cast<Real>(f.separation);
+      p.alignment_gain = static_cast<Real>(f.alignment);
+      p.cohesion_gain = static_cast<Real>(f.cohesion);
+      p.dt = static_cast<Real>(f.dt);
+      break;
+    case Model::kVicsek:
+      p.min_speed = p.max_speed;
+      break;
+  }
+
+  p.has_noise = f.noise > 0;
+  p.noise = static_cast<Real>(f.noise);
+  p.noise_key = kernels::noise_key_of(seed);
+  p.wall_distance = static_cast<Real>(f.effective_wall_distance());
+  p.has_goal = f.has_goal;
+  p.goal_x = static_cast<Real>(f.goal.x);
+  p.goal_y = static_cast<Real>(f.goal.y);
+  p.goal_weight = static_cast<Real>(f.goal_weight);
+  p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal;
+  p.has_wind = f.wind.x != 0 || f.wind.y != 0;
+  p.wind_x = static_cast<Real>(f.wind.x);
+  p.wind_y = static_cast<Real>(f.wind.y);
+  return p;
+}
+
+template <typename Real>
+std::vector<kernels::Obstacle<Real>> obstacles_of(const FlockParams& f) {
+  std::vector<kernels::Obstacle<Real>> out;
+  for (const Obstacle& o : f.obstacles) {
+    out.push_back({static_cast<Real>(o.x), static_cast<Real>(o.y), static_cast<Real>(o.radius)});
+  }
+  return out;
 }
 
 // Boids [first, first + count) of `state`, packed into `out`.

@@ -6,7 +6,7 @@
 // maximum; see kernels/cell_index.h and kernels/flock_metrics.h):
 //   Buffer<T>                      an owned array in its memory
 //   kHostMemory                    whether that memory is the host's
-//   naive_step(in, out, n, p)      the all-pairs step
+//   naive_step<Model>(in, out, n, p)  the all-pairs step
 //   upload / download              host <-> its memory, complete on return
 //   synchronize()                  waits for the work it has queued
 //   mark() / seconds_since_mark()  times the work queued in between
@@ -26,8 +26,27 @@
 #include "kernels/hashed_step.h"
 #include "kernels/predator.h"
 #include "kernels/render_data.h"
+#include "kernels/steering.h"
+#include "kernels/vicsek.h"
 
 namespace boids {
+
+// Calls body(M{}) with the kernels' type of the model, M = Boids, Steering or Vicsek: the one
+// place a model becomes a type.
+template <typename Body>
+void with_model(Model model, Body&& body) {
+  switch (model) {
+    case Model::kBoids:
+      body(kernels::Boids{});
+      return;
+    case Model::kSteering:
+      body(kernels::Steering{});
+      return;
+    case Model::kVicsek:
+      body(kernels::Vicsek{});
+      return;
+  }
+}
 
 template <typename Real, typename Executor>
 class KernelSimulation final : public Simulation, public ViewerAccess {
@@ -50,7 +69,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   }
 
   static kernels::CellGrid<Real> grid_for(const FlockParams& params, std::uint64_t count) {
-    return kernels::make_cell_grid<Real>(params.radius, params.world, static_cast<index_t>(count));
+    return kernels::make_cell_grid<Real>(params.radius, params.world.width, params.world.height,
+                                         static_cast<index_t>(count), params.world.torus());
   }
 
   // `executor_args` construct the executor in place (it may own a stream or a device).
@@ -59,7 +79,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
                    ExecutorArgs&&... executor_args)
       : Simulation(config, initial.size()),
         exec_(std::forward<ExecutorArgs>(executor_args)...),
-        params_(step_params_of<Real>(config.params)),
+        params_(step_params_of<Real>(config.params, config.seed)),
         grid_(grid_for(config.params, initial.size())) {
     check_memory_fits(bytes_needed(config.method, count(), grid_), exec_.available_memory(),
                       "a flock of " + std::to_string(count()) + " boids (" +
@@ -68,6 +88,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     boids_ = Buffer<Boid>(count());
     scratch_ = Buffer<Boid>(count());
     upload_state(initial);
+    upload_obstacles(config.params);
     if (hashed()) cell_index();  // allocates the index and the ids
   }
 
@@ -107,13 +128,20 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
 
   FlockMetrics metrics() override {
     const kernels::MetricsResult r = kernels::measure_flock(exec_, cell_index(), grid_, params_);
-    return {r.polarization, static_cast<std::uint64_t>(r.flocks), r.largest_flock,
-            r.mean_nn_distance};
+    FlockMetrics m;
+    m.polarization = r.polarization;
+    m.order = r.order;
+    m.flocks = static_cast<std::uint64_t>(r.flocks);
+    m.largest_flock = r.largest_flock;
+    m.mean_nn_distance = r.mean_nn_distance;
+    m.mean_neighbors = r.mean_neighbors;
+    return m;
   }
 
   void set_params(const FlockParams& params) override {
     change_params(params);
-    params_ = step_params_of<Real>(params);
+    params_ = step_params_of<Real>(params, config().seed);
+    upload_obstacles(params);
     grid_ = grid_for(params, count());
     if (cell_start_.size() > 0 && cell_start_.size() < std::size_t{grid_.cells()} + 1) {
       exec_.synchronize();  // the old array may still be in use
@@ -127,7 +155,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
 
   std::uint64_t bytes_allocated() const override {
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
-           cell_start_.bytes() + render_staging_.bytes() + exec_.scratch_bytes();
+           cell_start_.bytes() + render_staging_.bytes() + obstacles_.bytes() +
+           exec_.scratch_bytes();
   }
 
   ViewerAccess& viewer_access() override { return *this; }
@@ -184,15 +213,31 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     }
   }
 
-  void enqueue_steps(std::uint64_t steps) {
-    for (std::uint64_t s = 0; s < steps; ++s) {
-      if (hashed()) {
-        kernels::hashed_step(exec_, index_, grid_, params_);
-      } else {
-        exec_.naive_step(boids_.data(), scratch_.data(), count32(), params_);
-        std::swap(boids_, scratch_);
-      }
+  // The obstacles, in the executor's memory, for the step's parameters.
+  void upload_obstacles(const FlockParams& params) {
+    const std::vector<kernels::Obstacle<Real>> obstacles = obstacles_of<Real>(params);
+    if (obstacles.size() != obstacles_.size()) {
+      exec_.synchronize();  // the old array may still be in use
+      obstacles_ = Buffer<kernels::Obstacle<Real>>(obstacles.size());
     }
+    exec_.upload(obstacles_.data(), obstacles.data(), obstacles.size());
+    params_.obstacles = obstacles_.data();
+    params_.obstacle_count = static_cast<index_t>(obstacles.size());
+  }
+
+  void enqueue_steps(std::uint64_t steps) {
+    with_model(config().params.model, [&](auto model) {
+      using M = decltype(model);
+      for (std::uint64_t s = 0; s < steps; ++s) {
+        params_.step = steps_taken_++;  // keys the noise of this step
+        if (hashed()) {
+          kernels::hashed_step<M>(exec_, index_, grid_, params_);
+        } else {
+          exec_.template naive_step<M>(boids_.data(), scratch_.data(), count32(), params_);
+          std::swap(boids_, scratch_);
+        }
+      }
+    });
   }
 
   // The cell index, allocated on first use: at the start on the hashed method (with the ids),
@@ -225,7 +270,9 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   Buffer<Boid> boids_, scratch_;                     // the state and the step's second buffer
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
+  Buffer<kernels::Obstacle<Real>> obstacles_;
   kernels::CellIndex<Real> index_{};
+  std::uint64_t steps_taken_ = 0;
 };
 
 }  // namespace boids

@@ -1,5 +1,7 @@
 #include "host/cli/flock_options.h"
 
+#include <cmath>
+
 #include "host/errors.h"
 #include "host/initial_state.h"
 #include "host/state_file.h"
@@ -14,30 +16,195 @@ T parse_choice(const std::string& option, const std::string& text, std::optional
   return *parsed;
 }
 
+std::optional<Model> parse_model(const std::string& name) {
+  if (name == "boids") return Model::kBoids;
+  if (name == "steering") return Model::kSteering;
+  if (name == "vicsek") return Model::kVicsek;
+  return std::nullopt;
+}
+
+std::optional<Boundary> parse_boundary(const std::string& name) {
+  if (name == "torus") return Boundary::kTorus;
+  if (name == "walls") return Boundary::kWalls;
+  return std::nullopt;
+}
+
+std::optional<Update> parse_update(const std::string& name) {
+  if (name == "synchronous") return Update::kSynchronous;
+  if (name == "in-place") return Update::kInPlace;
+  return std::nullopt;
+}
+
+// "X,Y": two finite numbers.
+Vec2 parse_pair(const std::string& option, const std::string& text) {
+  const auto comma = text.find(',');
+  if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) {
+    throw InputError(option + ": expected two numbers X,Y, got '" + text + "'");
+  }
+  return {parse_real(option, text.substr(0, comma)), parse_real(option, text.substr(comma + 1))};
+}
+
+// "W" (a square) or "W,H": positive sides.
+World parse_world(const std::string& text) {
+  const auto comma = text.find(',');
+  if (comma == std::string::npos) {
+    const double side = parse_positive("--world", text);
+    return World{side, side, Boundary::kTorus};
+  }
+  if (text.find(',', comma + 1) != std::string::npos) {
+    throw InputError("--world: expected W or W,H, got '" + text + "'");
+  }
+  return World{parse_positive("--world", text.substr(0, comma)),
+               parse_positive("--world", text.substr(comma + 1)), Boundary::kTorus};
+}
+
+// The defaults of each model: seed 000's example, seed 002's lab (its canvas taken as
+// 800 x 600), and Vicsek's figure 2a at density 4 (N = 400, L = 10).
+struct ModelDefaults {
+  std::uint64_t count;
+  double radius, separation, alignment, cohesion, max_speed, world;
+  double world_height;
+};
+ModelDefaults defaults_of(Model model) {
+  switch (model) {
+    case Model::kSteering:
+      return {220, 44, 1.6, 1.0, 0.9, 110, 800, 600};
+    case Model::kVicsek:
+      return {400, 1, 0, 0, 0, 0.03, 10, 10};
+    case Model::kBoids:
+      break;
+  }
+  return {120, 10, 1.5, 1.0, 1.0, 1.0, 100, 100};
+}
+
+// Options that do not go together, or not with this model, refused by name.
+void check_combinations(const FlockOptions& o, Model model) {
+  const auto refuse = [](bool given, const std::string& message) {
+    if (given) throw InputError(message);
+  };
+  if (model == Model::kVicsek) {
+    for (const auto& [given, name] :
+         {std::pair{o.separation.has_value(), "--separation"},
+          std::pair{o.alignment.has_value(), "--alignment"},
+          std::pair{o.cohesion.has_value(), "--cohesion"},
+          std::pair{o.separation_radius.has_value(), "--separation-radius"}}) {
+      refuse(given, std::string(name) +
+                        ": the Vicsek model has no separation, alignment or cohesion weights "
+                        "(it aligns with every neighbour; see --noise)");
+    }
+    refuse(o.max_speed.has_value(), "--max-speed: the Vicsek model moves at a constant --speed");
+  } else {
+    refuse(o.speed.has_value(),
+           "--speed: only the Vicsek model moves at a constant speed "
+           "(use --max-speed)");
+  }
+  refuse(o.dt.has_value() && model != Model::kSteering,
+         "--dt: only the steering model has a time step (boids and Vicsek step by 1)");
+  refuse(o.density.has_value() && o.world.has_value(),
+         "--density and --world both give the world's size: give one");
+  refuse(o.goal_weight.has_value() && !o.goal.has_value(), "--goal-weight needs --goal X,Y");
+  refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,
+         "--wall-distance needs --boundary walls");
+  if (o.update == Update::kInPlace) {
+    refuse(model != Model::kSteering,
+           "--update in-place: only the steering lab's loop updates in place (--model steering)");
+    refuse(o.fov || o.noise || o.goal || o.wind || !o.obstacle_file.empty() ||
+               o.boundary == Boundary::kWalls,
+           "--update in-place is the steering lab's own loop, which has no field of view, "
+           "noise, goal, wind, obstacles or walls");
+  }
+}
+
 }  // namespace
 
 void add_flock_options(OptionParser& parser, FlockOptions& o) {
   parser.add_value(
-      "--count", "N", "number of boids, >= 1 (default 120)",
-      [&o](const std::string& v) { o.count = parse_whole("--count", v, 1, kMaxBoids); });
-  parser.add_value("--seed", "S", "random seed, an unsigned 64-bit integer (default 42)",
-                   [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });
-  parser.add_value("--radius", "R", "perception radius r, > 0 (default 10)",
-                   [&o](const std::string& v) { o.params.radius = parse_positive("--radius", v); });
+      "--model", "M", "boids, steering or vicsek (default boids)", [&o](const std::string& v) {
+        o.model = parse_choice("--model", v, parse_model(v), "boids, steering, vicsek");
+      });
   parser.add_value(
-      "--separation", "W", "separation weight, >= 0 (default 1.5)",
-      [&o](const std::string& v) { o.params.separation = parse_non_negative("--separation", v); });
+      "--count", "N", "number of boids, >= 1 (default 120; steering 220, vicsek 400)",
+      [&o](const std::string& v) { o.count = parse_whole("--count", v, 1, kMaxBoids); });
+  parser.add_value(
+      "--seed", "S",
+      "random seed of the start and the noise, an unsigned 64-bit integer (default 42)",
+      [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });
+  parser.add_value("--radius", "R", "perception radius r, > 0 (default 10; steering 44, vicsek 1)",
+                   [&o](const std::string& v) { o.radius = parse_positive("--radius", v); });
+  parser.add_value(
+      "--separation", "W", "separation weight, >= 0 (default 1.5; steering 1.6)",
+      [&o](const std::string& v) { o.separation = parse_non_negative("--separation", v); });
   parser.add_value(
       "--alignment", "W", "alignment weight, >= 0 (default 1)",
-      [&o](const std::string& v) { o.params.alignment = parse_non_negative("--alignment", v); });
+      [&o](const std::string& v) { o.alignment = parse_non_negative("--alignment", v); });
   parser.add_value(
-      "--cohesion", "W", "cohesion weight, >= 0 (default 1)",
-      [&o](const std::string& v) { o.params.cohesion = parse_non_negative("--cohesion", v); });
+      "--cohesion", "W", "cohesion weight, >= 0 (default 1; steering 0.9)",
+      [&o](const std::string& v) { o.cohesion = parse_non_negative("--cohesion", v); });
+  parser.add_value("--max-speed", "V", "maximum speed v_max, > 0 (default 1; steering 110)",
+                   [&o](const std::string& v) { o.max_speed = parse_positive("--max-speed", v); });
+  parser.add_value("--speed", "V", "the Vicsek model's constant speed, > 0 (default 0.03)",
+                   [&o](const std::string& v) { o.speed = parse_positive("--speed", v); });
+  parser.add_value("--dt", "T", "the steering model's time step, > 0 (default 1/60)",
+                   [&o](const std::string& v) { o.dt = parse_positive("--dt", v); });
+  parser.add_value("--world", "L|W,H",
+                   "the world: a square of side L or a W x H rectangle, > 0 (default 100; "
+                   "steering 800,600, vicsek 10)",
+                   [&o](const std::string& v) { o.world = parse_world(v); });
+  parser.add_value("--density", "RHO",
+                   "boids per unit area, > 0: a square world of side sqrt(count / RHO) (not with "
+                   "--world)",
+                   [&o](const std::string& v) { o.density = parse_positive("--density", v); });
+  parser.add_value("--boundary", "B", "torus or walls (default torus)", [&o](const std::string& v) {
+    o.boundary = parse_choice("--boundary", v, parse_boundary(v), "torus, walls");
+  });
   parser.add_value(
-      "--max-speed", "V", "maximum speed v_max, > 0 (default 1)",
-      [&o](const std::string& v) { o.params.max_speed = parse_positive("--max-speed", v); });
-  parser.add_value("--world", "L", "side of the square torus, > 0 (default 100)",
-                   [&o](const std::string& v) { o.params.world = parse_positive("--world", v); });
+      "--wall-distance", "D", "walls push boids closer than D, > 0 (default: the radius)",
+      [&o](const std::string& v) { o.wall_distance = parse_positive("--wall-distance", v); });
+  parser.add_value("--separation-radius", "R",
+                   "separation acts closer than R, in (0, radius] (default radius / 2; steering "
+                   "0.45 radius)",
+                   [&o](const std::string& v) {
+                     o.separation_radius = parse_positive("--separation-radius", v);
+                   });
+  parser.add_value("--fov", "DEGREES",
+                   "field of view, in (0, 360]: neighbours count only within half of it of the "
+                   "heading (default 360)",
+                   [&o](const std::string& v) {
+                     const double fov = parse_positive("--fov", v);
+                     if (fov > 360)
+                       throw InputError("--fov: expected a number in (0, 360], got '" + v + "'");
+                     o.fov = fov;
+                   });
+  parser.add_value("--noise", "ETA",
+                   "each step every heading turns by an angle uniform in [-ETA/2, ETA/2], ETA in "
+                   "[0, 2 pi] radians (default 0)",
+                   [&o](const std::string& v) {
+                     const double eta = parse_non_negative("--noise", v);
+                     if (eta > 2 * kPi) {
+                       throw InputError("--noise: expected radians in [0, 2 pi], got '" + v + "'");
+                     }
+                     o.noise = eta;
+                   });
+  parser.add_value("--obstacles", "FILE",
+                   "discs no boid enters, from a CSV file with the header x,y,radius",
+                   [&o](const std::string& v) {
+                     if (v.empty()) throw InputError("--obstacles: the file name is empty");
+                     o.obstacle_file = v;
+                   });
+  parser.add_value("--goal", "X,Y", "a point in the world the boids steer towards",
+                   [&o](const std::string& v) { o.goal = parse_pair("--goal", v); });
+  parser.add_value(
+      "--goal-weight", "W", "how hard they steer to the goal, >= 0 (default 1)",
+      [&o](const std::string& v) { o.goal_weight = parse_non_negative("--goal-weight", v); });
+  parser.add_value("--wind", "WX,WY", "a velocity added to every boid each step (times dt)",
+                   [&o](const std::string& v) { o.wind = parse_pair("--wind", v); });
+  parser.add_value("--update", "U",
+                   "synchronous or in-place (the steering lab's own loop; reference backend only; "
+                   "default synchronous)",
+                   [&o](const std::string& v) {
+                     o.update =
+                         parse_choice("--update", v, parse_update(v), "synchronous, in-place");
+                   });
   parser.add_value("--backend", "B",
                    "auto, reference, cpu or cuda (default auto: cuda if usable, else cpu)",
                    [&o](const std::string& v) {
@@ -54,17 +221,86 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                      o.precision =
                          parse_choice("--precision", v, parse_precision(v), "float, double");
                    });
-  parser.add_value("--init", "FILE",
-                   "start from a state file (x,y,vx,vy); overrides --count and --seed",
+  parser.add_value("--init", "FILE", "start from a state file (x,y,vx,vy); overrides --count",
                    [&o](const std::string& v) {
                      if (v.empty()) throw InputError("--init: the file name is empty");
                      o.init_file = v;
                    });
 }
 
+FlockParams model_defaults(Model model, std::uint64_t count) {
+  const ModelDefaults d = defaults_of(model);
+  FlockParams p;
+  p.model = model;
+  p.radius = d.radius;
+  p.separation = d.separation;
+  p.alignment = d.alignment;
+  p.cohesion = d.cohesion;
+  p.max_speed = d.max_speed;
+  const double scale = std::sqrt(static_cast<double>(count) / static_cast<double>(d.count));
+  p.world = World{d.world * scale, d.world_height * scale, Boundary::kTorus};
+  return p;
+}
+
+std::uint64_t resolve_count(const FlockOptions& o) {
+  return o.count.value_or(defaults_of(o.model.value_or(Model::kBoids)).count);
+}
+
+FlockParams resolve_params(const FlockOptions& o) {
+  const Model model = o.model.value_or(Model::kBoids);
+  check_combinations(o, model);
+  const ModelDefaults d = defaults_of(model);
+  FlockParams p;
+  p.model = model;
+  p.radius = o.radius.value_or(d.radius);
+  p.separation = o.separation.value_or(d.separation);
+  p.alignment = o.alignment.value_or(d.alignment);
+  p.cohesion = o.cohesion.value_or(d.cohesion);
+  p.max_speed =
+      model == Model::kVicsek ? o.speed.value_or(d.max_speed) : o.max_speed.value_or(d.max_speed);
+  if (o.dt) p.dt = *o.dt;
+  if (o.world) {
+    p.world = *o.world;
+  } else if (o.density) {
+    const double side = std::sqrt(static_cast<double>(resolve_count(o)) / *o.density);
+    if (!(side > 0 && std::isfinite(side))) {
+      throw InputError(
+          "--density: the world's side sqrt(count / density) is not a positive number");
+    }
+    p.world = World{side, side, Boundary::kTorus};
+  } else {
+    p.world = World{d.world, d.world_height, Boundary::kTorus};
+  }
+  p.world.boundary = o.boundary.value_or(Boundary::kTorus);
+  if (o.separation_radius) {
+    if (*o.separation_radius > p.radius) {
+      throw InputError("--separation-radius: expected a number in (0, radius = " +
+                       std::to_string(p.radius) + "]");
+    }
+    p.separation_radius = *o.separation_radius;
+  }
+  if (o.fov) p.fov = *o.fov;
+  if (o.noise) p.noise = *o.noise;
+  if (o.wall_distance) p.wall_distance = *o.wall_distance;
+  if (o.goal) {
+    if (!(o.goal->x >= 0 && o.goal->x < p.world.width && o.goal->y >= 0 &&
+          o.goal->y < p.world.height)) {
+      throw InputError("--goal: the point lies outside the world");
+    }
+    p.has_goal = true;
+    p.goal = *o.goal;
+    p.goal_weight = o.goal_weight.value_or(1.0);
+  }
+  if (o.wind) p.wind = *o.wind;
+  if (!o.obstacle_file.empty()) p.obstacles = read_obstacle_file(o.obstacle_file, p.world);
+  p.update = o.update.value_or(Update::kSynchronous);
+  return p;
+}
+
 SimulationConfig resolve_config(const FlockOptions& o) {
   SimulationConfig config;
-  config.params = o.params;
+  config.params = resolve_params(o);
+  config.seed = o.seed;
   config.backend = o.backend == "auto" ? resolve_auto_backend() : *parse_backend(o.backend);
   const bool reference = config.backend == Backend::kReference;
   config.method = o.method.value_or(reference ? Method::kNaive : Method::kHashed);
@@ -75,12 +311,23 @@ SimulationConfig resolve_config(const FlockOptions& o) {
   if (reference && config.precision != Precision::kDouble) {
     throw InputError("--precision float: the reference backend computes in double precision only");
   }
+  if (!reference && config.params.update == Update::kInPlace) {
+    throw InputError(
+        "--update in-place: only the reference backend runs the lab's own loop; "
+        "every other backend updates synchronously");
+  }
   return config;
 }
 
-FlockState initial_state(const FlockOptions& o) {
-  if (!o.init_file.empty()) return read_state_file(o.init_file, o.params.world);
-  return make_initial_state(o.count, o.seed, o.params);
+FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
+  if (o.init_file.empty()) return make_initial_state(resolve_count(o), o.seed, params);
+  FlockState state = read_state_file(o.init_file, params.world);
+  try {
+    check_start(state, params);
+  } catch (const InputError& e) {
+    throw InputError("state file '" + o.init_file + "': " + e.what());
+  }
+  return state;
 }
 
 }  // namespace boids::cli

@@ -12,24 +12,49 @@
 
 namespace boids::cli {
 
+// What was given on the command line; what was not takes the model's default (see
+// resolve_params).
 struct FlockOptions {
-  std::uint64_t count = 120;
+  std::optional<std::uint64_t> count;
   std::uint64_t seed = 42;
-  FlockParams params;
+  std::optional<Model> model;
+  std::optional<double> radius, separation, alignment, cohesion, max_speed, speed, dt;
+  std::optional<World> world;  // --world W or W,H (torus unless --boundary walls)
+  std::optional<double> density;
+  std::optional<Boundary> boundary;
+  std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight;
+  std::optional<Vec2> goal, wind;
+  std::string obstacle_file;
+  std::optional<Update> update;
   std::string backend = "auto";        // auto | reference | cpu | cuda
   std::optional<Method> method;        // default: naive on the reference, else hashed
   std::optional<Precision> precision;  // default: double on the reference, else float
-  std::string init_file;               // a state file; overrides count and seed
+  std::string init_file;               // a state file; overrides --count
 };
 
-// Registers --count, --seed, --radius, --separation, --alignment, --cohesion, --max-speed,
-// --world, --backend, --method, --precision and --init.
+// Registers every flock option: --count, --seed, --model, the weights, --radius, --max-speed,
+// --speed, --dt, --world, --density, --boundary, --separation-radius, --fov, --noise,
+// --wall-distance, --obstacles, --goal, --goal-weight, --wind, --update, --backend, --method,
+// --precision and --init.
 void add_flock_options(OptionParser& parser, FlockOptions& options);
 
-// The backend, method and precision to run; resolves "auto" and the defaults.
+// The model's parameters: what was given, the rest the model's defaults (the seed example for
+// boids, the lab's for steering, Vicsek's figure 2a at density 4 for vicsek). Throws InputError
+// for options that do not go together. Reads the obstacle file.
+FlockParams resolve_params(const FlockOptions& options);
+
+// A model's defaults for a flock of `count` boids: its example's parameters, in a world scaled
+// to keep the example's density (the viewer's model switch).
+FlockParams model_defaults(Model model, std::uint64_t count);
+
+// The number of boids: --count, or the model's default.
+std::uint64_t resolve_count(const FlockOptions& options);
+
+// The backend, method, precision, parameters and seed to run; resolves "auto" and the defaults.
 SimulationConfig resolve_config(const FlockOptions& options);
 
-// The starting state: the --init file, validated against the world, or the random start.
-FlockState initial_state(const FlockOptions& options);
+// The starting state: the --init file, validated against the world, the obstacles and the
+// model, or the random start.
+FlockState initial_state(const FlockOptions& options, const FlockParams& params);
 
 }  // namespace boids::cli

@@ -45,6 +45,10 @@ std::uint64_t parse_whole(const std::string& option, const std::string& text, st
   return value;
 }
 
+double parse_real(const std::string& option, const std::string& text) {
+  return parse_finite(option, text, "a number");
+}
+
 double parse_positive(const std::string& option, const std::string& text) {
   const double value = parse_finite(option, text, "a number > 0");
   if (!(value > 0)) bad_value(option, text, "a number > 0");

@@ -13,7 +13,8 @@ namespace boids::cli {
 std::uint64_t parse_whole(const std::string& option, const std::string& text, std::uint64_t least,
                           std::uint64_t most = UINT64_MAX);
 
-// Finite real numbers, the whole text a number; `> 0` or `>= 0` as asked.
+// Finite real numbers, the whole text a number; any, `> 0` or `>= 0` as asked.
+double parse_real(const std::string& option, const std::string& text);
 double parse_positive(const std::string& option, const std::string& text);
 double parse_non_negative(const std::string& option, const std::string& text);
 

@@ -61,12 +61,12 @@ std::string format_neighbours(const ValidationCase& c) {
 void print_table(const ValidationReport& report) {
   std::printf("Validating the %s backend (%s) against the reference\n\n",
               to_string(report.backend).c_str(), report.device.c_str());
-  std::printf("%-7s %-9s %-12s %5s %5s %-9s %-11s %-11s %-17s %s\n", "method", "precision", "state",
+  std::printf("%-7s %-9s %-24s %5s %5s %-9s %-11s %-11s %-17s %s\n", "method", "precision", "flock",
               "boids", "steps", "tolerance", "max pos err", "max vel err", "nbr mismatches",
               "verdict");
   std::size_t failed = 0;
   for (const ValidationCase& c : report.cases) {
-    std::printf("%-7s %-9s %-12s %5llu %5llu %-9s %-11s %-11s %-17s %s\n",
+    std::printf("%-7s %-9s %-24s %5llu %5llu %-9s %-11s %-11s %-17s %s\n",
                 to_string(c.method).c_str(), to_string(c.precision).c_str(), c.state.c_str(),
                 static_cast<unsigned long long>(c.count), static_cast<unsigned long long>(c.steps),
                 format_tolerance(c.tolerance).c_str(), format_error(c.max_position_error).c_str(),

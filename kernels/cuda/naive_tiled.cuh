@@ -8,22 +8,23 @@
 
 namespace boids::kernels::cuda {
 
-template <typename Real>
+template <typename Model, bool Wraps, bool LimitedView, typename Real>
 __global__ void __launch_bounds__(kNaiveTile)
     naive_tiled_step(const Boid<Real>* in, Boid<Real>* out, index_t count, StepParams<Real> p) {
   __shared__ Boid<Real> tile[kNaiveTile];
   const index_t i = blockIdx.x * kNaiveTile + threadIdx.x;
-  const Boid<Real> self = in[i < count ? i : count - 1];  // threads past the end compute, unused
-  NeighborSums<Real> sums;
-  sums.clear(0);
+  const Boid<Real> me = in[i < count ? i : count - 1];  // threads past the end compute, unused
+  const LaneBoids<Real, 1> self{{me.x}, {me.y}, {me.vx}, {me.vy}};
+  typename Model::template Sums<Real, 1> sums;
+  Model::start(sums, 0, me);
   for (index_t base = 0; base < count; base += kNaiveTile) {
     const index_t j = base + threadIdx.x;
     if (j < count) tile[threadIdx.x] = in[j];
     __syncthreads();
-    gather_naive_tile(sums, self, i, tile, base, count, p);
+    gather_naive_tile<Model, Wraps, LimitedView>(sums, self, i, tile, base, count, p);
     __syncthreads();
   }
-  if (i < count) out[i] = advance_boid(self, sums, 0, p);
+  if (i < count) out[i] = Model::advance(me, sums, 0, i, p);
 }
 
 }  // namespace boids::kernels::cuda

@@ -1,9 +1,10 @@
 // Compiled without floating-point contraction (see cmake/BoidsFloatingPoint.cmake): every
 // operation below rounds exactly as in the seed's JavaScript and Python.
-#include "host/reference.h"
-
 #include <algorithm>
 #include <cmath>
+
+#include "host/reference.h"
+#include "host/reference/models.h"
 
 namespace boids {
 namespace {
@@ -14,14 +15,42 @@ constexpr double K_COH = 0.005;
 
 }  // namespace
 
-void ReferenceStepper::step(FlockState& state, const FlockParams& p) {
+ReferenceStepper::ReferenceStepper(std::uint64_t seed) : noise_key_(reference::noise_key(seed)) {}
+
+void ReferenceStepper::step(FlockState& state, const FlockParams& params) {
+  const reference::StepContext context{noise_key_, steps_};
+  steps_ += 1;
+  if (params.seed_model()) {
+    seed_step(state, params);
+    return;
+  }
+  switch (params.model) {
+    case Model::kBoids:
+      reference::boids_step(state, params, context);
+      return;
+    case Model::kSteering:
+      if (params.update == Update::kInPlace) {
+        reference::steering_lab_step(state, params, context);
+      } else {
+        reference::steering_step(state, params, context);
+      }
+      return;
+    case Model::kVicsek:
+      reference::vicsek_step(state, params, context);
+      return;
+  }
+}
+
+// The seed's step as published, on a width x height torus (the seed's WORLD on both axes when
+// the world is square).
+void ReferenceStepper::seed_step(FlockState& state, const FlockParams& p) {
   const std::size_t n = state.size();
   std::vector<double>& x = state.x;
   std::vector<double>& y = state.y;
   std::vector<double>& vx = state.vx;
   std::vector<double>& vy = state.vy;
-  const double WORLD = p.world;
-  const double HALF = WORLD / 2;
+  const double WORLD = p.world.width, WORLD_Y = p.world.height;
+  const double HALF = WORLD / 2, HALF_Y = WORLD_Y / 2;
   const double r2 = p.radius * p.radius;
   const double s2 = r2 / 4;
   count_.assign(n, 0);
@@ -40,10 +69,10 @@ void ReferenceStepper::step(FlockState& state, const FlockParams& p) {
         dx += WORLD;
       }
       double dy = y[j] - yi;
-      if (dy > HALF) {
-        dy -= WORLD;
-      } else if (dy < -HALF) {
-        dy += WORLD;
+      if (dy > HALF_Y) {
+        dy -= WORLD_Y;
+      } else if (dy < -HALF_Y) {
+        dy += WORLD_Y;
       }
       const double d2 = dx * dx + dy * dy;
       if (d2 >= r2) continue;
@@ -92,32 +121,20 @@ void ReferenceStepper::step(FlockState& state, const FlockParams& p) {
       x[i] -= WORLD;
     }
     if (y[i] < 0) {
-      y[i] += WORLD;
-    } else if (y[i] >= WORLD) {
-      y[i] -= WORLD;
+      y[i] += WORLD_Y;
+    } else if (y[i] >= WORLD_Y) {
+      y[i] -= WORLD_Y;
     }
   }
 }
 
 void reference_predator(FlockState& state, const FlockParams& p, double px, double py,
                         double radius, double strength) {
-  const double WORLD = p.world;
-  const double HALF = WORLD / 2;
   const double R2 = radius * radius;
   const double vmax = p.max_speed;
   for (std::size_t i = 0; i < state.size(); ++i) {
-    double dx = state.x[i] - px;
-    if (dx > HALF) {
-      dx -= WORLD;
-    } else if (dx < -HALF) {
-      dx += WORLD;
-    }
-    double dy = state.y[i] - py;
-    if (dy > HALF) {
-      dy -= WORLD;
-    } else if (dy < -HALF) {
-      dy += WORLD;
-    }
+    double dx, dy;
+    reference::offset(p, px, py, state.x[i], state.y[i], dx, dy);
     const double d2 = dx * dx + dy * dy;
     if (d2 >= R2 || d2 == 0) continue;
     const double push = strength * vmax * (1 - d2 / R2) / std::sqrt(d2);

@@ -1,0 +1,59 @@
+#include "host/cli/python_script.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "host/errors.h"
+
+extern char** environ;
+
+namespace boids::cli {
+namespace {
+
+std::string script_path(const std::string& source_path) {
+  char self[4096];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length > 0) {
+    std::string beside(self, static_cast<std::size_t>(length));
+    beside = beside.substr(0, beside.find_last_of('/') + 1) +
+             source_path.substr(source_path.find_last_of('/') + 1);
+    if (access(beside.c_str(), R_OK) == 0) return beside;
+  }
+  return source_path;
+}
+
+}  // namespace
+
+int run_python_script(const std::string& source_path, const std::vector<std::string>& args) {
+  std::vector<std::string> all = {BOIDS_PYTHON, script_path(source_path)};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return 127;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+std::string metrics_plot_script() {
+  return std::string(BOIDS_SCRIPT_DIR) + "/plot_metrics.py";
+}
+
+void check_matplotlib(const std::string& option, const std::string& script) {
+  if (run_python_script(script, {"--check"}) != 0) {
+    throw RuntimeError(option + ": " BOIDS_PYTHON
+                                " cannot import matplotlib (install python3-matplotlib: "
+                                "scripts/install-deps)");
+  }
+}
+
+void check_png_name(const std::string& option, const std::string& path) {
+  if (path.size() < 5 || path.compare(path.size() - 4, 4, ".png") != 0) {
+    throw InputError(option + ": expected a file name ending in .png, got '" + path + "'");
+  }
+}
+
+}  // namespace boids::cli

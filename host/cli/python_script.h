@@ -1,0 +1,25 @@
+// The Python scripts boids ships (plots drawn with matplotlib): found beside the executable
+// (a build copies them to build/bin), else where the source tree has them; run by Debian's
+// /usr/bin/python3.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace boids::cli {
+
+// Runs the script at `source_path` (or its namesake beside the executable) with `args`;
+// returns its exit status (127 when it cannot be started).
+int run_python_script(const std::string& source_path, const std::vector<std::string>& args);
+
+// The metrics plot of `boids run --plot` (host/cli/plot_metrics.py).
+std::string metrics_plot_script();
+
+// Throws RuntimeError naming `option` when the Python that runs `script` cannot import
+// matplotlib (the script answers --check).
+void check_matplotlib(const std::string& option, const std::string& script);
+
+// Throws InputError unless `path` ends in ".png" (refused like an empty name), naming `option`.
+void check_png_name(const std::string& option, const std::string& path);
+
+}  // namespace boids::cli

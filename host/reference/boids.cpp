@@ -1,0 +1,99 @@
+// Seed 000's rules with every variant, as a gather: each boid visits every other in ascending
+// index order, which adds the same terms in the same order as the seed's scatter over pairs.
+// Compiled without floating-point contraction, like the rest of the reference.
+#include <cmath>
+#include <vector>
+
+#include "host/reference/models.h"
+
+namespace boids::reference {
+
+void boids_step(FlockState& s, const FlockParams& p, const StepContext& context) {
+  const double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
+  const double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
+  const std::size_t n = s.size();
+  const double r2 = p.radius * p.radius;
+  const double sr = p.effective_separation_radius();
+  const double s2 = p.separation_radius > 0 ? sr * sr : r2 / 4;
+  const double cos_half = cos_half_view(p);
+  const double vmax = p.max_speed, vmin = vmax / 2;
+  const bool world_terms = !p.world.torus() || !p.obstacles.empty() || p.has_goal;
+  FlockState next = s;
+  for (std::size_t i = 0; i < n; ++i) {
+    int cnt = 0;
+    double ax = 0, ay = 0, cx = 0, cy = 0, sx = 0, sy = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      double dx, dy;
+      offset(p, s.x[i], s.y[i], s.x[j], s.y[j], dx, dy);
+      const double d2 = dx * dx + dy * dy;
+      if (!sees(p, cos_half, dx, dy, d2, s.vx[i], s.vy[i])) continue;
+      if (!(d2 < r2)) continue;
+      cnt += 1;
+      ax += s.vx[j];
+      ay += s.vy[j];
+      cx += dx;
+      cy += dy;
+      if (d2 < s2 && d2 > 0) {
+        sx -= dx / d2;
+        sy -= dy / d2;
+      }
+    }
+    double vx = s.vx[i], vy = s.vy[i];
+    if (cnt > 0) {
+      vx += p.separation * K_SEP * sx + p.alignment * K_ALI * (ax / cnt - vx) +
+            p.cohesion * K_COH * (cx / cnt);
+      vy += p.separation * K_SEP * sy + p.alignment * K_ALI * (ay / cnt - vy) +
+            p.cohesion * K_COH * (cy / cnt);
+    }
+    if (world_terms) {
+      double ux = 0, uy = 0, gx = 0, gy = 0;
+      avoidance(p, s.x[i], s.y[i], ux, uy);
+      goal_direction(p, s.x[i], s.y[i], gx, gy);
+      const double avoid = K_AVOID * vmax;
+      const double seek = K_GOAL * p.goal_weight * vmax;
+      vx += avoid * ux + seek * gx;
+      vy += avoid * uy + seek * gy;
+    }
+    if (p.wind.x != 0 || p.wind.y != 0) {
+      vx += p.wind.x;
+      vy += p.wind.y;
+    }
+    const double speed = std::sqrt(vx * vx + vy * vy);
+    if (speed > vmax) {
+      vx = vx / speed * vmax;
+      vy = vy / speed * vmax;
+    } else if (speed < vmin && speed > 0) {
+      vx = vx / speed * vmin;
+      vy = vy / speed * vmin;
+    }
+    if (p.noise > 0) {
+      double c, sn;
+      noise_rotation(p, context, i, c, sn);
+      const double turned_x = c * vx - sn * vy;
+      vy = sn * vx + c * vy;
+      vx = turned_x;
+    }
+    double x = s.x[i] + vx, y = s.y[i] + vy;
+    if (p.world.torus()) {
+      if (x < 0) {
+        x += p.world.width;
+      } else if (x >= p.world.width) {
+        x -= p.world.width;
+      }
+      if (y < 0) {
+        y += p.world.height;
+      } else if (y >= p.world.height) {
+        y -= p.world.height;
+      }
+    }
+    keep_inside(p, x, y, vx, vy, s.x[i], s.y[i]);
+    next.x[i] = x;
+    next.y[i] = y;
+    next.vx[i] = vx;
+    next.vy[i] = vy;
+  }
+  s = std::move(next);
+}
+
+}  // namespace boids::reference

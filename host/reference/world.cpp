@@ -1,0 +1,212 @@
+// Compiled without floating-point contraction, like the rest of the reference.
+#include "host/reference/world.h"
+
+#include <cmath>
+
+namespace boids::reference {
+namespace {
+
+std::uint64_t splitmix_finalizer(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+double wrap(double d, double side) {
+  if (d > side / 2) {
+    d -= side;
+  } else if (d < -(side / 2)) {
+    d += side;
+  }
+  return d;
+}
+
+double wrap_position(double x, double side) {
+  if (x < 0) return x + side;
+  if (x >= side) return x - side;
+  return x;
+}
+
+double just_below(double side) {
+  return side - side * 0x1.0p-52;
+}
+
+}  // namespace
+
+std::uint64_t noise_key(std::uint64_t seed) {
+  return splitmix_finalizer(seed ^ 0x6e6f697365000000ULL);
+}
+
+void polynomial_cos_sin(double angle, double& c, double& s) {
+  // Taylor coefficients of sin(a) / a and cos(a) in a^2, highest first.
+  static const double kSin[] = {1.0 / 355687428096000.0,
+                                -1.0 / 1307674368000.0,
+                                1.0 / 6227020800.0,
+                                -1.0 / 39916800.0,
+                                1.0 / 362880.0,
+                                -1.0 / 5040.0,
+                                1.0 / 120.0,
+                                -1.0 / 6.0,
+                                1.0};
+  static const double kCos[] = {1.0 / 20922789888000.0,
+                                -1.0 / 87178291200.0,
+                                1.0 / 479001600.0,
+                                -1.0 / 3628800.0,
+                                1.0 / 40320.0,
+                                -1.0 / 720.0,
+                                1.0 / 24.0,
+                                -1.0 / 2.0,
+                                1.0};
+  const double a = angle * 0.25;
+  const double a2 = a * a;
+  double sin_a = kSin[0], cos_a = kCos[0];
+  for (int k = 1; k < 9; ++k) {
+    sin_a = sin_a * a2 + kSin[k];
+    cos_a = cos_a * a2 + kCos[k];
+  }
+  sin_a = sin_a * a;
+  for (int doubling = 0; doubling < 2; ++doubling) {  // angle / 4 -> angle / 2 -> angle
+    const double sin_2a = 2.0 * sin_a * cos_a;
+    cos_a = cos_a * cos_a - sin_a * sin_a;
+    sin_a = sin_2a;
+  }
+  c = cos_a;
+  s = sin_a;
+}
+
+void noise_rotation(const FlockParams& p, const StepContext& context, std::uint64_t id, double& c,
+                    double& s) {
+  const std::uint64_t mixed = splitmix_finalizer(context.step + 0x9e3779b97f4a7c15ULL * (id + 1));
+  const std::uint64_t bits = splitmix_finalizer(mixed ^ context.noise_key);
+  const double u = static_cast<double>(bits >> 11) * 0x1.0p-53;
+  polynomial_cos_sin((u - 0.5) * p.noise, c, s);
+}
+
+void offset(const FlockParams& p, double ax, double ay, double bx, double by, double& dx,
+            double& dy) {
+  dx = bx - ax;
+  dy = by - ay;
+  if (p.world.torus()) {
+    dx = wrap(dx, p.world.width);
+    dy = wrap(dy, p.world.height);
+  }
+}
+
+double cos_half_view(const FlockParams& p) {
+  double c = 1, s = 0;
+  polynomial_cos_sin(p.fov / 2 * kPi / 180, c, s);
+  return c;
+}
+
+bool sees(const FlockParams& p, double cos_half, double dx, double dy, double d2, double vx,
+          double vy) {
+  if (p.fov >= 360) return true;
+  const double v2 = vx * vx + vy * vy;
+  if (v2 == 0) return true;  // a boid at rest sees all around
+  return dx * vx + dy * vy >= cos_half * std::sqrt(d2 * v2);
+}
+
+void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy) {
+  if (!p.world.torus()) {
+    const double reach = p.effective_wall_distance();
+    const double W = p.world.width, H = p.world.height;
+    if (x < reach) ux += 1 - x / reach;
+    if (W - x < reach) ux -= 1 - (W - x) / reach;
+    if (y < reach) uy += 1 - y / reach;
+    if (H - y < reach) uy -= 1 - (H - y) / reach;
+  }
+  if (p.obstacles.empty()) return;
+  const double reach = std::sqrt(p.radius * p.radius);
+  for (const Obstacle& o : p.obstacles) {
+    double dx, dy;
+    offset(p, o.x, o.y, x, y, dx, dy);
+    const double d = std::sqrt(dx * dx + dy * dy);
+    const double gap = d - o.radius;
+    if (!(d > 0) || gap >= reach) continue;
+    const double urgency = gap > 0 ? 1 - gap / reach : 1;
+    ux += urgency * dx / d;
+    uy += urgency * dy / d;
+  }
+}
+
+void goal_direction(const FlockParams& p, double x, double y, double& gx, double& gy) {
+  gx = gy = 0;
+  if (!p.has_goal) return;
+  double dx, dy;
+  offset(p, x, y, p.goal.x, p.goal.y, dx, dy);
+  const double d = std::sqrt(dx * dx + dy * dy);
+  if (d > 0) {
+    gx = dx / d;
+    gy = dy / d;
+  }
+}
+
+void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double& vy,
+                 double before_x, double before_y) {
+  const double W = p.world.width, H = p.world.height;
+  if (!p.world.torus()) {
+    // A boid that crossed a wall comes back as far as it went beyond it, and turns.
+    if (x < 0) {
+      x = -x;
+      vx = -vx;
+    } else if (x >= W) {
+      x = W + W - x;
+      vx = -vx;
+    }
+    if (y < 0) {
+      y = -y;
+      vy = -vy;
+    } else if (y >= H) {
+      y = H + H - y;
+      vy = -vy;
+    }
+    if (x < 0) x = 0;
+    if (x >= W) x = just_below(W);
+    if (y < 0) y = 0;
+    if (y >= H) y = just_below(H);
+  }
+  for (const Obstacle& o : p.obstacles) {
+    double dx, dy;
+    offset(p, o.x, o.y, x, y, dx, dy);
+    const double d2 = dx * dx + dy * dy;
+    if (!(d2 < o.radius * o.radius)) continue;
+    const double d = std::sqrt(d2);
+    double nx = 1, ny = 0;
+    if (d > 0) {
+      nx = dx / d;
+      ny = dy / d;
+    }
+    const double edge = o.radius * (1 + 1e-14);
+    x = o.x + nx * edge;
+    y = o.y + ny * edge;
+    if (p.world.torus()) {
+      x = wrap_position(x, W);
+      y = wrap_position(y, H);
+    }
+    const double inward = vx * nx + vy * ny;
+    if (inward < 0) {
+      vx -= 2 * inward * nx;
+      vy -= 2 * inward * ny;
+    }
+  }
+  if (p.obstacles.empty() && p.world.torus()) return;
+  bool inside_world = x >= 0 && x < W && y >= 0 && y < H;
+  bool in_an_obstacle = false;
+  for (const Obstacle& o : p.obstacles) {
+    if (!inside_world) break;
+    double dx, dy;
+    offset(p, o.x, o.y, x, y, dx, dy);
+    if (dx * dx + dy * dy < o.radius * o.radius) {
+      in_an_obstacle = true;
+      break;
+    }
+  }
+  if (!inside_world || in_an_obstacle) {  // overlapping obstacles: stay, and turn back
+    x = before_x;
+    y = before_y;
+    vx = -vx;
+    vy = -vy;
+  }
+}
+
+}  // namespace boids::reference

@@ -1,0 +1,53 @@
+// The reference's own account of the world, written apart from the kernels' (kernels/world.h,
+// kernels/noise.h) to the same specification, so that a mistake cannot hide in both: offsets
+// on the torus or between walls, what walls, obstacles and a goal add, keeping boids inside,
+// and the noise (its counter-based draws and the polynomial cosine and sine).
+#pragma once
+
+#include <cstdint>
+
+#include "host/flock.h"
+
+namespace boids::reference {
+
+// What a step needs besides the state and the parameters.
+struct StepContext {
+  std::uint64_t noise_key;  // from the run's seed
+  std::uint64_t step;       // steps taken before this one
+};
+
+std::uint64_t noise_key(std::uint64_t seed);
+
+// The rotation of boid `id`'s noise at `step`, for eta = `noise`: cos and sin of an angle
+// uniform in [-eta/2, eta/2].
+void noise_rotation(const FlockParams& p, const StepContext& context, std::uint64_t id, double& c,
+                    double& s);
+
+// cos and sin of |angle| <= pi by the engine's polynomial.
+void polynomial_cos_sin(double angle, double& c, double& s);
+
+// The offset from (ax, ay) to (bx, by): wrapped on a torus, plain between walls.
+void offset(const FlockParams& p, double ax, double ay, double bx, double by, double& dx,
+            double& dy);
+
+// Whether a boid heading (vx, vy) sees a neighbour at offset (dx, dy), d2 = |d|^2, within its
+// field of view (always at fov = 360).
+bool sees(const FlockParams& p, double cos_half_view, double dx, double dy, double d2, double vx,
+          double vy);
+
+// cos(fov / 2), as the engine computes it.
+double cos_half_view(const FlockParams& p);
+
+// How urgently walls and obstacles push a boid at (x, y), and where (the sum of
+// (1 - gap / reach) times the direction away from each edge within reach).
+void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy);
+
+// The unit direction from (x, y) to the goal; (0, 0) without a goal or at it.
+void goal_direction(const FlockParams& p, double x, double y, double& gx, double& gy);
+
+// Puts a moved boid back inside the walls and out of obstacles; (before_x, before_y) is where it
+// was, outside every obstacle.
+void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double& vy,
+                 double before_x, double before_y);
+
+}  // namespace boids::reference

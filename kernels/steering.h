@@ -1,0 +1,125 @@
+// Seed 002's lab: Reynolds' steering form of the rules. Each rule gives a desired velocity at
+// the cruise speed v_max and steers by (desired - velocity) times its weight; the summed
+// steering is truncated to a maximum force of 2.4 v_max; velocity += steering * dt, then the
+// speed is kept in [0.35 v_max, v_max]; position += velocity * dt.
+//
+// The listing's formulas are kept as they are, quirks included, since they shape its gas,
+// swarm and vortex regimes: neighbours are within r inclusive; separation sums -d / |d|^2 over
+// neighbours closer than the separation radius (0.45 r) but not closer than 1e-3; the
+// alignment's desired velocity is the summed velocity scaled to v_max and then divided by the
+// neighbour count; cohesion steers to (x + mean offset) - x; separation steers 1.5 times its
+// weight and brakes (desired velocity 0) when neighbours exist but none is close; a rule whose
+// vector is zero divides by 1 instead of its length; positions wrap as (x + v dt + W) mod W.
+// Lengths are sqrt(x^2 + y^2), as everywhere in the engine (the listing's Math.hypot may differ
+// in the last bit).
+#pragma once
+
+#include "kernels/rules.h"
+
+namespace boids::kernels {
+
+template <typename Real>
+BOIDS_HD inline Real length_or_one(Real x, Real y) {
+  const Real length = square_root(x * x + y * y);
+  return length > Real(0) ? length : Real(1);
+}
+
+struct Steering {
+  template <typename Real, int Lanes>
+  using Sums = NeighborSums<Real, Lanes>;
+
+  template <typename Real, int Lanes>
+  BOIDS_HD static void start(Sums<Real, Lanes>& sums, int lane, const Boid<Real>&) {
+    sums.clear(lane);
+  }
+
+  template <typename Real, int Lanes>
+  BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real dx, Real dy, Real d2,
+                           const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
+    const bool near = seen & (d2 <= p.radius_sq);
+    const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(kSteeringTiny));
+    const Real inverse = Real(1) / d2;
+    sums.count[lane] += near ? 1 : 0;
+    sums.velocity_x[lane] += near ? other.vx : Real(0);
+    sums.velocity_y[lane] += near ? other.vy : Real(0);
+    sums.offset_x[lane] += near ? dx : Real(0);
+    sums.offset_y[lane] += near ? dy : Real(0);
+    sums.push_x[lane] -= pushes ? dx * inverse : Real(0);
+    sums.push_y[lane] -= pushes ? dy * inverse : Real(0);
+  }
+
+  template <typename Real, int Lanes>
+  BOIDS_HD static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums, int lane,
+                                     index_t id, const StepParams<Real>& p) {
+    Real ax = 0, ay = 0;
+    if (sums.count[lane] > 0) {
+      const Real inv_n = Real(1) / static_cast<Real>(sums.count[lane]);
+      if (p.alignment_gain > Real(0)) {
+        const Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
+        const Real scale = p.max_speed / length_or_one(sx, sy);
+        ax += p.alignment_gain * (sx * scale * inv_n - b.vx);
+        ay += p.alignment_gain * (sy * scale * inv_n - b.vy);
+      }
+      if (p.cohesion_gain > Real(0)) {
+        const Real cx = b.x + sums.offset_x[lane] * inv_n;
+        const Real cy = b.y + sums.offset_y[lane] * inv_n;
+        const Real to_x = cx - b.x, to_y = cy - b.y;
+        const Real scale = p.max_speed / length_or_one(to_x, to_y);
+        ax += p.cohesion_gain * (to_x * scale - b.vx);
+        ay += p.cohesion_gain * (to_y * scale - b.vy);
+      }
+      if (p.separation_gain > Real(0)) {
+        const Real sx = sums.push_x[lane], sy = sums.push_y[lane];
+        const Real scale = p.max_speed / length_or_one(sx, sy);
+        ax += p.separation_gain * (sx * scale - b.vx) * Real(kSteeringSeparationFactor);
+        ay += p.separation_gain * (sy * scale - b.vy) * Real(kSteeringSeparationFactor);
+      }
+    }
+    if (p.world_terms) {
+      Real ux = 0, uy = 0, gx = 0, gy = 0;
+      avoidance(b, p, ux, uy);
+      ax += p.max_force * ux;
+      ay += p.max_force * uy;
+      if (p.has_goal) {
+        goal_direction(b, p, gx, gy);
+        ax += p.goal_weight * (p.max_speed * gx - b.vx);
+        ay += p.goal_weight * (p.max_speed * gy - b.vy);
+      }
+    }
+    const Real magnitude = square_root(ax * ax + ay * ay);
+    if (magnitude > p.max_force) {
+      ax = ax / magnitude * p.max_force;
+      ay = ay / magnitude * p.max_force;
+    }
+    Real vx = b.vx + ax * p.dt;
+    Real vy = b.vy + ay * p.dt;
+    if (p.has_wind) {
+      vx += p.wind_x * p.dt;
+      vy += p.wind_y * p.dt;
+    }
+    const Real speed = square_root(vx * vx + vy * vy);
+    if (speed > p.max_speed) {
+      vx = vx / speed * p.max_speed;
+      vy = vy / speed * p.max_speed;
+    } else if (speed < p.min_speed && speed > Real(kSteeringTiny)) {
+      const Real boost = p.min_speed / speed;
+      vx *= boost;
+      vy *= boost;
+    }
+    if (p.has_noise) turn_by_noise(vx, vy, p.noise, p.noise_key, p.step, id);
+    b.vx = vx;
+    b.vy = vy;
+    const Boid<Real> before = b;
+    if (p.torus) {
+      // The lab's wrap; the seed's then catches a step longer than the world.
+      b.x = wrap_position(remainder_of(b.x + vx * p.dt + p.width, p.width), p.width);
+      b.y = wrap_position(remainder_of(b.y + vy * p.dt + p.height, p.height), p.height);
+    } else {
+      b.x += vx * p.dt;
+      b.y += vy * p.dt;
+    }
+    return keep_in_world(b, before, p);
+  }
+};
+
+}  // namespace boids::kernels

@@ -1,0 +1,299 @@
+// What each model and variant is for, shown on every backend by a small case that only it
+// explains: a boid behind another is not seen in a 180 degree field of view; no boid leaves the
+// walls or enters an obstacle, however fast; a flock reaches its goal; wind drifts it; full noise
+// destroys its order; a separation radius decides who pushes; the steering lab's own loop sees
+// the boids before it; Vicsek particles keep their speed and order without noise. (`boids
+// validate` compares every variant with the reference boid by boid; these show that each
+// variant does what it says.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "host/initial_state.h"
+#include "host/metrics.h"
+#include "host/reference.h"
+#include "host/simulation.h"
+#include "tests/test_support.h"
+
+namespace boids {
+namespace {
+
+using test_support::make_state;
+
+struct VariantCase {
+  Backend backend;
+  Method method;
+  Precision precision;
+};
+
+void PrintTo(const VariantCase& c, std::ostream* out) {
+  *out << to_string(c.backend) << " " << to_string(c.method) << " " << to_string(c.precision);
+}
+
+std::string case_name(const testing::TestParamInfo<VariantCase>& info) {
+  return to_string(info.param.backend) + "_" + to_string(info.param.method) + "_" +
+         to_string(info.param.precision);
+}
+
+class VariantTest : public testing::TestWithParam<VariantCase> {
+ protected:
+  void SetUp() override {
+    if (GetParam().backend == Backend::kCuda && !cuda_availability().usable) {
+      GTEST_SKIP() << "cuda backend not usable: " << cuda_availability().reason;
+    }
+  }
+
+  std::unique_ptr<Simulation> make(const FlockState& state, const FlockParams& params) const {
+    return make_simulation({GetParam().backend, GetParam().method, GetParam().precision, params},
+                           state);
+  }
+
+  // Steps one at a time, calling `each` with the state after every step.
+  void run(const FlockState& start, const FlockParams& params, int steps,
+           const std::function<void(int, const FlockState&)>& each) const {
+    const auto sim = make(start, params);
+    for (int t = 1; t <= steps; ++t) {
+      sim->step(1);
+      each(t, sim->state());
+    }
+  }
+
+  FlockState after(const FlockState& start, const FlockParams& params, int steps) const {
+    const auto sim = make(start, params);
+    sim->step(static_cast<std::uint64_t>(steps));
+    return sim->state();
+  }
+
+  double tolerance() const { return GetParam().precision == Precision::kFloat ? 1e-5 : 1e-12; }
+};
+
+// Headings all along +x at speed v: an ordered flock.
+FlockState ordered(std::size_t n, const FlockParams& p, double v) {
+  FlockState s = make_initial_state(n, 3, p);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.vx[i] = v;
+    s.vy[i] = 0;
+  }
+  return s;
+}
+
+TEST_P(VariantTest, ABoidBehindIsNotSeenInAHalfCircleFieldOfView) {
+  FlockParams p;
+  // A heads +x; B is straight behind it, 5 away; both within r of each other.
+  const FlockState s = make_state({{50, 50, 0.7, 0}, {45, 50, 0.7, 0.2}});
+  const FlockState alone = make_state({{50, 50, 0.7, 0}});
+  p.fov = 180;
+  const FlockState with_fov = after(s, p, 1);
+  EXPECT_NEAR(with_fov.vx[0], after(alone, p, 1).vx[0], tolerance());  // A does not see B
+  EXPECT_NEAR(with_fov.vy[0], 0.0, tolerance());
+  EXPECT_NE(with_fov.vy[1], 0.2);  // B sees A ahead and steers
+  p.fov = 360;
+  EXPECT_GT(std::abs(after(s, p, 1).vy[0]), 1e-4);  // all around, A sees B
+  // A boid at rest sees all around, even with a narrow field of view.
+  p.fov = 10;
+  const FlockState rest = after(make_state({{50, 50, 0, 0}, {45, 50, 0.7, 0}}), p, 1);
+  EXPECT_GT(std::hypot(rest.vx[0], rest.vy[0]), 0.0);
+}
+
+TEST_P(VariantTest, NoBoidLeavesTheWallsHoweverFast) {
+  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+    FlockParams p;
+    p.model = model;
+    p.world = World{60, 35, Boundary::kWalls};
+    p.radius = 3;
+    // Steps longer than the world is high.
+    p.max_speed = model == Model::kSteering ? 2400 : 40;
+    const FlockState start = make_initial_state(600, 4, p);
+    bool bounced = false;
+    run(start, p, 150, [&](int t, const FlockState& s) {
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        ASSERT_TRUE(s.x[i] >= 0 && s.x[i] < p.world.width && s.y[i] >= 0 && s.y[i] < p.world.height)
+            << to_string(model) << " step " << t << " boid " << i << " at (" << s.x[i] << ", "
+            << s.y[i] << ")";
+      }
+      bounced = bounced || s.vx[0] * start.vx[0] < 0 || s.vy[0] * start.vy[0] < 0;
+    });
+    EXPECT_TRUE(bounced) << to_string(model);
+  }
+}
+
+TEST_P(VariantTest, NoBoidEndsAStepInsideAnObstacle) {
+  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+    FlockParams p;
+    p.model = model;
+    p.radius = 4;
+    p.max_speed = model == Model::kSteering ? 300 : 3;
+    // Overlapping discs, one across the torus's corner, one larger than a step is long.
+    p.obstacles = {{30, 30, 8}, {36, 30, 6}, {98, 2, 7}, {70, 65, 15}};
+    const FlockState start = make_initial_state(800, 5, p);
+    run(start, p, 150, [&](int t, const FlockState& s) {
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        for (const Obstacle& o : p.obstacles) {
+          double dx = std::abs(s.x[i] - o.x), dy = std::abs(s.y[i] - o.y);
+          dx = std::min(dx, 100 - dx);
+          dy = std::min(dy, 100 - dy);
+          ASSERT_GE(dx * dx + dy * dy, o.radius * o.radius * (1 - 1e-6))
+              << to_string(model) << " step " << t << " boid " << i << " in the obstacle at ("
+              << o.x << ", " << o.y << ")";
+        }
+      }
+    });
+  }
+}
+
+// The mean distance of the boids to the goal, across the torus.
+double distance_to_goal(const FlockState& s, const Vec2& goal) {
+  double sum = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    double dx = std::abs(s.x[i] - goal.x), dy = std::abs(s.y[i] - goal.y);
+    dx = std::min(dx, 100 - dx);
+    dy = std::min(dy, 100 - dy);
+    sum += std::hypot(dx, dy);
+  }
+  return sum / static_cast<double>(s.size());
+}
+
+TEST_P(VariantTest, AFlockReachesItsGoal) {
+  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+    FlockParams p;
+    p.model = model;
+    p.radius = 5;
+    // Slow enough to circle the goal closely once there (radius v^2 / a).
+    p.max_speed = model == Model::kSteering ? 12 : 1;
+    p.dt = 0.1;
+    p.has_goal = true;
+    p.goal = {80, 20};
+    p.goal_weight = 10;
+    const FlockState start = make_initial_state(300, 6, p);
+    const double before = distance_to_goal(start, p.goal);
+    const double later = distance_to_goal(after(start, p, 300), p.goal);
+    EXPECT_GT(before, 30) << to_string(model);
+    EXPECT_LT(later, 0.4 * before) << to_string(model) << ": from " << before;
+  }
+}
+
+TEST_P(VariantTest, WindDriftsTheFlock) {
+  for (const Model model : {Model::kBoids, Model::kVicsek}) {
+    FlockParams p;
+    p.model = model;
+    p.radius = 5;
+    p.max_speed = 0.5;
+    p.world = World{100, 100, Boundary::kTorus};
+    const FlockState start = make_initial_state(400, 7, p);
+    // The centre's drift, summed over steps from the (unwrapped) displacement of every boid.
+    const auto drift = [&](const FlockParams& params) {
+      double moved = 0;
+      FlockState last = start;
+      run(start, params, 100, [&](int, const FlockState& s) {
+        for (std::size_t i = 0; i < s.size(); ++i) {
+          double dx = s.x[i] - last.x[i];
+          if (dx > 50) dx -= 100;
+          if (dx < -50) dx += 100;
+          moved += dx;
+        }
+        last = s;
+      });
+      return moved / static_cast<double>(start.size());
+    };
+    const double calm = drift(p);
+    p.wind = {0.2, 0};
+    const double windy = drift(p);
+    EXPECT_GT(windy - calm, 10) << to_string(model) << ": calm " << calm << ", windy " << windy;
+  }
+}
+
+TEST_P(VariantTest, FullNoiseDestroysOrder) {
+  for (const Model model : {Model::kBoids, Model::kVicsek}) {
+    FlockParams p;
+    p.model = model;
+    p.radius = 5;
+    p.max_speed = 0.5;
+    const FlockState start = ordered(1000, p, 0.5);
+    EXPECT_GT(polarization(after(start, p, 200)), 0.9) << to_string(model);
+    p.noise = 2 * kPi;
+    const double disorder = polarization(after(start, p, 200));
+    EXPECT_LT(disorder, 4 / std::sqrt(1000.0)) << to_string(model);  // the floor is ~0.03
+  }
+}
+
+TEST_P(VariantTest, TheSeparationRadiusDecidesWhoPushes) {
+  FlockParams p;
+  p.alignment = 0;
+  p.cohesion = 0;
+  // 4 apart: inside the default separation radius r / 2 = 5, outside a radius of 3.
+  const FlockState s = make_state({{50, 50, 0.7, 0}, {54, 50, 0.7, 0}});
+  const FlockState pushed = after(s, p, 1);
+  EXPECT_LT(pushed.vx[0], 0.7 - 1e-3);  // pushed back, away from its neighbour
+  p.separation_radius = 3;
+  const FlockState free = after(s, p, 1);
+  EXPECT_NEAR(free.vx[0], 0.7, tolerance());
+}
+
+TEST_P(VariantTest, VicsekParticlesKeepTheirSpeedAndOrderWithoutNoise) {
+  FlockParams p;
+  p.model = Model::kVicsek;
+  p.radius = 1;
+  p.max_speed = 0.03;
+  p.world = World{10, 10, Boundary::kTorus};  // density 4, as in Vicsek's figure 2a
+  const FlockState start = make_initial_state(400, 8, p);
+  EXPECT_LT(polarization(start), 0.2);
+  const FlockState end = after(start, p, 400);
+  for (std::size_t i = 0; i < end.size(); ++i) {
+    ASSERT_NEAR(std::hypot(end.vx[i], end.vy[i]), 0.03, 1e-6) << "particle " << i;
+  }
+  EXPECT_GT(polarization(end), 0.9);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    variants, VariantTest,
+    testing::Values(VariantCase{Backend::kCpu, Method::kNaive, Precision::kDouble},
+                    VariantCase{Backend::kCpu, Method::kNaive, Precision::kFloat},
+                    VariantCase{Backend::kCpu, Method::kHashed, Precision::kDouble},
+                    VariantCase{Backend::kCpu, Method::kHashed, Precision::kFloat},
+                    VariantCase{Backend::kCuda, Method::kNaive, Precision::kDouble},
+                    VariantCase{Backend::kCuda, Method::kNaive, Precision::kFloat},
+                    VariantCase{Backend::kCuda, Method::kHashed, Precision::kDouble},
+                    VariantCase{Backend::kCuda, Method::kHashed, Precision::kFloat}),
+    case_name);
+
+// The reference alone: the steering lab's own loop, in place.
+
+TEST(SteeringLab, InPlaceBoidsSeeTheNewStateOfThoseBeforeThem) {
+  // Boid 0 moves to within r of boid 1 in the step; in the lab's loop boid 1 then sees it.
+  FlockParams p;
+  p.model = Model::kSteering;
+  p.radius = 10;
+  p.max_speed = 60;  // a step of 1 at dt = 1/60
+  p.world = World{200, 200, Boundary::kTorus};
+  const FlockState s = make_state({{100, 100, 60, 0}, {110.5, 100, 0, 60}});
+  FlockState synchronous = s, in_place = s;
+  ReferenceStepper(1).step(synchronous, p);
+  p.update = Update::kInPlace;
+  ReferenceStepper(1).step(in_place, p);
+  EXPECT_EQ(synchronous.vy[1], 60.0);          // alone, it keeps its velocity
+  EXPECT_LT(in_place.vy[1], 59.0);             // it saw boid 0's new position, and steered
+  EXPECT_EQ(in_place.x[0], synchronous.x[0]);  // boid 0 saw the same in both
+}
+
+TEST(SteeringLab, SeparationBrakesWhenNeighboursAreNotClose) {
+  // One neighbour at 8 (within r = 10, beyond 0.45 r): separation's desired velocity is zero,
+  // so it steers by -v * 1.5 * weight, as the lab's listing does.
+  FlockParams p;
+  p.model = Model::kSteering;
+  p.radius = 10;
+  p.alignment = 0;
+  p.cohesion = 0;
+  p.separation = 1;
+  p.max_speed = 100;
+  p.dt = 0.01;
+  FlockState s = make_state({{50, 50, 80, 0}, {50, 58, 80, 0}});
+  ReferenceStepper().step(s, p);
+  // a = 1 * (0 - 80) * 1.5 = -120 along x, under the force limit 240: v = 80 - 1.2.
+  EXPECT_DOUBLE_EQ(s.vx[0], 80 - 120 * 0.01);
+}
+
+}  // namespace
+}  // namespace boids

@@ -1,0 +1,237 @@
+// The viewer's control panel (every model and variant), its live plots of the flock's order,
+// and the world's overlays (walls, obstacles, goal) drawn over the boids.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "host/cli/flock_options.h"
+#include "viewer/viewer.h"
+
+namespace boids::viewer {
+namespace {
+
+std::string percent(double share) {
+  if (std::isnan(share)) return "...";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100 * share);
+  return text;
+}
+
+// A slider's bound as a float ImGui can hold, whatever the world's scale.
+float bound(double value) {
+  return static_cast<float>(std::clamp(value, -1e30, 1e30));
+}
+
+// A slider over a double, in float: true when it moved.
+bool slider(const char* label, double& value, double low, double high, const char* format,
+            bool logarithmic = false) {
+  float v = bound(value);
+  const float lo = bound(low), hi = bound(std::max(high, low));
+  if (!ImGui::SliderFloat(label, &v, lo, hi, format,
+                          logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None)) {
+    return false;
+  }
+  value = std::clamp(static_cast<double>(v), low, std::max(high, low));
+  return true;
+}
+
+void plot(const char* label, const std::vector<float>& series, const char* overlay) {
+  ImGui::PlotLines(label, series.data(), static_cast<int>(series.size()), 0, overlay, 0.0f, 1.0f,
+                   ImVec2(0, 40));
+}
+
+}  // namespace
+
+void Viewer::build_ui() {
+  draw_overlays();
+  if (show_ui_) {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(0.8f);
+    ImGui::Begin("boids");
+    ImGui::Text("%llu boids, %s model", static_cast<unsigned long long>(count_),
+                to_string(config_.params.model).c_str());
+    ImGui::Text("%.1f fps, %.1f steps/s", fps_, steps_per_second_);
+    if (std::isnan(polarization_)) {
+      ImGui::Text("polarization ..., largest flock ...");
+    } else {
+      ImGui::Text("polarization %.3f, order %.3f, largest flock %s", polarization_, order_,
+                  percent(largest_share_).c_str());
+    }
+    ImGui::Text("%s, %s, %s", to_string(config_.backend).c_str(), to_string(config_.method).c_str(),
+                to_string(config_.precision).c_str());
+    ImGui::TextWrapped("%s", device_.c_str());
+    ImGui::TextWrapped("%s", render_path_.c_str());
+    ImGui::TextWrapped("OpenGL: %s", gl_renderer_.c_str());
+    ImGui::Text("step %llu, seed %llu%s", static_cast<unsigned long long>(steps_done_),
+                static_cast<unsigned long long>(seed_), paused_ ? ", paused" : "");
+    ImGui::Separator();
+    if (ImGui::Button(paused_ ? "Resume" : "Pause")) paused_ = !paused_;
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) {
+      paused_ = true;
+      step_once_ = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (new seed)")) reset_requested_ = true;
+    ImGui::SliderInt("steps/frame", &steps_per_frame_, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_controls();
+    if (ImGui::CollapsingHeader("Variants", ImGuiTreeNodeFlags_DefaultOpen)) variant_controls();
+    if (ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) plots();
+    if (ImGui::CollapsingHeader("View")) view_controls();
+    if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", error_.c_str());
+    ImGui::TextDisabled("H: help");
+    ImGui::End();
+  }
+  if (show_help_) help_window();
+}
+
+// The model and its rules. A new model is a new flock: the model's defaults, at the density of
+// its own example, with the same number of boids.
+void Viewer::model_controls() {
+  int model = static_cast<int>(ui_.model);
+  if (ImGui::Combo("model", &model, "boids\0steering\0vicsek\0")) {
+    const FlockParams defaults = cli::model_defaults(static_cast<Model>(model), count_);
+    FlockParams next = defaults;
+    next.world.boundary = ui_.world.boundary;
+    next.noise = ui_.noise;
+    next.fov = ui_.fov;
+    ui_ = next;
+    rule_on_ = {true, true, true};
+    reset_requested_ = true;
+  }
+  if (ui_.model != Model::kVicsek) {
+    const char* names[3] = {"separation", "alignment", "cohesion"};
+    double* weights[3] = {&ui_.separation, &ui_.alignment, &ui_.cohesion};
+    for (int r = 0; r < 3; ++r) {
+      ImGui::PushID(r);
+      if (ImGui::Checkbox("##on", &rule_on_[static_cast<std::size_t>(r)])) params_dirty_ = true;
+      ImGui::SameLine();
+      if (slider(names[r], *weights[r], 0.0, 5.0, "%.2f")) params_dirty_ = true;
+      ImGui::PopID();
+    }
+  }
+  const double side = std::min(ui_.world.width, ui_.world.height);
+  if (slider("radius", ui_.radius, side / 1000, side / 4, "%.3g", true)) {
+    ui_.separation_radius = std::min(ui_.separation_radius, ui_.radius);
+    params_dirty_ = true;
+  }
+  const double speed = config_.params.max_speed;
+  if (slider(ui_.model == Model::kVicsek ? "speed" : "max speed", ui_.max_speed, speed / 100,
+             speed * 10, "%.3g", true)) {
+    params_dirty_ = true;
+  }
+  if (ui_.model == Model::kSteering && slider("dt", ui_.dt, 1e-3, 0.2, "%.4f", true)) {
+    params_dirty_ = true;
+  }
+}
+
+void Viewer::variant_controls() {
+  if (slider("field of view", ui_.fov, 1, 360, "%.0f deg")) params_dirty_ = true;
+  if (slider("noise", ui_.noise, 0, 2 * kPi, "%.3f rad")) params_dirty_ = true;
+  if (ui_.model != Model::kVicsek) {
+    double separation_radius = ui_.effective_separation_radius();
+    if (slider("separation radius", separation_radius, ui_.radius / 100, ui_.radius, "%.3g")) {
+      ui_.separation_radius = separation_radius;
+      params_dirty_ = true;
+    }
+  }
+  int boundary = static_cast<int>(ui_.world.boundary);
+  if (ImGui::Combo("boundary", &boundary, "torus\0walls\0")) {
+    ui_.world.boundary = static_cast<Boundary>(boundary);
+    reset_requested_ = true;  // a new flock in the new world
+  }
+  if (!ui_.world.torus()) {
+    double distance = ui_.effective_wall_distance();
+    if (slider("wall distance", distance, ui_.radius / 10, ui_.radius * 10, "%.3g", true)) {
+      ui_.wall_distance = distance;
+      params_dirty_ = true;
+    }
+  }
+  if (ImGui::Checkbox("goal", &ui_.has_goal)) params_dirty_ = true;
+  ImGui::SameLine();
+  if (ImGui::Button(placing_goal_ ? "click in the world..." : "place")) placing_goal_ = true;
+  if (ui_.has_goal && slider("goal weight", ui_.goal_weight, 0, 5, "%.2f")) params_dirty_ = true;
+  const double most = ui_.max_speed;
+  if (slider("wind x", ui_.wind.x, -most, most, "%.3g")) params_dirty_ = true;
+  if (slider("wind y", ui_.wind.y, -most, most, "%.3g")) params_dirty_ = true;
+  if (!ui_.obstacles.empty()) ImGui::Text("%zu obstacles", ui_.obstacles.size());
+}
+
+void Viewer::plots() {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", std::isnan(polarization_) ? 0.0 : polarization_);
+  plot("polarization", history_.polarization, text);
+  std::snprintf(text, sizeof text, "%s", percent(largest_share_).c_str());
+  plot("largest flock", history_.largest_share, text);
+  std::snprintf(text, sizeof text, "%.3f", std::isnan(order_) ? 0.0 : order_);
+  plot("order", history_.order, text);
+}
+
+void Viewer::view_controls() {
+  int mode = static_cast<int>(color_mode_);
+  ImGui::Combo("colour", &mode, "heading\0speed\0");
+  color_mode_ = static_cast<ColorMode>(mode);
+  ImGui::SliderFloat("boid size", &boid_pixels_, 1.0f, 30.0f, "%.1f px");
+  const double side = std::min(config_.params.world.width, config_.params.world.height);
+  double radius = predator_radius_;
+  if (slider("predator radius", radius, side / 1000, side / 2, "%.3g", true)) {
+    predator_radius_ = static_cast<float>(radius);
+  }
+  ImGui::SliderFloat("predator push", &predator_strength_, 0.0f, 4.0f, "%.2f");
+}
+
+// Walls, obstacles and the goal, over the boids, at their image nearest the view's centre.
+void Viewer::draw_overlays() {
+  const FlockParams& p = config_.params;
+  if (p.world.torus() && p.obstacles.empty() && !p.has_goal) return;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  const auto screen = [&](double x, double y) {
+    if (p.world.torus()) {
+      x -= p.world.width * std::round((x - view_.center_x) / p.world.width);
+      y -= p.world.height * std::round((y - view_.center_y) / p.world.height);
+    }
+    const double px = (x - view_.center_x) * view_.pixels_per_unit + view_.width / 2.0;
+    const double py = view_.height / 2.0 - (y - view_.center_y) * view_.pixels_per_unit;
+    return ImVec2(static_cast<float>(px / scale.x), static_cast<float>(py / scale.y));
+  };
+  const float ppu = static_cast<float>(view_.pixels_per_unit / scale.x);
+  if (!p.world.torus()) {
+    draw->AddRect(screen(0, p.world.height), screen(p.world.width, 0), IM_COL32(200, 200, 200, 160),
+                  0, 0, 2);
+  }
+  for (const Obstacle& o : p.obstacles) {
+    draw->AddCircle(screen(o.x, o.y), static_cast<float>(o.radius) * ppu,
+                    IM_COL32(230, 120, 90, 200), 0, 2);
+  }
+  if (p.has_goal) {
+    const ImVec2 g = screen(p.goal.x, p.goal.y);
+    draw->AddLine(ImVec2(g.x - 8, g.y), ImVec2(g.x + 8, g.y), IM_COL32(120, 230, 120, 230), 2);
+    draw->AddLine(ImVec2(g.x, g.y - 8), ImVec2(g.x, g.y + 8), IM_COL32(120, 230, 120, 230), 2);
+  }
+}
+
+void Viewer::help_window() {
+  ImGui::SetNextWindowPos(ImVec2(400, 10), ImGuiCond_FirstUseEver);
+  ImGui::Begin("help", &show_help_, ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::Text(
+      "Space        pause / resume\n"
+      "N or .       one step (pauses)\n"
+      "R            reset with a new seed\n"
+      "+ / -        double / halve steps per frame\n"
+      "C            colour by heading / by speed\n"
+      "left button  hold: the pointer is a predator\n"
+      "             (after 'place': sets the goal)\n"
+      "right drag   pan (a torus wraps around)\n"
+      "wheel        zoom about the pointer\n"
+      "0 or Home    fit the world\n"
+      "Tab          hide / show the panel\n"
+      "H or F1      this help\n"
+      "Esc or Q     quit");
+  ImGui::End();
+}
+
+}  // namespace boids::viewer

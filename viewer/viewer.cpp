@@ -1,0 +1,416 @@
+// The viewer's frame loop: a worker thread steps the flock, a second one measures snapshots of
+// it, and the main thread draws every frame and hands the worker its next job when it is idle.
+#include <glad/gl.h>
+// glad before GLFW, so that GLFW does not include the system OpenGL header.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "host/errors.h"
+#include "host/initial_state.h"
+#include "host/metrics.h"
+#include "viewer/screenshot.h"
+#include "viewer/viewer.h"
+
+namespace boids::viewer {
+namespace {
+
+constexpr double kMetricsInterval = 1.0;  // seconds between metric snapshots
+
+void keep_last(std::vector<float>& series, double value) {
+  series.push_back(static_cast<float>(value));
+  if (series.size() > MetricsHistory::kHistory) series.erase(series.begin());
+}
+
+}  // namespace
+
+void MetricsHistory::add(double polarization_value, double largest_share_value,
+                         double order_value) {
+  keep_last(polarization, polarization_value);
+  keep_last(largest_share, largest_share_value);
+  keep_last(order, order_value);
+}
+
+Viewer::Viewer(GLFWwindow* window, const ViewerOptions& options, const SimulationConfig& config,
+               std::unique_ptr<Simulation> sim)
+    : window_(window),
+      options_(options),
+      config_(config),
+      job_config_(config),
+      seed_(options.flock.seed),
+      count_(sim->count()),
+      sim_(std::move(sim)),
+      renderer_(count_),
+      steps_per_frame_(static_cast<int>(options.steps_per_frame)),
+      ui_(config.params) {
+  const World& w = config.params.world;
+  predator_radius_ =
+      static_cast<float>(std::min(2.5 * config.params.radius, 0.25 * std::min(w.width, w.height)));
+  device_ = sim_->device();
+  const auto* gl_renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  gl_renderer_ = gl_renderer ? gl_renderer : "?";
+  if (config.backend == Backend::kCuda) {
+    interop_ = register_gl_buffer(renderer_.buffer(), render_path_);
+    if (!interop_) render_path_ = "host copy: " + render_path_;
+  } else {
+    render_path_ = "host copy (glBufferSubData)";
+  }
+  if (interop_) render_path_ = "CUDA-OpenGL interop";
+  staging_.resize(interop_ ? 0 : 4 * count_);
+  snapshot_.resize(4 * count_);
+  if (!interop_) sim_->viewer_access().copy_render_data(staging_.data());
+  upload();
+  fit_view();
+}
+
+Viewer::~Viewer() {
+  worker_.wait();
+  metrics_worker_.wait();
+}
+
+void Viewer::fit_view() {
+  glfwGetFramebufferSize(window_, &view_.width, &view_.height);
+  view_.width = std::max(1, view_.width);
+  view_.height = std::max(1, view_.height);
+  const World& w = config_.params.world;
+  view_.center_x = w.width / 2;
+  view_.center_y = w.height / 2;
+  view_.pixels_per_unit = 0.96 * std::min(view_.width / w.width, view_.height / w.height);
+}
+
+// Window coordinates (GLFW's, y down) to world coordinates (y up), wrapped onto the torus.
+void Viewer::world_at(double sx, double sy, double& wx, double& wy) const {
+  int window_w = 1, window_h = 1;
+  glfwGetWindowSize(window_, &window_w, &window_h);
+  const double fx = static_cast<double>(view_.width) / std::max(1, window_w);
+  const double fy = static_cast<double>(view_.height) / std::max(1, window_h);
+  const World& w = config_.params.world;
+  wx = view_.center_x + (sx * fx - view_.width / 2.0) / view_.pixels_per_unit;
+  wy = view_.center_y - (sy * fy - view_.height / 2.0) / view_.pixels_per_unit;
+  if (w.torus()) {
+    wx -= w.width * std::floor(wx / w.width);
+    wy -= w.height * std::floor(wy / w.height);
+  }
+}
+
+FlockParams Viewer::wanted_params() const {
+  FlockParams p = ui_;
+  if (!rule_on_[0]) p.separation = 0;
+  if (!rule_on_[1]) p.alignment = 0;
+  if (!rule_on_[2]) p.cohesion = 0;
+  return p;
+}
+
+void Viewer::upload() {
+  if (!sim_) return;  // nothing new to draw
+  if (interop_) {
+    try {
+      interop_->write(sim_->viewer_access(), count_);
+      return;
+    } catch (const std::exception& e) {
+      interop_.reset();
+      render_path_ = std::string("host copy: interop failed (") + e.what() + ")";
+      staging_.resize(4 * count_);
+      sim_->viewer_access().copy_render_data(staging_.data());
+    }
+  }
+  renderer_.upload(staging_.data());
+}
+
+// On the worker. The running flock is freed before the next is built, so that the two never
+// hold the GPU's memory at once; if the next cannot be built, the running one comes back from
+// its saved state, and failing that the viewer shows the last frame and says why.
+void Viewer::reset_flock(const SimulationConfig& next, std::uint64_t seed) {
+  const FlockState saved = sim_->state();
+  const SimulationConfig previous = job_config_;
+  sim_.reset();
+  try {
+    sim_ = make_simulation(next, make_initial_state(count_, seed, next.params));
+  } catch (const std::exception& e) {
+    const std::string why = e.what();
+    try {
+      sim_ = make_simulation(previous, saved);
+    } catch (const std::exception& again) {
+      throw RuntimeError("reset failed (" + why + "), and the flock could not be restored (" +
+                         again.what() + ")");
+    }
+    throw RuntimeError("reset failed: " + why);
+  }
+}
+
+void Viewer::service_worker(double now) {
+  if (worker_.busy()) return;
+  if (job_ran_) {
+    job_ran_ = false;
+    steps_done_ += job_steps_;
+    window_steps_ += job_steps_;
+    config_ = job_config_;
+    if (!job_error_.empty()) {
+      error_ = job_error_;
+      job_error_.clear();
+    }
+    if (job_failed_) {
+      job_failed_ = false;
+      paused_ = true;  // a failing step is not retried every frame
+    } else {
+      upload();
+      if (job_snapshot_) snapshot_ready_ = true;
+    }
+  }
+  if (!sim_) return;
+
+  const bool stepping = !paused_ || step_once_;
+  const bool reset = reset_requested_;
+  const bool retune = params_dirty_;
+  const bool predator = predator_held_ && stepping;
+  if (!stepping && !reset && !retune) return;
+  const std::uint64_t steps =
+      stepping ? (paused_ ? 1 : static_cast<std::uint64_t>(steps_per_frame_)) : 0;
+  const bool snapshot = !snapshot_ready_ && !metrics_running_ && now >= next_snapshot_;
+  if (reset) seed_ += 1;
+  step_once_ = reset_requested_ = params_dirty_ = false;
+  if (reset || retune) error_.clear();
+
+  SimulationConfig next = config_;
+  next.params = wanted_params();
+  next.seed = seed_;
+  const PredatorPush push{predator_x_, predator_y_, predator_radius_, predator_strength_};
+  const std::uint64_t seed = seed_;
+  job_ran_ = true;
+  job_steps_ = steps;
+  job_snapshot_ = snapshot;
+  // Whatever fails in a job is reported in the window; the viewer never stops for it.
+  worker_.start([=] {
+    try {
+      if (reset) {
+        reset_flock(next, seed);
+      } else if (retune) {
+        sim_->set_params(next.params);  // in place, on the backend's own data
+      }
+      job_config_ = next;
+    } catch (const std::exception& e) {
+      job_error_ = e.what();  // the running simulation goes on, if there is one
+    }
+    if (!sim_) {
+      job_failed_ = true;
+      return;
+    }
+    try {
+      ViewerAccess& access = sim_->viewer_access();
+      // The predator of seed 002: boids near the held pointer flee, on the backend's own data.
+      if (predator) access.apply_predator(push);
+      if (steps > 0) sim_->step(steps);
+      if (!interop_) access.copy_render_data(staging_.data());
+      if (snapshot) access.copy_render_data(snapshot_.data());
+    } catch (const std::exception& e) {
+      job_error_ = e.what();
+      job_failed_ = true;
+    }
+  });
+}
+
+// Polarization, the largest flock and the order parameter, on a second thread from a snapshot
+// of the render data, so that even ten million boids never hold up a frame.
+void Viewer::service_metrics(double now) {
+  if (metrics_worker_.busy()) return;
+  if (metrics_running_) {
+    metrics_running_ = false;
+    polarization_ = result_polarization_;
+    largest_share_ = result_share_;
+    order_ = result_order_;
+    flocks_ = result_flocks_;
+    metrics_seconds_ = result_seconds_;
+    history_.add(polarization_, largest_share_, order_);
+    next_snapshot_ = now + kMetricsInterval;
+  }
+  // A job writes snapshot_ only when started while no snapshot was ready, so a ready one is
+  // safe to take even while the next job runs.
+  if (!snapshot_ready_) return;
+  snapshot_ready_ = false;
+  metrics_input_.swap(snapshot_);
+  if (snapshot_.size() != metrics_input_.size()) snapshot_.resize(metrics_input_.size());
+  metrics_params_ = config_.params;
+  metrics_running_ = true;
+  metrics_worker_.start([this] {
+    const double start = glfwGetTime();
+    const std::size_t n = metrics_input_.size() / 4;
+    FlockState s;
+    s.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s.x[i] = metrics_input_[4 * i];
+      s.y[i] = metrics_input_[4 * i + 1];
+      s.vx[i] = metrics_input_[4 * i + 2];
+      s.vy[i] = metrics_input_[4 * i + 3];
+    }
+    result_polarization_ = polarization(s);
+    result_order_ = order_parameter(s, metrics_params_.max_speed);
+    const FlockCount count = count_flocks(s, metrics_params_.radius, metrics_params_.world);
+    result_flocks_ = count.flocks;
+    result_share_ = static_cast<double>(count.largest) / static_cast<double>(n);
+    result_seconds_ = glfwGetTime() - start;
+  });
+}
+
+void Viewer::on_key(int key, int action) {
+  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
+  if (ImGui::GetIO().WantCaptureKeyboard) return;
+  switch (key) {
+    case GLFW_KEY_SPACE:
+      paused_ = !paused_;
+      break;
+    case GLFW_KEY_N:
+    case GLFW_KEY_PERIOD:
+      paused_ = true;
+      step_once_ = true;
+      break;
+    case GLFW_KEY_R:
+      reset_requested_ = true;
+      break;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD:
+      steps_per_frame_ = std::min(1000, steps_per_frame_ * 2);
+      break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT:
+      steps_per_frame_ = std::max(1, steps_per_frame_ / 2);
+      break;
+    case GLFW_KEY_C:
+      color_mode_ = color_mode_ == ColorMode::kHeading ? ColorMode::kSpeed : ColorMode::kHeading;
+      break;
+    case GLFW_KEY_0:
+    case GLFW_KEY_HOME:
+      fit_view();
+      break;
+    case GLFW_KEY_H:
+    case GLFW_KEY_F1:
+      show_help_ = !show_help_;
+      break;
+    case GLFW_KEY_TAB:
+      show_ui_ = !show_ui_;
+      break;
+    case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_Q:
+      glfwSetWindowShouldClose(window_, GLFW_TRUE);
+      break;
+    default:
+      break;
+  }
+}
+
+void Viewer::on_mouse_button(int button, int action) {
+  if (action == GLFW_RELEASE) {
+    if (button == GLFW_MOUSE_BUTTON_LEFT) predator_held_ = false;
+    if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) panning_ = false;
+    return;
+  }
+  if (ImGui::GetIO().WantCaptureMouse) return;
+  if (button == GLFW_MOUSE_BUTTON_LEFT && placing_goal_) {
+    world_at(cursor_x_, cursor_y_, ui_.goal.x, ui_.goal.y);
+    ui_.goal.x = std::clamp(ui_.goal.x, 0.0, ui_.world.width * (1 - 1e-12));
+    ui_.goal.y = std::clamp(ui_.goal.y, 0.0, ui_.world.height * (1 - 1e-12));
+    ui_.has_goal = true;
+    placing_goal_ = false;
+    params_dirty_ = true;
+  } else if (button == GLFW_MOUSE_BUTTON_LEFT) {
+    predator_held_ = true;
+    world_at(cursor_x_, cursor_y_, predator_x_, predator_y_);
+  } else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) {
+    panning_ = true;
+  }
+}
+
+void Viewer::on_cursor(double x, double y) {
+  if (panning_) {
+    int window_w = 1;
+    glfwGetWindowSize(window_, &window_w, nullptr);
+    const double scale =
+        static_cast<double>(view_.width) / std::max(1, window_w) / view_.pixels_per_unit;
+    view_.center_x -= (x - cursor_x_) * scale;
+    view_.center_y += (y - cursor_y_) * scale;
+  }
+  cursor_x_ = x;
+  cursor_y_ = y;
+  if (predator_held_) world_at(x, y, predator_x_, predator_y_);
+}
+
+void Viewer::on_scroll(double dy) {
+  if (ImGui::GetIO().WantCaptureMouse) return;
+  // Zoom about the pointer: the world point under it stays under it.
+  int window_w = 1, window_h = 1;
+  glfwGetWindowSize(window_, &window_w, &window_h);
+  const double sx = cursor_x_ * view_.width / std::max(1, window_w) - view_.width / 2.0;
+  const double sy = cursor_y_ * view_.height / std::max(1, window_h) - view_.height / 2.0;
+  const double before = view_.pixels_per_unit;
+  const World& w = config_.params.world;
+  const double limit = 1e6 / std::max(w.width, w.height);
+  view_.pixels_per_unit = std::clamp(before * std::pow(1.2, dy), 1e-3 * limit / 1e6, limit);
+  view_.center_x += sx / before - sx / view_.pixels_per_unit;
+  view_.center_y -= sy / before - sy / view_.pixels_per_unit;
+}
+
+void Viewer::print_summary(double seconds) const {
+  std::printf(
+      "boids-viewer: %llu boids (%s), %llu frames in %.3f s: %.2f fps; %llu steps, %.2f "
+      "steps/s; %s %s %s on %s; %s; OpenGL: %s\n",
+      static_cast<unsigned long long>(count_), to_string(config_.params.model).c_str(),
+      static_cast<unsigned long long>(frames_), seconds,
+      seconds > 0 ? static_cast<double>(frames_) / seconds : 0.0,
+      static_cast<unsigned long long>(steps_done_),
+      seconds > 0 ? static_cast<double>(steps_done_) / seconds : 0.0,
+      to_string(config_.backend).c_str(), to_string(config_.method).c_str(),
+      to_string(config_.precision).c_str(), device_.c_str(), render_path_.c_str(),
+      gl_renderer_.c_str());
+  std::fflush(stdout);
+}
+
+void Viewer::run() {
+  const double start = glfwGetTime();
+  window_start_ = start;
+  for (;;) {
+    glfwPollEvents();
+    const bool last =
+        glfwWindowShouldClose(window_) || (options_.frames > 0 && frames_ + 1 >= options_.frames);
+    const double now = glfwGetTime();
+    service_worker(now);
+    service_metrics(now);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    build_ui();
+    ImGui::Render();
+
+    glfwGetFramebufferSize(window_, &view_.width, &view_.height);
+    view_.width = std::max(1, view_.width);
+    view_.height = std::max(1, view_.height);
+    glClearColor(0.05f, 0.06f, 0.08f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    renderer_.draw(view_, config_.params.world, config_.params.max_speed, color_mode_,
+                   boid_pixels_);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++frames_;
+    ++window_frames_;
+    if (last && !options_.screenshot.empty())
+      save_screenshot(options_.screenshot, view_.width, view_.height);
+    glfwSwapBuffers(window_);
+
+    const double t = glfwGetTime();
+    if (t - window_start_ >= 0.5) {
+      fps_ = static_cast<double>(window_frames_) / (t - window_start_);
+      steps_per_second_ = static_cast<double>(window_steps_) / (t - window_start_);
+      window_frames_ = window_steps_ = 0;
+      window_start_ = t;
+    }
+    if (last) break;
+  }
+  // Frames and the steps completed while they were drawn; a step still running is not counted.
+  print_summary(glfwGetTime() - start);
+  worker_.wait();
+  worker_.busy();  // rethrows a failure of the last job
+}
+
+}  // namespace boids::viewer

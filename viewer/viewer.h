@@ -1,0 +1,121 @@
+// The viewer's window: one Viewer per run, driven by its frame loop (viewer.cpp), with its
+// control panel, live plots and world overlays (panel.cpp). Internal to boids-viewer.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/simulation.h"
+#include "viewer/app.h"
+#include "viewer/gl_interop.h"
+#include "viewer/renderer.h"
+#include "viewer/stepper.h"
+
+struct GLFWwindow;
+
+namespace boids::viewer {
+
+// The last `kHistory` samples of the flock's metrics, for the live plots.
+struct MetricsHistory {
+  static constexpr std::size_t kHistory = 240;
+  std::vector<float> polarization, largest_share, order;
+
+  void add(double polarization_value, double largest_share_value, double order_value);
+};
+
+class Viewer {
+ public:
+  Viewer(GLFWwindow* window, const ViewerOptions& options, const SimulationConfig& config,
+         std::unique_ptr<Simulation> sim);
+  ~Viewer();
+
+  void run();
+
+  // Input, from GLFW's callbacks (which Dear ImGui chains to).
+  void on_key(int key, int action);
+  void on_mouse_button(int button, int action);
+  void on_cursor(double x, double y);
+  void on_scroll(double dy);
+
+ private:
+  // viewer.cpp
+  void fit_view();
+  void world_at(double sx, double sy, double& wx, double& wy) const;
+  FlockParams wanted_params() const;
+  void upload();
+  void reset_flock(const SimulationConfig& next, std::uint64_t seed);
+  void service_worker(double now);
+  void service_metrics(double now);
+  void print_summary(double seconds) const;
+
+  // panel.cpp
+  void build_ui();
+  void model_controls();
+  void variant_controls();
+  void view_controls();
+  void plots();
+  void draw_overlays();
+  void help_window();
+
+  GLFWwindow* window_;
+  ViewerOptions options_;
+  SimulationConfig config_;      // the running simulation's, as the main thread sees it
+  SimulationConfig job_config_;  // the same, written by jobs
+  std::uint64_t seed_;
+  const std::uint64_t count_;        // the flock's size, which no reset changes
+  std::unique_ptr<Simulation> sim_;  // touched by the main thread only while worker_ is idle;
+                                     // null once a failed reset could not restore the flock
+  Renderer renderer_;
+  std::unique_ptr<GlBufferInterop> interop_;
+  std::string render_path_, device_, gl_renderer_;
+  std::vector<float> staging_;   // host path: written by jobs, uploaded by the main thread
+  std::vector<float> snapshot_;  // render data for the metrics, written by jobs
+  std::vector<float> metrics_input_;
+  Worker worker_, metrics_worker_;
+
+  // What the last job did (read by the main thread once the worker is idle).
+  bool job_ran_ = false, job_snapshot_ = false, job_failed_ = false;
+  std::uint64_t job_steps_ = 0;
+  std::string job_error_;
+
+  // Metrics.
+  bool snapshot_ready_ = false, metrics_running_ = false;
+  double next_snapshot_ = 0;
+  FlockParams metrics_params_;
+  double polarization_ = NAN, largest_share_ = NAN, order_ = NAN, metrics_seconds_ = 0;
+  std::uint64_t flocks_ = 0;
+  double result_polarization_ = NAN, result_share_ = NAN, result_order_ = NAN;
+  double result_seconds_ = 0;
+  std::uint64_t result_flocks_ = 0;
+  MetricsHistory history_;
+
+  // Controls: the parameters the panel edits, and what a change asks of the worker.
+  bool paused_ = false, step_once_ = false, reset_requested_ = false, params_dirty_ = false;
+  int steps_per_frame_;
+  FlockParams ui_;
+  std::array<bool, 3> rule_on_ = {true, true, true};
+  std::string error_;
+  bool predator_held_ = false;
+  double predator_x_ = 0, predator_y_ = 0;
+  float predator_radius_ = 0, predator_strength_ = 1.0f;
+  bool placing_goal_ = false;
+
+  // View.
+  View view_;
+  ColorMode color_mode_ = ColorMode::kHeading;
+  float boid_pixels_ = 7.0f;
+  bool show_help_ = false, show_ui_ = true;
+  bool panning_ = false;
+  double cursor_x_ = 0, cursor_y_ = 0;
+
+  // Statistics.
+  std::uint64_t frames_ = 0, steps_done_ = 0;
+  double fps_ = 0, steps_per_second_ = 0, window_start_ = 0;
+  std::uint64_t window_frames_ = 0, window_steps_ = 0;
+};
+
+}  // namespace boids::viewer
