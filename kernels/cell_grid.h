@@ -32,20 +32,24 @@ struct CellGrid {
            2 * (last_column - first_column + 5) <= columns && 10 <= rows;
   }
 
-  // Calls visit(first_key, last_key) for each contiguous run of keys in the 3x3 block around
-  // cell (cx, cy), each cell exactly once.
-  template <typename Visit>
-  BOIDS_HD void for_each_block_run(index_t cx, index_t cy, Visit&& visit) const {
-    for_each_span_run(cx, cx, cy, visit);
-  }
+  // The contiguous runs of keys that make up a block of cells: at most 3 rows of 2 runs.
+  struct Runs {
+    index_t first[6], last[6];
+    int count = 0;
+    BOIDS_HD void add(index_t first_key, index_t last_key) {
+      first[count] = first_key;
+      last[count] = last_key;
+      ++count;
+    }
+  };
 
-  // The same for the cells around a span of columns [first_column, last_column] of row cy:
+  // The runs of the cells around a span of columns [first_column, last_column] of row cy:
   // columns first - 1 to last + 1 of rows cy - 1 to cy + 1, each cell exactly once. On grids
   // narrower than 3 cells, or when the span covers the row, a whole row is one run; at the
   // edges of the torus a row splits in two runs, and between walls the block is cut off.
-  template <typename Visit>
-  BOIDS_HD void for_each_span_run(index_t first_column, index_t last_column, index_t cy,
-                                  Visit&& visit) const {
+  // (A list rather than a callback, so that the hot loops over it stay in one function.)
+  BOIDS_HD Runs span_runs(index_t first_column, index_t last_column, index_t cy) const {
+    Runs runs;
     const bool all_rows = rows < 3;
     const int row_count = all_rows ? static_cast<int>(rows) : 3;
     const bool whole_row = columns < 3 || last_column - first_column + 3 >= columns;
@@ -61,21 +65,29 @@ struct CellGrid {
       }
       const index_t row_key = row * columns;
       if (whole_row) {
-        visit(row_key, row_key + columns - 1);
+        runs.add(row_key, row_key + columns - 1);
       } else if (!wraps) {
         const index_t left = first_column > 0 ? first_column - 1 : 0;
         const index_t right = last_column + 1 < columns ? last_column + 1 : columns - 1;
-        visit(row_key + left, row_key + right);
+        runs.add(row_key + left, row_key + right);
       } else if (first_column == 0) {
-        visit(row_key, row_key + last_column + 1);
-        visit(row_key + columns - 1, row_key + columns - 1);
+        runs.add(row_key, row_key + last_column + 1);
+        runs.add(row_key + columns - 1, row_key + columns - 1);
       } else if (last_column == columns - 1) {
-        visit(row_key, row_key);
-        visit(row_key + first_column - 1, row_key + columns - 1);
+        runs.add(row_key, row_key);
+        runs.add(row_key + first_column - 1, row_key + columns - 1);
       } else {
-        visit(row_key + first_column - 1, row_key + last_column + 1);
+        runs.add(row_key + first_column - 1, row_key + last_column + 1);
       }
     }
+    return runs;
+  }
+
+  // Calls visit(first_key, last_key) for each run of the 3x3 block around cell (cx, cy).
+  template <typename Visit>
+  BOIDS_HD void for_each_block_run(index_t cx, index_t cy, Visit&& visit) const {
+    const Runs runs = span_runs(cx, cx, cy);
+    for (int r = 0; r < runs.count; ++r) visit(runs.first[r], runs.last[r]);
   }
 
  private:

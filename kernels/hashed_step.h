@@ -53,7 +53,7 @@ struct HashedStepBlock {
     const index_t first_column = grid.column(sorted[first].x);
     const index_t last_column = grid.column(sorted[end - 1].x);
     const bool wraps = !grid.spans_without_wrap(first_column, last_column, row);
-    with_pair_flags(wraps, p.limited_view, [&](auto flags) {
+    with_pair_flags(wraps, p.limited_view, [&](auto flags) BOIDS_LAMBDA_INLINE {
       gather<decltype(flags)>(sums, self, first, first_column, last_column, row, p);
     });
     for (index_t i = first; i < end; ++i) {
@@ -67,23 +67,23 @@ struct HashedStepBlock {
 
   // Adds the candidates around the span to every lane but the boid itself.
   template <typename F>
-  BOIDS_HD void gather(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t first,
-                       index_t first_column, index_t last_column, index_t row,
-                       const StepParams<Real>& p) const {
-    grid.for_each_span_run(first_column, last_column, row,
-                           [&](index_t first_key, index_t last_key) {
-                             const index_t run_end = cell_start[last_key + 1];
-                             for (index_t j = cell_start[first_key]; j < run_end; ++j) {
-                               const Boid<Real> candidate = sorted[j];
+  BOIDS_HD BOIDS_INLINE void gather(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t first,
+                                    index_t first_column, index_t last_column, index_t row,
+                                    const StepParams<Real>& p) const {
+    const typename CellGrid<Real>::Runs runs = grid.span_runs(first_column, last_column, row);
+    for (int r = 0; r < runs.count; ++r) {
+      const index_t run_end = cell_start[runs.last[r] + 1];
+      for (index_t j = cell_start[runs.first[r]]; j < run_end; ++j) {
+        const Boid<Real> candidate = sorted[j];
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-                               for (int lane = 0; lane < Lanes; ++lane) {
-                                 accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(
-                                     sums, lane, self, candidate, p, j != first + lane);
-                               }
-                             }
-                           });
+        for (int lane = 0; lane < Lanes; ++lane) {
+          accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate, p,
+                                                                 j != first + lane);
+        }
+      }
+    }
   }
 };
 

@@ -11,6 +11,22 @@
 #define BOIDS_HD
 #endif
 
+// Inlined whatever the compiler's estimate: the candidate loops must sit in one function with
+// the sums they add to, which then stay in registers.
+#if defined(__CUDACC__)
+#define BOIDS_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define BOIDS_INLINE inline __attribute__((always_inline))
+#else
+#define BOIDS_INLINE inline
+#endif
+
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define BOIDS_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define BOIDS_LAMBDA_INLINE
+#endif
+
 // `#pragma unroll N` in device code; nothing elsewhere (GCC would warn of an unknown pragma).
 #define BOIDS_PRAGMA(text) _Pragma(#text)
 #if defined(__CUDA_ARCH__)

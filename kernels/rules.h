@@ -92,7 +92,7 @@ BOIDS_HD inline void accumulate_neighbor(Sums& sums, int lane, const LaneBoids<R
 #pragma nv_exec_check_disable
 #endif
 template <typename Body>
-BOIDS_HD inline void with_pair_flags(bool wraps, bool limited_view, Body&& body) {
+BOIDS_HD BOIDS_INLINE void with_pair_flags(bool wraps, bool limited_view, Body&& body) {
   if (wraps) {
     if (limited_view) {
       body(Flags<true, true>{});
@@ -147,8 +147,8 @@ struct Boids {
   // Steers by the three rules and the world's terms, clamps the speed into [v_max / 2, v_max],
   // turns by the noise and moves.
   template <typename Real, int Lanes>
-  BOIDS_HD static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums, int lane,
-                                     index_t id, const StepParams<Real>& p) {
+  BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
+                                                  int lane, index_t id, const StepParams<Real>& p) {
     if (sums.count[lane] > 0) {
       const Real n = static_cast<Real>(sums.count[lane]);
       b.vx += p.separation_gain * sums.push_x[lane] +
@@ -188,7 +188,7 @@ struct Boids {
       b.x += b.vx;
       b.y += b.vy;
     }
-    return keep_in_world(b, before, p);
+    return p.torus && p.obstacle_count == 0 ? b : keep_in_world(b, before, p);
   }
 };
 

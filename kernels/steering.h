@@ -49,8 +49,8 @@ struct Steering {
   }
 
   template <typename Real, int Lanes>
-  BOIDS_HD static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums, int lane,
-                                     index_t id, const StepParams<Real>& p) {
+  BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
+                                                  int lane, index_t id, const StepParams<Real>& p) {
     Real ax = 0, ay = 0;
     if (sums.count[lane] > 0) {
       const Real inv_n = Real(1) / static_cast<Real>(sums.count[lane]);
@@ -118,7 +118,7 @@ struct Steering {
       b.x += vx * p.dt;
       b.y += vy * p.dt;
     }
-    return keep_in_world(b, before, p);
+    return p.torus && p.obstacle_count == 0 ? b : keep_in_world(b, before, p);
   }
 };
 

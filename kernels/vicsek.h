@@ -41,8 +41,8 @@ struct Vicsek {
   }
 
   template <typename Real, int Lanes>
-  BOIDS_HD static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums, int lane,
-                                     index_t id, const StepParams<Real>& p) {
+  BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
+                                                  int lane, index_t id, const StepParams<Real>& p) {
     Real hx = sums.velocity_x[lane], hy = sums.velocity_y[lane];
     if (!unit_direction(hx, hy)) {  // headings that cancel: keep one's own
       hx = b.vx;
@@ -77,7 +77,7 @@ struct Vicsek {
       b.x += dx;
       b.y += dy;
     }
-    return keep_in_world(b, before, p);
+    return p.torus && p.obstacle_count == 0 ? b : keep_in_world(b, before, p);
   }
 
  private:
