@@ -15,6 +15,7 @@
 
 #include "bench/report.h"
 #include "bench/sweep.h"
+#include "bench/variants.h"
 #include "host/cli/options.h"
 #include "host/cli/python_script.h"
 #include "host/errors.h"
@@ -43,6 +44,7 @@ struct Options {
   std::vector<Method> methods = {Method::kNaive, Method::kHashed};
   std::vector<Precision> precisions = {Precision::kFloat, Precision::kDouble};
   std::vector<StartState> states = {StartState::kRandom, StartState::kFlocked};
+  std::vector<std::string> variants = {"seed"};
   std::optional<std::uint64_t> repeats, flock_steps;
   std::optional<double> min_time, naive_limit;
   std::uint64_t seed = 42;
@@ -134,6 +136,16 @@ cli::OptionParser make_parser(Options& o) {
                      o.states =
                          parse_list<StartState>("--states", v, parse_state, "random or flocked");
                    });
+  parser.add_value("--variants", "V,...",
+                   "models and variants to time beside each other: seed, fov, separation-radius, "
+                   "noise, walls, obstacles, goal, wind, steering, vicsek, all (default seed)",
+                   [&o](const std::string& v) {
+                     o.variants = split_list("--variants", v);
+                     for (const std::string& name : o.variants) {
+                       FlockParams check;
+                       apply_variant(name, check);  // refuses an unknown name
+                     }
+                   });
   parser.add_value(
       "--repeats", "N", "timed repeats per row, >= 1; the median is reported (default 5)",
       [&o](const std::string& v) { o.repeats = parse_whole("--repeats", v, 1, 1000); });
@@ -186,6 +198,7 @@ SweepSettings resolve(const Options& o) {
   s.methods = o.methods;
   s.precisions = o.precisions;
   s.states = o.states;
+  s.variants = o.variants;
   s.density = o.density;
   s.seed = o.seed;
   s.repeats = o.repeats.value_or(o.quick ? 3 : 5);
@@ -339,6 +352,7 @@ int bench_main(const std::vector<std::string>& args) {
   const SweepResult result = run_sweep(settings, observer);
   progress.clear();
   std::fputs(describe_fits(result.rows).c_str(), stdout);
+  std::fputs(describe_variant_costs(result.rows).c_str(), stdout);
   std::fflush(stdout);
 
   const std::string json_text = json_report(settings, result, info).dump(2) + "\n";

@@ -26,16 +26,17 @@ def main(argv):
         report = json.load(f)
     series = {}
     for row in report["rows"]:
-        key = (row["backend"], row["method"], row["precision"], row["state"])
+        key = (row["backend"], row["method"], row["precision"], row["state"], row.get("variant", "seed"))
         series.setdefault(key, []).append((row["count"], row["ms_per_step"], row["ms_min"], row["ms_max"]))
-    fits = {(f["backend"], f["method"], f["precision"], f["state"]): f for f in report.get("series_fits", [])}
+    fits = {(f["backend"], f["method"], f["precision"], f["state"], f.get("variant", "seed")): f
+            for f in report.get("series_fits", [])}
 
     fig, ax = plt.subplots(figsize=(9, 6), dpi=110)
     colours = {}
     palette = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for key in sorted(series):
-        backend, method, precision, state = key
-        line_key = (backend, method, precision)
+        backend, method, precision, state, variant = key
+        line_key = (backend, method, precision, variant)
         if line_key not in colours:
             colours[line_key] = palette[len(colours) % len(palette)]
         points = sorted(series[key])
@@ -45,7 +46,7 @@ def main(argv):
         high = [p[3] - p[1] for p in points]
         fit = fits.get(key, {})
         exponent = fit.get("exponent")
-        label = f"{backend} {method} {precision} {state}"
+        label = f"{backend} {method} {precision} {state}" + ("" if variant == "seed" else f" {variant}")
         if exponent is not None:
             label += f"  (n^{exponent:.2f})"
         ax.errorbar(counts, ms, yerr=[low, high], color=colours[line_key], marker="o", markersize=3,

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "bench/model.h"
+#include "bench/variants.h"
 
 namespace boids::bench {
 namespace {
@@ -38,19 +39,19 @@ double spread_percent(const Row& row) {
   return 100.0 * (row.ms_max - row.ms_min) / (2.0 * row.ms_per_step);
 }
 
-std::string series_name(Backend b, Method m, Precision p, StartState s) {
+std::string series_name(Backend b, Method m, Precision p, StartState s, const std::string& v) {
   return boids::to_string(b) + " " + boids::to_string(m) + " " + boids::to_string(p) + " " +
-         to_string(s);
+         to_string(s) + (v == "seed" ? "" : " " + v);
 }
 
-using SeriesKey = std::tuple<Backend, Method, Precision, StartState>;
+using SeriesKey = std::tuple<Backend, Method, Precision, StartState, std::string>;
 
 std::map<SeriesKey, std::vector<std::pair<double, double>>> series_points(
     const std::vector<Row>& rows) {
   std::map<SeriesKey, std::vector<std::pair<double, double>>> series;
   for (const Row& r : rows) {
-    series[{r.backend, r.method, r.precision, r.state}].emplace_back(static_cast<double>(r.count),
-                                                                     r.ms_per_step * 1e-3);
+    series[{r.backend, r.method, r.precision, r.state, r.variant}].emplace_back(
+        static_cast<double>(r.count), r.ms_per_step * 1e-3);
   }
   return series;
 }
@@ -78,33 +79,35 @@ std::string describe_limits(Backend backend, const Limits& l) {
 std::string table_header() {
   char line[320];
   std::snprintf(line, sizeof line,
-                "%-7s %-6s %-6s %-7s %10s %11s %6s %12s %10s %9s %9s %6s %6s  %s\n", "backend",
-                "method", "prec", "state", "boids", "ms/step", "+-%", "boid-steps/s", "pairs/s",
-                "cand/boid", "nbrs/boid", "mem B", "B/step", "of limit (time at limit)");
+                "%-7s %-6s %-6s %-7s %-9s %10s %11s %6s %12s %10s %9s %9s %6s %6s  %s\n", "backend",
+                "method", "prec", "state", "variant", "boids", "ms/step", "+-%", "boid-steps/s",
+                "pairs/s", "cand/boid", "nbrs/boid", "mem B", "B/step", "of limit (time at limit)");
   return line;
 }
 
 std::string table_row(const Row& r) {
   char line[400];
   std::snprintf(line, sizeof line,
-                "%-7s %-6s %-6s %-7s %10llu %11.4g %5.1f%% %12.4g %10.4g %9.1f %9.1f %6.1f %6.0f  "
-                "%4.1f%% %s (%.3g ms)\n",
+                "%-7s %-6s %-6s %-7s %-9s %10llu %11.4g %5.1f%% %12.4g %10.4g %9.1f %9.1f %6.1f "
+                "%6.0f  %4.1f%% %s (%.3g ms)\n",
                 boids::to_string(r.backend).c_str(), boids::to_string(r.method).c_str(),
                 boids::to_string(r.precision).c_str(), to_string(r.state).c_str(),
-                static_cast<unsigned long long>(r.count), r.ms_per_step, spread_percent(r),
-                r.boid_steps_per_second, r.pair_interactions_per_second, r.candidates_per_boid,
-                r.neighbors_per_boid, r.bytes_per_boid, r.traffic_bytes_per_boid,
-                100.0 * r.fraction_of_limit, r.limit == "memory" ? "of memory bw" : "of peak flops",
-                r.limit_ms_per_step);
+                r.variant.substr(0, 9).c_str(), static_cast<unsigned long long>(r.count),
+                r.ms_per_step, spread_percent(r), r.boid_steps_per_second,
+                r.pair_interactions_per_second, r.candidates_per_boid, r.neighbors_per_boid,
+                r.bytes_per_boid, r.traffic_bytes_per_boid, 100.0 * r.fraction_of_limit,
+                r.limit == "memory" ? "of memory bw" : "of peak flops", r.limit_ms_per_step);
   return line;
 }
 
 std::string table_skip(const Skip& s) {
   char line[320];
-  std::snprintf(line, sizeof line, "%-7s %-6s %-6s %-7s %10llu   skipped: about %.3g s per step\n",
+  std::snprintf(line, sizeof line,
+                "%-7s %-6s %-6s %-7s %-9s %10llu   skipped: about %.3g s per step\n",
                 boids::to_string(s.backend).c_str(), boids::to_string(s.method).c_str(),
                 boids::to_string(s.precision).c_str(), to_string(s.state).c_str(),
-                static_cast<unsigned long long>(s.count), s.estimated_seconds_per_step);
+                s.variant.substr(0, 9).c_str(), static_cast<unsigned long long>(s.count),
+                s.estimated_seconds_per_step);
   return line;
 }
 
@@ -120,8 +123,8 @@ std::map<Method, PowerFit> method_fits(const std::vector<Row>& rows) {
 std::vector<SeriesFit> series_fits(const std::vector<Row>& rows) {
   std::vector<SeriesFit> fits;
   for (const auto& [key, points] : series_points(rows)) {
-    const auto& [b, m, p, s] = key;
-    fits.push_back({b, m, p, s, fit_power_law({points})});
+    const auto& [b, m, p, s, v] = key;
+    fits.push_back({b, m, p, s, v, fit_power_law({points})});
   }
   return fits;
 }
@@ -137,8 +140,30 @@ std::string describe_fits(const std::vector<Row>& rows) {
     if (f.fit.points < 2) continue;
     char line[200];
     std::snprintf(line, sizeof line, "    %-30s exponent %.3f, r2 %.4f\n",
-                  series_name(f.backend, f.method, f.precision, f.state).c_str(), f.fit.exponent,
-                  f.fit.r2);
+                  series_name(f.backend, f.method, f.precision, f.state, f.variant).c_str(),
+                  f.fit.exponent, f.fit.r2);
+    text += line;
+  }
+  return text;
+}
+
+std::string describe_variant_costs(const std::vector<Row>& rows) {
+  std::map<std::tuple<Backend, Method, Precision, StartState, std::uint64_t>, double> seed;
+  for (const Row& r : rows) {
+    if (r.variant == "seed")
+      seed[{r.backend, r.method, r.precision, r.state, r.count}] = r.ms_per_step;
+  }
+  std::string text;
+  for (const Row& r : rows) {
+    if (r.variant == "seed") continue;
+    const auto found = seed.find({r.backend, r.method, r.precision, r.state, r.count});
+    if (found == seed.end()) continue;
+    if (text.empty()) text = "\nVariants against the seed's step (time per step, same row):\n";
+    char line[200];
+    std::snprintf(line, sizeof line, "    %-36s %10llu  %-18s %5.2fx  (%s)\n",
+                  series_name(r.backend, r.method, r.precision, r.state, "seed").c_str(),
+                  static_cast<unsigned long long>(r.count), r.variant.c_str(),
+                  r.ms_per_step / found->second, describe_variant(r.variant).c_str());
     text += line;
   }
   return text;
@@ -150,7 +175,7 @@ std::string csv_text(const SweepResult& result) {
       "per_second,"
       "candidates_per_boid,neighbors_per_boid,bytes_per_boid,device,hardware,world,repeats,steps_"
       "per_repeat,"
-      "ms_min,ms_max,limit,limit_ms_per_step,fraction_of_limit,traffic_bytes_per_boid\n";
+      "ms_min,ms_max,limit,limit_ms_per_step,fraction_of_limit,traffic_bytes_per_boid,variant\n";
   for (const Row& r : result.rows) {
     const std::vector<std::string> fields = {boids::to_string(r.backend),
                                              boids::to_string(r.method),
@@ -173,7 +198,8 @@ std::string csv_text(const SweepResult& result) {
                                              r.limit,
                                              number(r.limit_ms_per_step),
                                              number(r.fraction_of_limit),
-                                             number(r.traffic_bytes_per_boid)};
+                                             number(r.traffic_bytes_per_boid),
+                                             r.variant};
     for (std::size_t i = 0; i < fields.size(); ++i) csv += (i ? "," : "") + csv_field(fields[i]);
     csv += "\n";
   }
@@ -231,6 +257,7 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
     row["method"] = boids::to_string(r.method);
     row["precision"] = boids::to_string(r.precision);
     row["state"] = to_string(r.state);
+    row["variant"] = r.variant;
     row["count"] = r.count;
     row["ms_per_step"] = r.ms_per_step;
     row["boid_steps_per_second"] = r.boid_steps_per_second;
@@ -261,6 +288,7 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
                        {"method", boids::to_string(k.method)},
                        {"precision", boids::to_string(k.precision)},
                        {"state", to_string(k.state)},
+                       {"variant", k.variant},
                        {"count", k.count},
                        {"estimated_seconds_per_step", k.estimated_seconds_per_step}});
   }
@@ -275,7 +303,8 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
     json entry = {{"backend", boids::to_string(f.backend)},
                   {"method", boids::to_string(f.method)},
                   {"precision", boids::to_string(f.precision)},
-                  {"state", to_string(f.state)}};
+                  {"state", to_string(f.state)},
+                  {"variant", f.variant}};
     entry.update(fit_json(f.fit));
     per_series.push_back(entry);
   }

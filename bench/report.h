@@ -29,11 +29,16 @@ struct SeriesFit {
   Method method;
   Precision precision;
   StartState state;
+  std::string variant;
   PowerFit fit;
 };
 std::map<Method, PowerFit> method_fits(const std::vector<Row>& rows);
 std::vector<SeriesFit> series_fits(const std::vector<Row>& rows);
 std::string describe_fits(const std::vector<Row>& rows);
+
+// Each variant's step against the seed's, row by row (same backend, method, precision, start
+// and size): a table of time ratios, empty when only the seed was timed.
+std::string describe_variant_costs(const std::vector<Row>& rows);
 
 std::string csv_text(const SweepResult& result);
 nlohmann::ordered_json json_report(const SweepSettings& settings, const SweepResult& result,

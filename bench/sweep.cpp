@@ -7,6 +7,7 @@
 
 #include "bench/model.h"
 #include "bench/neighborhood.h"
+#include "bench/variants.h"
 #include "host/initial_state.h"
 #include "host/metrics.h"
 
@@ -25,6 +26,17 @@ FlockParams params_for(const SweepSettings& s, std::uint64_t count) {
   const double side = std::sqrt(static_cast<double>(count) / s.density) * s.radius;
   params.world = World{side, side, Boundary::kTorus};
   return params;
+}
+
+// Every (variant, precision, start) of the sweep: the series a naive row may stop in.
+std::vector<std::tuple<std::string, Precision, StartState>> all_series(const SweepSettings& s) {
+  std::vector<std::tuple<std::string, Precision, StartState>> series;
+  for (const std::string& v : s.variants) {
+    for (Precision p : s.precisions) {
+      for (StartState st : s.states) series.emplace_back(v, p, st);
+    }
+  }
+  return series;
 }
 
 double median(std::vector<double> values) {
@@ -63,7 +75,7 @@ Start describe(FlockState state, const SweepSettings& s, const FlockParams& para
 }
 
 Row time_row(const SweepSettings& s, const SimulationConfig& config, StartState state,
-             const Start& start, const Limits& limits) {
+             const std::string& variant, const Start& start, const Limits& limits) {
   const std::unique_ptr<Simulation> sim = make_simulation(config, start.state);
   const auto n = static_cast<double>(sim->count());
   // Warm-up: one step (first touch, lazy initialisation, the first sort from input order),
@@ -79,6 +91,7 @@ Row time_row(const SweepSettings& s, const SimulationConfig& config, StartState 
   row.method = config.method;
   row.precision = config.precision;
   row.state = state;
+  row.variant = variant;
   row.count = sim->count();
   row.device = sim->device();
   row.world = config.params.world.width;
@@ -122,7 +135,8 @@ std::string to_string(StartState state) {
 std::uint64_t planned_rows(const SweepSettings& s) {
   std::uint64_t rows = 0;
   for (Backend b : s.backends) {
-    rows += s.counts.at(b).size() * s.states.size() * s.methods.size() * s.precisions.size();
+    rows += s.counts.at(b).size() * s.states.size() * s.methods.size() * s.precisions.size() *
+            s.variants.size();
   }
   return rows;
 }
@@ -138,34 +152,32 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
     result.limits[backend] = limits;
     if (observer.on_limits) observer.on_limits(backend, limits);
 
-    // The last timed naive size of each (precision, state): (count, seconds per step).
-    std::map<std::pair<Precision, StartState>, std::pair<double, double>> last_naive;
-    std::map<std::pair<Precision, StartState>, bool> naive_stopped;
-    std::map<std::pair<Precision, StartState>, int> naive_timed;  // sizes timed so far
+    // The last timed naive size of each series: (count, seconds per step).
+    using Series = std::tuple<std::string, Precision, StartState>;
+    std::map<Series, std::pair<double, double>> last_naive;
+    std::map<Series, bool> naive_stopped;
+    std::map<Series, int> naive_timed;  // sizes timed so far
     for (std::uint64_t count : s.counts.at(backend)) {
       const FlockParams params = params_for(s, count);
       const double n = static_cast<double>(count);
       // Which naive rows run at this size: estimated from the previous size's time.
-      std::map<std::pair<Precision, StartState>, double> naive_estimate;
+      std::map<Series, double> naive_estimate;
       bool anything =
           std::find(s.methods.begin(), s.methods.end(), Method::kHashed) != s.methods.end();
-      for (Precision p : s.precisions) {
-        for (StartState st : s.states) {
-          const auto key = std::make_pair(p, st);
-          const auto last = last_naive.find(key);
-          const double estimate =
-              last != last_naive.end()
-                  ? last->second.second * (n / last->second.first) * (n / last->second.first)
-                  : n * (n - 1) / assumed_pair_rate(backend);
-          naive_estimate[key] = estimate;
-          // A series keeps its first two sizes, so that it can be fitted, unless even those
-          // would take ten times the limit.
-          const double limit = s.naive_limit_seconds * (naive_timed[key] < 2 ? 10 : 1);
-          if (estimate > limit) naive_stopped[key] = true;
-          if (!naive_stopped[key] &&
-              std::find(s.methods.begin(), s.methods.end(), Method::kNaive) != s.methods.end()) {
-            anything = true;
-          }
+      for (const Series& key : all_series(s)) {
+        const auto last = last_naive.find(key);
+        const double estimate =
+            last != last_naive.end()
+                ? last->second.second * (n / last->second.first) * (n / last->second.first)
+                : n * (n - 1) / assumed_pair_rate(backend);
+        naive_estimate[key] = estimate;
+        // A series keeps its first two sizes, so that it can be fitted, unless even those
+        // would take ten times the limit.
+        const double limit = s.naive_limit_seconds * (naive_timed[key] < 2 ? 10 : 1);
+        if (estimate > limit) naive_stopped[key] = true;
+        if (!naive_stopped[key] &&
+            std::find(s.methods.begin(), s.methods.end(), Method::kNaive) != s.methods.end()) {
+          anything = true;
         }
       }
 
@@ -174,10 +186,11 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
       for (StartState st : s.states) {
         std::optional<Start> start;
         for (Method m : s.methods) {
-          for (Precision p : s.precisions) {
-            const auto key = std::make_pair(p, st);
+          for (const auto& [variant, p, series_state] : all_series(s)) {
+            if (series_state != st) continue;
+            const Series key{variant, p, st};
             if (m == Method::kNaive && naive_stopped[key]) {
-              const Skip skip{backend, m, p, st, count, naive_estimate[key]};
+              const Skip skip{backend, m, p, st, variant, count, naive_estimate[key]};
               result.skipped.push_back(skip);
               if (observer.on_skip) observer.on_skip(skip);
               continue;
@@ -200,11 +213,13 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
             }
             if (observer.on_start) {
               observer.on_start(boids::to_string(backend) + " " + boids::to_string(m) + " " +
-                                boids::to_string(p) + " " + to_string(st) + " " +
+                                boids::to_string(p) + " " + to_string(st) + " " + variant + " " +
                                 std::to_string(count));
             }
-            const SimulationConfig config{backend, m, p, params};
-            Row row = time_row(s, config, st, *start, limits);
+            FlockParams variant_params = params;
+            apply_variant(variant, variant_params);
+            const SimulationConfig config{backend, m, p, variant_params};
+            Row row = time_row(s, config, st, variant, *start, limits);
             if (m == Method::kNaive) {
               last_naive[key] = {n, row.ms_per_step * 1e-3};
               ++naive_timed[key];

@@ -20,6 +20,7 @@ struct SweepSettings {
   std::vector<Method> methods;
   std::vector<Precision> precisions;
   std::vector<StartState> states;
+  std::vector<std::string> variants = {"seed"};          // bench/variants.h
   std::map<Backend, std::vector<std::uint64_t>> counts;  // ascending, per backend
   double density = 1.2;                                  // boids per r^2
   double radius = 10.0;  // r; the world side is sqrt(count / density) * r
@@ -39,6 +40,7 @@ struct Row {
   Method method;
   Precision precision;
   StartState state;
+  std::string variant;
   std::uint64_t count;
   std::string device;  // Simulation::device()
   double world;        // side of the torus
@@ -63,6 +65,7 @@ struct Skip {
   Method method;
   Precision precision;
   StartState state;
+  std::string variant;
   std::uint64_t count;
   double estimated_seconds_per_step;
 };

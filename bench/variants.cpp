@@ -1,0 +1,76 @@
+#include "bench/variants.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "host/errors.h"
+
+namespace boids::bench {
+namespace {
+
+// Twenty obstacles of radius r on a regular grid: about 6 % of the world at the seed's density
+// and 10,000 boids, a fixed share at every size.
+void add_obstacles(FlockParams& p) {
+  const int per_side = 5;
+  for (int i = 0; i < per_side; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      p.obstacles.push_back({(i + 0.5) * p.world.width / per_side, (j + 0.5) * p.world.height / 4,
+                             std::min(p.radius, 0.05 * p.world.width)});
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& variant_names() {
+  static const std::vector<std::string> names = {
+      "seed", "fov",  "separation-radius", "noise",  "walls", "obstacles",
+      "goal", "wind", "steering",          "vicsek", "all"};
+  return names;
+}
+
+void apply_variant(const std::string& name, FlockParams& p) {
+  if (name == "seed") return;
+  if (name == "fov" || name == "all") p.fov = 270;
+  if (name == "separation-radius") p.separation_radius = 0.3 * p.radius;
+  if (name == "noise" || name == "all") p.noise = 1.0;
+  if (name == "walls" || name == "all") p.world.boundary = Boundary::kWalls;
+  if (name == "obstacles" || name == "all") add_obstacles(p);
+  if (name == "goal" || name == "all") {
+    p.has_goal = true;
+    p.goal = {p.world.width / 3, p.world.height / 3};
+  }
+  if (name == "wind" || name == "all") p.wind = {0.05 * p.max_speed, 0.02 * p.max_speed};
+  if (name == "steering") {
+    p.model = Model::kSteering;
+    p.separation = 1.6;
+    p.cohesion = 0.9;
+    p.max_speed = 60;  // one unit a step at the lab's dt of 1/60, like the seed's v_max
+  }
+  if (name == "vicsek") {
+    p.model = Model::kVicsek;
+    p.noise = 1.0;
+  }
+  const auto& names = variant_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InputError("--variants: expected some of " + list + ", got '" + name + "'");
+  }
+}
+
+std::string describe_variant(const std::string& name) {
+  if (name == "seed") return "the seed's step";
+  if (name == "fov") return "--fov 270";
+  if (name == "separation-radius") return "--separation-radius 0.3 r";
+  if (name == "noise") return "--noise 1";
+  if (name == "walls") return "--boundary walls";
+  if (name == "obstacles") return "20 obstacles of radius r";
+  if (name == "goal") return "--goal at a third of the world";
+  if (name == "wind") return "--wind 0.05,0.02 v_max";
+  if (name == "steering") return "--model steering (v_max 60, dt 1/60)";
+  if (name == "vicsek") return "--model vicsek --speed 1 --noise 1";
+  return "fov, noise, walls, obstacles, goal and wind at once";
+}
+
+}  // namespace boids::bench
