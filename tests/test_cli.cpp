@@ -325,6 +325,105 @@ TEST_F(Cli, BadOptions) {
   EXPECT_TRUE(entries().empty());
 }
 
+TEST_F(Cli, BadModelAndVariantOptions) {
+  expect_bad({"--model", "flocking"}, {"--model", "flocking"});
+  expect_bad({"--fov", "0"}, {"--fov"});
+  expect_bad({"--fov", "361"}, {"--fov", "(0, 360]"});
+  expect_bad({"--noise", "-0.1"}, {"--noise"});
+  expect_bad({"--noise", "7"}, {"--noise", "2 pi"});
+  expect_bad({"--separation-radius", "11"}, {"--separation-radius", "(0, radius"});
+  expect_bad({"--boundary", "box"}, {"--boundary", "torus, walls"});
+  expect_bad({"--wall-distance", "3"}, {"--wall-distance", "--boundary walls"});
+  expect_bad({"--goal", "1"}, {"--goal", "X,Y"});
+  expect_bad({"--goal", "1,2,3"}, {"--goal"});
+  expect_bad({"--goal", "150,20"}, {"--goal", "outside the world"});
+  expect_bad({"--goal-weight", "2"}, {"--goal-weight", "--goal"});
+  expect_bad({"--wind", "x,1"}, {"--wind"});
+  expect_bad({"--world", "0"}, {"--world"});
+  expect_bad({"--world", "10,"}, {"--world"});
+  expect_bad({"--world", "10,-5"}, {"--world"});
+  expect_bad({"--world", "10,5,2"}, {"--world"});
+  expect_bad({"--density", "4", "--world", "10"}, {"--density", "--world"});
+  expect_bad({"--density", "0"}, {"--density"});
+  expect_bad({"--model", "vicsek", "--alignment", "1"}, {"--alignment", "Vicsek"});
+  expect_bad({"--model", "vicsek", "--max-speed", "1"}, {"--max-speed", "--speed"});
+  expect_bad({"--speed", "1"}, {"--speed", "Vicsek"});
+  expect_bad({"--dt", "0.1"}, {"--dt", "steering"});
+  expect_bad({"--update", "sideways"}, {"--update"});
+  expect_bad({"--update", "in-place"}, {"--update in-place", "--model steering"});
+  expect_bad({"--update", "in-place", "--model", "steering"}, {"--update in-place", "reference"});
+  expect_bad(
+      {"--backend", "reference", "--update", "in-place", "--model", "steering", "--noise", "1"},
+      {"--update in-place", "noise"});
+  expect_bad({"--obstacles", path("missing.csv")}, {"obstacle file", "missing.csv"});
+  expect_bad({"--obstacles", ""}, {"--obstacles"});
+  expect_bad({"--plot", "history.jpg"}, {"--plot", ".png"});
+  struct Case {
+    std::string text, line, detail;
+  };
+  const Case obstacles[] = {{"x,y,r\n1,2,3\n", "line 1:", "expected the header 'x,y,radius'"},
+                            {"x,y,radius\n1,2,0\n", "line 2:", "radius = 0 is not > 0"},
+                            {"x,y,radius\n1,2,-3\n", "line 2:", "radius = -3"},
+                            {"x,y,radius\n100,2,3\n", "line 2:", "x = 100 is outside the world"},
+                            {"x,y,radius\n1,2\n", "line 2:", "expected 3 values"},
+                            {"x,y,radius\n1,2,nan\n", "line 2:", "not finite"}};
+  for (const Case& c : obstacles) {
+    write_file(path("rocks.csv"), c.text);
+    expect_bad({"--obstacles", path("rocks.csv"), "--steps", "1"},
+               {"obstacle file", c.line, c.detail});
+  }
+  // A start that the variant cannot fly.
+  write_file(path("rocks.csv"), "x,y,radius\n50,50,10\n");
+  write_file(path("start.csv"), "x,y,vx,vy\n10,10,1,0\n52,50,1,0\n");
+  expect_bad({"--obstacles", path("rocks.csv"), "--init", path("start.csv")},
+             {"start.csv", "boid 1 starts inside an obstacle"});
+  expect_bad({"--model", "vicsek", "--world", "100", "--init", path("start.csv")},
+             {"start.csv", "boid 0 moves at speed 1", "--speed 0.03"});
+  std::filesystem::remove(path("rocks.csv"));
+  std::filesystem::remove(path("start.csv"));
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(Cli, ModelsAndVariantsRunAndReportThemselves) {
+  write_file(path("rocks.csv"), "x,y,radius\n50,50,10\n");
+  const Result r = run({"run",     "--backend", "cpu",        "--model",     "steering",
+                        "--world", "300,200",   "--boundary", "walls",       "--fov",
+                        "270",     "--noise",   "0.5",        "--obstacles", path("rocks.csv"),
+                        "--goal",  "20,30",     "--wind",     "1,0",         "--count",
+                        "200",     "--steps",   "20",         "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = parse_json(r.out);
+  EXPECT_EQ(j.value("model", ""), "steering");
+  EXPECT_EQ(j["world"], nlohmann::json({300.0, 200.0}));
+  EXPECT_EQ(j.value("boundary", ""), "walls");
+  EXPECT_EQ(j.value("fov", 0.0), 270.0);
+  EXPECT_EQ(j.value("noise", 0.0), 0.5);
+  EXPECT_EQ(j.value("obstacles", 0), 1);
+  EXPECT_EQ(j["goal"], nlohmann::json({20.0, 30.0}));
+  EXPECT_EQ(j.value("separation_radius", 0.0), 44 * 0.45);  // the lab's
+  EXPECT_EQ(j.value("dt", 0.0), 1.0 / 60);
+  EXPECT_GE(j.value("order", -1.0), 0.0);
+  EXPECT_GT(j.value("mean_neighbors", -1.0), 0.0);
+  // The Vicsek model's defaults: Vicsek's figure 2a at density 4.
+  const Result v = run({"run", "--backend", "cpu", "--model", "vicsek", "--steps", "5", "--json"});
+  ASSERT_EQ(v.code, 0) << v.err;
+  const nlohmann::json k = parse_json(v.out);
+  EXPECT_EQ(k.value("count", 0), 400);
+  EXPECT_EQ(k.value("world", 0.0), 10.0);
+  EXPECT_EQ(k.value("max_speed", 0.0), 0.03);
+  EXPECT_EQ(k.value("radius", 0.0), 1.0);
+}
+
+TEST_F(Cli, PlotDrawsTheMetricsSeries) {
+  const Result r = run({"run", "--backend", "cpu", "--count", "100", "--steps", "50", "--plot",
+                        path("history.png")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string png = read_file(path("history.png"));
+  EXPECT_EQ(png.rfind("\x89PNG", 0), 0u);
+  EXPECT_GT(png.size(), 10000u);
+  EXPECT_EQ(entries(), (std::set<std::string>{"history.png"}));  // no temporary left
+}
+
 TEST_F(Cli, BadInitFiles) {
   struct Case {
     std::string name, text;
