@@ -137,8 +137,9 @@ cli::OptionParser make_parser(Options& o) {
                          parse_list<StartState>("--states", v, parse_state, "random or flocked");
                    });
   parser.add_value("--variants", "V,...",
-                   "models and variants to time beside each other: seed, fov, separation-radius, "
-                   "noise, walls, obstacles, goal, wind, steering, vicsek, all (default seed)",
+                   "models and variants to time beside each other, their repeats in "
+                   "alternation: seed, fov, separation-radius, noise, walls, obstacles, goal, "
+                   "wind, steering, vicsek, all (default seed)",
                    [&o](const std::string& v) {
                      o.variants = split_list("--variants", v);
                      for (const std::string& name : o.variants) {

@@ -74,38 +74,52 @@ Start describe(FlockState state, const SweepSettings& s, const FlockParams& para
   return start;
 }
 
-Row time_row(const SweepSettings& s, const SimulationConfig& config, StartState state,
-             const std::string& variant, const Start& start, const Limits& limits) {
-  const std::unique_ptr<Simulation> sim = make_simulation(config, start.state);
-  const auto n = static_cast<double>(sim->count());
-  // Warm-up: one step (first touch, lazy initialisation, the first sort from input order),
-  // then one timed step to size the repeats, then one repeat's worth untimed.
-  sim->step(1);
-  const double first = std::max(sim->timed_step(1), 1e-9);
-  const auto steps = static_cast<std::uint64_t>(
-      std::clamp(std::ceil(s.min_repeat_seconds / first), 1.0, 100000.0));
-  if (steps > 1) sim->step(steps);
+// A simulation ready to be timed, and its timings so far.
+struct Timing {
+  std::unique_ptr<Simulation> sim;
+  std::uint64_t steps = 1;  // per repeat
+  std::vector<double> seconds_per_step;
+};
 
+// Warm-up: one step (first touch, lazy initialisation, the first sort from input order), then
+// one timed step to size the repeats, then one repeat's worth untimed.
+Timing prepare(const SweepSettings& s, const SimulationConfig& config, const Start& start) {
+  Timing t;
+  t.sim = make_simulation(config, start.state);
+  t.sim->step(1);
+  const double first = std::max(t.sim->timed_step(1), 1e-9);
+  t.steps = static_cast<std::uint64_t>(
+      std::clamp(std::ceil(s.min_repeat_seconds / first), 1.0, 100000.0));
+  if (t.steps > 1) t.sim->step(t.steps);
+  return t;
+}
+
+void repeat(Timing& t) {
+  t.seconds_per_step.push_back(t.sim->timed_step(t.steps) / static_cast<double>(t.steps));
+}
+
+Row finish_row(const SimulationConfig& config, StartState state, const std::string& variant,
+               const Start& start, const Limits& limits, const Timing& t) {
+  const Simulation& sim = *t.sim;
+  const auto n = static_cast<double>(sim.count());
   Row row{};
   row.backend = config.backend;
   row.method = config.method;
   row.precision = config.precision;
   row.state = state;
   row.variant = variant;
-  row.count = sim->count();
-  row.device = sim->device();
+  row.count = sim.count();
+  row.device = sim.device();
   row.world = config.params.world.width;
-  row.steps_per_repeat = steps;
-  for (std::uint64_t r = 0; r < s.repeats; ++r) {
-    row.seconds_per_step.push_back(sim->timed_step(steps) / static_cast<double>(steps));
-  }
+  row.steps_per_repeat = t.steps;
+  row.seconds_per_step = t.seconds_per_step;
   const double seconds = median(row.seconds_per_step);
   row.ms_per_step = 1e3 * seconds;
   row.ms_min = 1e3 * *std::min_element(row.seconds_per_step.begin(), row.seconds_per_step.end());
   row.ms_max = 1e3 * *std::max_element(row.seconds_per_step.begin(), row.seconds_per_step.end());
   row.boid_steps_per_second = n / seconds;
   row.neighbors_per_boid = start.neighbors;
-  row.bytes_per_boid = static_cast<double>(sim->bytes_allocated()) / n;
+  row.bytes_per_boid = static_cast<double>(sim.bytes_allocated()) / n;
   if (config.method == Method::kNaive) {
     row.candidates_per_boid = n - 1;
     row.pair_interactions_per_second = n * (n - 1) / seconds;
@@ -186,15 +200,21 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
       for (StartState st : s.states) {
         std::optional<Start> start;
         for (Method m : s.methods) {
-          for (const auto& [variant, p, series_state] : all_series(s)) {
-            if (series_state != st) continue;
-            const Series key{variant, p, st};
-            if (m == Method::kNaive && naive_stopped[key]) {
-              const Skip skip{backend, m, p, st, variant, count, naive_estimate[key]};
-              result.skipped.push_back(skip);
-              if (observer.on_skip) observer.on_skip(skip);
-              continue;
+          for (Precision p : s.precisions) {
+            // The variants of one configuration, timed in alternation (a repeat of each in
+            // turn), so that drift in the machine's speed leaves their ratios alone.
+            std::vector<std::string> variants;
+            for (const std::string& variant : s.variants) {
+              const Series key{variant, p, st};
+              if (m == Method::kNaive && naive_stopped[key]) {
+                const Skip skip{backend, m, p, st, variant, count, naive_estimate[key]};
+                result.skipped.push_back(skip);
+                if (observer.on_skip) observer.on_skip(skip);
+              } else {
+                variants.push_back(variant);
+              }
             }
+            if (variants.empty()) continue;
             if (!start) {
               if (st == StartState::kRandom) {
                 if (observer.on_start)
@@ -211,21 +231,33 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
                 start = describe(sim->state(), s, params);
               }
             }
-            if (observer.on_start) {
-              observer.on_start(boids::to_string(backend) + " " + boids::to_string(m) + " " +
-                                boids::to_string(p) + " " + to_string(st) + " " + variant + " " +
-                                std::to_string(count));
+            std::vector<SimulationConfig> configs;
+            std::vector<Timing> timings;
+            for (const std::string& variant : variants) {
+              if (observer.on_start) {
+                observer.on_start(boids::to_string(backend) + " " + boids::to_string(m) + " " +
+                                  boids::to_string(p) + " " + to_string(st) + " " + variant + " " +
+                                  std::to_string(count));
+              }
+              FlockParams variant_params = params;
+              apply_variant(variant, variant_params);
+              configs.push_back(SimulationConfig{backend, m, p, variant_params});
+              timings.push_back(prepare(s, configs.back(), *start));
             }
-            FlockParams variant_params = params;
-            apply_variant(variant, variant_params);
-            const SimulationConfig config{backend, m, p, variant_params};
-            Row row = time_row(s, config, st, variant, *start, limits);
-            if (m == Method::kNaive) {
-              last_naive[key] = {n, row.ms_per_step * 1e-3};
-              ++naive_timed[key];
+            for (std::uint64_t r = 0; r < s.repeats; ++r) {
+              for (Timing& t : timings) repeat(t);
             }
-            result.rows.push_back(row);
-            if (observer.on_row) observer.on_row(result.rows.back());
+            for (std::size_t v = 0; v < variants.size(); ++v) {
+              Row row = finish_row(configs[v], st, variants[v], *start, limits, timings[v]);
+              if (m == Method::kNaive) {
+                const Series key{variants[v], p, st};
+                last_naive[key] = {n, row.ms_per_step * 1e-3};
+                ++naive_timed[key];
+              }
+              timings[v].sim.reset();
+              result.rows.push_back(row);
+              if (observer.on_row) observer.on_row(result.rows.back());
+            }
           }
         }
       }
