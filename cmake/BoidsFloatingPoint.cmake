@@ -5,12 +5,15 @@
 #                      as the target has FMA, which x86-64-v3 has);
 #   -fno-fast-math     no value-changing optimisation, ever;
 #   -fno-trapping-math lets the compiler evaluate both sides of a select (which vectorises the
-#                      rules); it changes no value, only which exceptions could be observed.
+#                      rules); it changes no value, only which exceptions could be observed;
+#   -fno-math-errno    sqrt is one instruction, which vectorises, not a call that may set
+#                      errno for a negative argument; nothing here reads errno.
 # x86-64 arithmetic is SSE/AVX, never x87 extended precision. CMake's Release flags
 # (-O3 -DNDEBUG) change none of this.
 add_compile_options($<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-ffp-contract=off>
                     $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-fno-fast-math>
-                    $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-fno-trapping-math>)
+                    $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-fno-trapping-math>
+                    $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-fno-math-errno>)
 
 # CPU instruction set. The kernels vectorise across boids, so wider vectors pay directly:
 # AVX2 steps the naive flock about 3.5 times as fast as SSE2, and AVX-512 the hashed flock

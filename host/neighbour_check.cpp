@@ -71,7 +71,7 @@ PairDecision decide_in_double(double xi, double yi, double vxi, double vyi, doub
     const double v2 = vxi * vxi + vyi * vyi;
     g.view_scale = std::sqrt(d2 * v2);
     g.view_margin = dx * vxi + dy * vyi - cos_half * g.view_scale;
-    d.seen = v2 == 0 || dx * vxi + dy * vyi >= cos_half * std::sqrt(d2 * v2);
+    d.seen = reference::sees(p, cos_half, dx, dy, d2, vxi, vyi);
   }
   const double r2 = p.radius * p.radius;
   const double sr = p.effective_separation_radius();

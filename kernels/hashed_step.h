@@ -17,6 +17,7 @@ namespace boids::kernels {
 // vectorises across boids, each adding its candidates in sorted order.
 template <typename Model, typename Real, int Lanes>
 struct HashedStepBlock {
+  static constexpr index_t kNearObstacles = 32;  // room for the obstacles near one block
   using Sums = typename Model::template Sums<Real, Lanes>;
 
   const Boid<Real>* sorted;
@@ -56,13 +57,51 @@ struct HashedStepBlock {
     with_pair_flags(wraps, p.limited_view, [&](auto flags) BOIDS_LAMBDA_INLINE {
       gather<decltype(flags)>(sums, self, first, first_column, last_column, row, p);
     });
+    with_extras(p, [&](auto extras) BOIDS_LAMBDA_INLINE {
+      advance_all<decltype(extras)::value>(sums, self, first, end, p);
+    });
+  }
+
+  // Moves sorted boids [first, end) and keys them for the next sort. With the extras, the
+  // world's terms come first, for the block at once, and from the obstacles near it only.
+  template <bool Extras>
+  BOIDS_HD BOIDS_INLINE void advance_all(const Sums& sums, const LaneBoids<Real, Lanes>& self,
+                                         index_t first, index_t end,
+                                         const StepParams<Real>& step) const {
+    StepParams<Real> p = step;
+    LaneTerms<Real, Lanes> terms;
+    Obstacle<Real> near[Lanes > 1 ? kNearObstacles : 1];
+    if constexpr (Extras) {
+      if (Lanes > 1 && p.obstacle_count > 0) narrow_to_block(p, self, near);
+      index_t lane_ids[Lanes];
+      for (int lane = 0; lane < Lanes; ++lane) {
+        lane_ids[lane] = ids[min_of<index_t>(first + lane, end - 1)];
+      }
+      compute_lane_terms(terms, self, lane_ids, p);
+    }
     for (index_t i = first; i < end; ++i) {
       const Boid<Real> moved =
-          Model::advance(sorted[i], sums, static_cast<int>(i - first), ids[i], p);
+          Model::template advance<Extras>(sorted[i], sums, terms, static_cast<int>(i - first), p);
       out[i] = moved;
       next_keys[i] = grid.key(moved.x, moved.y);
       next_order[i] = i;
     }
+  }
+
+  // Narrows the obstacles to those near the block's boids: most blocks have none near, and a
+  // step among obstacles costs about as much as one without.
+  BOIDS_HD void narrow_to_block(StepParams<Real>& p, const LaneBoids<Real, Lanes>& self,
+                                Obstacle<Real>* near) const {
+    Real x0 = self.x[0], x1 = self.x[0], y0 = self.y[0], y1 = self.y[0];
+    for (int lane = 1; lane < Lanes; ++lane) {
+      x0 = min_of(x0, self.x[lane]);
+      x1 = max_of(x1, self.x[lane]);
+      y0 = min_of(y0, self.y[lane]);
+      y1 = max_of(y1, self.y[lane]);
+    }
+    const Real wind = square_root(p.wind_x * p.wind_x + p.wind_y * p.wind_y);
+    const Real travel = (p.max_speed + wind) * p.dt * Real(1.01);  // a step's longest move
+    narrow_obstacles(p, x0, x1, y0, y1, travel, near, kNearObstacles);
   }
 
   // Adds the candidates around the span to every lane but the boid itself.

@@ -46,12 +46,27 @@ BOIDS_HD inline double square_root(double x) {
   return sqrt(x);
 }
 
-// The remainder of x / y with the sign of x, exact (C's fmod, JavaScript's %).
-BOIDS_HD inline float remainder_of(float x, float y) {
+BOIDS_HD inline float absolute(float x) {
+  return fabsf(x);
+}
+BOIDS_HD inline double absolute(double x) {
+  return fabs(x);
+}
+
+// The remainder of x / y with the sign of x (C's fmod, JavaScript's %), for y > 0. It is exact,
+// and so are the shortcuts for 0 <= x < 2y, which return x or x - y (exact by Sterbenz's lemma)
+// and spare the common case fmod's cost.
+BOIDS_HD inline float fmod_of(float x, float y) {
   return fmodf(x, y);
 }
-BOIDS_HD inline double remainder_of(double x, double y) {
+BOIDS_HD inline double fmod_of(double x, double y) {
   return fmod(x, y);
+}
+template <typename Real>
+BOIDS_HD inline Real remainder_of(Real x, Real y) {
+  if (x >= Real(0) && x < y) return x;
+  if (x >= y && x - y < y) return x - y;
+  return fmod_of(x, y);
 }
 
 template <typename T>

@@ -35,12 +35,30 @@ struct NaiveStepBlock {
       gather_block<F>(sums, self, first, block_end);
       gather_others<F>(sums, self, block_end, count);
     });
-    for (index_t i = first; i < block_end; ++i) {
-      out[i] = Model::advance(in[i], sums, static_cast<int>(i - first), i, params);
-    }
+    with_extras(params,
+                [&](auto extras) { advance_all<decltype(extras)::value>(sums, self, first); });
   }
 
  private:
+  // Moves the block's boids; with the extras, the world's terms come first, for all lanes.
+  template <bool Extras>
+  BOIDS_HD void advance_all(const Sums& sums, const LaneBoids<Real, Lanes>& self,
+                            index_t first) const {
+    const index_t block_end = min_of<index_t>(first + Lanes, count);
+    LaneTerms<Real, Lanes> terms;
+    if constexpr (Extras) {
+      index_t lane_ids[Lanes];  // input order: a boid's index is its id
+      for (int lane = 0; lane < Lanes; ++lane) {
+        lane_ids[lane] = min_of<index_t>(first + lane, count - 1);
+      }
+      compute_lane_terms(terms, self, lane_ids, params);
+    }
+    for (index_t i = first; i < block_end; ++i) {
+      out[i] =
+          Model::template advance<Extras>(in[i], sums, terms, static_cast<int>(i - first), params);
+    }
+  }
+
   // Adds candidates [begin, end), none of them in this block, to every lane.
   template <typename F>
   BOIDS_HD void gather_others(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t begin,

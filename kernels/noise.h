@@ -61,13 +61,15 @@ BOIDS_HD inline void cos_sin(double angle, double& c, double& s) {
   s = sa;
 }
 
-// Turns (vx, vy) by the noise angle of boid `id` at `step` (eta = `noise`): the rotation is
-// computed in double, applied in Real.
-template <typename Real>
-BOIDS_HD inline void turn_by_noise(Real& vx, Real& vy, double noise, std::uint64_t key,
-                                   std::uint64_t step, index_t id) {
-  double c, s;
+// The rotation of boid `id` at `step` by its noise angle (eta = `noise`), as cos and sin.
+BOIDS_HD inline void noise_turn(double noise, std::uint64_t key, std::uint64_t step, index_t id,
+                                double& c, double& s) {
   cos_sin((noise_unit(key, step, id) - 0.5) * noise, c, s);
+}
+
+// Turns (vx, vy) by the rotation (c, s), computed in double and rounded to Real.
+template <typename Real>
+BOIDS_HD inline void rotate(Real& vx, Real& vy, double c, double s) {
   const double x = static_cast<double>(vx), y = static_cast<double>(vy);
   vx = static_cast<Real>(c * x - s * y);
   vy = static_cast<Real>(s * x + c * y);

@@ -5,17 +5,20 @@
 //   Sums<Real, Lanes>                what a boid gathers, one entry per lane
 //   start(sums, lane, self)          the sums before any neighbour
 //   add(sums, lane, dx, dy, d2, other, p, seen)   one candidate at offset (dx, dy)
-//   advance(self, sums, lane, id, p)              the boid's next state
-// chosen at compile time, so that no inner loop branches on it.
+//   advance<Extras>(self, sums, terms, lane, p)   the boid's next state
+// chosen at compile time, so that no inner loop branches on it. `Extras` (see has_extras)
+// compiles the variants' terms in or out.
 //
 // Gathering in ascending index order adds the same terms in the same order as the seed's pair
 // loop, which scatters each pair to both boids: -(x_i - x_j) is exactly x_j - x_i in IEEE
 // arithmetic, and wrapping is symmetric, so the sums agree bit for bit.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/host_device.h"
 #include "kernels/step_params.h"
-#include "kernels/world.h"
+#include "kernels/world_terms.h"
 
 namespace boids::kernels {
 
@@ -36,12 +39,6 @@ struct NeighborSums {
   }
 };
 
-// The boids of a block, one per lane: where they are and where they head.
-template <typename Real, int Lanes>
-struct LaneBoids {
-  Real x[Lanes], y[Lanes], vx[Lanes], vy[Lanes];
-};
-
 // Starts a block of lanes: boids [first, first + Lanes), with the boid at `last` repeated in
 // lanes past it (their results are never stored), and the model's empty sums.
 template <typename Model, typename Real, typename Sums, int Lanes>
@@ -58,13 +55,15 @@ BOIDS_HD inline void start_lanes(const Boid<Real>* boids, index_t first, index_t
 }
 
 // Whether a neighbour at offset (dx, dy), d2 = |d|^2, lies within the field of view of a boid
-// heading along (vx, vy): d.v >= cos(fov / 2) |d||v|. A boid at rest sees all around.
+// heading along (vx, vy): d.v >= c |d||v| with c = cos(fov / 2). Both sides go through the
+// increasing map t -> t |t|, which keeps the order and leaves no square root to take per
+// candidate: (d.v) |d.v| >= (c |c| |v|^2) |d|^2, the bracket the same for every candidate. A
+// boid at rest sees all around (0 >= 0).
 template <typename Real>
 BOIDS_HD inline bool in_view(Real dx, Real dy, Real d2, Real vx, Real vy,
                              const StepParams<Real>& p) {
-  const Real v2 = vx * vx + vy * vy;
   const Real dot = dx * vx + dy * vy;
-  return (v2 == Real(0)) | (dot >= p.cos_half_view * square_root(d2 * v2));
+  return dot * absolute(dot) >= (p.signed_cos_sq_half_view * (vx * vx + vy * vy)) * d2;
 }
 
 // Adds `other` to the sums of lane `lane` if the model counts it. `counted` = false makes the
@@ -108,6 +107,39 @@ BOIDS_HD BOIDS_INLINE void with_pair_flags(bool wraps, bool limited_view, Body&&
   }
 }
 
+// Whether a step needs more than the seed's motion: walls, obstacles, a goal, wind or noise.
+// Models advance with `Extras` = false otherwise, which is the seed's code alone, so that the
+// variants cost the default step nothing.
+template <typename Real>
+BOIDS_HD inline bool has_extras(const StepParams<Real>& p) {
+  return p.world_terms || p.has_wind || p.has_noise || !p.torus || p.obstacle_count > 0;
+}
+
+// Calls `body` with std::bool_constant<has_extras(p)>, so that a loop of advances is compiled
+// once with the variants and once without, and tests the flags once.
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <typename Real, typename Body>
+BOIDS_HD BOIDS_INLINE void with_extras(const StepParams<Real>& p, Body&& body) {
+  if (has_extras(p)) {
+    body(std::true_type{});
+  } else {
+    body(std::false_type{});
+  }
+}
+
+// One boid's advance, the extras chosen at run time: a GPU thread's, or a test's.
+template <typename Model, typename Real, typename Sums>
+BOIDS_HD BOIDS_INLINE Boid<Real> advance_one(const Boid<Real>& b, const Sums& sums, index_t id,
+                                             const StepParams<Real>& p) {
+  LaneTerms<Real, 1> terms;
+  if (!has_extras(p)) return Model::template advance<false>(b, sums, terms, 0, p);
+  const LaneBoids<Real, 1> self{{b.x}, {b.y}, {b.vx}, {b.vy}};
+  compute_lane_terms(terms, self, &id, p);
+  return Model::template advance<true>(b, sums, terms, 0, p);
+}
+
 // Seed 000's three rules: separation from boids closer than the separation radius weighted by
 // 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
 // the speed clamped into [v_max / 2, v_max].
@@ -129,7 +161,7 @@ struct Boids {
                            const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
     const bool near = seen & (d2 < p.radius_sq);
     const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(0));
-    sums.count[lane] += near ? 1 : 0;
+    sums.count[lane] += static_cast<int>(near);
     sums.velocity_x[lane] += near ? other.vx : Real(0);
     sums.velocity_y[lane] += near ? other.vy : Real(0);
     sums.offset_x[lane] += near ? dx : Real(0);
@@ -144,11 +176,12 @@ struct Boids {
     }
   }
 
-  // Steers by the three rules and the world's terms, clamps the speed into [v_max / 2, v_max],
-  // turns by the noise and moves.
-  template <typename Real, int Lanes>
+  // Steers by the three rules and, with `Extras`, the world's terms, wind and noise; clamps
+  // the speed into [v_max / 2, v_max] and moves.
+  template <bool Extras, typename Real, int Lanes>
   BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
-                                                  int lane, index_t id, const StepParams<Real>& p) {
+                                                  const LaneTerms<Real, Lanes>& terms, int lane,
+                                                  const StepParams<Real>& p) {
     if (sums.count[lane] > 0) {
       const Real n = static_cast<Real>(sums.count[lane]);
       b.vx += p.separation_gain * sums.push_x[lane] +
@@ -158,18 +191,17 @@ struct Boids {
               p.alignment_gain * (sums.velocity_y[lane] / n - b.vy) +
               p.cohesion_gain * (sums.offset_y[lane] / n);
     }
-    if (p.world_terms) {
-      Real ux = 0, uy = 0, gx = 0, gy = 0;
-      avoidance(b, p, ux, uy);
-      goal_direction(b, p, gx, gy);
-      const Real avoid = Real(kAvoidGain) * p.max_speed;
-      const Real seek = Real(kGoalGain) * p.goal_weight * p.max_speed;
-      b.vx += avoid * ux + seek * gx;
-      b.vy += avoid * uy + seek * gy;
-    }
-    if (p.has_wind) {
-      b.vx += p.wind_x * p.dt;
-      b.vy += p.wind_y * p.dt;
+    if constexpr (Extras) {
+      if (p.world_terms) {
+        const Real avoid = Real(kAvoidGain) * p.max_speed;
+        const Real seek = Real(kGoalGain) * p.goal_weight * p.max_speed;
+        b.vx += avoid * terms.avoid_x[lane] + seek * terms.goal_x[lane];
+        b.vy += avoid * terms.avoid_y[lane] + seek * terms.goal_y[lane];
+      }
+      if (p.has_wind) {
+        b.vx += p.wind_x * p.dt;
+        b.vy += p.wind_y * p.dt;
+      }
     }
     const Real speed = square_root(b.vx * b.vx + b.vy * b.vy);
     if (speed > p.max_speed) {
@@ -179,16 +211,13 @@ struct Boids {
       b.vx = b.vx / speed * p.min_speed;
       b.vy = b.vy / speed * p.min_speed;
     }
-    if (p.has_noise) turn_by_noise(b.vx, b.vy, p.noise, p.noise_key, p.step, id);
-    const Boid<Real> before = b;
-    if (p.torus) {
-      b.x = wrap_position(b.x + b.vx, p.width);
-      b.y = wrap_position(b.y + b.vy, p.height);
-    } else {
-      b.x += b.vx;
-      b.y += b.vy;
+    if constexpr (Extras) {
+      if (p.has_noise) rotate(b.vx, b.vy, terms.turn_cos[lane], terms.turn_sin[lane]);
+      return move_in_world(b, b.vx, b.vy, p);
     }
-    return p.torus && p.obstacle_count == 0 ? b : keep_in_world(b, before, p);
+    b.x = wrap_position(b.x + b.vx, p.width);
+    b.y = wrap_position(b.y + b.vy, p.height);
+    return b;
   }
 };
 

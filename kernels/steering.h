@@ -39,7 +39,7 @@ struct Steering {
     const bool near = seen & (d2 <= p.radius_sq);
     const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(kSteeringTiny));
     const Real inverse = Real(1) / d2;
-    sums.count[lane] += near ? 1 : 0;
+    sums.count[lane] += static_cast<int>(near);
     sums.velocity_x[lane] += near ? other.vx : Real(0);
     sums.velocity_y[lane] += near ? other.vy : Real(0);
     sums.offset_x[lane] += near ? dx : Real(0);
@@ -48,42 +48,20 @@ struct Steering {
     sums.push_y[lane] -= pushes ? dy * inverse : Real(0);
   }
 
-  template <typename Real, int Lanes>
+  template <bool Extras, typename Real, int Lanes>
   BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
-                                                  int lane, index_t id, const StepParams<Real>& p) {
+                                                  const LaneTerms<Real, Lanes>& terms, int lane,
+                                                  const StepParams<Real>& p) {
     Real ax = 0, ay = 0;
-    if (sums.count[lane] > 0) {
-      const Real inv_n = Real(1) / static_cast<Real>(sums.count[lane]);
-      if (p.alignment_gain > Real(0)) {
-        const Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
-        const Real scale = p.max_speed / length_or_one(sx, sy);
-        ax += p.alignment_gain * (sx * scale * inv_n - b.vx);
-        ay += p.alignment_gain * (sy * scale * inv_n - b.vy);
-      }
-      if (p.cohesion_gain > Real(0)) {
-        const Real cx = b.x + sums.offset_x[lane] * inv_n;
-        const Real cy = b.y + sums.offset_y[lane] * inv_n;
-        const Real to_x = cx - b.x, to_y = cy - b.y;
-        const Real scale = p.max_speed / length_or_one(to_x, to_y);
-        ax += p.cohesion_gain * (to_x * scale - b.vx);
-        ay += p.cohesion_gain * (to_y * scale - b.vy);
-      }
-      if (p.separation_gain > Real(0)) {
-        const Real sx = sums.push_x[lane], sy = sums.push_y[lane];
-        const Real scale = p.max_speed / length_or_one(sx, sy);
-        ax += p.separation_gain * (sx * scale - b.vx) * Real(kSteeringSeparationFactor);
-        ay += p.separation_gain * (sy * scale - b.vy) * Real(kSteeringSeparationFactor);
-      }
-    }
-    if (p.world_terms) {
-      Real ux = 0, uy = 0, gx = 0, gy = 0;
-      avoidance(b, p, ux, uy);
-      ax += p.max_force * ux;
-      ay += p.max_force * uy;
-      if (p.has_goal) {
-        goal_direction(b, p, gx, gy);
-        ax += p.goal_weight * (p.max_speed * gx - b.vx);
-        ay += p.goal_weight * (p.max_speed * gy - b.vy);
+    if (sums.count[lane] > 0) steer_by_rules(b, sums, lane, p, ax, ay);
+    if constexpr (Extras) {
+      if (p.world_terms) {  // walls and obstacles push with up to the maximum force
+        ax += p.max_force * terms.avoid_x[lane];
+        ay += p.max_force * terms.avoid_y[lane];
+        if (p.has_goal) {  // the goal steers at the cruise speed
+          ax += p.goal_weight * (p.max_speed * terms.goal_x[lane] - b.vx);
+          ay += p.goal_weight * (p.max_speed * terms.goal_y[lane] - b.vy);
+        }
       }
     }
     const Real magnitude = square_root(ax * ax + ay * ay);
@@ -93,9 +71,11 @@ struct Steering {
     }
     Real vx = b.vx + ax * p.dt;
     Real vy = b.vy + ay * p.dt;
-    if (p.has_wind) {
-      vx += p.wind_x * p.dt;
-      vy += p.wind_y * p.dt;
+    if constexpr (Extras) {
+      if (p.has_wind) {
+        vx += p.wind_x * p.dt;
+        vy += p.wind_y * p.dt;
+      }
     }
     const Real speed = square_root(vx * vx + vy * vy);
     if (speed > p.max_speed) {
@@ -106,19 +86,47 @@ struct Steering {
       vx *= boost;
       vy *= boost;
     }
-    if (p.has_noise) turn_by_noise(vx, vy, p.noise, p.noise_key, p.step, id);
+    if constexpr (Extras) {
+      if (p.has_noise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
+    }
     b.vx = vx;
     b.vy = vy;
+    if (Extras && !p.torus) return move_in_world(b, vx * p.dt, vy * p.dt, p);
+    // The lab's wrap; the seed's then catches a step longer than the world.
     const Boid<Real> before = b;
-    if (p.torus) {
-      // The lab's wrap; the seed's then catches a step longer than the world.
-      b.x = wrap_position(remainder_of(b.x + vx * p.dt + p.width, p.width), p.width);
-      b.y = wrap_position(remainder_of(b.y + vy * p.dt + p.height, p.height), p.height);
-    } else {
-      b.x += vx * p.dt;
-      b.y += vy * p.dt;
+    b.x = wrap_position(remainder_of(b.x + vx * p.dt + p.width, p.width), p.width);
+    b.y = wrap_position(remainder_of(b.y + vy * p.dt + p.height, p.height), p.height);
+    if (Extras && p.obstacle_count > 0) return keep_in_world(b, before, p);
+    return b;
+  }
+
+ private:
+  // The three rules' steering, for a boid with neighbours.
+  template <typename Real, int Lanes>
+  BOIDS_HD BOIDS_INLINE static void steer_by_rules(const Boid<Real>& b,
+                                                   const Sums<Real, Lanes>& sums, int lane,
+                                                   const StepParams<Real>& p, Real& ax, Real& ay) {
+    const Real inv_n = Real(1) / static_cast<Real>(sums.count[lane]);
+    if (p.alignment_gain > Real(0)) {
+      const Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
+      const Real scale = p.max_speed / length_or_one(sx, sy);
+      ax += p.alignment_gain * (sx * scale * inv_n - b.vx);
+      ay += p.alignment_gain * (sy * scale * inv_n - b.vy);
     }
-    return p.torus && p.obstacle_count == 0 ? b : keep_in_world(b, before, p);
+    if (p.cohesion_gain > Real(0)) {
+      const Real cx = b.x + sums.offset_x[lane] * inv_n;
+      const Real cy = b.y + sums.offset_y[lane] * inv_n;
+      const Real to_x = cx - b.x, to_y = cy - b.y;
+      const Real scale = p.max_speed / length_or_one(to_x, to_y);
+      ax += p.cohesion_gain * (to_x * scale - b.vx);
+      ay += p.cohesion_gain * (to_y * scale - b.vy);
+    }
+    if (p.separation_gain > Real(0)) {
+      const Real sx = sums.push_x[lane], sy = sums.push_y[lane];
+      const Real scale = p.max_speed / length_or_one(sx, sy);
+      ax += p.separation_gain * (sx * scale - b.vx) * Real(kSteeringSeparationFactor);
+      ay += p.separation_gain * (sy * scale - b.vy) * Real(kSteeringSeparationFactor);
+    }
   }
 };
 

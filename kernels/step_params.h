@@ -39,10 +39,11 @@ struct StepParams {
   bool torus;
 
   // Perception.
-  Real radius_sq;      // r^2: neighbours are closer than r (steering: not farther)
-  Real separation_sq;  // separation acts closer than the separation radius
-  bool limited_view;   // a field of view under 360 degrees
-  Real cos_half_view;  // cos(fov / 2): a neighbour is seen if d.v >= cos_half_view |d||v|
+  Real radius_sq;                // r^2: neighbours are closer than r (steering: not farther)
+  Real separation_sq;            // separation acts closer than the separation radius
+  bool limited_view;             // a field of view under 360 degrees
+  Real cos_half_view;            // c = cos(fov / 2): a neighbour is seen if d.v >= c |d||v|
+  Real signed_cos_sq_half_view;  // c |c|, for the test without a square root (see in_view)
 
   // Speeds, gains, time. Boids: gains are weight * K; steering: the weights themselves.
   Real max_speed;  // v_max (the Vicsek model's constant speed V)
@@ -66,9 +67,15 @@ struct StepParams {
   bool has_goal;
   Real goal_x, goal_y, goal_weight;
   bool has_wind;
-  Real wind_x, wind_y;  // added to the velocity every step, times dt
-  const Obstacle<Real>* obstacles;
+  Real wind_x, wind_y;              // added to the velocity every step, times dt
+  const Obstacle<Real>* obstacles;  // all of them
   index_t obstacle_count;
+  // On CPU threads, the obstacles near a block of boids (see narrow_obstacles in world.h): the
+  // only ones that can push those boids or hold them after a move of at most near_travel.
+  // Null: all of them.
+  const Obstacle<Real>* near_obstacles;
+  index_t near_count;
+  Real near_travel;
 };
 
 }  // namespace boids::kernels

@@ -35,14 +35,15 @@ struct Vicsek {
   BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real, Real, Real d2,
                            const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
     const bool near = seen & (d2 < p.radius_sq);
-    sums.count[lane] += near ? 1 : 0;
+    sums.count[lane] += static_cast<int>(near);
     sums.velocity_x[lane] += near ? other.vx : Real(0);
     sums.velocity_y[lane] += near ? other.vy : Real(0);
   }
 
-  template <typename Real, int Lanes>
+  template <bool Extras, typename Real, int Lanes>
   BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
-                                                  int lane, index_t id, const StepParams<Real>& p) {
+                                                  const LaneTerms<Real, Lanes>& terms, int lane,
+                                                  const StepParams<Real>& p) {
     Real hx = sums.velocity_x[lane], hy = sums.velocity_y[lane];
     if (!unit_direction(hx, hy)) {  // headings that cancel: keep one's own
       hx = b.vx;
@@ -52,32 +53,26 @@ struct Vicsek {
         hy = Real(0);
       }
     }
+    if constexpr (!Extras) {
+      b.vx = p.max_speed * hx;
+      b.vy = p.max_speed * hy;
+      b.x = wrap_position(b.x + b.vx, p.width);
+      b.y = wrap_position(b.y + b.vy, p.height);
+      return b;
+    }
     if (p.has_goal) {
-      Real gx = 0, gy = 0;
-      goal_direction(b, p, gx, gy);
-      Real tx = hx + p.goal_weight * gx, ty = hy + p.goal_weight * gy;
+      Real tx = hx + p.goal_weight * terms.goal_x[lane];
+      Real ty = hy + p.goal_weight * terms.goal_y[lane];
       if (unit_direction(tx, ty)) {
         hx = tx;
         hy = ty;
       }
     }
-    if (p.has_noise) turn_by_noise(hx, hy, p.noise, p.noise_key, p.step, id);
+    if (p.has_noise) rotate(hx, hy, terms.turn_cos[lane], terms.turn_sin[lane]);
     b.vx = p.max_speed * hx;
     b.vy = p.max_speed * hy;
-    const Boid<Real> before = b;
-    Real dx = b.vx, dy = b.vy;
-    if (p.has_wind) {
-      dx += p.wind_x;
-      dy += p.wind_y;
-    }
-    if (p.torus) {
-      b.x = wrap_position(b.x + dx, p.width);
-      b.y = wrap_position(b.y + dy, p.height);
-    } else {
-      b.x += dx;
-      b.y += dy;
-    }
-    return p.torus && p.obstacle_count == 0 ? b : keep_in_world(b, before, p);
+    return move_in_world(b, p.has_wind ? b.vx + p.wind_x : b.vx,
+                         p.has_wind ? b.vy + p.wind_y : b.vy, p);
   }
 
  private:

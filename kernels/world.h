@@ -1,10 +1,9 @@
 // The world the boids live in, as every model sees it: offsets on the torus (or between
-// walls), what walls, obstacles and a goal add to a boid's steering, and keeping a moved boid
-// inside the world and out of obstacles.
+// walls), and keeping a moved boid inside the world and out of obstacles. What walls,
+// obstacles, a goal and noise add to a boid's steering is in kernels/world_terms.h.
 #pragma once
 
 #include "kernels/host_device.h"
-#include "kernels/noise.h"
 #include "kernels/step_params.h"
 
 namespace boids::kernels {
@@ -13,6 +12,12 @@ namespace boids::kernels {
 template <typename Real>
 struct alignas(4 * sizeof(Real)) Boid {
   Real x, y, vx, vy;
+};
+
+// The boids of a block, one per lane: where they are and where they head.
+template <typename Real, int Lanes>
+struct LaneBoids {
+  Real x[Lanes], y[Lanes], vx[Lanes], vy[Lanes];
 };
 
 // Compile-time switches of a loop over candidates (see with_pair_flags in rules.h).
@@ -64,101 +69,93 @@ BOIDS_HD inline Real below(Real side) {
   return side - side * (sizeof(Real) == 4 ? Real(0x1.0p-23) : Real(0x1.0p-52));
 }
 
-// How urgently walls and obstacles push the boid, and where: the sum over each wall or obstacle
-// edge closer than its reach of (1 - gap / reach) times the direction away from it. Walls reach
-// wall_distance; obstacles reach the perception radius beyond their edge.
+// Whether obstacle `o` holds the point (x, y).
 template <typename Real>
-BOIDS_HD inline void avoidance(const Boid<Real>& b, const StepParams<Real>& p, Real& ux, Real& uy) {
-  if (!p.torus) {
-    const Real reach = p.wall_distance;
-    if (b.x < reach) ux += Real(1) - b.x / reach;
-    if (p.width - b.x < reach) ux -= Real(1) - (p.width - b.x) / reach;
-    if (b.y < reach) uy += Real(1) - b.y / reach;
-    if (p.height - b.y < reach) uy -= Real(1) - (p.height - b.y) / reach;
-  }
-  if (p.obstacle_count == 0) return;
-  const Real reach = square_root(p.radius_sq);
-  for (index_t k = 0; k < p.obstacle_count; ++k) {
-    const Obstacle<Real> o = p.obstacles[k];
-    Real dx, dy;
-    offset_between(o.x, o.y, b.x, b.y, p, dx, dy);
-    const Real d = square_root(dx * dx + dy * dy);
-    const Real gap = d - o.radius;
-    if (!(d > Real(0)) || gap >= reach) continue;
-    const Real urgency = gap > Real(0) ? Real(1) - gap / reach : Real(1);
-    ux += urgency * dx / d;
-    uy += urgency * dy / d;
-  }
-}
-
-// The unit direction to the goal (the shortest way on the torus); nothing at the goal itself.
-template <typename Real>
-BOIDS_HD inline void goal_direction(const Boid<Real>& b, const StepParams<Real>& p, Real& gx,
-                                    Real& gy) {
-  if (!p.has_goal) return;
+BOIDS_HD inline bool holds(const Obstacle<Real>& o, Real x, Real y, const StepParams<Real>& p) {
   Real dx, dy;
-  offset_between(b.x, b.y, p.goal_x, p.goal_y, p, dx, dy);
-  const Real d = square_root(dx * dx + dy * dy);
-  if (d > Real(0)) {
-    gx = dx / d;
-    gy = dy / d;
-  }
+  offset_between(o.x, o.y, x, y, p, dx, dy);
+  return dx * dx + dy * dy < o.radius * o.radius;
 }
 
-// Puts a moved boid back where it may be: between walls, a boid that crossed one is reflected
-// (position mirrored, velocity component reversed), and one faster than the world is wide is
-// stopped at the wall; a boid inside an obstacle is moved out to its edge along the line from
-// its centre, and its velocity into the obstacle reversed. Should overlapping obstacles still
-// hold it, the boid stays where it was (`before`, outside every obstacle) and turns back.
+// Whether some obstacle may hold `b`, moved from `before`: exactly so among the near obstacles,
+// and true (look at all of them) for a move longer than those are good for.
+template <typename Real>
+BOIDS_HD inline bool may_be_held(const Boid<Real>& b, const Boid<Real>& before,
+                                 const StepParams<Real>& p) {
+  if (!p.near_obstacles) return true;
+  Real dx, dy;
+  offset_between(before.x, before.y, b.x, b.y, p, dx, dy);
+  if (!(dx * dx + dy * dy <= p.near_travel * p.near_travel)) return true;
+  for (index_t k = 0; k < p.near_count; ++k) {
+    if (holds(p.near_obstacles[k], b.x, b.y, p)) return true;
+  }
+  return false;
+}
+
+// Reflects a coordinate that crossed a wall of [0, side) (position mirrored, velocity
+// reversed); one that moved farther than the world is wide stops at the wall.
+template <typename Real>
+BOIDS_HD inline void reflect_axis(Real& x, Real& v, Real side) {
+  if (x < Real(0)) {
+    x = -x;
+    v = -v;
+  } else if (x >= side) {
+    x = side + side - x;
+    v = -v;
+  }
+  x = x < Real(0) ? Real(0) : (x >= side ? below(side) : x);
+}
+
+template <typename Real>
+BOIDS_HD inline Boid<Real> reflect_off_walls(Boid<Real> b, const StepParams<Real>& p) {
+  reflect_axis(b.x, b.vx, p.width);
+  reflect_axis(b.y, b.vy, p.height);
+  return b;
+}
+
+// Moves a boid inside obstacle `o` out to its edge along the line from its centre, and
+// reverses its velocity into the obstacle.
+template <typename Real>
+BOIDS_HD inline Boid<Real> push_out(Boid<Real> b, const Obstacle<Real>& o,
+                                    const StepParams<Real>& p) {
+  Real dx, dy;
+  offset_between(o.x, o.y, b.x, b.y, p, dx, dy);
+  const Real d = square_root(dx * dx + dy * dy);
+  const Real nx = d > Real(0) ? dx / d : Real(1), ny = d > Real(0) ? dy / d : Real(0);
+  const Real edge = o.radius * (Real(1) + (sizeof(Real) == 4 ? Real(1e-6) : Real(1e-14)));
+  b.x = o.x + nx * edge;
+  b.y = o.y + ny * edge;
+  if (p.torus) {
+    b.x = wrap_position(b.x, p.width);
+    b.y = wrap_position(b.y, p.height);
+  }
+  const Real inward = b.vx * nx + b.vy * ny;
+  if (inward < Real(0)) {
+    b.vx -= Real(2) * inward * nx;
+    b.vy -= Real(2) * inward * ny;
+  }
+  return b;
+}
+
+// Puts a moved boid back where it may be: reflected off the walls, then pushed out of each
+// obstacle that holds it, in order. Should overlapping obstacles still hold it, the boid stays
+// where it was (`before`, outside every obstacle) and turns back.
 template <typename Real>
 BOIDS_HD inline Boid<Real> keep_in_world(Boid<Real> b, const Boid<Real>& before,
                                          const StepParams<Real>& p) {
-  if (!p.torus) {
-    if (b.x < Real(0)) {
-      b.x = -b.x;
-      b.vx = -b.vx;
-    } else if (b.x >= p.width) {
-      b.x = p.width + p.width - b.x;
-      b.vx = -b.vx;
-    }
-    if (b.y < Real(0)) {
-      b.y = -b.y;
-      b.vy = -b.vy;
-    } else if (b.y >= p.height) {
-      b.y = p.height + p.height - b.y;
-      b.vy = -b.vy;
-    }
-    b.x = b.x < Real(0) ? Real(0) : (b.x >= p.width ? below(p.width) : b.x);
-    b.y = b.y < Real(0) ? Real(0) : (b.y >= p.height ? below(p.height) : b.y);
-  }
-  for (index_t k = 0; k < p.obstacle_count; ++k) {
-    const Obstacle<Real> o = p.obstacles[k];
-    Real dx, dy;
-    offset_between(o.x, o.y, b.x, b.y, p, dx, dy);
-    const Real d2 = dx * dx + dy * dy;
-    if (!(d2 < o.radius * o.radius)) continue;
-    const Real d = square_root(d2);
-    const Real nx = d > Real(0) ? dx / d : Real(1), ny = d > Real(0) ? dy / d : Real(0);
-    const Real edge = o.radius * (Real(1) + (sizeof(Real) == 4 ? Real(1e-6) : Real(1e-14)));
-    b.x = o.x + nx * edge;
-    b.y = o.y + ny * edge;
-    if (p.torus) {
-      b.x = wrap_position(b.x, p.width);
-      b.y = wrap_position(b.y, p.height);
-    }
-    const Real inward = b.vx * nx + b.vy * ny;
-    if (inward < Real(0)) {
-      b.vx -= Real(2) * inward * nx;
-      b.vy -= Real(2) * inward * ny;
+  if (!p.torus) b = reflect_off_walls(b, p);
+  // Most boids are held by no obstacle: checking the near ones settles it, and the loops over
+  // all of them below would change nothing.
+  const bool held = p.obstacle_count > 0 && may_be_held(b, before, p);
+  if (held) {
+    for (index_t k = 0; k < p.obstacle_count; ++k) {
+      if (holds(p.obstacles[k], b.x, b.y, p)) b = push_out(b, p.obstacles[k], p);
     }
   }
   if (p.obstacle_count > 0 || !p.torus) {
     bool outside = b.x >= Real(0) && b.x < p.width && b.y >= Real(0) && b.y < p.height;
-    for (index_t k = 0; outside && k < p.obstacle_count; ++k) {
-      const Obstacle<Real> o = p.obstacles[k];
-      Real dx, dy;
-      offset_between(o.x, o.y, b.x, b.y, p, dx, dy);
-      outside = !(dx * dx + dy * dy < o.radius * o.radius);
+    for (index_t k = 0; held && outside && k < p.obstacle_count; ++k) {
+      outside = !holds(p.obstacles[k], b.x, b.y, p);
     }
     if (!outside) {
       b.x = before.x;
@@ -168,6 +165,22 @@ BOIDS_HD inline Boid<Real> keep_in_world(Boid<Real> b, const Boid<Real>& before,
     }
   }
   return b;
+}
+
+// Moves `b` by (dx, dy) in the world: wrapped on the torus, then kept between the walls and out
+// of the obstacles.
+template <typename Real>
+BOIDS_HD inline Boid<Real> move_in_world(Boid<Real> b, Real dx, Real dy,
+                                         const StepParams<Real>& p) {
+  const Boid<Real> before = b;
+  if (p.torus) {
+    b.x = wrap_position(b.x + dx, p.width);
+    b.y = wrap_position(b.y + dy, p.height);
+  } else {
+    b.x += dx;
+    b.y += dy;
+  }
+  return p.torus && p.obstacle_count == 0 ? b : keep_in_world(b, before, p);
 }
 
 }  // namespace boids::kernels

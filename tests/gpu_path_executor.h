@@ -78,7 +78,7 @@ class GpuPathExecutor {
           kernels::gather_naive_tile<Model, F::kWraps, F::kLimitedView>(sums, self, i, in + base,
                                                                         base, count, params);
         }
-        out[i] = Model::advance(me, sums, 0, i, params);
+        out[i] = kernels::advance_one<Model>(me, sums, i, params);
       });
     });
   }

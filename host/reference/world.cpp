@@ -103,7 +103,10 @@ bool sees(const FlockParams& p, double cos_half, double dx, double dy, double d2
   if (p.fov >= 360) return true;
   const double v2 = vx * vx + vy * vy;
   if (v2 == 0) return true;  // a boid at rest sees all around
-  return dx * vx + dy * vy >= cos_half * std::sqrt(d2 * v2);
+  // d.v >= c |d||v| after t -> t |t| on both sides (increasing, so the same test), which
+  // needs no square root: the kernels' form, so that naive double agrees bit for bit.
+  const double along = dx * vx + dy * vy;
+  return along * std::fabs(along) >= cos_half * std::fabs(cos_half) * v2 * d2;
 }
 
 void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy) {

@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(kNaiveTile)
     gather_naive_tile<Model, Wraps, LimitedView>(sums, self, i, tile, base, count, p);
     __syncthreads();
   }
-  if (i < count) out[i] = Model::advance(me, sums, 0, i, p);
+  if (i < count) out[i] = advance_one<Model>(me, sums, i, p);
 }
 
 }  // namespace boids::kernels::cuda
