@@ -6,6 +6,7 @@
 // Accumulations never use atomics: results depend on neither thread count nor run.
 #pragma once
 
+#include "kernels/advance.h"
 #include "kernels/cell_index.h"
 
 namespace boids::kernels {
@@ -58,20 +59,20 @@ struct HashedStepBlock {
       gather<decltype(flags)>(sums, self, first, first_column, last_column, row, p);
     });
     with_extras(p, [&](auto extras) BOIDS_LAMBDA_INLINE {
-      advance_all<decltype(extras)::value>(sums, self, first, end, p);
+      advance_all<decltype(extras)>(sums, self, first, end, p);
     });
   }
 
-  // Moves sorted boids [first, end) and keys them for the next sort. With the extras, the
-  // world's terms come first, for the block at once, and from the obstacles near it only.
-  template <bool Extras>
+  // Moves sorted boids [first, end) (kernels/advance.h) and keys them for the next sort. With
+  // the extras, the world's terms come first, from the obstacles near the block only.
+  template <typename E>
   BOIDS_HD BOIDS_INLINE void advance_all(const Sums& sums, const LaneBoids<Real, Lanes>& self,
                                          index_t first, index_t end,
                                          const StepParams<Real>& step) const {
     StepParams<Real> p = step;
     LaneTerms<Real, Lanes> terms;
     Obstacle<Real> near[Lanes > 1 ? kNearObstacles : 1];
-    if constexpr (Extras) {
+    if constexpr (E::kAny) {
       if (Lanes > 1 && p.obstacle_count > 0) narrow_to_block(p, self, near);
       index_t lane_ids[Lanes];
       for (int lane = 0; lane < Lanes; ++lane) {
@@ -79,11 +80,17 @@ struct HashedStepBlock {
       }
       compute_lane_terms(terms, self, lane_ids, p);
     }
+    LaneBoids<Real, Lanes> next;
+    advance_lanes<Model, E>(next, self, static_cast<int>(end - first), sums, terms, p);
+    index_t keys[Lanes];
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+    for (int lane = 0; lane < Lanes; ++lane) keys[lane] = grid.key(next.x[lane], next.y[lane]);
     for (index_t i = first; i < end; ++i) {
-      const Boid<Real> moved =
-          Model::template advance<Extras>(sorted[i], sums, terms, static_cast<int>(i - first), p);
-      out[i] = moved;
-      next_keys[i] = grid.key(moved.x, moved.y);
+      const int lane = static_cast<int>(i - first);
+      out[i] = Boid<Real>{next.x[lane], next.y[lane], next.vx[lane], next.vy[lane]};
+      next_keys[i] = keys[lane];
       next_order[i] = i;
     }
   }

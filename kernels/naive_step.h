@@ -3,7 +3,7 @@
 // is its id (which keys its noise).
 #pragma once
 
-#include "kernels/rules.h"
+#include "kernels/advance.h"
 
 namespace boids::kernels {
 
@@ -35,27 +35,28 @@ struct NaiveStepBlock {
       gather_block<F>(sums, self, first, block_end);
       gather_others<F>(sums, self, block_end, count);
     });
-    with_extras(params,
-                [&](auto extras) { advance_all<decltype(extras)::value>(sums, self, first); });
+    with_extras(params, [&](auto extras) { advance_all<decltype(extras)>(sums, self, first); });
   }
 
  private:
-  // Moves the block's boids; with the extras, the world's terms come first, for all lanes.
-  template <bool Extras>
+  // Moves the block's boids (kernels/advance.h); with the extras, the world's terms first.
+  template <typename E>
   BOIDS_HD void advance_all(const Sums& sums, const LaneBoids<Real, Lanes>& self,
                             index_t first) const {
     const index_t block_end = min_of<index_t>(first + Lanes, count);
     LaneTerms<Real, Lanes> terms;
-    if constexpr (Extras) {
+    if constexpr (E::kAny) {
       index_t lane_ids[Lanes];  // input order: a boid's index is its id
       for (int lane = 0; lane < Lanes; ++lane) {
         lane_ids[lane] = min_of<index_t>(first + lane, count - 1);
       }
       compute_lane_terms(terms, self, lane_ids, params);
     }
+    LaneBoids<Real, Lanes> next;
+    advance_lanes<Model, E>(next, self, static_cast<int>(block_end - first), sums, terms, params);
     for (index_t i = first; i < block_end; ++i) {
-      out[i] =
-          Model::template advance<Extras>(in[i], sums, terms, static_cast<int>(i - first), params);
+      const int lane = static_cast<int>(i - first);
+      out[i] = Boid<Real>{next.x[lane], next.y[lane], next.vx[lane], next.vy[lane]};
     }
   }
 

@@ -10,7 +10,7 @@
 namespace boids::kernels {
 
 // SplitMix64's finaliser.
-BOIDS_HD inline std::uint64_t mix64(std::uint64_t z) {
+BOIDS_HD BOIDS_INLINE std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
@@ -22,7 +22,7 @@ BOIDS_HD inline std::uint64_t noise_key_of(std::uint64_t seed) {
 }
 
 // Uniform in [0, 1) with 53 random bits, for boid `id` at step `step`.
-BOIDS_HD inline double noise_unit(std::uint64_t key, std::uint64_t step, index_t id) {
+BOIDS_HD BOIDS_INLINE double noise_unit(std::uint64_t key, std::uint64_t step, index_t id) {
   const std::uint64_t h = mix64(step + 0x9e3779b97f4a7c15ULL * (std::uint64_t{id} + 1));
   return static_cast<double>(mix64(h ^ key) >> 11) * 0x1.0p-53;
 }
@@ -30,7 +30,7 @@ BOIDS_HD inline double noise_unit(std::uint64_t key, std::uint64_t step, index_t
 // cos and sin of `angle`, |angle| <= pi, to about 1e-16: Taylor series of a = angle / 4
 // (|a| <= pi / 4, where the terms below a^17 / 17! suffice), then the double-angle formulas
 // twice.
-BOIDS_HD inline void cos_sin(double angle, double& c, double& s) {
+BOIDS_HD BOIDS_INLINE void cos_sin(double angle, double& c, double& s) {
   const double a = angle * 0.25;
   const double a2 = a * a;
   double sa = 1.0 / 355687428096000.0;  // 1 / 17!
@@ -62,14 +62,14 @@ BOIDS_HD inline void cos_sin(double angle, double& c, double& s) {
 }
 
 // The rotation of boid `id` at `step` by its noise angle (eta = `noise`), as cos and sin.
-BOIDS_HD inline void noise_turn(double noise, std::uint64_t key, std::uint64_t step, index_t id,
-                                double& c, double& s) {
+BOIDS_HD BOIDS_INLINE void noise_turn(double noise, std::uint64_t key, std::uint64_t step,
+                                      index_t id, double& c, double& s) {
   cos_sin((noise_unit(key, step, id) - 0.5) * noise, c, s);
 }
 
 // Turns (vx, vy) by the rotation (c, s), computed in double and rounded to Real.
 template <typename Real>
-BOIDS_HD inline void rotate(Real& vx, Real& vy, double c, double s) {
+BOIDS_HD BOIDS_INLINE void rotate(Real& vx, Real& vy, double c, double s) {
   const double x = static_cast<double>(vx), y = static_cast<double>(vy);
   vx = static_cast<Real>(c * x - s * y);
   vy = static_cast<Real>(s * x + c * y);

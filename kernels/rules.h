@@ -1,13 +1,15 @@
 // The rules, written once for every backend, pipeline and precision.
 //
-// A boid gathers its neighbours one at a time (accumulate_neighbor), then moves (the model's
-// advance). A model is a type (Boids here; Steering and Vicsek in their own files) with
-//   Sums<Real, Lanes>                what a boid gathers, one entry per lane
-//   start(sums, lane, self)          the sums before any neighbour
-//   add(sums, lane, dx, dy, d2, other, p, seen)   one candidate at offset (dx, dy)
-//   advance<Extras>(self, sums, terms, lane, p)   the boid's next state
-// chosen at compile time, so that no inner loop branches on it. `Extras` (see has_extras)
-// compiles the variants' terms in or out.
+// A boid gathers its neighbours one at a time (accumulate_neighbor), then steers and moves
+// (kernels/advance.h). A model is a type (Boids here; Steering and Vicsek in their own files):
+//   Sums<Real, Lanes>                                  what a boid gathers, one entry per lane
+//   start(sums, lane, self)                            the sums before any neighbour
+//   add(sums, lane, dx, dy, d2, other, p, seen)        one candidate at offset (dx, dy)
+//   steer<E>(x, y, vx, vy, sums, terms, lane, p)       the boid's new velocity
+//   displacement<E>(vx, vy, p, dx, dy)                 how far that moves it in a step
+//   onto_torus(x, d, side)                             where a coordinate lands
+// chosen at compile time, so that no inner loop branches on it. `E` (an Extras type) compiles
+// the variants' terms in or out.
 //
 // Gathering in ascending index order adds the same terms in the same order as the seed's pair
 // loop, which scatters each pair to both boids: -(x_i - x_j) is exactly x_j - x_i in IEEE
@@ -108,36 +110,49 @@ BOIDS_HD BOIDS_INLINE void with_pair_flags(bool wraps, bool limited_view, Body&&
 }
 
 // Whether a step needs more than the seed's motion: walls, obstacles, a goal, wind or noise.
-// Models advance with `Extras` = false otherwise, which is the seed's code alone, so that the
-// variants cost the default step nothing.
 template <typename Real>
 BOIDS_HD inline bool has_extras(const StepParams<Real>& p) {
   return p.world_terms || p.has_wind || p.has_noise || !p.torus || p.obstacle_count > 0;
 }
 
-// Calls `body` with std::bool_constant<has_extras(p)>, so that a loop of advances is compiled
-// once with the variants and once without, and tests the flags once.
+// The extras a step's steering compiles in: the world's terms (walls, obstacles, a goal),
+// wind, noise. A step without any is the seed's code alone, so that the variants cost the
+// default step nothing; and no switch is tested inside a loop over lanes, which then
+// vectorises. (Walls and obstacles also decide how boids move; that is tested per block.)
+template <bool WorldTerms, bool Wind, bool Noise>
+struct Extras {
+  static constexpr bool kWorldTerms = WorldTerms;
+  static constexpr bool kWind = Wind;
+  static constexpr bool kNoise = Noise;
+  static constexpr bool kAny = WorldTerms || Wind || Noise;
+};
+using NoExtras = Extras<false, false, false>;
+
+// Calls `body` with the Extras type that `p` asks for.
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
 #endif
 template <typename Real, typename Body>
 BOIDS_HD BOIDS_INLINE void with_extras(const StepParams<Real>& p, Body&& body) {
-  if (has_extras(p)) {
-    body(std::true_type{});
+  const auto with_noise = [&](auto world, auto wind) BOIDS_LAMBDA_INLINE {
+    if (p.has_noise) {
+      body(Extras<decltype(world)::value, decltype(wind)::value, true>{});
+    } else {
+      body(Extras<decltype(world)::value, decltype(wind)::value, false>{});
+    }
+  };
+  const auto with_wind = [&](auto world) BOIDS_LAMBDA_INLINE {
+    if (p.has_wind) {
+      with_noise(world, std::true_type{});
+    } else {
+      with_noise(world, std::false_type{});
+    }
+  };
+  if (p.world_terms) {
+    with_wind(std::true_type{});
   } else {
-    body(std::false_type{});
+    with_wind(std::false_type{});
   }
-}
-
-// One boid's advance, the extras chosen at run time: a GPU thread's, or a test's.
-template <typename Model, typename Real, typename Sums>
-BOIDS_HD BOIDS_INLINE Boid<Real> advance_one(const Boid<Real>& b, const Sums& sums, index_t id,
-                                             const StepParams<Real>& p) {
-  LaneTerms<Real, 1> terms;
-  if (!has_extras(p)) return Model::template advance<false>(b, sums, terms, 0, p);
-  const LaneBoids<Real, 1> self{{b.x}, {b.y}, {b.vx}, {b.vy}};
-  compute_lane_terms(terms, self, &id, p);
-  return Model::template advance<true>(b, sums, terms, 0, p);
 }
 
 // Seed 000's three rules: separation from boids closer than the separation radius weighted by
@@ -176,48 +191,55 @@ struct Boids {
     }
   }
 
-  // Steers by the three rules and, with `Extras`, the world's terms, wind and noise; clamps
-  // the speed into [v_max / 2, v_max] and moves.
-  template <bool Extras, typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
-                                                  const LaneTerms<Real, Lanes>& terms, int lane,
-                                                  const StepParams<Real>& p) {
-    if (sums.count[lane] > 0) {
-      const Real n = static_cast<Real>(sums.count[lane]);
-      b.vx += p.separation_gain * sums.push_x[lane] +
-              p.alignment_gain * (sums.velocity_x[lane] / n - b.vx) +
-              p.cohesion_gain * (sums.offset_x[lane] / n);
-      b.vy += p.separation_gain * sums.push_y[lane] +
-              p.alignment_gain * (sums.velocity_y[lane] / n - b.vy) +
-              p.cohesion_gain * (sums.offset_y[lane] / n);
+  // The new velocity: the three rules, the world's terms and wind (if compiled in); the speed
+  // clamped into [v_max / 2, v_max]; the noise's turn. Selects, not branches, so that a block's
+  // lanes vectorise: a boid without neighbours keeps its velocity exactly.
+  template <typename E, typename Real, int Lanes>
+  BOIDS_HD BOIDS_INLINE static void steer(Real, Real, Real& vx, Real& vy,
+                                          const Sums<Real, Lanes>& sums,
+                                          const LaneTerms<Real, Lanes>& terms, int lane,
+                                          const StepParams<Real>& p) {
+    const bool seen_any = sums.count[lane] > 0;
+    const Real n = static_cast<Real>(seen_any ? sums.count[lane] : 1);
+    const Real steer_x = p.separation_gain * sums.push_x[lane] +
+                         p.alignment_gain * (sums.velocity_x[lane] / n - vx) +
+                         p.cohesion_gain * (sums.offset_x[lane] / n);
+    const Real steer_y = p.separation_gain * sums.push_y[lane] +
+                         p.alignment_gain * (sums.velocity_y[lane] / n - vy) +
+                         p.cohesion_gain * (sums.offset_y[lane] / n);
+    vx = seen_any ? vx + steer_x : vx;
+    vy = seen_any ? vy + steer_y : vy;
+    if constexpr (E::kWorldTerms) {  // no goal: its direction is 0
+      const Real avoid = Real(kAvoidGain) * p.max_speed;
+      const Real seek = Real(kGoalGain) * p.goal_weight * p.max_speed;
+      vx += avoid * terms.avoid_x[lane] + seek * terms.goal_x[lane];
+      vy += avoid * terms.avoid_y[lane] + seek * terms.goal_y[lane];
     }
-    if constexpr (Extras) {
-      if (p.world_terms) {
-        const Real avoid = Real(kAvoidGain) * p.max_speed;
-        const Real seek = Real(kGoalGain) * p.goal_weight * p.max_speed;
-        b.vx += avoid * terms.avoid_x[lane] + seek * terms.goal_x[lane];
-        b.vy += avoid * terms.avoid_y[lane] + seek * terms.goal_y[lane];
-      }
-      if (p.has_wind) {
-        b.vx += p.wind_x * p.dt;
-        b.vy += p.wind_y * p.dt;
-      }
+    if constexpr (E::kWind) {
+      vx += p.wind_x * p.dt;
+      vy += p.wind_y * p.dt;
     }
-    const Real speed = square_root(b.vx * b.vx + b.vy * b.vy);
-    if (speed > p.max_speed) {
-      b.vx = b.vx / speed * p.max_speed;
-      b.vy = b.vy / speed * p.max_speed;
-    } else if (speed < p.min_speed && speed > Real(0)) {
-      b.vx = b.vx / speed * p.min_speed;
-      b.vy = b.vy / speed * p.min_speed;
-    }
-    if constexpr (Extras) {
-      if (p.has_noise) rotate(b.vx, b.vy, terms.turn_cos[lane], terms.turn_sin[lane]);
-      return move_in_world(b, b.vx, b.vy, p);
-    }
-    b.x = wrap_position(b.x + b.vx, p.width);
-    b.y = wrap_position(b.y + b.vy, p.height);
-    return b;
+    const Real speed = square_root(vx * vx + vy * vy);
+    const bool fast = speed > p.max_speed;
+    const bool slow = (speed < p.min_speed) & (speed > Real(0));
+    const Real target = fast ? p.max_speed : p.min_speed;
+    vx = fast | slow ? vx / speed * target : vx;
+    vy = fast | slow ? vy / speed * target : vy;
+    if constexpr (E::kNoise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
+  }
+
+  // A step moves a boid by its new velocity.
+  template <typename E, typename Real>
+  BOIDS_HD BOIDS_INLINE static void displacement(Real vx, Real vy, const StepParams<Real>&,
+                                                 Real& dx, Real& dy) {
+    dx = vx;
+    dy = vy;
+  }
+
+  // Where a coordinate moved by d lands on a torus of the given side.
+  template <typename Real>
+  BOIDS_HD BOIDS_INLINE static Real onto_torus(Real x, Real d, Real side) {
+    return wrap_position(x + d, side);
   }
 };
 

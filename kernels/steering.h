@@ -48,85 +48,86 @@ struct Steering {
     sums.push_y[lane] -= pushes ? dy * inverse : Real(0);
   }
 
-  template <bool Extras, typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
-                                                  const LaneTerms<Real, Lanes>& terms, int lane,
-                                                  const StepParams<Real>& p) {
+  // The new velocity, with selects rather than branches so that a block's lanes vectorise.
+  template <typename E, typename Real, int Lanes>
+  BOIDS_HD BOIDS_INLINE static void steer(Real x, Real y, Real& vx, Real& vy,
+                                          const Sums<Real, Lanes>& sums,
+                                          const LaneTerms<Real, Lanes>& terms, int lane,
+                                          const StepParams<Real>& p) {
     Real ax = 0, ay = 0;
-    if (sums.count[lane] > 0) steer_by_rules(b, sums, lane, p, ax, ay);
-    if constexpr (Extras) {
-      if (p.world_terms) {  // walls and obstacles push with up to the maximum force
-        ax += p.max_force * terms.avoid_x[lane];
-        ay += p.max_force * terms.avoid_y[lane];
-        if (p.has_goal) {  // the goal steers at the cruise speed
-          ax += p.goal_weight * (p.max_speed * terms.goal_x[lane] - b.vx);
-          ay += p.goal_weight * (p.max_speed * terms.goal_y[lane] - b.vy);
-        }
-      }
+    steer_by_rules(x, y, vx, vy, sums, lane, p, ax, ay);
+    if constexpr (E::kWorldTerms) {
+      // Walls and obstacles push with up to the maximum force; the goal steers at the cruise
+      // speed. Without a goal its weight is 0, which adds a zero: ax is never -0, as it
+      // starts at +0, so the sum keeps its bits.
+      ax += p.max_force * terms.avoid_x[lane];
+      ay += p.max_force * terms.avoid_y[lane];
+      ax += p.goal_weight * (p.max_speed * terms.goal_x[lane] - vx);
+      ay += p.goal_weight * (p.max_speed * terms.goal_y[lane] - vy);
     }
     const Real magnitude = square_root(ax * ax + ay * ay);
-    if (magnitude > p.max_force) {
-      ax = ax / magnitude * p.max_force;
-      ay = ay / magnitude * p.max_force;
-    }
-    Real vx = b.vx + ax * p.dt;
-    Real vy = b.vy + ay * p.dt;
-    if constexpr (Extras) {
-      if (p.has_wind) {
-        vx += p.wind_x * p.dt;
-        vy += p.wind_y * p.dt;
-      }
+    const bool truncated = magnitude > p.max_force;
+    ax = truncated ? ax / magnitude * p.max_force : ax;
+    ay = truncated ? ay / magnitude * p.max_force : ay;
+    vx = vx + ax * p.dt;
+    vy = vy + ay * p.dt;
+    if constexpr (E::kWind) {
+      vx += p.wind_x * p.dt;
+      vy += p.wind_y * p.dt;
     }
     const Real speed = square_root(vx * vx + vy * vy);
-    if (speed > p.max_speed) {
-      vx = vx / speed * p.max_speed;
-      vy = vy / speed * p.max_speed;
-    } else if (speed < p.min_speed && speed > Real(kSteeringTiny)) {
-      const Real boost = p.min_speed / speed;
-      vx *= boost;
-      vy *= boost;
-    }
-    if constexpr (Extras) {
-      if (p.has_noise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
-    }
-    b.vx = vx;
-    b.vy = vy;
-    if (Extras && !p.torus) return move_in_world(b, vx * p.dt, vy * p.dt, p);
-    // The lab's wrap; the seed's then catches a step longer than the world.
-    const Boid<Real> before = b;
-    b.x = wrap_position(remainder_of(b.x + vx * p.dt + p.width, p.width), p.width);
-    b.y = wrap_position(remainder_of(b.y + vy * p.dt + p.height, p.height), p.height);
-    if (Extras && p.obstacle_count > 0) return keep_in_world(b, before, p);
-    return b;
+    const bool fast = speed > p.max_speed;
+    const bool slow = !fast & (speed < p.min_speed) & (speed > Real(kSteeringTiny));
+    const Real boost = p.min_speed / speed;
+    vx = fast ? vx / speed * p.max_speed : (slow ? vx * boost : vx);
+    vy = fast ? vy / speed * p.max_speed : (slow ? vy * boost : vy);
+    if constexpr (E::kNoise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
+  }
+
+  template <typename E, typename Real>
+  BOIDS_HD BOIDS_INLINE static void displacement(Real vx, Real vy, const StepParams<Real>& p,
+                                                 Real& dx, Real& dy) {
+    dx = vx * p.dt;
+    dy = vy * p.dt;
+  }
+
+  // The lab's wrap, (x + d + W) mod W; the seed's then catches a step longer than the world.
+  template <typename Real>
+  BOIDS_HD BOIDS_INLINE static Real onto_torus(Real x, Real d, Real side) {
+    return wrap_position(remainder_of(x + d + side, side), side);
   }
 
  private:
-  // The three rules' steering, for a boid with neighbours.
+  // The three rules' steering; none for a boid without neighbours.
   template <typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static void steer_by_rules(const Boid<Real>& b,
+  BOIDS_HD BOIDS_INLINE static void steer_by_rules(Real x, Real y, Real vx, Real vy,
                                                    const Sums<Real, Lanes>& sums, int lane,
                                                    const StepParams<Real>& p, Real& ax, Real& ay) {
-    const Real inv_n = Real(1) / static_cast<Real>(sums.count[lane]);
+    const bool seen_any = sums.count[lane] > 0;
+    Real rx = 0, ry = 0;
+    const Real inv_n = Real(1) / static_cast<Real>(seen_any ? sums.count[lane] : 1);
     if (p.alignment_gain > Real(0)) {
       const Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
       const Real scale = p.max_speed / length_or_one(sx, sy);
-      ax += p.alignment_gain * (sx * scale * inv_n - b.vx);
-      ay += p.alignment_gain * (sy * scale * inv_n - b.vy);
+      rx += p.alignment_gain * (sx * scale * inv_n - vx);
+      ry += p.alignment_gain * (sy * scale * inv_n - vy);
     }
     if (p.cohesion_gain > Real(0)) {
-      const Real cx = b.x + sums.offset_x[lane] * inv_n;
-      const Real cy = b.y + sums.offset_y[lane] * inv_n;
-      const Real to_x = cx - b.x, to_y = cy - b.y;
+      const Real cx = x + sums.offset_x[lane] * inv_n;
+      const Real cy = y + sums.offset_y[lane] * inv_n;
+      const Real to_x = cx - x, to_y = cy - y;
       const Real scale = p.max_speed / length_or_one(to_x, to_y);
-      ax += p.cohesion_gain * (to_x * scale - b.vx);
-      ay += p.cohesion_gain * (to_y * scale - b.vy);
+      rx += p.cohesion_gain * (to_x * scale - vx);
+      ry += p.cohesion_gain * (to_y * scale - vy);
     }
     if (p.separation_gain > Real(0)) {
       const Real sx = sums.push_x[lane], sy = sums.push_y[lane];
       const Real scale = p.max_speed / length_or_one(sx, sy);
-      ax += p.separation_gain * (sx * scale - b.vx) * Real(kSteeringSeparationFactor);
-      ay += p.separation_gain * (sy * scale - b.vy) * Real(kSteeringSeparationFactor);
+      rx += p.separation_gain * (sx * scale - vx) * Real(kSteeringSeparationFactor);
+      ry += p.separation_gain * (sy * scale - vy) * Real(kSteeringSeparationFactor);
     }
+    ax = seen_any ? rx : ax;
+    ay = seen_any ? ry : ay;
   }
 };
 

@@ -40,50 +40,43 @@ struct Vicsek {
     sums.velocity_y[lane] += near ? other.vy : Real(0);
   }
 
-  template <bool Extras, typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static Boid<Real> advance(Boid<Real> b, const Sums<Real, Lanes>& sums,
-                                                  const LaneTerms<Real, Lanes>& terms, int lane,
-                                                  const StepParams<Real>& p) {
-    Real hx = sums.velocity_x[lane], hy = sums.velocity_y[lane];
-    if (!unit_direction(hx, hy)) {  // headings that cancel: keep one's own
-      hx = b.vx;
-      hy = b.vy;
-      if (!unit_direction(hx, hy)) {
-        hx = Real(1);
-        hy = Real(0);
-      }
+  // The new velocity: speed V along the neighbours' mean heading (one's own where the headings
+  // cancel, +x for a particle at rest too), turned towards the goal and by the noise. Selects,
+  // not branches, so that a block's lanes vectorise.
+  template <typename E, typename Real, int Lanes>
+  BOIDS_HD BOIDS_INLINE static void steer(Real, Real, Real& vx, Real& vy,
+                                          const Sums<Real, Lanes>& sums,
+                                          const LaneTerms<Real, Lanes>& terms, int lane,
+                                          const StepParams<Real>& p) {
+    const Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
+    const Real mean = square_root(sx * sx + sy * sy);
+    const Real own = square_root(vx * vx + vy * vy);
+    Real hx = mean > Real(0) ? sx / mean : (own > Real(0) ? vx / own : Real(1));
+    Real hy = mean > Real(0) ? sy / mean : (own > Real(0) ? vy / own : Real(0));
+    if constexpr (E::kWorldTerms) {
+      const Real tx = hx + p.goal_weight * terms.goal_x[lane];
+      const Real ty = hy + p.goal_weight * terms.goal_y[lane];
+      const Real length = square_root(tx * tx + ty * ty);
+      const bool turns = p.has_goal & (length > Real(0));
+      hx = turns ? tx / length : hx;
+      hy = turns ? ty / length : hy;
     }
-    if constexpr (!Extras) {
-      b.vx = p.max_speed * hx;
-      b.vy = p.max_speed * hy;
-      b.x = wrap_position(b.x + b.vx, p.width);
-      b.y = wrap_position(b.y + b.vy, p.height);
-      return b;
-    }
-    if (p.has_goal) {
-      Real tx = hx + p.goal_weight * terms.goal_x[lane];
-      Real ty = hy + p.goal_weight * terms.goal_y[lane];
-      if (unit_direction(tx, ty)) {
-        hx = tx;
-        hy = ty;
-      }
-    }
-    if (p.has_noise) rotate(hx, hy, terms.turn_cos[lane], terms.turn_sin[lane]);
-    b.vx = p.max_speed * hx;
-    b.vy = p.max_speed * hy;
-    return move_in_world(b, p.has_wind ? b.vx + p.wind_x : b.vx,
-                         p.has_wind ? b.vy + p.wind_y : b.vy, p);
+    if constexpr (E::kNoise) rotate(hx, hy, terms.turn_cos[lane], terms.turn_sin[lane]);
+    vx = p.max_speed * hx;
+    vy = p.max_speed * hy;
   }
 
- private:
-  // Scales (x, y) to length 1; false, leaving it alone, when it has no length.
+  // Wind drifts the particles: it adds to the displacement, not to the heading.
+  template <typename E, typename Real>
+  BOIDS_HD BOIDS_INLINE static void displacement(Real vx, Real vy, const StepParams<Real>& p,
+                                                 Real& dx, Real& dy) {
+    dx = E::kWind ? vx + p.wind_x : vx;
+    dy = E::kWind ? vy + p.wind_y : vy;
+  }
+
   template <typename Real>
-  BOIDS_HD static bool unit_direction(Real& x, Real& y) {
-    const Real length = square_root(x * x + y * y);
-    if (!(length > Real(0))) return false;
-    x = x / length;
-    y = y / length;
-    return true;
+  BOIDS_HD BOIDS_INLINE static Real onto_torus(Real x, Real d, Real side) {
+    return wrap_position(x + d, side);
   }
 };
 

@@ -45,8 +45,8 @@ BOIDS_HD inline Real wrap_y(Real d, const StepParams<Real>& p) {
 
 // The offset from a to b: wrapped on the torus, plain between walls.
 template <typename Real>
-BOIDS_HD inline void offset_between(Real ax, Real ay, Real bx, Real by, const StepParams<Real>& p,
-                                    Real& dx, Real& dy) {
+BOIDS_HD BOIDS_INLINE void offset_between(Real ax, Real ay, Real bx, Real by,
+                                          const StepParams<Real>& p, Real& dx, Real& dy) {
   dx = bx - ax;
   dy = by - ay;
   if (p.torus) {
@@ -57,7 +57,7 @@ BOIDS_HD inline void offset_between(Real ax, Real ay, Real bx, Real by, const St
 
 // Brings a coordinate that left [0, side) by less than side back into it, as the seed does.
 template <typename Real>
-BOIDS_HD inline Real wrap_position(Real x, Real side) {
+BOIDS_HD BOIDS_INLINE Real wrap_position(Real x, Real side) {
   if (x < Real(0)) return x + side;
   if (x >= side) return x - side;
   return x;
@@ -77,40 +77,22 @@ BOIDS_HD inline bool holds(const Obstacle<Real>& o, Real x, Real y, const StepPa
   return dx * dx + dy * dy < o.radius * o.radius;
 }
 
-// Whether some obstacle may hold `b`, moved from `before`: exactly so among the near obstacles,
-// and true (look at all of them) for a move longer than those are good for.
-template <typename Real>
-BOIDS_HD inline bool may_be_held(const Boid<Real>& b, const Boid<Real>& before,
-                                 const StepParams<Real>& p) {
-  if (!p.near_obstacles) return true;
-  Real dx, dy;
-  offset_between(before.x, before.y, b.x, b.y, p, dx, dy);
-  if (!(dx * dx + dy * dy <= p.near_travel * p.near_travel)) return true;
-  for (index_t k = 0; k < p.near_count; ++k) {
-    if (holds(p.near_obstacles[k], b.x, b.y, p)) return true;
-  }
-  return false;
-}
-
 // Reflects a coordinate that crossed a wall of [0, side) (position mirrored, velocity
-// reversed); one that moved farther than the world is wide stops at the wall.
+// reversed); one that moved farther than the world is wide stops at the wall. Selects, so that
+// lanes vectorise.
 template <typename Real>
-BOIDS_HD inline void reflect_axis(Real& x, Real& v, Real side) {
-  if (x < Real(0)) {
-    x = -x;
-    v = -v;
-  } else if (x >= side) {
-    x = side + side - x;
-    v = -v;
-  }
+BOIDS_HD BOIDS_INLINE void reflect_axis(Real& x, Real& v, Real side) {
+  const bool low = x < Real(0);
+  const bool high = !low & (x >= side);
+  x = low ? -x : (high ? side + side - x : x);
+  v = low | high ? -v : v;
   x = x < Real(0) ? Real(0) : (x >= side ? below(side) : x);
 }
 
+// Whether (x, y) lies in the world's rectangle [0, W) x [0, H).
 template <typename Real>
-BOIDS_HD inline Boid<Real> reflect_off_walls(Boid<Real> b, const StepParams<Real>& p) {
-  reflect_axis(b.x, b.vx, p.width);
-  reflect_axis(b.y, b.vy, p.height);
-  return b;
+BOIDS_HD BOIDS_INLINE bool in_world(Real x, Real y, const StepParams<Real>& p) {
+  return (x >= Real(0)) & (x < p.width) & (y >= Real(0)) & (y < p.height);
 }
 
 // Moves a boid inside obstacle `o` out to its edge along the line from its centre, and
@@ -137,50 +119,26 @@ BOIDS_HD inline Boid<Real> push_out(Boid<Real> b, const Obstacle<Real>& o,
   return b;
 }
 
-// Puts a moved boid back where it may be: reflected off the walls, then pushed out of each
-// obstacle that holds it, in order. Should overlapping obstacles still hold it, the boid stays
-// where it was (`before`, outside every obstacle) and turns back.
+// A moved boid `b` that an obstacle may hold: pushed out of each obstacle that holds it, in
+// order. Should overlapping obstacles still hold it, or should it be outside the world, it
+// stays where it was (`before`, outside every obstacle) and turns back.
 template <typename Real>
-BOIDS_HD inline Boid<Real> keep_in_world(Boid<Real> b, const Boid<Real>& before,
-                                         const StepParams<Real>& p) {
-  if (!p.torus) b = reflect_off_walls(b, p);
-  // Most boids are held by no obstacle: checking the near ones settles it, and the loops over
-  // all of them below would change nothing.
-  const bool held = p.obstacle_count > 0 && may_be_held(b, before, p);
-  if (held) {
-    for (index_t k = 0; k < p.obstacle_count; ++k) {
-      if (holds(p.obstacles[k], b.x, b.y, p)) b = push_out(b, p.obstacles[k], p);
-    }
+BOIDS_HD inline Boid<Real> settle_among_obstacles(Boid<Real> b, const Boid<Real>& before,
+                                                  const StepParams<Real>& p) {
+  for (index_t k = 0; k < p.obstacle_count; ++k) {
+    if (holds(p.obstacles[k], b.x, b.y, p)) b = push_out(b, p.obstacles[k], p);
   }
-  if (p.obstacle_count > 0 || !p.torus) {
-    bool outside = b.x >= Real(0) && b.x < p.width && b.y >= Real(0) && b.y < p.height;
-    for (index_t k = 0; held && outside && k < p.obstacle_count; ++k) {
-      outside = !holds(p.obstacles[k], b.x, b.y, p);
-    }
-    if (!outside) {
-      b.x = before.x;
-      b.y = before.y;
-      b.vx = -b.vx;
-      b.vy = -b.vy;
-    }
+  bool outside = in_world(b.x, b.y, p);
+  for (index_t k = 0; outside && k < p.obstacle_count; ++k) {
+    outside = !holds(p.obstacles[k], b.x, b.y, p);
+  }
+  if (!outside) {
+    b.x = before.x;
+    b.y = before.y;
+    b.vx = -b.vx;
+    b.vy = -b.vy;
   }
   return b;
-}
-
-// Moves `b` by (dx, dy) in the world: wrapped on the torus, then kept between the walls and out
-// of the obstacles.
-template <typename Real>
-BOIDS_HD inline Boid<Real> move_in_world(Boid<Real> b, Real dx, Real dy,
-                                         const StepParams<Real>& p) {
-  const Boid<Real> before = b;
-  if (p.torus) {
-    b.x = wrap_position(b.x + dx, p.width);
-    b.y = wrap_position(b.y + dy, p.height);
-  } else {
-    b.x += dx;
-    b.y += dy;
-  }
-  return p.torus && p.obstacle_count == 0 ? b : keep_in_world(b, before, p);
 }
 
 }  // namespace boids::kernels

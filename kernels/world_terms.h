@@ -102,7 +102,8 @@ BOIDS_HD inline void draw_turns(LaneTerms<Real, Lanes>& t, const index_t* ids,
   }
 }
 
-// The stages, each only when asked for.
+// The stages the step asks for. Within the world's terms every entry is set: no push on a
+// torus without obstacles, a direction of 0 without a goal.
 template <typename Real, int Lanes>
 BOIDS_HD BOIDS_INLINE void compute_lane_terms(LaneTerms<Real, Lanes>& t,
                                               const LaneBoids<Real, Lanes>& self,

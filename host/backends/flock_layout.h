@@ -68,7 +68,7 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
   p.has_goal = f.has_goal;
   p.goal_x = static_cast<Real>(f.goal.x);
   p.goal_y = static_cast<Real>(f.goal.y);
-  p.goal_weight = static_cast<Real>(f.goal_weight);
+  p.goal_weight = static_cast<Real>(f.has_goal ? f.goal_weight : 0);  // no goal, no pull
   p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal;
   p.has_wind = f.wind.x != 0 || f.wind.y != 0;
   p.wind_x = static_cast<Real>(f.wind.x);

@@ -1,0 +1,161 @@
+// How a block of boids moves once it has gathered its neighbours, as a table of stages:
+//
+//   terms   what walls, obstacles, the goal and the noise add (kernels/world_terms.h)
+//   steer   each boid's new velocity (the model's steer)
+//   move    each boid's new position: on the torus, or kept between walls and out of obstacles
+//
+// Each stage is a loop over the block's lanes. On CPU threads the lanes vectorise, as the
+// gathering does, wherever a stage has no loop of its own (keeping boids out of obstacles
+// has one, so it runs lane by lane); a GPU thread is a block of one lane. The arithmetic of
+// every lane is the scalar code's, operation for operation, so vectorising changes no bit.
+#pragma once
+
+#include "kernels/rules.h"
+
+namespace boids::kernels {
+
+// Sets the block's new velocities.
+template <typename Model, typename E, typename Real, typename Sums, int Lanes>
+BOIDS_HD BOIDS_INLINE void steer_lanes(LaneBoids<Real, Lanes>& next,
+                                       const LaneBoids<Real, Lanes>& self, const Sums& sums,
+                                       const LaneTerms<Real, Lanes>& terms,
+                                       const StepParams<Real>& params) {
+  const StepParams<Real> p = params;  // a local copy: its fields may be read under any switch
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+  for (int lane = 0; lane < Lanes; ++lane) {
+    Real vx = self.vx[lane], vy = self.vy[lane];
+    Model::template steer<E>(self.x[lane], self.y[lane], vx, vy, sums, terms, lane, p);
+    next.vx[lane] = vx;
+    next.vy[lane] = vy;
+  }
+}
+
+// Sets the block's new positions on a torus without obstacles.
+template <typename Model, typename E, typename Real, int Lanes>
+BOIDS_HD BOIDS_INLINE void move_on_torus(LaneBoids<Real, Lanes>& next,
+                                         const LaneBoids<Real, Lanes>& self,
+                                         const StepParams<Real>& p) {
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+  for (int lane = 0; lane < Lanes; ++lane) {
+    Real dx, dy;
+    Model::template displacement<E>(next.vx[lane], next.vy[lane], p, dx, dy);
+    next.x[lane] = Model::onto_torus(self.x[lane], dx, p.width);
+    next.y[lane] = Model::onto_torus(self.y[lane], dy, p.height);
+  }
+}
+
+// Marks the lanes whose moved boid an obstacle may hold: exactly so among the near obstacles,
+// and all lanes whose move was longer than the near obstacles are good for (or all of them,
+// without near obstacles).
+template <typename Real, int Lanes>
+BOIDS_HD BOIDS_INLINE void may_be_held(int (&held)[Lanes], const LaneBoids<Real, Lanes>& next,
+                                       const LaneBoids<Real, Lanes>& self,
+                                       const StepParams<Real>& p) {
+  if (p.obstacle_count == 0 || !p.near_obstacles) {
+    for (int lane = 0; lane < Lanes; ++lane) held[lane] = p.obstacle_count > 0 ? 1 : 0;
+    return;
+  }
+  const Real travel_sq = p.near_travel * p.near_travel;
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+  for (int lane = 0; lane < Lanes; ++lane) {
+    Real dx, dy;
+    offset_between(self.x[lane], self.y[lane], next.x[lane], next.y[lane], p, dx, dy);
+    held[lane] = dx * dx + dy * dy <= travel_sq ? 0 : 1;
+  }
+  for (index_t k = 0; k < p.near_count; ++k) {
+    const Obstacle<Real> o = p.near_obstacles[k];
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+    for (int lane = 0; lane < Lanes; ++lane) {
+      held[lane] |= holds(o, next.x[lane], next.y[lane], p) ? 1 : 0;
+    }
+  }
+}
+
+// Sets the block's new positions between walls or among obstacles: a boid that crossed a wall
+// is reflected, one that ends outside the world stays where it was and turns back. Most boids
+// are held by no obstacle, which the obstacles near the block settle (see narrow_obstacles);
+// the few that one may hold are settled one by one against all of them.
+template <typename Model, typename E, typename Real, int Lanes>
+BOIDS_HD void move_in_world(LaneBoids<Real, Lanes>& next, const LaneBoids<Real, Lanes>& self,
+                            int active, const StepParams<Real>& p) {
+  if (p.torus) {
+    move_on_torus<Model, E>(next, self, p);
+  } else {
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+    for (int lane = 0; lane < Lanes; ++lane) {
+      Real vx = next.vx[lane], vy = next.vy[lane], dx, dy;
+      Model::template displacement<E>(vx, vy, p, dx, dy);
+      Real x = self.x[lane] + dx, y = self.y[lane] + dy;
+      reflect_axis(x, vx, p.width);
+      reflect_axis(y, vy, p.height);
+      next.x[lane] = x;
+      next.y[lane] = y;
+      next.vx[lane] = vx;
+      next.vy[lane] = vy;
+    }
+  }
+  int held[Lanes];
+  may_be_held(held, next, self, p);
+  for (int lane = 0; lane < active; ++lane) {
+    if (held[lane] == 0) continue;
+    const Boid<Real> before{self.x[lane], self.y[lane], next.vx[lane], next.vy[lane]};
+    const Boid<Real> b = settle_among_obstacles(
+        Boid<Real>{next.x[lane], next.y[lane], next.vx[lane], next.vy[lane]}, before, p);
+    next.x[lane] = b.x;
+    next.y[lane] = b.y;
+    next.vx[lane] = b.vx;
+    next.vy[lane] = b.vy;
+  }
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+  for (int lane = 0; lane < Lanes; ++lane) {
+    const bool back = (held[lane] == 0) & !in_world(next.x[lane], next.y[lane], p);
+    next.x[lane] = back ? self.x[lane] : next.x[lane];
+    next.y[lane] = back ? self.y[lane] : next.y[lane];
+    next.vx[lane] = back ? -next.vx[lane] : next.vx[lane];
+    next.vy[lane] = back ? -next.vy[lane] : next.vy[lane];
+  }
+}
+
+// The stages after the terms: `next` becomes the block's boids after the step. Lanes from
+// `active` on hold no boid (their results are not stored).
+template <typename Model, typename E, typename Real, typename Sums, int Lanes>
+BOIDS_HD BOIDS_INLINE void advance_lanes(LaneBoids<Real, Lanes>& next,
+                                         const LaneBoids<Real, Lanes>& self, int active,
+                                         const Sums& sums, const LaneTerms<Real, Lanes>& terms,
+                                         const StepParams<Real>& p) {
+  steer_lanes<Model, E>(next, self, sums, terms, p);
+  if (E::kWorldTerms && (!p.torus || p.obstacle_count > 0)) {
+    move_in_world<Model, E>(next, self, active, p);
+  } else {
+    move_on_torus<Model, E>(next, self, p);
+  }
+}
+
+// One boid's step after its gathering, the extras chosen at run time: a GPU thread's.
+template <typename Model, typename Real, typename Sums>
+BOIDS_HD BOIDS_INLINE Boid<Real> advance_one(const Boid<Real>& b, const Sums& sums, index_t id,
+                                             const StepParams<Real>& p) {
+  const LaneBoids<Real, 1> self{{b.x}, {b.y}, {b.vx}, {b.vy}};
+  LaneBoids<Real, 1> next;
+  LaneTerms<Real, 1> terms;
+  with_extras(p, [&](auto extras) {
+    using E = decltype(extras);
+    if constexpr (E::kAny) compute_lane_terms(terms, self, &id, p);
+    advance_lanes<Model, E>(next, self, 1, sums, terms, p);
+  });
+  return Boid<Real>{next.x[0], next.y[0], next.vx[0], next.vy[0]};
+}
+
+}  // namespace boids::kernels
