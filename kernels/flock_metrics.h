@@ -140,45 +140,50 @@ struct InitializeParents {
   }
 };
 
+// The sorted boids and their cell index, as the metrics read them.
 template <typename Real>
-struct LinkNeighbors {
+struct SortedFlock {
   const Boid<Real>* sorted;
   const index_t* cell_start;
   CellGrid<Real> grid;
   StepParams<Real> params;
+
+  // Calls `body(k)` for every sorted boid k closer than r to sorted boid i, i itself included.
+  template <typename Body>
+  BOIDS_HD void for_each_within_radius(index_t i, Body&& body) const {
+    const Boid<Real> self = sorted[i];
+    grid.for_each_block_run(grid.column(self.x), grid.row(self.y),
+                            [&](index_t first_key, index_t last_key) {
+                              const index_t end = cell_start[last_key + 1];
+                              for (index_t k = cell_start[first_key]; k < end; ++k) {
+                                if (distance_sq(self, sorted[k], params) < params.radius_sq)
+                                  body(k);
+                              }
+                            });
+  }
+};
+
+// Joins each boid's flock with those of its neighbours.
+template <typename Real>
+struct LinkNeighbors {
+  SortedFlock<Real> flock;
   index_t* parent;
 
   BOIDS_HD void operator()(index_t i) const {
-    const Boid<Real> self = sorted[i];
-    grid.for_each_block_run(
-        grid.column(self.x), grid.row(self.y), [&](index_t first_key, index_t last_key) {
-          const index_t end = cell_start[last_key + 1];
-          for (index_t k = cell_start[first_key]; k < end; ++k) {
-            if (k > i && distance_sq(self, sorted[k], params) < params.radius_sq)
-              link(parent, i, k);
-          }
-        });
+    flock.for_each_within_radius(i, [&](index_t k) {
+      if (k > i) link(parent, i, k);
+    });
   }
 };
 
 // The number of other boids closer than r.
 template <typename Real>
 struct NeighborCount {
-  const Boid<Real>* sorted;
-  const index_t* cell_start;
-  CellGrid<Real> grid;
-  StepParams<Real> params;
+  SortedFlock<Real> flock;
 
   BOIDS_HD double operator()(index_t i) const {
-    const Boid<Real> self = sorted[i];
     double neighbours = 0;
-    grid.for_each_block_run(
-        grid.column(self.x), grid.row(self.y), [&](index_t first_key, index_t last_key) {
-          const index_t end = cell_start[last_key + 1];
-          for (index_t k = cell_start[first_key]; k < end; ++k) {
-            if (k != i && distance_sq(self, sorted[k], params) < params.radius_sq) neighbours += 1;
-          }
-        });
+    flock.for_each_within_radius(i, [&](index_t k) { neighbours += k != i ? 1 : 0; });
     return neighbours;
   }
 };
@@ -230,7 +235,8 @@ MetricsResult measure_flock(Executor& exec, CellIndex<Real>& x, const CellGrid<R
   const double sum_vy = exec.sum(n, VelocityComponent<Real>{x.sorted, true});
   r.order = square_root(sum_vx * sum_vx + sum_vy * sum_vy) /
             (static_cast<double>(n) * static_cast<double>(params.max_speed));
-  r.mean_neighbors = exec.sum(n, NeighborCount<Real>{x.sorted, x.cell_start, grid, params}) / n;
+  const SortedFlock<Real> flock{x.sorted, x.cell_start, grid, params};
+  r.mean_neighbors = exec.sum(n, NeighborCount<Real>{flock}) / n;
 
   const NearestNeighborDistance<Real> nearest{x.sorted, x.cell_start, grid, params, n};
   r.mean_nn_distance = n > 1 ? exec.sum(n, nearest) / n : 0.0;
@@ -238,7 +244,7 @@ MetricsResult measure_flock(Executor& exec, CellIndex<Real>& x, const CellGrid<R
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: the boids are reordered
   exec.for_each(n, InitializeParents{parent, members});
-  exec.for_each(n, LinkNeighbors<Real>{x.sorted, x.cell_start, grid, params, parent});
+  exec.for_each(n, LinkNeighbors<Real>{flock, parent});
   exec.for_each(n, FlattenParents{parent});
   exec.for_each(n, CountMembers{parent, members});
   r.flocks = exec.sum(n, IsRoot{parent});

@@ -39,6 +39,29 @@ struct NeighborSums {
     offset_x[lane] = offset_y[lane] = Real(0);
     push_x[lane] = push_y[lane] = Real(0);
   }
+
+  // Adds a neighbour at offset (dx, dy), d2 = |d|^2, moving at (vx, vy), if `near`, and its
+  // push -d / |d|^2 if `pushes`: each component divided by d2 (`DivideEach`) or multiplied by
+  // 1 / d2. The updates are selects rather than branches so that lane loops vectorise. They
+  // are exact: a sum that starts at +0 never becomes -0, so adding a selected +0 leaves it
+  // unchanged, bit for bit, just as skipping the addition would.
+  template <bool DivideEach>
+  BOIDS_HD BOIDS_INLINE void add(int lane, Real dx, Real dy, Real d2, Real vx, Real vy, bool near,
+                                 bool pushes) {
+    count[lane] += static_cast<int>(near);
+    velocity_x[lane] += near ? vx : Real(0);
+    velocity_y[lane] += near ? vy : Real(0);
+    offset_x[lane] += near ? dx : Real(0);
+    offset_y[lane] += near ? dy : Real(0);
+    if constexpr (DivideEach) {
+      push_x[lane] -= pushes ? dx / d2 : Real(0);
+      push_y[lane] -= pushes ? dy / d2 : Real(0);
+    } else {
+      const Real inverse = Real(1) / d2;
+      push_x[lane] -= pushes ? dx * inverse : Real(0);
+      push_y[lane] -= pushes ? dy * inverse : Real(0);
+    }
+  }
 };
 
 // Starts a block of lanes: boids [first, first + Lanes), with the boid at `last` repeated in
@@ -155,10 +178,9 @@ BOIDS_HD BOIDS_INLINE void with_extras(const StepParams<Real>& p, Body&& body) {
   }
 }
 
-// Seed 000's three rules: separation from boids closer than the separation radius weighted by
-// 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
-// the speed clamped into [v_max / 2, v_max].
-struct Boids {
+// What the models of the three rules (Boids, Steering) share: the sums they gather, empty at
+// the start.
+struct GathersNeighbors {
   template <typename Real, int Lanes>
   using Sums = NeighborSums<Real, Lanes>;
 
@@ -166,29 +188,23 @@ struct Boids {
   BOIDS_HD static void start(Sums<Real, Lanes>& sums, int lane, const Boid<Real>&) {
     sums.clear(lane);
   }
+};
 
-  // The updates are selects rather than branches so that lane loops vectorise. They are exact:
-  // a sum that starts at +0 never becomes -0, so adding a selected +0 leaves it unchanged, bit
-  // for bit, just as skipping the addition would. A coincident boid counts as a neighbour but
-  // exerts no separation (its direction is undefined).
+// Seed 000's three rules: separation from boids closer than the separation radius weighted by
+// 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
+// the speed clamped into [v_max / 2, v_max].
+struct Boids : GathersNeighbors {
+
+  // A coincident boid counts as a neighbour but exerts no separation (its direction is
+  // undefined). Double divides as the seed does; float takes one division, not two (within
+  // 1 ulp).
   template <typename Real, int Lanes>
   BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real dx, Real dy, Real d2,
                            const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
     const bool near = seen & (d2 < p.radius_sq);
     const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(0));
-    sums.count[lane] += static_cast<int>(near);
-    sums.velocity_x[lane] += near ? other.vx : Real(0);
-    sums.velocity_y[lane] += near ? other.vy : Real(0);
-    sums.offset_x[lane] += near ? dx : Real(0);
-    sums.offset_y[lane] += near ? dy : Real(0);
-    if constexpr (sizeof(Real) == sizeof(double)) {
-      sums.push_x[lane] -= pushes ? dx / d2 : Real(0);  // exactly as the seed divides
-      sums.push_y[lane] -= pushes ? dy / d2 : Real(0);
-    } else {
-      const Real inverse = Real(1) / d2;  // float: one division, not two (within 1 ulp)
-      sums.push_x[lane] -= pushes ? dx * inverse : Real(0);
-      sums.push_y[lane] -= pushes ? dy * inverse : Real(0);
-    }
+    sums.template add<sizeof(Real) == sizeof(double)>(lane, dx, dy, d2, other.vx, other.vy, near,
+                                                      pushes);
   }
 
   // The new velocity: the three rules, the world's terms and wind (if compiled in); the speed

@@ -24,28 +24,14 @@ BOIDS_HD inline Real length_or_one(Real x, Real y) {
   return length > Real(0) ? length : Real(1);
 }
 
-struct Steering {
-  template <typename Real, int Lanes>
-  using Sums = NeighborSums<Real, Lanes>;
-
-  template <typename Real, int Lanes>
-  BOIDS_HD static void start(Sums<Real, Lanes>& sums, int lane, const Boid<Real>&) {
-    sums.clear(lane);
-  }
+struct Steering : GathersNeighbors {
 
   template <typename Real, int Lanes>
   BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real dx, Real dy, Real d2,
                            const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
     const bool near = seen & (d2 <= p.radius_sq);
     const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(kSteeringTiny));
-    const Real inverse = Real(1) / d2;
-    sums.count[lane] += static_cast<int>(near);
-    sums.velocity_x[lane] += near ? other.vx : Real(0);
-    sums.velocity_y[lane] += near ? other.vy : Real(0);
-    sums.offset_x[lane] += near ? dx : Real(0);
-    sums.offset_y[lane] += near ? dy : Real(0);
-    sums.push_x[lane] -= pushes ? dx * inverse : Real(0);
-    sums.push_y[lane] -= pushes ? dy * inverse : Real(0);
+    sums.template add<false>(lane, dx, dy, d2, other.vx, other.vy, near, pushes);
   }
 
   // The new velocity, with selects rather than branches so that a block's lanes vectorise.

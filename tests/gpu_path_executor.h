@@ -12,9 +12,7 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -26,34 +24,16 @@
 
 namespace boids::test_support {
 
-class GpuPathExecutor {
+class GpuPathExecutor : public HostMemory {
  public:
-  template <typename T>
-  using Buffer = HostBuffer<T>;
-  static constexpr bool kHostMemory = true;
   template <typename Real>
   static constexpr int hashed_lanes = 1;
 
   std::string device() const { return "CPU threads on the GPU's path"; }
-  std::string memory_name() const { return "host memory"; }
   std::uint64_t available_memory() const { return UINT64_MAX; }
   std::uint64_t scratch_bytes() const { return 0; }
   static std::uint64_t scratch_needed(kernels::index_t, kernels::index_t, std::uint64_t) {
     return 0;
-  }
-
-  template <typename T>
-  void upload(T* to, const T* from, std::size_t count) const {
-    if (count > 0) std::memcpy(static_cast<void*>(to), from, count * sizeof(T));
-  }
-  template <typename T>
-  void download(T* to, const T* from, std::size_t count) const {
-    if (count > 0) std::memcpy(static_cast<void*>(to), from, count * sizeof(T));
-  }
-  void synchronize() const {}
-  void mark() { start_ = std::chrono::steady_clock::now(); }
-  double seconds_since_mark() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 
   // Dynamic scheduling in small chunks, so that threads interleave as a GPU's would.
@@ -123,9 +103,6 @@ class GpuPathExecutor {
   kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) const {
     return count == 0 ? 0 : *std::max_element(values, values + count);
   }
-
- private:
-  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace boids::test_support

@@ -28,22 +28,10 @@ namespace boids {
 namespace {
 
 using test_support::bit_identical;
+using test_support::engine_case_name;
+using test_support::EngineCase;
+using test_support::every_engine_case;
 using test_support::make_state;
-
-struct EngineCase {
-  Backend backend;
-  Method method;
-  Precision precision;
-};
-
-void PrintTo(const EngineCase& c, std::ostream* out) {
-  *out << to_string(c.backend) << " " << to_string(c.method) << " " << to_string(c.precision);
-}
-
-std::string case_name(const testing::TestParamInfo<EngineCase>& info) {
-  return to_string(info.param.backend) + "_" + to_string(info.param.method) + "_" +
-         to_string(info.param.precision);
-}
 
 std::string describe(const ValidationCase& c) {
   return to_string(c.backend) + " " + to_string(c.method) + " " + to_string(c.precision) + " on " +
@@ -67,15 +55,8 @@ const ValidationFlock& flock_named(const std::string& name) {
   throw std::runtime_error("no validation flock " + name);
 }
 
-class EngineTest : public testing::TestWithParam<EngineCase> {
+class EngineTest : public test_support::EngineCaseTest {
  protected:
-  void SetUp() override {
-    if (GetParam().backend == Backend::kCuda) {
-      const CudaAvailability cuda = cuda_availability();
-      if (!cuda.usable) GTEST_SKIP() << "cuda backend not usable: " << cuda.reason;
-    }
-  }
-
   bool is_double() const { return GetParam().precision == Precision::kDouble; }
 
   // The engine test's bar: naive double bit for bit over 20 steps; the others as `boids
@@ -83,19 +64,6 @@ class EngineTest : public testing::TestWithParam<EngineCase> {
   ValidationTolerance tolerance() const {
     if (GetParam().method == Method::kNaive && is_double()) return {20, 0.0, true};
     return validation_tolerance(GetParam().method, GetParam().precision);
-  }
-
-  std::unique_ptr<Simulation> make(const FlockState& state, const FlockParams& params,
-                                   Method method) const {
-    SimulationConfig config;
-    config.backend = GetParam().backend;
-    config.method = method;
-    config.precision = GetParam().precision;
-    config.params = params;
-    return make_simulation(config, state);
-  }
-  std::unique_ptr<Simulation> make(const FlockState& state, const FlockParams& params) const {
-    return make(state, params, GetParam().method);
   }
 
   FlockState run(const FlockState& state, const FlockParams& params, std::uint64_t steps) const {
@@ -523,17 +491,7 @@ TEST_P(EngineTest, NeighbourCheckFindsNoUnexplainedMismatch) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    engine, EngineTest,
-    testing::Values(EngineCase{Backend::kCpu, Method::kNaive, Precision::kDouble},
-                    EngineCase{Backend::kCpu, Method::kNaive, Precision::kFloat},
-                    EngineCase{Backend::kCpu, Method::kHashed, Precision::kDouble},
-                    EngineCase{Backend::kCpu, Method::kHashed, Precision::kFloat},
-                    EngineCase{Backend::kCuda, Method::kNaive, Precision::kDouble},
-                    EngineCase{Backend::kCuda, Method::kNaive, Precision::kFloat},
-                    EngineCase{Backend::kCuda, Method::kHashed, Precision::kDouble},
-                    EngineCase{Backend::kCuda, Method::kHashed, Precision::kFloat}),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(engine, EngineTest, every_engine_case(), engine_case_name);
 
 // Backend-level tests: the whole validation as `boids validate` runs it, and the command.
 struct BackendCase {

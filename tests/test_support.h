@@ -1,5 +1,5 @@
-// What several test suites share: where to find the `boids` executable, and flocks written
-// out boid by boid.
+// What several test suites share: where to find the `boids` executable, flocks written out
+// boid by boid, and the backends, methods and precisions that suites run on.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,12 +9,14 @@
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "host/flock.h"
+#include "host/simulation.h"
 
 namespace boids::test_support {
 
@@ -30,6 +32,55 @@ inline std::string boids_executable() {
   }
   return BOIDS_EXECUTABLE;
 }
+
+// One backend, method and precision: the parameter of a suite written once for all of them.
+struct EngineCase {
+  Backend backend;
+  Method method;
+  Precision precision;
+};
+
+inline void PrintTo(const EngineCase& c, std::ostream* out) {
+  *out << to_string(c.backend) << " " << to_string(c.method) << " " << to_string(c.precision);
+}
+
+inline std::string engine_case_name(const testing::TestParamInfo<EngineCase>& info) {
+  return to_string(info.param.backend) + "_" + to_string(info.param.method) + "_" +
+         to_string(info.param.precision);
+}
+
+// Every backend (cpu and cuda), method and precision.
+inline auto every_engine_case() {
+  return testing::Values(EngineCase{Backend::kCpu, Method::kNaive, Precision::kDouble},
+                         EngineCase{Backend::kCpu, Method::kNaive, Precision::kFloat},
+                         EngineCase{Backend::kCpu, Method::kHashed, Precision::kDouble},
+                         EngineCase{Backend::kCpu, Method::kHashed, Precision::kFloat},
+                         EngineCase{Backend::kCuda, Method::kNaive, Precision::kDouble},
+                         EngineCase{Backend::kCuda, Method::kNaive, Precision::kFloat},
+                         EngineCase{Backend::kCuda, Method::kHashed, Precision::kDouble},
+                         EngineCase{Backend::kCuda, Method::kHashed, Precision::kFloat});
+}
+
+// A suite over EngineCases. A cuda case skips, saying why, where no device is usable: it never
+// passes without running.
+class EngineCaseTest : public testing::TestWithParam<EngineCase> {
+ protected:
+  void SetUp() override {
+    if (GetParam().backend == Backend::kCuda) {
+      const CudaAvailability cuda = cuda_availability();
+      if (!cuda.usable) GTEST_SKIP() << "cuda backend not usable: " << cuda.reason;
+    }
+  }
+
+  // A simulation of the case's backend and precision, by the case's method or another.
+  std::unique_ptr<Simulation> make(const FlockState& state, const FlockParams& params) const {
+    return make(state, params, GetParam().method);
+  }
+  std::unique_ptr<Simulation> make(const FlockState& state, const FlockParams& params,
+                                   Method method) const {
+    return make_simulation({GetParam().backend, method, GetParam().precision, params}, state);
+  }
+};
 
 // A square torus of side `side`.
 inline World square(double side) {

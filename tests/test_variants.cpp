@@ -21,36 +21,21 @@
 namespace boids {
 namespace {
 
+using test_support::engine_case_name;
+using test_support::EngineCase;
+using test_support::every_engine_case;
 using test_support::make_state;
 
-struct VariantCase {
-  Backend backend;
-  Method method;
-  Precision precision;
-};
-
-void PrintTo(const VariantCase& c, std::ostream* out) {
-  *out << to_string(c.backend) << " " << to_string(c.method) << " " << to_string(c.precision);
+// The shortest distance between two points of the 100 x 100 torus that the tests fly in.
+double torus_distance(double ax, double ay, double bx, double by) {
+  double dx = std::abs(ax - bx), dy = std::abs(ay - by);
+  dx = std::min(dx, 100 - dx);
+  dy = std::min(dy, 100 - dy);
+  return std::hypot(dx, dy);
 }
 
-std::string case_name(const testing::TestParamInfo<VariantCase>& info) {
-  return to_string(info.param.backend) + "_" + to_string(info.param.method) + "_" +
-         to_string(info.param.precision);
-}
-
-class VariantTest : public testing::TestWithParam<VariantCase> {
+class VariantTest : public test_support::EngineCaseTest {
  protected:
-  void SetUp() override {
-    if (GetParam().backend == Backend::kCuda && !cuda_availability().usable) {
-      GTEST_SKIP() << "cuda backend not usable: " << cuda_availability().reason;
-    }
-  }
-
-  std::unique_ptr<Simulation> make(const FlockState& state, const FlockParams& params) const {
-    return make_simulation({GetParam().backend, GetParam().method, GetParam().precision, params},
-                           state);
-  }
-
   // Steps one at a time, calling `each` with the state after every step.
   void run(const FlockState& start, const FlockParams& params, int steps,
            const std::function<void(int, const FlockState&)>& each) const {
@@ -132,10 +117,7 @@ TEST_P(VariantTest, NoBoidEndsAStepInsideAnObstacle) {
     run(start, p, 150, [&](int t, const FlockState& s) {
       for (std::size_t i = 0; i < s.size(); ++i) {
         for (const Obstacle& o : p.obstacles) {
-          double dx = std::abs(s.x[i] - o.x), dy = std::abs(s.y[i] - o.y);
-          dx = std::min(dx, 100 - dx);
-          dy = std::min(dy, 100 - dy);
-          ASSERT_GE(dx * dx + dy * dy, o.radius * o.radius * (1 - 1e-6))
+          ASSERT_GE(torus_distance(s.x[i], s.y[i], o.x, o.y), o.radius * (1 - 1e-6))
               << to_string(model) << " step " << t << " boid " << i << " in the obstacle at ("
               << o.x << ", " << o.y << ")";
         }
@@ -147,12 +129,7 @@ TEST_P(VariantTest, NoBoidEndsAStepInsideAnObstacle) {
 // The mean distance of the boids to the goal, across the torus.
 double distance_to_goal(const FlockState& s, const Vec2& goal) {
   double sum = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    double dx = std::abs(s.x[i] - goal.x), dy = std::abs(s.y[i] - goal.y);
-    dx = std::min(dx, 100 - dx);
-    dy = std::min(dy, 100 - dy);
-    sum += std::hypot(dx, dy);
-  }
+  for (std::size_t i = 0; i < s.size(); ++i) sum += torus_distance(s.x[i], s.y[i], goal.x, goal.y);
   return sum / static_cast<double>(s.size());
 }
 
@@ -247,17 +224,7 @@ TEST_P(VariantTest, VicsekParticlesKeepTheirSpeedAndOrderWithoutNoise) {
   EXPECT_GT(polarization(end), 0.9);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    variants, VariantTest,
-    testing::Values(VariantCase{Backend::kCpu, Method::kNaive, Precision::kDouble},
-                    VariantCase{Backend::kCpu, Method::kNaive, Precision::kFloat},
-                    VariantCase{Backend::kCpu, Method::kHashed, Precision::kDouble},
-                    VariantCase{Backend::kCpu, Method::kHashed, Precision::kFloat},
-                    VariantCase{Backend::kCuda, Method::kNaive, Precision::kDouble},
-                    VariantCase{Backend::kCuda, Method::kNaive, Precision::kFloat},
-                    VariantCase{Backend::kCuda, Method::kHashed, Precision::kDouble},
-                    VariantCase{Backend::kCuda, Method::kHashed, Precision::kFloat}),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(variants, VariantTest, every_engine_case(), engine_case_name);
 
 // The reference alone: the steering lab's own loop, in place.
 

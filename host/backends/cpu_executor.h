@@ -5,9 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -18,12 +16,8 @@
 
 namespace boids {
 
-class CpuExecutor {
+class CpuExecutor : public HostMemory {
  public:
-  template <typename T>
-  using Buffer = HostBuffer<T>;
-  static constexpr bool kHostMemory = true;
-
 #if defined(__AVX512F__)
   static constexpr int kVectorBytes = 64;
 #else
@@ -41,9 +35,6 @@ class CpuExecutor {
   std::string device() const {
     return "CPU, " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
   }
-  std::string memory_name() const {
-    return "host memory";
-  }
   std::uint64_t available_memory() const {
     return available_host_memory();
   }
@@ -57,25 +48,6 @@ class CpuExecutor {
                                       std::uint64_t /*lent*/) {
     return (count / kSumChunk + 1) * sizeof(double) +
            (kMaxSortThreads + 1) * sizeof(kernels::index_t);
-  }
-
-  // Transfers between the caller's host arrays and this executor's memory (also host memory).
-  template <typename T>
-  void upload(T* to, const T* from, std::size_t count) const {
-    if (count > 0) std::memcpy(static_cast<void*>(to), from, count * sizeof(T));
-  }
-  template <typename T>
-  void download(T* to, const T* from, std::size_t count) const {
-    if (count > 0) std::memcpy(static_cast<void*>(to), from, count * sizeof(T));
-  }
-  void synchronize() const {}
-
-  // Timing: the time from mark() to seconds_since_mark(), on a steady clock.
-  void mark() {
-    start_ = std::chrono::steady_clock::now();
-  }
-  double seconds_since_mark() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 
   template <typename Functor>
@@ -177,7 +149,6 @@ class CpuExecutor {
 
   std::vector<kernels::index_t> range_totals_;
   std::vector<double> partial_sums_;
-  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace boids

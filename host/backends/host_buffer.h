@@ -1,14 +1,19 @@
-// An owned array in host memory with the interface of CudaBuffer, so that a simulation holds
-// its arrays the same way on every executor. Elements are left uninitialised: the simulation
-// writes every entry before it reads it, and a billion boids need not be zeroed first.
+// Host memory as executors see it: an owned array with the interface of CudaBuffer, so that a
+// simulation holds its arrays the same way on every executor, and the memory services of an
+// executor that runs on the host (HostMemory).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <cstring>
 #include <memory>
+#include <string>
 #include <utility>
 
 namespace boids {
 
+// Elements are left uninitialised: the simulation writes every entry before it reads it, and a
+// billion boids need not be zeroed first.
 template <typename T>
 class HostBuffer {
  public:
@@ -30,6 +35,36 @@ class HostBuffer {
  private:
   std::unique_ptr<T[]> data_;
   std::size_t count_ = 0;
+};
+
+// What an executor over host memory gives KernelSimulation besides running functors: buffers,
+// transfers (copies), and timing on a steady clock (the time from mark() to
+// seconds_since_mark()).
+class HostMemory {
+ public:
+  template <typename T>
+  using Buffer = HostBuffer<T>;
+  static constexpr bool kHostMemory = true;
+
+  std::string memory_name() const { return "host memory"; }
+
+  template <typename T>
+  void upload(T* to, const T* from, std::size_t count) const {
+    if (count > 0) std::memcpy(static_cast<void*>(to), from, count * sizeof(T));
+  }
+  template <typename T>
+  void download(T* to, const T* from, std::size_t count) const {
+    if (count > 0) std::memcpy(static_cast<void*>(to), from, count * sizeof(T));
+  }
+  void synchronize() const {}
+
+  void mark() { start_ = std::chrono::steady_clock::now(); }
+  double seconds_since_mark() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace boids

@@ -23,12 +23,8 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
     int cnt = 0;
     double ax = 0, ay = 0, cx = 0, cy = 0, sx = 0, sy = 0;
     for (std::size_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      double dx, dy;
-      offset(p, s.x[i], s.y[i], s.x[j], s.y[j], dx, dy);
-      const double d2 = dx * dx + dy * dy;
-      if (!sees(p, cos_half, dx, dy, d2, s.vx[i], s.vy[i])) continue;
-      if (!(d2 < r2)) continue;
+      double dx, dy, d2;
+      if (!look(p, cos_half, s, i, j, dx, dy, d2) || !(d2 < r2)) continue;
       cnt += 1;
       ax += s.vx[j];
       ay += s.vy[j];
@@ -67,31 +63,8 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
       vx = vx / speed * vmin;
       vy = vy / speed * vmin;
     }
-    if (p.noise > 0) {
-      double c, sn;
-      noise_rotation(p, context, i, c, sn);
-      const double turned_x = c * vx - sn * vy;
-      vy = sn * vx + c * vy;
-      vx = turned_x;
-    }
-    double x = s.x[i] + vx, y = s.y[i] + vy;
-    if (p.world.torus()) {
-      if (x < 0) {
-        x += p.world.width;
-      } else if (x >= p.world.width) {
-        x -= p.world.width;
-      }
-      if (y < 0) {
-        y += p.world.height;
-      } else if (y >= p.world.height) {
-        y -= p.world.height;
-      }
-    }
-    keep_inside(p, x, y, vx, vy, s.x[i], s.y[i]);
-    next.x[i] = x;
-    next.y[i] = y;
-    next.vx[i] = vx;
-    next.vy[i] = vy;
+    turn_by_noise(p, context, i, vx, vy);
+    land(p, s, i, vx, vy, vx, vy, next);
   }
   s = std::move(next);
 }

@@ -20,6 +20,21 @@ double hypot_or_one(double x, double y) {
 struct Gathered {
   int neighbors = 0;
   double aliX = 0, aliY = 0, cohX = 0, cohY = 0, sepX = 0, sepY = 0;
+
+  // A neighbour at offset (dx, dy), d2 = |d|^2, moving at (vx, vy); sep2 the separation
+  // radius squared.
+  void add(double dx, double dy, double d2, double vx, double vy, double sep2) {
+    neighbors += 1;
+    aliX += vx;
+    aliY += vy;
+    cohX += dx;
+    cohY += dy;
+    if (d2 < sep2 && d2 > 1e-6) {
+      const double inv = 1 / d2;
+      sepX -= dx * inv;
+      sepY -= dy * inv;
+    }
+  }
 };
 
 // The lab's rules and integration for one boid: its new velocity and position.
@@ -86,13 +101,7 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
     nvx *= boost;
     nvy *= boost;
   }
-  if (p.noise > 0) {
-    double c, s;
-    noise_rotation(p, context, id, c, s);
-    const double turned = c * nvx - s * nvy;
-    nvy = s * nvx + c * nvy;
-    nvx = turned;
-  }
+  turn_by_noise(p, context, id, nvx, nvy);
   const double width = p.world.width, height = p.world.height;
   if (p.world.torus()) {
     out_x = std::fmod(x + nvx * dt + width, width);
@@ -124,21 +133,9 @@ void steering_step(FlockState& s, const FlockParams& p, const StepContext& conte
   for (std::size_t i = 0; i < n; ++i) {
     Gathered g;
     for (std::size_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      double dx, dy;
-      offset(p, s.x[i], s.y[i], s.x[j], s.y[j], dx, dy);
-      const double d2 = dx * dx + dy * dy;
-      if (!sees(p, cos_half, dx, dy, d2, s.vx[i], s.vy[i])) continue;
-      if (!(d2 <= vision2)) continue;
-      g.neighbors += 1;
-      g.aliX += s.vx[j];
-      g.aliY += s.vy[j];
-      g.cohX += dx;
-      g.cohY += dy;
-      if (d2 < sep2 && d2 > 1e-6) {
-        const double inv = 1 / d2;
-        g.sepX -= dx * inv;
-        g.sepY -= dy * inv;
+      double dx, dy, d2;
+      if (look(p, cos_half, s, i, j, dx, dy, d2) && d2 <= vision2) {
+        g.add(dx, dy, d2, s.vx[j], s.vy[j], sep2);
       }
     }
     steer_and_move(p, context, i, g, s.x[i], s.y[i], s.vx[i], s.vy[i], next.x[i], next.y[i],
@@ -185,17 +182,7 @@ void steering_lab_step(FlockState& s, const FlockParams& p, const StepContext& c
           const double dx = s.x[k] - s.x[i];
           const double dy = s.y[k] - s.y[i];
           const double d2 = dx * dx + dy * dy;
-          if (d2 > vision2) continue;
-          g.neighbors += 1;
-          g.aliX += s.vx[k];
-          g.aliY += s.vy[k];
-          g.cohX += dx;
-          g.cohY += dy;
-          if (d2 < sep2 && d2 > 1e-6) {
-            const double inv = 1 / d2;
-            g.sepX -= dx * inv;
-            g.sepY -= dy * inv;
-          }
+          if (d2 <= vision2) g.add(dx, dy, d2, s.vx[k], s.vy[k], sep2);
         }
       }
     }

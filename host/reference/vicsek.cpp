@@ -28,12 +28,8 @@ void vicsek_step(FlockState& s, const FlockParams& p, const StepContext& context
   for (std::size_t i = 0; i < n; ++i) {
     double hx = s.vx[i], hy = s.vy[i];  // the particle itself
     for (std::size_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      double dx, dy;
-      offset(p, s.x[i], s.y[i], s.x[j], s.y[j], dx, dy);
-      const double d2 = dx * dx + dy * dy;
-      if (!sees(p, cos_half, dx, dy, d2, s.vx[i], s.vy[i])) continue;
-      if (d2 < r2) {
+      double dx, dy, d2;
+      if (look(p, cos_half, s, i, j, dx, dy, d2) && d2 < r2) {
         hx += s.vx[j];
         hy += s.vy[j];
       }
@@ -55,37 +51,10 @@ void vicsek_step(FlockState& s, const FlockParams& p, const StepContext& context
         hy = ty;
       }
     }
-    if (p.noise > 0) {
-      double c, sn;
-      noise_rotation(p, context, i, c, sn);
-      const double turned = c * hx - sn * hy;
-      hy = sn * hx + c * hy;
-      hx = turned;
-    }
-    double vx = V * hx, vy = V * hy;
-    double dx = vx, dy = vy;
-    if (p.wind.x != 0 || p.wind.y != 0) {
-      dx += p.wind.x;
-      dy += p.wind.y;
-    }
-    double x = s.x[i] + dx, y = s.y[i] + dy;
-    if (p.world.torus()) {
-      if (x < 0) {
-        x += p.world.width;
-      } else if (x >= p.world.width) {
-        x -= p.world.width;
-      }
-      if (y < 0) {
-        y += p.world.height;
-      } else if (y >= p.world.height) {
-        y -= p.world.height;
-      }
-    }
-    keep_inside(p, x, y, vx, vy, s.x[i], s.y[i]);
-    next.x[i] = x;
-    next.y[i] = y;
-    next.vx[i] = vx;
-    next.vy[i] = vy;
+    turn_by_noise(p, context, i, hx, hy);
+    const double vx = V * hx, vy = V * hy;
+    const bool wind = p.wind.x != 0 || p.wind.y != 0;  // it drifts the particles, not steers
+    land(p, s, i, wind ? vx + p.wind.x : vx, wind ? vy + p.wind.y : vy, vx, vy, next);
   }
   s = std::move(next);
 }

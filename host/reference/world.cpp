@@ -109,6 +109,24 @@ bool sees(const FlockParams& p, double cos_half, double dx, double dy, double d2
   return along * std::fabs(along) >= cos_half * std::fabs(cos_half) * v2 * d2;
 }
 
+bool look(const FlockParams& p, double cos_half, const FlockState& s, std::size_t i, std::size_t j,
+          double& dx, double& dy, double& d2) {
+  if (j == i) return false;
+  offset(p, s.x[i], s.y[i], s.x[j], s.y[j], dx, dy);
+  d2 = dx * dx + dy * dy;
+  return sees(p, cos_half, dx, dy, d2, s.vx[i], s.vy[i]);
+}
+
+void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
+                   double& y) {
+  if (!(p.noise > 0)) return;
+  double c, sn;
+  noise_rotation(p, context, id, c, sn);
+  const double turned = c * x - sn * y;
+  y = sn * x + c * y;
+  x = turned;
+}
+
 void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy) {
   if (!p.world.torus()) {
     const double reach = p.effective_wall_distance();
@@ -210,6 +228,28 @@ void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double&
     vx = -vx;
     vy = -vy;
   }
+}
+
+void land(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy, double vx,
+          double vy, FlockState& next) {
+  double x = s.x[i] + dx, y = s.y[i] + dy;
+  if (p.world.torus()) {
+    if (x < 0) {
+      x += p.world.width;
+    } else if (x >= p.world.width) {
+      x -= p.world.width;
+    }
+    if (y < 0) {
+      y += p.world.height;
+    } else if (y >= p.world.height) {
+      y -= p.world.height;
+    }
+  }
+  keep_inside(p, x, y, vx, vy, s.x[i], s.y[i]);
+  next.x[i] = x;
+  next.y[i] = y;
+  next.vx[i] = vx;
+  next.vy[i] = vy;
 }
 
 }  // namespace boids::reference

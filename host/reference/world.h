@@ -4,6 +4,7 @@
 // and the noise (its counter-based draws and the polynomial cosine and sine).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "host/flock.h"
@@ -38,6 +39,15 @@ bool sees(const FlockParams& p, double cos_half_view, double dx, double dy, doub
 // cos(fov / 2), as the engine computes it.
 double cos_half_view(const FlockParams& p);
 
+// What boid i sees of boid j: the offset to it and its square length. False for i itself and
+// for a boid outside i's field of view.
+bool look(const FlockParams& p, double cos_half_view, const FlockState& s, std::size_t i,
+          std::size_t j, double& dx, double& dy, double& d2);
+
+// Turns (x, y) by boid `id`'s noise at this step; nothing without noise.
+void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
+                   double& y);
+
 // How urgently walls and obstacles push a boid at (x, y), and where (the sum of
 // (1 - gap / reach) times the direction away from each edge within reach).
 void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy);
@@ -49,5 +59,10 @@ void goal_direction(const FlockParams& p, double x, double y, double& gx, double
 // was, outside every obstacle.
 void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double& vy,
                  double before_x, double before_y);
+
+// Boid i of `s`, with its new velocity (vx, vy), moves by (dx, dy): wrapped as the seed wraps
+// on a torus, then kept inside (keep_inside). Its new position and velocity go to `next`.
+void land(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy, double vx,
+          double vy, FlockState& next);
 
 }  // namespace boids::reference
