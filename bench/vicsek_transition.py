@@ -5,7 +5,7 @@ particles, each point the mean over seeds of the average after a transient. Writ
 OUT.csv (N, L, eta, seeds, mean v_a, its standard error) and OUT.png.
 
     vicsek_transition.py BOIDS OUT [--counts 400,4000] [--transient T] [--measure M]
-                         [--seeds S] [--etas 0:5:0.25] [--jobs J]
+                         [--seeds S] [--etas 0:5:0.25] [--jobs J] [--replot]
 """
 import argparse
 import concurrent.futures
@@ -53,9 +53,16 @@ def main(argv):
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--etas", default="0:5:0.25")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--replot", action="store_true",
+                        help="draw OUT.png again from OUT.csv, without running")
     args = parser.parse_args(argv[1:])
     counts = [int(c) for c in args.counts.split(",")]
     etas = etas_of(args.etas)
+    if args.replot:
+        rows = read_rows(args.out + ".csv")
+        plot(rows, sorted({r[0] for r in rows}), sorted({r[2] for r in rows}), args,
+             args.out + ".png")
+        return 0
     work = [(n, eta, seed) for n in counts for eta in etas for seed in range(1, args.seeds + 1)]
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -78,31 +85,54 @@ def main(argv):
         for row in rows:
             writer.writerow([row[0], f"{row[1]:.6g}", row[2], row[3], f"{row[4]:.6g}", f"{row[5]:.3g}"])
 
+    plot(rows, counts, etas, args, args.out + ".png")
+    return 0
+
+
+def plot(rows, counts, etas, args, path):
+    """v_a against eta, and v_a sqrt(N), which at full noise tends to sqrt(pi) / 2 for every N
+    (the mean length of a sum of N random unit vectors is about sqrt(pi N) / 2)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 5.5), dpi=110)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.5), dpi=110)
     markers = "os^dv"
     for k, n in enumerate(counts):
         mine = [r for r in rows if r[0] == n]
-        ax.errorbar([r[2] for r in mine], [r[4] for r in mine], yerr=[r[5] for r in mine],
-                    marker=markers[k % len(markers)], capsize=2, linestyle="-", linewidth=0.8,
-                    label=f"N = {n}, L = {math.sqrt(n / 4.0):.3g}")
+        eta = [r[2] for r in mine]
+        line = left.errorbar(eta, [r[4] for r in mine], yerr=[r[5] for r in mine],
+                             marker=markers[k % len(markers)], capsize=2, linewidth=0.8,
+                             label=f"N = {n}, L = {math.sqrt(n / 4.0):.3g}")
         floor = math.sqrt(math.pi / (4 * n))
-        ax.axhline(floor, color=ax.lines[-1].get_color(), linestyle=":", linewidth=0.8)
-        ax.text(etas[-1], floor, f" sqrt(pi / 4N) = {floor:.3f}", va="bottom", ha="right",
-                fontsize=8)
-    ax.set_xlabel("noise eta (radians)")
-    ax.set_ylabel("v_a (time-averaged polarization)")
-    ax.set_ylim(0, 1.02)
-    ax.set_title(f"Vicsek model at density 4 (boids run --model vicsek): transient "
-                 f"{args.transient}, averaged over {args.measure} steps, {args.seeds} seeds")
-    ax.title.set_fontsize(9)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
+        left.axhline(floor, color=line[0].get_color(), linestyle=":", linewidth=0.8,
+                     label=f"sqrt(pi / 4N) = {floor:.3f}")
+        scale = math.sqrt(n)
+        right.errorbar(eta, [r[4] * scale for r in mine], yerr=[r[5] * scale for r in mine],
+                       marker=markers[k % len(markers)], capsize=2, linewidth=0.8,
+                       color=line[0].get_color(), label=f"N = {n}")
+    right.axhline(math.sqrt(math.pi) / 2, color="black", linestyle=":", linewidth=0.8,
+                  label="sqrt(pi) / 2: headings at random")
+    left.set_xlabel("noise eta (radians)")
+    left.set_ylabel("v_a (time-averaged polarization)")
+    left.set_ylim(0, 1.02)
+    left.legend(fontsize=8)
+    right.set_xlabel("noise eta (radians)")
+    right.set_ylabel("v_a sqrt(N)")
+    right.set_yscale("log")
+    right.legend(fontsize=8)
+    for ax in (left, right):
+        ax.grid(True, alpha=0.3)
+    fig.suptitle(f"Vicsek model at density 4 (boids run --model vicsek): transient "
+                 f"{args.transient}, averaged over {args.measure} steps, {args.seeds} seeds",
+                 fontsize=9)
     fig.tight_layout()
-    fig.savefig(args.out + ".png")
-    return 0
+    fig.savefig(path)
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return [(int(r["N"]), float(r["L"]), float(r["eta"]), int(r["seeds"]), float(r["v_a"]),
+                 float(r["standard_error"])) for r in csv.DictReader(f)]
 
 
 if __name__ == "__main__":
