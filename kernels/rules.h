@@ -194,7 +194,6 @@ struct GathersNeighbors {
 // 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
 // the speed clamped into [v_max / 2, v_max].
 struct Boids : GathersNeighbors {
-
   // A coincident boid counts as a neighbour but exerts no separation (its direction is
   // undefined). Double divides as the seed does; float takes one division, not two (within
   // 1 ulp).

@@ -25,7 +25,6 @@ BOIDS_HD inline Real length_or_one(Real x, Real y) {
 }
 
 struct Steering : GathersNeighbors {
-
   template <typename Real, int Lanes>
   BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real dx, Real dy, Real d2,
                            const Boid<Real>& other, const StepParams<Real>& p, bool seen) {

@@ -1,7 +1,7 @@
 // What the world and the noise add to a block of boids before they move, one entry per lane:
 // the push of walls and obstacles, the direction to the goal and the noise's rotation. Each is
 // a stage of lane loops that vectorise on CPU threads, as the gathering does (a GPU thread has
-// one lane); the models' advance then reads them. All are computed at the boids' positions
+// one lane); the models' steer then reads them. All are computed at the boids' positions
 // before the step, in the order the reference computes them, so the sums agree bit for bit.
 #pragma once
 
