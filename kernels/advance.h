@@ -143,19 +143,33 @@ BOIDS_HD BOIDS_INLINE void advance_lanes(LaneBoids<Real, Lanes>& next,
   }
 }
 
+// A block's step after its gathering: with the extras, the world's terms first (`id_of(lane)`,
+// the input index of a lane's boid, keys its noise), then the stages above.
+template <typename Model, typename E, typename Real, typename Sums, int Lanes, typename IdOf>
+BOIDS_HD BOIDS_INLINE void advance_block(LaneBoids<Real, Lanes>& next,
+                                         const LaneBoids<Real, Lanes>& self, int active,
+                                         const Sums& sums, IdOf&& id_of,
+                                         const StepParams<Real>& p) {
+  LaneTerms<Real, Lanes> terms;
+  if constexpr (E::kAny) {
+    index_t ids[Lanes];  // lanes past the last boid repeat it, as `self` does
+    for (int lane = 0; lane < Lanes; ++lane) ids[lane] = id_of(min_of(lane, active - 1));
+    compute_lane_terms(terms, self, ids, p);
+  }
+  advance_lanes<Model, E>(next, self, active, sums, terms, p);
+}
+
 // One boid's step after its gathering, the extras chosen at run time: a GPU thread's.
 template <typename Model, typename Real, typename Sums>
 BOIDS_HD BOIDS_INLINE Boid<Real> advance_one(const Boid<Real>& b, const Sums& sums, index_t id,
                                              const StepParams<Real>& p) {
   const LaneBoids<Real, 1> self{{b.x}, {b.y}, {b.vx}, {b.vy}};
   LaneBoids<Real, 1> next;
-  LaneTerms<Real, 1> terms;
   with_extras(p, [&](auto extras) {
-    using E = decltype(extras);
-    if constexpr (E::kAny) compute_lane_terms(terms, self, &id, p);
-    advance_lanes<Model, E>(next, self, 1, sums, terms, p);
+    advance_block<Model, decltype(extras)>(
+        next, self, 1, sums, [&](int) { return id; }, p);
   });
-  return Boid<Real>{next.x[0], next.y[0], next.vx[0], next.vy[0]};
+  return next.boid(0);
 }
 
 }  // namespace boids::kernels

@@ -70,18 +70,12 @@ struct HashedStepBlock {
                                          index_t first, index_t end,
                                          const StepParams<Real>& step) const {
     StepParams<Real> p = step;
-    LaneTerms<Real, Lanes> terms;
     Obstacle<Real> near[Lanes > 1 ? kNearObstacles : 1];
-    if constexpr (E::kAny) {
-      if (Lanes > 1 && p.obstacle_count > 0) narrow_to_block(p, self, near);
-      index_t lane_ids[Lanes];
-      for (int lane = 0; lane < Lanes; ++lane) {
-        lane_ids[lane] = ids[min_of<index_t>(first + lane, end - 1)];
-      }
-      compute_lane_terms(terms, self, lane_ids, p);
-    }
+    if (E::kAny && Lanes > 1 && p.obstacle_count > 0) narrow_to_block(p, self, near);
     LaneBoids<Real, Lanes> next;
-    advance_lanes<Model, E>(next, self, static_cast<int>(end - first), sums, terms, p);
+    advance_block<Model, E>(
+        next, self, static_cast<int>(end - first), sums,
+        [&](int lane) BOIDS_LAMBDA_INLINE { return ids[first + static_cast<index_t>(lane)]; }, p);
     index_t keys[Lanes];
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
@@ -89,7 +83,7 @@ struct HashedStepBlock {
     for (int lane = 0; lane < Lanes; ++lane) keys[lane] = grid.key(next.x[lane], next.y[lane]);
     for (index_t i = first; i < end; ++i) {
       const int lane = static_cast<int>(i - first);
-      out[i] = Boid<Real>{next.x[lane], next.y[lane], next.vx[lane], next.vy[lane]};
+      out[i] = next.boid(lane);
       next_keys[i] = keys[lane];
       next_order[i] = i;
     }

@@ -44,20 +44,11 @@ struct NaiveStepBlock {
   BOIDS_HD void advance_all(const Sums& sums, const LaneBoids<Real, Lanes>& self,
                             index_t first) const {
     const index_t block_end = min_of<index_t>(first + Lanes, count);
-    LaneTerms<Real, Lanes> terms;
-    if constexpr (E::kAny) {
-      index_t lane_ids[Lanes];  // input order: a boid's index is its id
-      for (int lane = 0; lane < Lanes; ++lane) {
-        lane_ids[lane] = min_of<index_t>(first + lane, count - 1);
-      }
-      compute_lane_terms(terms, self, lane_ids, params);
-    }
     LaneBoids<Real, Lanes> next;
-    advance_lanes<Model, E>(next, self, static_cast<int>(block_end - first), sums, terms, params);
-    for (index_t i = first; i < block_end; ++i) {
-      const int lane = static_cast<int>(i - first);
-      out[i] = Boid<Real>{next.x[lane], next.y[lane], next.vx[lane], next.vy[lane]};
-    }
+    advance_block<Model, E>(  // input order: a boid's index is its id
+        next, self, static_cast<int>(block_end - first), sums,
+        [&](int lane) BOIDS_LAMBDA_INLINE { return first + static_cast<index_t>(lane); }, params);
+    for (index_t i = first; i < block_end; ++i) out[i] = next.boid(static_cast<int>(i - first));
   }
 
   // Adds candidates [begin, end), none of them in this block, to every lane.

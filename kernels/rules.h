@@ -132,12 +132,6 @@ BOIDS_HD BOIDS_INLINE void with_pair_flags(bool wraps, bool limited_view, Body&&
   }
 }
 
-// Whether a step needs more than the seed's motion: walls, obstacles, a goal, wind or noise.
-template <typename Real>
-BOIDS_HD inline bool has_extras(const StepParams<Real>& p) {
-  return p.world_terms || p.has_wind || p.has_noise || !p.torus || p.obstacle_count > 0;
-}
-
 // The extras a step's steering compiles in: the world's terms (walls, obstacles, a goal),
 // wind, noise. A step without any is the seed's code alone, so that the variants cost the
 // default step nothing; and no switch is tested inside a loop over lanes, which then
@@ -149,7 +143,6 @@ struct Extras {
   static constexpr bool kNoise = Noise;
   static constexpr bool kAny = WorldTerms || Wind || Noise;
 };
-using NoExtras = Extras<false, false, false>;
 
 // Calls `body` with the Extras type that `p` asks for.
 #if defined(__CUDACC__)

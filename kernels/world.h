@@ -18,6 +18,8 @@ struct alignas(4 * sizeof(Real)) Boid {
 template <typename Real, int Lanes>
 struct LaneBoids {
   Real x[Lanes], y[Lanes], vx[Lanes], vy[Lanes];
+
+  BOIDS_HD Boid<Real> boid(int lane) const { return {x[lane], y[lane], vx[lane], vy[lane]}; }
 };
 
 // Compile-time switches of a loop over candidates (see with_pair_flags in rules.h).
