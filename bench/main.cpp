@@ -163,12 +163,15 @@ cli::OptionParser make_parser(Options& o) {
   parser.add_value("--seed", "S", "random seed of the starts (default 42)",
                    [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });
   parser.add_value("--csv", "FILE", "write the rows as CSV",
-                   [&o](const std::string& v) { o.csv = v; });
+                   [&o](const std::string& v) { o.csv = cli::parse_file_name("--csv", v); });
   parser.add_value("--json", "FILE", "write the rows, the machine and the fits as JSON",
-                   [&o](const std::string& v) { o.json = v; });
+                   [&o](const std::string& v) { o.json = cli::parse_file_name("--json", v); });
   parser.add_value("--plot", "FILE.png",
                    "draw ms per step against boids, log-log (needs python3-matplotlib)",
-                   [&o](const std::string& v) { o.plot = v; });
+                   [&o](const std::string& v) {
+                     cli::check_png_name("--plot", v);
+                     o.plot = v;
+                   });
   parser.add_flag("--quick",
                   "a small sweep for a first look and CI: 1000 to 64000 boids, 3 repeats of >= "
                   "0.02 s, 100 flocking steps, naive limit 0.25 s",
@@ -213,36 +216,23 @@ SweepSettings resolve(const Options& o) {
   return s;
 }
 
-void check_outputs(const Options& o) {
-  if (!o.csv.empty()) check_writable(o.csv, "--csv");
-  if (!o.json.empty()) check_writable(o.json, "--json");
-  if (!o.plot.empty()) {
-    cli::check_png_name("--plot", o.plot);
-    check_writable(o.plot, "--plot");
-  }
-  const std::vector<std::pair<std::string, std::string>> files = {
-      {"--csv", o.csv}, {"--json", o.json}, {"--plot", o.plot}};
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    for (std::size_t j = i + 1; j < files.size(); ++j) {
-      if (!files[i].second.empty() && files[i].second == files[j].second) {
-        throw InputError(files[i].first + " and " + files[j].first + " name the same file '" +
-                         files[i].second + "'");
-      }
-    }
-  }
+// Checks every output, and makes its temporary file, before anything is measured.
+void add_outputs(const Options& o, OutputFiles& outputs) {
+  if (!o.csv.empty()) outputs.add("--csv", o.csv);
+  if (!o.json.empty()) outputs.add("--json", o.json);
+  if (!o.plot.empty()) outputs.add("--plot", o.plot, ".png");
 }
 
-void plot(const Options& o, const std::string& json_text) {
-  std::string json_file = o.json;
-  if (json_file.empty()) {
-    json_file = o.plot + ".json.tmp";
-    write_file_atomically(json_file, json_text);
-  }
-  const int status = cli::run_python_script(BOIDS_BENCH_PLOT_SCRIPT, {json_file, o.plot});
-  if (o.json.empty()) std::remove(json_file.c_str());
+// Draws the rows with bench/plot.py into the --plot output.
+void plot(const std::string& json_text, OutputFiles& outputs) {
+  ScratchFile report(".json");
+  report.write(json_text);
+  const int status = cli::run_python_script(BOIDS_BENCH_PLOT_SCRIPT,
+                                            {report.path(), outputs.file_to_write("--plot")});
   if (status != 0)
     throw RuntimeError("--plot: " BOIDS_BENCH_PLOT_SCRIPT " failed (exit status " +
                        std::to_string(status) + ")");
+  outputs.written_externally("--plot");
 }
 
 std::string utc_now() {
@@ -316,8 +306,9 @@ int bench_main(const std::vector<std::string>& args) {
     std::cout << parser.help();
     return 0;
   }
-  check_outputs(o);
   const SweepSettings settings = resolve(o);
+  OutputFiles outputs;
+  add_outputs(o, outputs);
   if (!o.plot.empty()) cli::check_matplotlib("--plot", BOIDS_BENCH_PLOT_SCRIPT);
 
   RunInfo info{utc_now(), source_commit(), BOIDS_VERSION};
@@ -357,9 +348,11 @@ int bench_main(const std::vector<std::string>& args) {
   std::fflush(stdout);
 
   const std::string json_text = json_report(settings, result, info).dump(2) + "\n";
-  if (!o.csv.empty()) write_file_atomically(o.csv, csv_text(result));
-  if (!o.json.empty()) write_file_atomically(o.json, json_text);
-  if (!o.plot.empty()) plot(o, json_text);
+  // The outputs are committed together, once each is whole.
+  if (outputs.has("--csv")) outputs.write("--csv", csv_text(result));
+  if (outputs.has("--json")) outputs.write("--json", json_text);
+  if (outputs.has("--plot")) plot(json_text, outputs);
+  outputs.commit();
   return 0;
 }
 

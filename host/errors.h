@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "host/output_file.h"
+
 namespace boids {
 
 // An option, value or file that the user gave and that is not acceptable.
@@ -22,11 +24,15 @@ class RuntimeError : public std::runtime_error {
 };
 
 // A tool's main: returns what `body` returns; an exception is printed as `tool: error: ...`
-// on stderr and gives exit code 2 for an InputError, 1 for anything else.
+// on stderr and gives exit code 2 for an InputError, 1 for anything else. What the tool
+// printed must have reached its standard output (not a full disk or a closed pipe), or the
+// exit code is 1.
 template <typename Body>
 int main_reporting_errors(const char* tool, Body&& body) {
   try {
-    return body();
+    const int status = body();
+    finish_standard_output();
+    return status;
   } catch (const InputError& e) {
     std::cerr << tool << ": error: " << e.what() << "\n";
     return 2;

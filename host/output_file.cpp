@@ -1,18 +1,26 @@
 #include "host/output_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <vector>
+#include <iostream>
+#include <stdexcept>
 
 #include "host/errors.h"
 
 namespace boids {
+
 namespace {
+
+std::string reason(int error) {
+  return std::strerror(error);
+}
 
 std::string directory_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -21,57 +29,261 @@ std::string directory_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
-std::string reason() {
-  return std::strerror(errno);
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string identity_of(const struct stat& info) {
+  return std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino);
+}
+
+mode_t new_file_mode() {
+  const mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+// Why `path` cannot be reached when stat says `error`: names the component that is not a
+// directory, where that is the cause.
+std::string unreachable(const std::string& path, int error) {
+  if (error == ENOTDIR) {
+    for (std::size_t slash = path.find('/', 1); slash != std::string::npos;
+         slash = path.find('/', slash + 1)) {
+      const std::string prefix = path.substr(0, slash);
+      struct stat info;
+      if (stat(prefix.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
+        return "'" + prefix + "' is not a directory";
+      }
+    }
+  }
+  if (error == ENAMETOOLONG) return "the path is too long";
+  if (error == ENOENT) return "directory '" + directory_of(path) + "' does not exist";
+  return reason(error);
+}
+
+// Writes everything; returns 0, or the errno of the write that failed.
+int write_all(int fd, const std::string& contents) {
+  std::size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    done += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+// Flushes a directory's entries to disk, so that a rename survives a crash.
+void sync_directory(const std::string& directory) {
+  const int fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;  // the rename has happened; the sync only makes it durable sooner
+  fsync(fd);
+  close(fd);
 }
 
 }  // namespace
 
-void check_writable(const std::string& path, const std::string& what) {
-  if (path.empty()) throw InputError(what + ": the file name is empty");
-  struct stat info;
-  if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
-    throw InputError(what + " '" + path + "' is a directory");
+OutputFiles::~OutputFiles() {
+  for (const Output& out : outputs_) {
+    if (!out.temporary.empty() && !out.committed) unlink(out.temporary.c_str());
   }
-  const std::string dir = directory_of(path);
-  if (access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw InputError(what + " '" + path + "': cannot write to directory '" + dir +
-                     "': " + reason());
+}
+
+bool OutputFiles::has(const std::string& option) const {
+  for (const Output& out : outputs_)
+    if (out.option == option) return true;
+  return false;
+}
+
+OutputFiles::Output& OutputFiles::find(const std::string& option) {
+  for (Output& out : outputs_)
+    if (out.option == option) return out;
+  throw std::logic_error("OutputFiles: no output " + option);
+}
+
+const OutputFiles::Output& OutputFiles::find(const std::string& option) const {
+  return const_cast<OutputFiles*>(this)->find(option);
+}
+
+void OutputFiles::add(const std::string& option, const std::string& path,
+                      const std::string& suffix) {
+  if (has(option)) throw std::logic_error("OutputFiles: " + option + " added twice");
+  const auto refuse = [&](const std::string& why) {
+    throw InputError(option.empty() ? why : option + ": " + why);
+  };
+  if (path.empty()) refuse("the file name is empty");
+  Output out;
+  out.option = option;
+  out.path = path;
+  struct stat info;
+  const bool exists = stat(path.c_str(), &info) == 0;
+  if (!exists && errno != ENOENT)
+    refuse("cannot write '" + path + "': " + unreachable(path, errno));
+  if (exists && S_ISDIR(info.st_mode)) refuse("'" + path + "' is a directory");
+  if (exists && !S_ISREG(info.st_mode)) {
+    if (access(path.c_str(), W_OK) != 0) refuse("cannot write '" + path + "': " + reason(errno));
+    out.special = true;
+    out.identity = identity_of(info);
+    outputs_.push_back(std::move(out));
+    return;
+  }
+  if (exists) {
+    char* resolved = realpath(path.c_str(), nullptr);
+    if (resolved == nullptr) refuse("cannot resolve '" + path + "': " + reason(errno));
+    out.target = resolved;
+    std::free(resolved);
+    out.mode = info.st_mode & 07777;
+    out.identity = identity_of(info);
+  } else {
+    struct stat link;
+    if (lstat(path.c_str(), &link) == 0) {
+      refuse("'" + path + "' is a symbolic link to a file that does not exist");
+    }
+    out.target = path;
+    out.mode = new_file_mode();
+  }
+  out.directory = directory_of(out.target);
+  const std::string name = base_name(out.target);
+  struct stat dir;
+  if (stat(out.directory.c_str(), &dir) != 0) {
+    refuse("cannot write '" + path + "': " + unreachable(out.target, errno));
+  }
+  if (!S_ISDIR(dir.st_mode)) refuse("'" + out.directory + "' is not a directory");
+  const long name_max = pathconf(out.directory.c_str(), _PC_NAME_MAX);
+  if (name.empty()) refuse("'" + path + "' names no file");
+  if (name.size() > static_cast<std::size_t>(name_max > 0 ? name_max : NAME_MAX)) {
+    refuse("the file name is too long (" + std::to_string(name.size()) + " bytes; at most " +
+           std::to_string(name_max > 0 ? name_max : NAME_MAX) + ")");
+  }
+  if (out.target.size() >= PATH_MAX) refuse("the path is too long");
+  if (!exists) {
+    char* resolved = realpath(out.directory.c_str(), nullptr);
+    if (resolved == nullptr) refuse("cannot resolve '" + out.directory + "': " + reason(errno));
+    out.identity = std::string(resolved) + "/" + name;
+    std::free(resolved);
+  }
+  for (const Output& other : outputs_) {
+    if (!other.special && other.identity == out.identity) {
+      throw InputError(other.option + " and " + option + " name the same file ('" + other.path +
+                       "' and '" + path + "')");
+    }
+  }
+  // The temporary name is short whatever the destination's: only its first 32 bytes.
+  std::string pattern = out.directory + "/." + name.substr(0, 32) + ".tmp-XXXXXX" + suffix;
+  const int fd = mkstemps(pattern.data(), static_cast<int>(suffix.size()));
+  if (fd < 0) {
+    refuse("cannot create a file in '" + out.directory + "': " + reason(errno));
+  }
+  close(fd);
+  out.temporary = pattern;
+  outputs_.push_back(std::move(out));
+}
+
+void OutputFiles::write(const std::string& option, const std::string& contents) {
+  Output& out = find(option);
+  if (out.special) {
+    out.contents = contents;
+    out.written = true;
+    return;
+  }
+  const int fd = open(out.temporary.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  int error = fd < 0 ? errno : 0;
+  if (fd >= 0) {
+    error = write_all(fd, contents);
+    if (error == 0 && (fchmod(fd, out.mode) != 0 || fsync(fd) != 0)) error = errno;
+    if (close(fd) != 0 && error == 0) error = errno;
+  }
+  if (error != 0) throw RuntimeError("cannot write '" + out.path + "': " + reason(error));
+  out.written = true;
+}
+
+const std::string& OutputFiles::file_to_write(const std::string& option) const {
+  const Output& out = find(option);
+  return out.special ? out.path : out.temporary;
+}
+
+void OutputFiles::written_externally(const std::string& option) {
+  Output& out = find(option);
+  if (!out.special) {
+    const int fd = open(out.temporary.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fchmod(fd, out.mode) != 0 || fsync(fd) != 0) {
+      const int error = errno;
+      if (fd >= 0) close(fd);
+      throw RuntimeError("cannot write '" + out.path + "': " + reason(error));
+    }
+    close(fd);
+  }
+  out.written = true;
+}
+
+void OutputFiles::commit() {
+  for (const Output& out : outputs_) {
+    if (!out.written) throw std::logic_error("OutputFiles: " + out.option + " was not written");
+  }
+  for (Output& out : outputs_) {
+    if (out.special) continue;
+    if (std::rename(out.temporary.c_str(), out.target.c_str()) != 0) {
+      throw RuntimeError("cannot replace '" + out.path + "': " + reason(errno));
+    }
+    out.committed = true;
+    sync_directory(out.directory);
+  }
+  for (Output& out : outputs_) {
+    if (!out.special) continue;
+    const int fd = open(out.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    int error = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+      error = write_all(fd, out.contents);
+      if (close(fd) != 0 && error == 0) error = errno;
+    }
+    if (error != 0) throw RuntimeError("cannot write '" + out.path + "': " + reason(error));
+    out.committed = true;
   }
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents) {
-  std::string pattern = path + ".tmp-XXXXXX";
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0) throw RuntimeError("cannot create a temporary file for '" + path + "': " + reason());
-  const std::string temporary(name.data());
-  const auto fail = [&](const std::string& what) {
-    const std::string why = reason();
-    close(fd);
-    std::remove(temporary.c_str());
-    throw RuntimeError(what + " '" + path + "': " + why);
-  };
-  std::size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("cannot write");
-    }
-    written += static_cast<std::size_t>(n);
+  OutputFiles files;
+  try {
+    files.add("", path);
+  } catch (const InputError& e) {
+    throw RuntimeError(e.what());  // a path from a program, not from the command line
   }
-  if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) fail("cannot write");
-  if (close(fd) != 0) {
-    const std::string why = reason();
-    std::remove(temporary.c_str());
-    throw RuntimeError("cannot write '" + path + "': " + why);
+  files.write("", contents);
+  files.commit();
+}
+
+void finish_standard_output() {
+  errno = 0;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0;
+  if (!flushed || std::ferror(stdout) || !std::cout) {
+    const int error = errno != 0 ? errno : EIO;
+    std::clearerr(stdout);
+    throw RuntimeError("cannot write to standard output: " + reason(error));
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string why = reason();
-    std::remove(temporary.c_str());
-    throw RuntimeError("cannot replace '" + path + "': " + why);
+}
+
+ScratchFile::ScratchFile(const std::string& suffix) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/boids-XXXXXX" + suffix;
+  fd_ = mkstemps(pattern.data(), static_cast<int>(suffix.size()));
+  if (fd_ < 0) {
+    throw RuntimeError("cannot create a scratch file in '" + directory_of(pattern) +
+                       "': " + reason(errno));
+  }
+  path_ = pattern;
+}
+
+ScratchFile::~ScratchFile() {
+  if (fd_ >= 0) close(fd_);
+  unlink(path_.c_str());
+}
+
+void ScratchFile::write(const std::string& contents) {
+  if (const int error = write_all(fd_, contents); error != 0) {
+    throw RuntimeError("cannot write the scratch file '" + path_ + "': " + reason(error));
   }
 }
 

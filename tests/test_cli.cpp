@@ -19,108 +19,17 @@
 #include "host/initial_state.h"
 #include "host/metrics.h"
 #include "host/state_file.h"
+#include "tests/cli_fixture.h"
 #include "tests/test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using boids::test_support::read_file;
+using boids::test_support::Result;
+using boids::test_support::write_file;
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("boids_cli_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  std::set<std::string> entries() const {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_))
-      names.insert(entry.path().filename().string());
-    return names;
-  }
-
-  // Runs `boids args...` with no shell; stdout and stderr go to files in the test's directory.
-  Result run(const std::vector<std::string>& args) const {
-    const std::string out_path =
-        (dir_.parent_path() / (dir_.filename().string() + ".out")).string();
-    const std::string err_path =
-        (dir_.parent_path() / (dir_.filename().string() + ".err")).string();
-    std::vector<char*> argv;
-    std::string program = boids::test_support::boids_executable();
-    argv.push_back(program.data());
-    std::vector<std::string> copies = args;
-    for (std::string& a : copies) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int in = open("/dev/null", O_RDONLY);
-      if (out < 0 || err < 0 || in < 0) _exit(126);
-      dup2(in, 0);
-      dup2(out, 1);
-      dup2(err, 2);
-      if (chdir(dir_.c_str()) != 0) _exit(126);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    Result r;
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-      ADD_FAILURE() << "cannot run " << program;
-      return r;
-    }
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = read_file(out_path);
-    r.err = read_file(err_path);
-    fs::remove(out_path);
-    fs::remove(err_path);
-    return r;
-  }
-
-  // `boids run args...` fails as bad input: exit 2, `boids: error: ` and `names` on stderr,
-  // nothing on stdout.
-  void expect_bad(std::vector<std::string> args, const std::vector<std::string>& names) const {
-    bool has_backend = false;
-    for (const std::string& a : args) has_backend |= a.rfind("--backend", 0) == 0;
-    if (!has_backend) args.insert(args.begin(), {"--backend", "cpu"});
-    args.insert(args.begin(), "run");
-    std::string line;
-    for (const std::string& a : args) line += " '" + a + "'";
-    SCOPED_TRACE("boids" + line);
-    const Result r = run(args);
-    EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
-    for (const std::string& name : names) EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
-    EXPECT_EQ(r.out, "");
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  }
-
-  fs::path dir_;
-};
+class Cli : public boids::test_support::CliFixture {};
 
 const char* const kKeys[] = {"count",         "steps",
                              "seed",          "backend",

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "host/cli/python_script.h"
 #include "host/errors.h"
 #include "host/output_file.h"
 #include "host/simulation.h"
@@ -35,7 +36,7 @@ cli::OptionParser make_parser(ViewerOptions& o) {
                    });
   parser.add_value("--screenshot", "FILE.png", "save the last frame as a PNG",
                    [&o](const std::string& v) {
-                     if (v.empty()) throw InputError("--screenshot: the file name is empty");
+                     cli::check_png_name("--screenshot", v);
                      o.screenshot = v;
                    });
   parser.add_value("--vsync", "on|off", "wait for the display's refresh (default on)",
@@ -65,7 +66,8 @@ Viewer* viewer_of(GLFWwindow* window) {
 int run_viewer(const ViewerOptions& options) {
   // Everything the user gave is checked before a window opens.
   const SimulationConfig config = cli::resolve_config(options.flock);
-  if (!options.screenshot.empty()) check_writable(options.screenshot, "--screenshot");
+  OutputFiles outputs;  // checked, and its temporary file made, before a window opens
+  if (!options.screenshot.empty()) outputs.add("--screenshot", options.screenshot, ".png");
   std::unique_ptr<Simulation> sim =
       make_simulation(config, cli::initial_state(options.flock, config.params));
 
@@ -106,6 +108,12 @@ int run_viewer(const ViewerOptions& options) {
     ImGui_ImplOpenGL3_Init("#version 430");
     try {
       viewer->run();
+      if (outputs.has("--screenshot")) {
+        if (viewer->screenshot_png().empty()) {
+          throw RuntimeError("--screenshot: the viewer closed before it drew a frame");
+        }
+        outputs.write("--screenshot", viewer->screenshot_png());
+      }
     } catch (...) {
       ImGui_ImplOpenGL3_Shutdown();
       ImGui_ImplGlfw_Shutdown();
@@ -117,6 +125,7 @@ int run_viewer(const ViewerOptions& options) {
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   glfwDestroyWindow(window);
+  outputs.commit();
   return 0;
 }
 

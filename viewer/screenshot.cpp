@@ -10,7 +10,7 @@
 
 namespace boids::viewer {
 
-void save_screenshot(const std::string& path, int width, int height) {
+std::string encode_screenshot(int width, int height) {
   const auto row = static_cast<std::size_t>(width) * 3;
   std::vector<unsigned char> pixels(row * static_cast<std::size_t>(height));
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
@@ -25,9 +25,16 @@ void save_screenshot(const std::string& path, int width, int height) {
     std::memcpy(a, b, row);
     std::memcpy(b, line.data(), row);
   }
-  if (!stbi_write_png(path.c_str(), width, height, 3, pixels.data(), static_cast<int>(row))) {
-    throw RuntimeError("--screenshot: cannot write '" + path + "'");
+  std::string png;
+  const auto append = [](void* out, void* data, int size) {
+    static_cast<std::string*>(out)->append(static_cast<const char*>(data),
+                                           static_cast<std::size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 3, pixels.data(),
+                              static_cast<int>(row))) {
+    throw RuntimeError("--screenshot: cannot encode the frame as a PNG");
   }
+  return png;
 }
 
 }  // namespace boids::viewer

@@ -1,10 +1,11 @@
-// Saves the current framebuffer (the frame just drawn, before the swap) as a PNG.
+// The current framebuffer (the frame just drawn, before the swap) as a PNG.
 #pragma once
 
 #include <string>
 
 namespace boids::viewer {
 
-void save_screenshot(const std::string& path, int width, int height);
+// The PNG file's bytes; the caller writes them (whole, or not at all).
+std::string encode_screenshot(int width, int height);
 
 }  // namespace boids::viewer

@@ -395,7 +395,7 @@ void Viewer::run() {
     ++frames_;
     ++window_frames_;
     if (last && !options_.screenshot.empty())
-      save_screenshot(options_.screenshot, view_.width, view_.height);
+      screenshot_png_ = encode_screenshot(view_.width, view_.height);
     glfwSwapBuffers(window_);
 
     const double t = glfwGetTime();

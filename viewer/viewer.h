@@ -35,6 +35,9 @@ class Viewer {
 
   void run();
 
+  // The last frame as a PNG, when --screenshot asked for it (empty before the last frame).
+  const std::string& screenshot_png() const { return screenshot_png_; }
+
   // Input, from GLFW's callbacks (which Dear ImGui chains to).
   void on_key(int key, int action);
   void on_mouse_button(int button, int action);
@@ -114,6 +117,7 @@ class Viewer {
 
   // Statistics.
   std::uint64_t frames_ = 0, steps_done_ = 0;
+  std::string screenshot_png_;
   double fps_ = 0, steps_per_second_ = 0, window_start_ = 0;
   std::uint64_t window_frames_ = 0, window_steps_ = 0;
 };

@@ -119,4 +119,9 @@ std::string OptionParser::help() const {
   return text;
 }
 
+std::string parse_file_name(const std::string& option, const std::string& text) {
+  if (text.empty()) throw InputError(option + ": the file name is empty");
+  return text;
+}
+
 }  // namespace boids::cli

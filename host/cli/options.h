@@ -18,6 +18,9 @@ double parse_real(const std::string& option, const std::string& text);
 double parse_positive(const std::string& option, const std::string& text);
 double parse_non_negative(const std::string& option, const std::string& text);
 
+// A file name: not empty. Whether it can be read or written is checked where it is used.
+std::string parse_file_name(const std::string& option, const std::string& text);
+
 class OptionParser {
  public:
   explicit OptionParser(std::string usage) : usage_(std::move(usage)) {}

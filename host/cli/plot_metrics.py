@@ -44,7 +44,7 @@ def main(argv):
     ax.legend(lines[0] + more[0], lines[1] + more[1], loc="lower right")
     ax.set_title(argv[3])
     fig.tight_layout()
-    fig.savefig(argv[4])
+    fig.savefig(argv[4], format="png")
     return 0
 
 

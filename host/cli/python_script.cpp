@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
+
 #include "host/errors.h"
 
 extern char** environ;
@@ -51,8 +53,12 @@ void check_matplotlib(const std::string& option, const std::string& script) {
 }
 
 void check_png_name(const std::string& option, const std::string& path) {
-  if (path.size() < 5 || path.compare(path.size() - 4, 4, ".png") != 0) {
-    throw InputError(option + ": expected a file name ending in .png, got '" + path + "'");
+  std::string extension = path.size() > 4 ? path.substr(path.size() - 4) : "";
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension != ".png") {
+    throw InputError(option +
+                     ": expected a file name ending in .png (images are written as PNG), got '" +
+                     path + "'");
   }
 }
 

@@ -19,7 +19,8 @@ std::string metrics_plot_script();
 // matplotlib (the script answers --check).
 void check_matplotlib(const std::string& option, const std::string& script);
 
-// Throws InputError unless `path` ends in ".png" (refused like an empty name), naming `option`.
+// Throws InputError unless `path` ends in ".png" (any case), naming `option`: every image
+// boids writes (--plot, --screenshot) is a PNG.
 void check_png_name(const std::string& option, const std::string& path);
 
 }  // namespace boids::cli

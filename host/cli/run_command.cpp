@@ -37,16 +37,10 @@ OptionParser make_parser(RunOptions& o) {
   parser.add_value("--steps", "N", "steps to simulate, >= 0 (default 600)",
                    [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 0); });
   parser.add_value("--save", "FILE", "write the final state as CSV (x,y,vx,vy), in input order",
-                   [&o](const std::string& v) {
-                     if (v.empty()) throw InputError("--save: the file name is empty");
-                     o.save_file = v;
-                   });
-  parser.add_value("--metrics", "FILE",
-                   "write metrics as CSV (" + std::string(kMetricsHeader) + ")",
-                   [&o](const std::string& v) {
-                     if (v.empty()) throw InputError("--metrics: the file name is empty");
-                     o.metrics_file = v;
-                   });
+                   [&o](const std::string& v) { o.save_file = parse_file_name("--save", v); });
+  parser.add_value(
+      "--metrics", "FILE", "write metrics as CSV (" + std::string(kMetricsHeader) + ")",
+      [&o](const std::string& v) { o.metrics_file = parse_file_name("--metrics", v); });
   parser.add_value(
       "--metrics-every", "K", "metrics every K steps, >= 1 (default: start and end only)",
       [&o](const std::string& v) { o.metrics_every = parse_whole("--metrics-every", v, 1); });
@@ -157,20 +151,21 @@ void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& 
   std::cout << j.dump(2) << std::endl;
 }
 
-// Draws the metrics series with host/cli/plot_metrics.py.
+// Draws the metrics series with host/cli/plot_metrics.py into the --plot output.
 void plot_metrics(const RunOptions& o, std::uint64_t count, const SimulationConfig& config,
-                  const std::string& metrics_csv) {
-  const std::string series = o.plot_file + ".metrics.tmp";
-  write_file_atomically(series, metrics_csv);
+                  const std::string& metrics_csv, OutputFiles& outputs) {
+  ScratchFile series(".csv");
+  series.write(metrics_csv);
   const std::string title = std::to_string(count) + " boids, " + to_string(config.params.model) +
                             " model, seed " + std::to_string(o.flock.seed);
-  const int status =
-      run_python_script(metrics_plot_script(), {series, std::to_string(count), title, o.plot_file});
-  std::remove(series.c_str());
+  const int status = run_python_script(
+      metrics_plot_script(),
+      {series.path(), std::to_string(count), title, outputs.file_to_write("--plot")});
   if (status != 0) {
     throw RuntimeError("--plot: " + metrics_plot_script() + " failed (exit status " +
                        std::to_string(status) + ")");
   }
+  outputs.written_externally("--plot");
 }
 
 }  // namespace
@@ -185,21 +180,12 @@ int run_command(const std::vector<std::string>& args) {
   }
   if (o.metrics_every > 0 && o.metrics_file.empty())
     throw InputError("--metrics-every needs --metrics FILE");
-  if (!o.save_file.empty()) check_writable(o.save_file, "--save");
-  if (!o.metrics_file.empty()) check_writable(o.metrics_file, "--metrics");
-  if (!o.plot_file.empty()) check_writable(o.plot_file, "--plot");
-  const std::pair<std::string, std::string> outputs[] = {
-      {"--save", o.save_file}, {"--metrics", o.metrics_file}, {"--plot", o.plot_file}};
-  for (std::size_t a = 0; a < 3; ++a) {
-    for (std::size_t b = a + 1; b < 3; ++b) {
-      if (!outputs[a].second.empty() && outputs[a].second == outputs[b].second) {
-        throw InputError(outputs[a].first + " and " + outputs[b].first + " name the same file '" +
-                         outputs[a].second + "'");
-      }
-    }
-  }
-
   const SimulationConfig config = resolve_config(o.flock);
+  // Every output is checked, and its temporary file made, before any work.
+  OutputFiles outputs;
+  if (!o.save_file.empty()) outputs.add("--save", o.save_file);
+  if (!o.metrics_file.empty()) outputs.add("--metrics", o.metrics_file);
+  if (!o.plot_file.empty()) outputs.add("--plot", o.plot_file, ".png");
   if (!o.plot_file.empty()) check_matplotlib("--plot", metrics_plot_script());
   // A random start is checked before it is drawn; a state file once it is read.
   if (o.flock.init_file.empty()) check_memory(config, resolve_count(o.flock));
@@ -238,9 +224,11 @@ int run_command(const std::vector<std::string>& args) {
 
   const FlockMetrics final_metrics = sim->metrics();
   if (record && o.steps > 0) append_metrics_row(metrics_csv, o.steps, final_metrics);
-  if (!o.save_file.empty()) write_state_file(o.save_file, sim->state());
-  if (!o.metrics_file.empty()) write_file_atomically(o.metrics_file, metrics_csv);
-  if (!o.plot_file.empty()) plot_metrics(o, sim->count(), config, metrics_csv);
+  // The outputs are committed together, once each is whole.
+  if (outputs.has("--save")) outputs.write("--save", format_state(sim->state()));
+  if (outputs.has("--metrics")) outputs.write("--metrics", metrics_csv);
+  if (outputs.has("--plot")) plot_metrics(o, sim->count(), config, metrics_csv, outputs);
+  outputs.commit();
   if (o.json) {
     print_json(*sim, o, final_metrics, seconds);
   } else {

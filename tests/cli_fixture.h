@@ -1,0 +1,126 @@
+// Suites that run the tools as separate processes: each test gets its own directory, runs
+// `boids` (or another tool) there with no shell, and reads the exit code, stdout, stderr and
+// the files left behind.
+#pragma once
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/test_support.h"
+
+namespace boids::test_support {
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+class CliFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("boids_cli_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::set<std::string> entries() const {
+    std::set<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_))
+      names.insert(entry.path().filename().string());
+    return names;
+  }
+
+  // Runs `boids args...` in the test's directory; stdout goes to `stdout_to` when given
+  // (e.g. /dev/full), else it is captured like stderr.
+  Result run(const std::vector<std::string>& args, const std::string& stdout_to = "") const {
+    return run_program(boids_executable(), args, stdout_to);
+  }
+
+  Result run_program(std::string program, const std::vector<std::string>& args,
+                     const std::string& stdout_to = "") const {
+    const std::string stem = (dir_.parent_path() / dir_.filename()).string();
+    const std::string out_path = stdout_to.empty() ? stem + ".out" : stdout_to;
+    const std::string err_path = stem + ".err";
+    std::vector<char*> argv;
+    argv.push_back(program.data());
+    std::vector<std::string> copies = args;
+    for (std::string& a : copies) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int in = open("/dev/null", O_RDONLY);
+      if (out < 0 || err < 0 || in < 0) _exit(126);
+      dup2(in, 0);
+      dup2(out, 1);
+      dup2(err, 2);
+      if (chdir(dir_.c_str()) != 0) _exit(126);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    Result r;
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+      ADD_FAILURE() << "cannot run " << program;
+      return r;
+    }
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (stdout_to.empty()) {
+      r.out = read_file(out_path);
+      std::filesystem::remove(out_path);
+    }
+    r.err = read_file(err_path);
+    std::filesystem::remove(err_path);
+    return r;
+  }
+
+  // `boids run args...` fails as bad input: exit 2, `boids: error: ` and `names` on stderr,
+  // nothing on stdout.
+  void expect_bad(std::vector<std::string> args, const std::vector<std::string>& names) const {
+    bool has_backend = false;
+    for (const std::string& a : args) has_backend |= a.rfind("--backend", 0) == 0;
+    if (!has_backend) args.insert(args.begin(), {"--backend", "cpu"});
+    args.insert(args.begin(), "run");
+    std::string line;
+    for (const std::string& a : args) line += " '" + a + "'";
+    SCOPED_TRACE("boids" + line);
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
+    for (const std::string& name : names) EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+
+  std::filesystem::path dir_;
+};
+
+}  // namespace boids::test_support
