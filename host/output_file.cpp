@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
+#include <string_view>
 
 #include "host/errors.h"
 
@@ -63,7 +64,7 @@ std::string unreachable(const std::string& path, int error) {
 }
 
 // Writes everything; returns 0, or the errno of the write that failed.
-int write_all(int fd, const std::string& contents) {
+int write_all(int fd, std::string_view contents) {
   std::size_t done = 0;
   while (done < contents.size()) {
     const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
@@ -181,20 +182,52 @@ void OutputFiles::add(const std::string& option, const std::string& path,
 }
 
 void OutputFiles::write(const std::string& option, const std::string& contents) {
+  write_pieces(option, [&](const ByteSink& sink) { sink(contents.data(), contents.size()); });
+}
+
+void OutputFiles::write_pieces(const std::string& option,
+                               const std::function<void(const ByteSink&)>& produce) {
   Output& out = find(option);
   if (out.special) {
-    out.contents = contents;
+    out.contents.clear();
+    produce([&](const void* data, std::size_t size) {
+      out.contents.append(static_cast<const char*>(data), size);
+    });
     out.written = true;
     return;
   }
-  const int fd = open(out.temporary.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  int error = fd < 0 ? errno : 0;
-  if (fd >= 0) {
-    error = write_all(fd, contents);
-    if (error == 0 && (fchmod(fd, out.mode) != 0 || fsync(fd) != 0)) error = errno;
-    if (close(fd) != 0 && error == 0) error = errno;
-  }
-  if (error != 0) throw RuntimeError("cannot write '" + out.path + "': " + reason(error));
+  const auto fail = [&](int error) {
+    throw RuntimeError("cannot write '" + out.path + "': " + reason(error));
+  };
+  struct Descriptor {
+    int fd;
+    ~Descriptor() {
+      if (fd >= 0) close(fd);
+    }
+  } file{open(out.temporary.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC)};
+  if (file.fd < 0) fail(errno);
+  // Small pieces gather in a buffer: one write call per MiB.
+  std::string buffer;
+  const auto flush = [&] {
+    if (const int error = write_all(file.fd, buffer); error != 0) fail(error);
+    buffer.clear();
+  };
+  produce([&](const void* data, std::size_t size) {
+    if (buffer.size() + size > (std::size_t{1} << 20)) flush();
+    if (size > (std::size_t{1} << 20)) {
+      if (const int error =
+              write_all(file.fd, std::string_view(static_cast<const char*>(data), size));
+          error != 0)
+        fail(error);
+      return;
+    }
+    buffer.append(static_cast<const char*>(data), size);
+  });
+  flush();
+  if (fchmod(file.fd, out.mode) != 0 || fsync(file.fd) != 0) fail(errno);
+  const int fd = file.fd;
+  file.fd = -1;
+  if (close(fd) != 0) fail(errno);
   out.written = true;
 }
 

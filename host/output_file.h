@@ -15,6 +15,7 @@
 
 #include <sys/types.h>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,11 @@ class OutputFiles {
   // Writes the whole contents of an output (to its temporary file, flushed to disk). Throws
   // RuntimeError naming the file when the disk refuses.
   void write(const std::string& option, const std::string& contents);
+
+  // The same in pieces, for outputs too large to hold twice: `produce` hands each piece to
+  // the sink it is given.
+  using ByteSink = std::function<void(const void* data, std::size_t size)>;
+  void write_pieces(const std::string& option, const std::function<void(const ByteSink&)>& produce);
 
   // For a program that writes the output itself: the file it should write (the temporary
   // file, or the destination when that is a special file), and then the call that says the

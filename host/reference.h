@@ -22,6 +22,10 @@ class ReferenceStepper {
 
   std::uint64_t steps_taken() const { return steps_; }
 
+  // Continues a flight at step `steps` (a checkpoint's): the noise of the next step is keyed
+  // by it.
+  void resume_at(std::uint64_t steps) { steps_ = steps; }
+
  private:
   void seed_step(FlockState& state, const FlockParams& params);
 

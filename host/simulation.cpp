@@ -81,6 +81,27 @@ void Simulation::change_params(const FlockParams& params) {
   config_.params = params;
 }
 
+void Simulation::check_resumable(const FlockState& state, const std::vector<std::uint64_t>& order,
+                                 bool keeps_input_order) const {
+  if (state.size() != count_ || order.size() != count_) {
+    throw InputError("a checkpoint of " + std::to_string(state.size()) +
+                     " boids cannot continue a flock of " + std::to_string(count_));
+  }
+  std::vector<bool> seen(count_, false);
+  for (std::uint64_t k = 0; k < count_; ++k) {
+    if (order[k] >= count_ || seen[order[k]] || (keeps_input_order && order[k] != k)) {
+      throw InputError("the checkpoint's order of the boids is not one this backend keeps");
+    }
+    seen[order[k]] = true;
+  }
+}
+
+std::vector<std::uint64_t> input_order(std::uint64_t count) {
+  std::vector<std::uint64_t> order(count);
+  for (std::uint64_t k = 0; k < count; ++k) order[k] = k;
+  return order;
+}
+
 namespace {
 
 MemoryNeed reference_memory_need(std::uint64_t count) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "host/flock.h"
 #include "host/metrics.h"
@@ -85,6 +86,20 @@ class Simulation {
   // Changes the weights, radius and maximum speed in place; the world's side must stay.
   virtual void set_params(const FlockParams& params) = 0;
 
+  // Steps taken since the flight began (a resumed flight counts the checkpoint's too); the
+  // noise of a step is keyed by it.
+  virtual std::uint64_t steps_taken() const = 0;
+
+  // The order the backend keeps its boids in: slot k holds boid order[k] (its input index).
+  // The hashed method keeps them in cell order between steps, and its sums add in that
+  // order, so a checkpoint records it.
+  virtual std::vector<std::uint64_t> backend_order() const = 0;
+
+  // Continues a checkpoint's flight: `state` in input order, the backend's `order` and the
+  // steps taken. The steps that follow are those the checkpointed run would have taken.
+  virtual void resume(const FlockState& state, const std::vector<std::uint64_t>& order,
+                      std::uint64_t steps_taken) = 0;
+
   // The viewer's hooks into this flock.
   virtual ViewerAccess& viewer_access() = 0;
 
@@ -98,10 +113,18 @@ class Simulation {
   // Records new parameters after checking that the world is unchanged; for set_params.
   void change_params(const FlockParams& params);
 
+  // For resume: throws InputError unless `state` holds count() boids and `order` is a
+  // permutation of them (the identity, for a backend that keeps input order).
+  void check_resumable(const FlockState& state, const std::vector<std::uint64_t>& order,
+                       bool keeps_input_order) const;
+
  private:
   SimulationConfig config_;
   std::uint64_t count_;
 };
+
+// 0, 1, ..., count - 1: the order of a backend that keeps input order.
+std::vector<std::uint64_t> input_order(std::uint64_t count);
 
 // Creates a simulation of `initial` on the configured backend. Throws InputError for a
 // combination the backend does not offer (the reference is naive double only) and

@@ -150,7 +150,7 @@ BOIDS_HD BOIDS_INLINE void advance_block(LaneBoids<Real, Lanes>& next,
                                          const LaneBoids<Real, Lanes>& self, int active,
                                          const Sums& sums, IdOf&& id_of,
                                          const StepParams<Real>& p) {
-  LaneTerms<Real, Lanes> terms;
+  LaneTerms<Real, Lanes> terms{};  // unread without the extras
   if constexpr (E::kAny) {
     index_t ids[Lanes];  // lanes past the last boid repeat it, as `self` does
     for (int lane = 0; lane < Lanes; ++lane) ids[lane] = id_of(min_of(lane, active - 1));

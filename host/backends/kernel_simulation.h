@@ -151,6 +151,40 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     index_.keys_ready = false;  // keyed on the old grid
   }
 
+  std::uint64_t steps_taken() const override { return steps_taken_; }
+
+  std::vector<std::uint64_t> backend_order() const override {
+    if (!hashed()) return input_order(count());
+    std::vector<index_t> ids(count());
+    if constexpr (Executor::kHostMemory) {
+      std::copy(index_.ids, index_.ids + count(), ids.begin());
+    } else {
+      exec_.download(ids.data(), index_.ids, count());
+    }
+    return std::vector<std::uint64_t>(ids.begin(), ids.end());
+  }
+
+  void resume(const FlockState& state, const std::vector<std::uint64_t>& order,
+              std::uint64_t steps_taken) override {
+    check_resumable(state, order, !hashed());
+    FlockState in_order;  // the backend's order
+    in_order.resize(count());
+    for (std::size_t k = 0; k < count(); ++k) {
+      in_order.x[k] = state.x[order[k]];
+      in_order.y[k] = state.y[order[k]];
+      in_order.vx[k] = state.vx[order[k]];
+      in_order.vy[k] = state.vy[order[k]];
+    }
+    exec_.synchronize();
+    upload_state(in_order);
+    if (hashed()) {
+      const std::vector<index_t> ids(order.begin(), order.end());
+      exec_.upload(index_.ids, ids.data(), ids.size());
+      index_.keys_ready = false;  // the next step keys the cells from the positions
+    }
+    steps_taken_ = steps_taken;
+  }
+
   std::string device() const override { return exec_.device(); }
 
   std::uint64_t bytes_allocated() const override {

@@ -9,7 +9,7 @@ namespace {
 class ReferenceSimulation final : public Simulation, public ViewerAccess {
  public:
   ReferenceSimulation(const SimulationConfig& config, const FlockState& initial)
-      : Simulation(config, initial.size()), state_(initial) {}
+      : Simulation(config, initial.size()), state_(initial), stepper_(config.seed) {}
 
   void step(std::uint64_t steps) override {
     for (std::uint64_t s = 0; s < steps; ++s) stepper_.step(state_, config().params);
@@ -17,6 +17,14 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
   FlockState state() const override { return state_; }
   FlockMetrics metrics() override { return measure_flock(state_, config().params); }
   void set_params(const FlockParams& params) override { change_params(params); }
+  std::uint64_t steps_taken() const override { return stepper_.steps_taken(); }
+  std::vector<std::uint64_t> backend_order() const override { return input_order(count()); }
+  void resume(const FlockState& state, const std::vector<std::uint64_t>& order,
+              std::uint64_t steps_taken) override {
+    check_resumable(state, order, /*keeps_input_order=*/true);
+    state_ = state;
+    stepper_.resume_at(steps_taken);
+  }
   std::string device() const override { return "CPU, one thread (reference)"; }
   std::uint64_t bytes_allocated() const override {
     return count() * 4 * sizeof(double) * 3 + count() * sizeof(int);

@@ -78,8 +78,9 @@ const OptionParser::Option* OptionParser::find(const std::string& name) const {
   return nullptr;
 }
 
-void OptionParser::parse(const std::vector<std::string>& args) const {
+std::vector<std::string> OptionParser::parse(const std::vector<std::string>& args) const {
   std::set<std::string> seen;
+  std::vector<std::string> given;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg.rfind("--", 0) != 0 || arg == "--") {
@@ -90,6 +91,7 @@ void OptionParser::parse(const std::vector<std::string>& args) const {
     const Option* option = find(name);
     if (!option) throw InputError("unknown option '" + name + "' (see --help)");
     if (!seen.insert(name).second) throw InputError(name + " is given more than once");
+    given.push_back(name);
     if (option->set_flag) {
       if (equals != std::string::npos) throw InputError(name + " takes no value");
       option->set_flag();
@@ -103,6 +105,13 @@ void OptionParser::parse(const std::vector<std::string>& args) const {
       throw InputError(name + " needs a value (" + name + " " + option->value_name + ")");
     }
   }
+  return given;
+}
+
+std::vector<std::string> OptionParser::names() const {
+  std::vector<std::string> names;
+  for (const Option& option : options_) names.push_back(option.name);
+  return names;
 }
 
 std::string OptionParser::help() const {

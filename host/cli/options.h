@@ -31,7 +31,11 @@ class OptionParser {
 
   // Parses `--name value`, `--name=value` and `--flag`. Throws InputError for an unknown
   // option, a missing value, an option given twice, a positional argument, or a bad value.
-  void parse(const std::vector<std::string>& args) const;
+  // Returns the names of the options given, in order.
+  std::vector<std::string> parse(const std::vector<std::string>& args) const;
+
+  // Every option's name, in the order they were added.
+  std::vector<std::string> names() const;
 
   std::string help() const;
 

@@ -1,10 +1,13 @@
 // `boids run`: simulate a flock, report its metrics, optionally save its state and history.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
+#include "host/checkpoint.h"
 #include "host/cli/commands.h"
 #include "host/cli/flock_options.h"
 #include "host/cli/progress.h"
@@ -22,8 +25,9 @@ constexpr const char* kMetricsHeader =
 struct RunOptions {
   FlockOptions flock;
   std::uint64_t steps = 600;
-  std::string save_file, metrics_file, plot_file;
-  std::uint64_t metrics_every = 0;  // 0: not given
+  std::string save_file, metrics_file, plot_file, checkpoint_file, resume_file;
+  std::uint64_t metrics_every = 0;     // 0: not given
+  std::uint64_t checkpoint_every = 0;  // 0: at the end only
   bool json = false;
   bool help = false;
 };
@@ -51,6 +55,20 @@ OptionParser make_parser(RunOptions& o) {
                      check_png_name("--plot", v);
                      o.plot_file = v;
                    });
+  parser.add_value(
+      "--checkpoint", "FILE",
+      "write a checkpoint (every option of the flight, its step, its state) at the "
+      "end, and every --checkpoint-every steps; --resume continues it",
+      [&o](const std::string& v) { o.checkpoint_file = parse_file_name("--checkpoint", v); });
+  parser.add_value(
+      "--checkpoint-every", "K",
+      "a checkpoint every K steps of the flight, >= 1 (default: at the end only)",
+      [&o](const std::string& v) { o.checkpoint_every = parse_whole("--checkpoint-every", v, 1); });
+  parser.add_value("--resume", "FILE",
+                   "continue the flight of a checkpoint, bit for bit as if it had not stopped: "
+                   "its options come from the checkpoint (give none of them), and --steps is "
+                   "the step to end at, counted from the flight's start",
+                   [&o](const std::string& v) { o.resume_file = parse_file_name("--resume", v); });
   parser.add_flag("--json", "print one JSON object instead of a summary", [&o] { o.json = true; });
   parser.add_flag("--help", "show this help", [&o] { o.help = true; });
   return parser;
@@ -106,13 +124,24 @@ nlohmann::ordered_json params_json(const FlockParams& p) {
   return j;
 }
 
-void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetrics& m,
-                   double seconds) {
+// The steps a run took: from `first` (0, or a checkpoint's step) to `last`.
+struct Flight {
+  std::uint64_t first = 0, last = 0;
+  double seconds = 0;  // stepping alone
+  std::uint64_t steps() const { return last - first; }
+};
+
+void print_summary(const Simulation& sim, const Flight& flight, const FlockMetrics& m) {
   const auto& c = sim.config();
   std::printf("%llu boids (%s), %llu steps on %s (%s, %s): %s\n",
               static_cast<unsigned long long>(sim.count()), to_string(c.params.model).c_str(),
-              static_cast<unsigned long long>(o.steps), to_string(c.backend).c_str(),
+              static_cast<unsigned long long>(flight.steps()), to_string(c.backend).c_str(),
               to_string(c.method).c_str(), to_string(c.precision).c_str(), sim.device().c_str());
+  if (flight.first > 0) {
+    std::printf("  resumed at step %llu, now at step %llu\n",
+                static_cast<unsigned long long>(flight.first),
+                static_cast<unsigned long long>(flight.last));
+  }
   std::printf("  polarization       %.6f\n", m.polarization);
   std::printf("  order              %.6f\n", m.order);
   std::printf("  flocks             %llu (largest %llu boids)\n",
@@ -120,20 +149,24 @@ void print_summary(const Simulation& sim, const RunOptions& o, const FlockMetric
               static_cast<unsigned long long>(m.largest_flock));
   std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
   std::printf("  mean neighbours    %.4g\n", m.mean_neighbors);
-  std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", seconds,
-              boid_steps_per_second(sim, o.steps, seconds));
+  std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", flight.seconds,
+              boid_steps_per_second(sim, flight.steps(), flight.seconds));
   std::printf("  memory             %.4g MiB (%.1f bytes per boid)\n",
               static_cast<double>(sim.bytes_allocated()) / (1 << 20), bytes_per_boid(sim));
 }
 
-void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& m, double seconds) {
+void print_json(const Simulation& sim, const RunOptions& o, const Flight& flight,
+                const FlockMetrics& m) {
   const auto& c = sim.config();
   nlohmann::ordered_json j;
   j["count"] = sim.count();
-  j["steps"] = o.steps;
-  j["seed"] = o.flock.seed;
+  j["steps"] = flight.steps();
+  j["first_step"] = flight.first;
+  j["seed"] = c.seed;
   j["init"] = o.flock.init_file.empty() ? nlohmann::ordered_json(nullptr)
                                         : nlohmann::ordered_json(o.flock.init_file);
+  j["resume"] = o.resume_file.empty() ? nlohmann::ordered_json(nullptr)
+                                      : nlohmann::ordered_json(o.resume_file);
   j["backend"] = to_string(c.backend);
   j["method"] = to_string(c.method);
   j["precision"] = to_string(c.precision);
@@ -145,19 +178,19 @@ void print_json(const Simulation& sim, const RunOptions& o, const FlockMetrics& 
   j["largest_flock"] = m.largest_flock;
   j["mean_nn_distance"] = m.mean_nn_distance;
   j["mean_neighbors"] = m.mean_neighbors;
-  j["seconds"] = seconds;
-  j["boid_steps_per_second"] = boid_steps_per_second(sim, o.steps, seconds);
+  j["seconds"] = flight.seconds;
+  j["boid_steps_per_second"] = boid_steps_per_second(sim, flight.steps(), flight.seconds);
   j["bytes_per_boid"] = bytes_per_boid(sim);
   std::cout << j.dump(2) << std::endl;
 }
 
 // Draws the metrics series with host/cli/plot_metrics.py into the --plot output.
-void plot_metrics(const RunOptions& o, std::uint64_t count, const SimulationConfig& config,
+void plot_metrics(std::uint64_t count, const SimulationConfig& config,
                   const std::string& metrics_csv, OutputFiles& outputs) {
   ScratchFile series(".csv");
   series.write(metrics_csv);
   const std::string title = std::to_string(count) + " boids, " + to_string(config.params.model) +
-                            " model, seed " + std::to_string(o.flock.seed);
+                            " model, seed " + std::to_string(config.seed);
   const int status = run_python_script(
       metrics_plot_script(),
       {series.path(), std::to_string(count), title, outputs.file_to_write("--plot")});
@@ -168,71 +201,119 @@ void plot_metrics(const RunOptions& o, std::uint64_t count, const SimulationConf
   outputs.written_externally("--plot");
 }
 
+// Writes the flight's checkpoint whole: a temporary file, flushed to disk, then renamed.
+void save_checkpoint(const Simulation& sim, const std::string& path) {
+  OutputFiles file;
+  file.add("--checkpoint", path);
+  write_checkpoint(file, "--checkpoint", checkpoint_of(sim));
+  file.commit();
+}
+
+// The checkpoint to continue, checked against the rest of the command line: it holds every
+// option of its flight, so none may be given beside it.
+Checkpoint checkpoint_to_resume(const RunOptions& o, const std::vector<std::string>& given) {
+  FlockOptions unused;
+  OptionParser flight_options("");
+  add_flock_options(flight_options, unused);
+  const std::vector<std::string> flight = flight_options.names();
+  for (const std::string& name : given) {
+    if (std::find(flight.begin(), flight.end(), name) != flight.end()) {
+      throw InputError(name +
+                       " cannot be given with --resume: the checkpoint holds every option "
+                       "of its flight");
+    }
+  }
+  if (std::find(given.begin(), given.end(), "--steps") == given.end()) {
+    throw InputError("--resume needs --steps N, the step the flight ends at");
+  }
+  Checkpoint checkpoint = read_checkpoint(o.resume_file);
+  if (o.steps < checkpoint.step) {
+    throw InputError("--steps " + std::to_string(o.steps) + " is before the checkpoint's step " +
+                     std::to_string(checkpoint.step) +
+                     " (with --resume, --steps counts from the flight's start)");
+  }
+  return checkpoint;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
   RunOptions o;
   const OptionParser parser = make_parser(o);
-  parser.parse(args);
+  const std::vector<std::string> given = parser.parse(args);
   if (o.help) {
     std::cout << parser.help();
     return 0;
   }
   if (o.metrics_every > 0 && o.metrics_file.empty())
     throw InputError("--metrics-every needs --metrics FILE");
-  const SimulationConfig config = resolve_config(o.flock);
+  if (o.checkpoint_every > 0 && o.checkpoint_file.empty())
+    throw InputError("--checkpoint-every needs --checkpoint FILE");
+  std::optional<Checkpoint> resumed;
+  if (!o.resume_file.empty()) resumed = checkpoint_to_resume(o, given);
+  const SimulationConfig config = resumed ? resumed->config : resolve_config(o.flock);
   // Every output is checked, and its temporary file made, before any work.
   OutputFiles outputs;
   if (!o.save_file.empty()) outputs.add("--save", o.save_file);
   if (!o.metrics_file.empty()) outputs.add("--metrics", o.metrics_file);
   if (!o.plot_file.empty()) outputs.add("--plot", o.plot_file, ".png");
+  if (!o.checkpoint_file.empty()) outputs.add("--checkpoint", o.checkpoint_file);
   if (!o.plot_file.empty()) check_matplotlib("--plot", metrics_plot_script());
   // A random start is checked before it is drawn; a state file once it is read.
-  if (o.flock.init_file.empty()) check_memory(config, resolve_count(o.flock));
-  const FlockState initial = initial_state(o.flock, config.params);
-  if (!o.flock.init_file.empty()) check_memory(config, initial.size());
+  if (o.flock.init_file.empty() && !resumed) check_memory(config, resolve_count(o.flock));
+  const FlockState initial =
+      resumed ? std::move(resumed->state) : initial_state(o.flock, config.params);
+  if (!o.flock.init_file.empty() || resumed) check_memory(config, initial.size());
   const std::unique_ptr<Simulation> sim = make_simulation(config, initial);
+  if (resumed) sim->resume(initial, resumed->order, resumed->step);
 
-  // Step in stretches between metrics rows (and progress updates); time the stepping alone.
-  // A plot without --metrics-every has about 200 rows.
+  // Step in stretches between metrics rows, checkpoints (and progress updates); time the
+  // stepping alone. A plot without --metrics-every has about 200 rows.
+  Flight flight{sim->steps_taken(), o.steps};
   std::uint64_t every = o.metrics_every;
   if (every == 0)
-    every = o.plot_file.empty() ? std::max<std::uint64_t>(o.steps, 1)
-                                : std::max<std::uint64_t>(o.steps / 200, 1);
+    every = o.plot_file.empty() ? std::max<std::uint64_t>(flight.steps(), 1)
+                                : std::max<std::uint64_t>(flight.steps() / 200, 1);
+  const std::uint64_t checkpoint_every = o.checkpoint_every > 0 ? o.checkpoint_every : UINT64_MAX;
   std::string metrics_csv = std::string(kMetricsHeader) + "\n";
   const bool record = !o.metrics_file.empty() || !o.plot_file.empty();
-  if (record) append_metrics_row(metrics_csv, 0, sim->metrics());
-  ProgressBar progress(o.steps);
-  double seconds = 0;
-  std::uint64_t done = 0, stretch = 1;
-  while (done < o.steps) {
-    const std::uint64_t next_row = (done / every + 1) * every;
-    const std::uint64_t until =
-        std::min(o.steps, progress.enabled() ? std::min(next_row, done + stretch) : next_row);
+  if (record) append_metrics_row(metrics_csv, flight.first, sim->metrics());
+  ProgressBar progress(flight.steps());
+  std::uint64_t done = flight.first, stretch = 1;
+  const auto next_multiple = [&](std::uint64_t k) {
+    return k == UINT64_MAX ? UINT64_MAX : (done / k + 1) * k;
+  };
+  while (done < flight.last) {
+    std::uint64_t until =
+        std::min({flight.last, next_multiple(every), next_multiple(checkpoint_every)});
+    if (progress.enabled()) until = std::min(until, done + stretch);
     const auto start = std::chrono::steady_clock::now();
     sim->step(until - done);
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    seconds += took;
+    flight.seconds += took;
     if (took < 0.05) stretch *= 2;  // keep progress updates a few per second
     done = until;
-    progress.update(done);
-    if (record && done % every == 0 && done < o.steps)
+    progress.update(done - flight.first);
+    if (record && done % every == 0 && done < flight.last)
       append_metrics_row(metrics_csv, done, sim->metrics());
+    if (done % checkpoint_every == 0 && done < flight.last)
+      save_checkpoint(*sim, o.checkpoint_file);
   }
   progress.finish();
 
   const FlockMetrics final_metrics = sim->metrics();
-  if (record && o.steps > 0) append_metrics_row(metrics_csv, o.steps, final_metrics);
+  if (record && flight.steps() > 0) append_metrics_row(metrics_csv, flight.last, final_metrics);
   // The outputs are committed together, once each is whole.
   if (outputs.has("--save")) outputs.write("--save", format_state(sim->state()));
   if (outputs.has("--metrics")) outputs.write("--metrics", metrics_csv);
-  if (outputs.has("--plot")) plot_metrics(o, sim->count(), config, metrics_csv, outputs);
+  if (outputs.has("--plot")) plot_metrics(sim->count(), config, metrics_csv, outputs);
+  if (outputs.has("--checkpoint")) write_checkpoint(outputs, "--checkpoint", checkpoint_of(*sim));
   outputs.commit();
   if (o.json) {
-    print_json(*sim, o, final_metrics, seconds);
+    print_json(*sim, o, flight, final_metrics);
   } else {
-    print_summary(*sim, o, final_metrics, seconds);
+    print_summary(*sim, flight, final_metrics);
   }
   return 0;
 }

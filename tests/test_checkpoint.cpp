@@ -1,0 +1,276 @@
+// Checkpoints: a flight continued from one is the flight that never stopped, bit for bit, on
+// every backend, method, precision and variant; a damaged, truncated or foreign file is refused
+// whole; and a run killed mid-way continues from its last checkpoint.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "host/checkpoint.h"
+#include "host/errors.h"
+#include "host/output_file.h"
+#include "tests/cli_fixture.h"
+#include "tests/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace boids;
+using test_support::bit_identical;
+using test_support::EngineCase;
+using test_support::random_state;
+using test_support::read_file;
+using test_support::Result;
+
+// A checkpoint's bytes, as a run writes them.
+std::string checkpoint_bytes(const Checkpoint& c) {
+  const fs::path path = fs::temp_directory_path() / ("boids_ckpt_" + std::to_string(getpid()));
+  OutputFiles files;
+  files.add("--checkpoint", path.string());
+  write_checkpoint(files, "--checkpoint", c);
+  files.commit();
+  const std::string bytes = read_file(path.string());
+  fs::remove(path);
+  return bytes;
+}
+
+struct Variant {
+  const char* name;
+  std::function<void(FlockParams&)> set;
+};
+
+// The seed's flock and every variant that changes how a step goes.
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> all = {
+      {"seed", [](FlockParams&) {}},
+      {"noise", [](FlockParams& p) { p.noise = 0.8; }},
+      {"fov", [](FlockParams& p) { p.fov = 240; }},
+      {"walls", [](FlockParams& p) { p.world.boundary = Boundary::kWalls; }},
+      {"obstacles",
+       [](FlockParams& p) {
+         p.obstacles = {{30, 30, 8}, {70, 55, 5}};
+       }},
+      {"goal_wind",
+       [](FlockParams& p) {
+         p.has_goal = true;
+         p.goal = {80, 20};
+         p.wind = {0.05, -0.02};
+       }},
+      {"steering",
+       [](FlockParams& p) {
+         p.model = Model::kSteering;
+         p.radius = 12;
+         p.max_speed = 110;
+         p.separation = 1.5;
+         p.noise = 0.3;
+       }},
+      {"vicsek",
+       [](FlockParams& p) {
+         p.model = Model::kVicsek;
+         p.radius = 4;
+         p.max_speed = 0.5;
+         p.noise = 1.5;
+       }},
+  };
+  return all;
+}
+
+class Resume : public test_support::EngineCaseTest {};
+
+TEST_P(Resume, ContinuesEveryVariantBitForBit) {
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    FlockParams params;
+    v.set(params);
+    const SimulationConfig config{GetParam().backend, GetParam().method, GetParam().precision,
+                                  params, /*seed=*/9};
+    const FlockState start = random_state(700, 100, 4, 6, 3);
+    const auto whole = make_simulation(config, start);
+    whole->step(40);
+
+    const auto first = make_simulation(config, start);
+    first->step(17);
+    const Checkpoint saved = parse_checkpoint(checkpoint_bytes(checkpoint_of(*first)), "test");
+    EXPECT_EQ(saved.step, 17u);
+    EXPECT_EQ(flight_description(saved.config), flight_description(config));
+    const auto resumed = make_simulation(saved.config, saved.state);
+    resumed->resume(saved.state, saved.order, saved.step);
+    EXPECT_EQ(resumed->backend_order(), saved.order);
+    resumed->step(23);
+    EXPECT_EQ(resumed->steps_taken(), 40u);
+    EXPECT_TRUE(bit_identical(resumed->state(), whole->state()));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    backends, Resume,
+    testing::Values(EngineCase{Backend::kReference, Method::kNaive, Precision::kDouble},
+                    EngineCase{Backend::kCpu, Method::kNaive, Precision::kDouble},
+                    EngineCase{Backend::kCpu, Method::kNaive, Precision::kFloat},
+                    EngineCase{Backend::kCpu, Method::kHashed, Precision::kDouble},
+                    EngineCase{Backend::kCpu, Method::kHashed, Precision::kFloat},
+                    EngineCase{Backend::kCuda, Method::kNaive, Precision::kDouble},
+                    EngineCase{Backend::kCuda, Method::kHashed, Precision::kFloat}),
+    test_support::engine_case_name);
+
+// The cell order matters: continuing from the state alone, in input order, adds the hashed
+// method's sums in another order and the flight drifts; the checkpoint's order keeps it.
+TEST(Checkpoint, TheHashedOrderIsKeptBecauseItMatters) {
+  const SimulationConfig config{Backend::kCpu, Method::kHashed, Precision::kFloat, FlockParams{}};
+  const FlockState start = random_state(3000, 100, 0, 0, 5);
+  const auto whole = make_simulation(config, start);
+  whole->step(60);
+  const auto first = make_simulation(config, start);
+  first->step(30);
+  const auto from_state = make_simulation(config, first->state());
+  from_state->step(30);
+  EXPECT_FALSE(bit_identical(from_state->state(), whole->state()))
+      << "the order no longer matters: the test would not see a checkpoint that lost it";
+  const Checkpoint c = checkpoint_of(*first);
+  EXPECT_NE(c.order, input_order(c.order.size()));
+}
+
+Checkpoint small_checkpoint() {
+  FlockParams params;
+  params.has_goal = true;
+  params.goal = {1.25, 99.5};
+  params.wind = {-0.125, 1e-300};
+  params.obstacles = {{10, 20, 3}};
+  params.world = {100, 60, Boundary::kWalls};
+  params.noise = 0.1;
+  const SimulationConfig config{Backend::kCpu, Method::kHashed, Precision::kDouble, params, 77};
+  const auto sim = make_simulation(config, random_state(40, 60, 0, 0, 8));
+  sim->step(5);
+  return checkpoint_of(*sim);
+}
+
+TEST(Checkpoint, RoundTripIsExact) {
+  const Checkpoint c = small_checkpoint();
+  const Checkpoint back = parse_checkpoint(checkpoint_bytes(c), "test");
+  EXPECT_EQ(back.step, c.step);
+  EXPECT_EQ(flight_description(back.config), flight_description(c.config));
+  EXPECT_EQ(back.config.params.obstacles.size(), 1u);
+  EXPECT_TRUE(back.config.params.has_goal);
+  EXPECT_EQ(back.config.params.wind.y, 1e-300);
+  EXPECT_TRUE(bit_identical(back.state, c.state));
+  EXPECT_EQ(back.order, c.order);
+}
+
+// Every prefix, and a flipped bit anywhere, is refused as an InputError naming the file.
+TEST(Checkpoint, DamagedTruncatedOrForeignFilesAreRefusedWhole) {
+  const std::string bytes = checkpoint_bytes(small_checkpoint());
+  const auto expect_refused = [](const std::string& damaged, const std::string& why) {
+    try {
+      parse_checkpoint(damaged, "c.bin");
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("checkpoint 'c.bin': ", 0), 0u) << e.what();
+    }
+  };
+  for (std::size_t size = 0; size < bytes.size(); size += 1 + size / 7) {
+    expect_refused(bytes.substr(0, size), "a prefix of " + std::to_string(size) + " bytes");
+  }
+  expect_refused(bytes + "x", "a byte appended");
+  for (std::size_t at = 0; at < bytes.size(); at += 1 + at / 11) {
+    for (int bit : {0, 6}) {
+      std::string damaged = bytes;
+      damaged[at] = static_cast<char>(damaged[at] ^ (1 << bit));
+      expect_refused(damaged, "bit " + std::to_string(bit) + " of byte " + std::to_string(at));
+    }
+  }
+  expect_refused("x,y,vx,vy\n1,2,3,4\n", "a state file");
+  std::string newer = bytes;
+  newer[8] = 2;  // the version
+  expect_refused(newer, "a newer format");
+}
+
+class CheckpointCli : public test_support::CliFixture {
+ protected:
+  // `boids run args...` is refused as bad input, naming `words`. (Not expect_bad: that adds
+  // --backend, which --resume refuses.)
+  void refused(std::vector<std::string> args, const std::string& words) const {
+    args.insert(args.begin(), "run");
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+};
+
+// The flight of `boids run` with these options, on the cpu backend.
+std::vector<std::string> flight(std::vector<std::string> more) {
+  std::vector<std::string> args = {"run",     "--backend", "cpu",    "--count", "3000",
+                                   "--noise", "0.4",       "--seed", "11"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST_F(CheckpointCli, AKilledRunContinuesFromItsLastCheckpoint) {
+  // A run far too long to finish, killed once it has written a checkpoint or two.
+  std::string program = test_support::boids_executable();
+  std::vector<std::string> args =
+      flight({"--steps", "100000000", "--checkpoint", path("c.bin"), "--checkpoint-every", "20"});
+  std::vector<char*> argv = {program.data()};
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout)) _exit(126);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(path("c.bin")) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before it was killed";
+  ASSERT_TRUE(fs::exists(path("c.bin"))) << "no checkpoint within 60 s";
+
+  const Checkpoint last = read_checkpoint(path("c.bin"));  // whole, whatever the kill hit
+  ASSERT_EQ(last.step % 20, 0u);
+  const std::string end = std::to_string(last.step + 35);
+  const Result resumed =
+      run({"run", "--resume", path("c.bin"), "--steps", end, "--save", path("resumed.csv")});
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("resumed at step " + std::to_string(last.step)), std::string::npos)
+      << resumed.out;
+  const Result whole = run(flight({"--steps", end, "--save", path("whole.csv")}));
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  EXPECT_EQ(read_file(path("resumed.csv")), read_file(path("whole.csv")));
+}
+
+TEST_F(CheckpointCli, OptionsThatWouldChangeTheFlightAreRefused) {
+  ASSERT_EQ(run(flight({"--steps", "10", "--checkpoint", path("c.bin")})).code, 0);
+  const std::string kept = read_file(path("c.bin"));
+  for (const std::vector<std::string>& more : {std::vector<std::string>{"--alignment", "2"},
+                                               {"--seed", "11"},
+                                               {"--count", "3000"},
+                                               {"--backend", "cpu"},
+                                               {"--precision", "double"},
+                                               {"--init", path("c.bin")}}) {
+    std::vector<std::string> args = {"--resume", path("c.bin"),  "--steps",
+                                     "20",       "--checkpoint", path("c.bin")};
+    args.insert(args.end(), more.begin(), more.end());
+    refused(args, more[0] + " cannot be given with --resume");
+  }
+  refused({"--resume", path("c.bin")}, "--resume needs --steps");
+  refused({"--resume", path("c.bin"), "--steps", "9"}, "before the checkpoint's step 10");
+  refused({"--resume", path("missing.bin"), "--steps", "20"}, "missing.bin");
+  refused({"--checkpoint-every", "5"}, "--checkpoint-every needs --checkpoint");
+  EXPECT_EQ(read_file(path("c.bin")), kept);
+  EXPECT_EQ(entries(), (std::set<std::string>{"c.bin"}));
+}
+
+}  // namespace
