@@ -128,7 +128,7 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
   const std::size_t n = s.size();
   const auto p = step_params_of<Real>(params, 0);
   std::vector<kernels::Boid<Real>> cast(n);
-  pack_boids(s, 0, n, cast.data());
+  pack_boids(s, 0, n, params.world, cast.data());
   const bool may_round = sizeof(Real) < sizeof(double);
   const double band = 1e-5 * std::max({params.radius, params.world.width, params.world.height});
   const auto within = [band](double value, double threshold) {

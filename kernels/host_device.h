@@ -79,4 +79,34 @@ BOIDS_HD inline T max_of(T a, T b) {
   return a < b ? b : a;
 }
 
+// Where the square of a vector's length could overflow: a component above kLargest (so that
+// x^2 + y^2 <= 2 kLargest^2 is finite), and the exact power of two kShrink that brings any
+// finite component back to where its square is finite and normal.
+template <typename Real>
+struct LengthRange;
+template <>
+struct LengthRange<float> {
+  static constexpr float kLargest = 0x1.0p62f;
+  static constexpr float kShrink = 0x1.0p-80f;
+};
+template <>
+struct LengthRange<double> {
+  static constexpr double kLargest = 0x1.0p510;
+  static constexpr double kShrink = 0x1.0p-600;
+};
+
+// Scales (x, y) so that sqrt(x^2 + y^2) can be taken: by kShrink where a component is too
+// large, else by 1, which leaves every bit as it was. The scaling is exact, so the direction
+// is kept to the last bit (a component small enough to become subnormal may lose bits, but
+// it is then negligible beside the other). A select, not a branch, so that lanes vectorise.
+// Returns whether the vector was shrunk.
+template <typename Real>
+BOIDS_HD BOIDS_INLINE bool scale_for_length(Real& x, Real& y) {
+  const bool huge = max_of(absolute(x), absolute(y)) > LengthRange<Real>::kLargest;
+  const Real scale = huge ? LengthRange<Real>::kShrink : Real(1);
+  x = x * scale;
+  y = y * scale;
+  return huge;
+}
+
 }  // namespace boids::kernels

@@ -183,6 +183,14 @@ struct GathersNeighbors {
   }
 };
 
+// Separation pushes from neighbours whose d2 exceeds this: 0 in double, as the seed has it
+// (d / d2 is at most about 1e162 there); in float, which takes 1 / d2, the largest subnormal,
+// so that 1 / d2 stays finite: a pair closer than about 1e-19 is then coincident to float.
+template <typename Real>
+BOIDS_HD BOIDS_INLINE constexpr Real closest_push() {
+  return sizeof(Real) == sizeof(double) ? Real(0) : Real(0x1.fffffcp-127);
+}
+
 // Seed 000's three rules: separation from boids closer than the separation radius weighted by
 // 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
 // the speed clamped into [v_max / 2, v_max].
@@ -194,7 +202,7 @@ struct Boids : GathersNeighbors {
   BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real dx, Real dy, Real d2,
                            const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
     const bool near = seen & (d2 < p.radius_sq);
-    const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(0));
+    const bool pushes = near & (d2 < p.separation_sq) & (d2 > closest_push<Real>());
     sums.template add<sizeof(Real) == sizeof(double)>(lane, dx, dy, d2, other.vx, other.vy, near,
                                                       pushes);
   }
@@ -227,12 +235,16 @@ struct Boids : GathersNeighbors {
       vx += p.wind_x * p.dt;
       vy += p.wind_y * p.dt;
     }
-    const Real speed = square_root(vx * vx + vy * vy);
-    const bool fast = speed > p.max_speed;
+    // The speed of a velocity whose square would overflow is taken at a smaller scale (an
+    // infinite speed would zero it): such a boid is fast whatever the scaled speed says.
+    Real ux = vx, uy = vy;
+    const bool huge = scale_for_length(ux, uy);
+    const Real speed = square_root(ux * ux + uy * uy);
+    const bool fast = huge | (speed > p.max_speed);
     const bool slow = (speed < p.min_speed) & (speed > Real(0));
     const Real target = fast ? p.max_speed : p.min_speed;
-    vx = fast | slow ? vx / speed * target : vx;
-    vy = fast | slow ? vy / speed * target : vy;
+    vx = fast | slow ? ux / speed * target : vx;
+    vy = fast | slow ? uy / speed * target : vy;
     if constexpr (E::kNoise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
   }
 

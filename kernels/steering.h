@@ -50,22 +50,29 @@ struct Steering : GathersNeighbors {
       ax += p.goal_weight * (p.max_speed * terms.goal_x[lane] - vx);
       ay += p.goal_weight * (p.max_speed * terms.goal_y[lane] - vy);
     }
-    const Real magnitude = square_root(ax * ax + ay * ay);
-    const bool truncated = magnitude > p.max_force;
-    ax = truncated ? ax / magnitude * p.max_force : ax;
-    ay = truncated ? ay / magnitude * p.max_force : ay;
+    // Lengths whose square would overflow are taken at a smaller scale (see
+    // scale_for_length): the force is compared with its limit at the same scale, and such a
+    // velocity is fast whatever its scaled speed.
+    Real fx = ax, fy = ay;
+    const Real force_scale = scale_for_length(fx, fy) ? LengthRange<Real>::kShrink : Real(1);
+    const Real magnitude = square_root(fx * fx + fy * fy);
+    const bool truncated = magnitude > p.max_force * force_scale;
+    ax = truncated ? fx / magnitude * p.max_force : ax;
+    ay = truncated ? fy / magnitude * p.max_force : ay;
     vx = vx + ax * p.dt;
     vy = vy + ay * p.dt;
     if constexpr (E::kWind) {
       vx += p.wind_x * p.dt;
       vy += p.wind_y * p.dt;
     }
-    const Real speed = square_root(vx * vx + vy * vy);
-    const bool fast = speed > p.max_speed;
+    Real ux = vx, uy = vy;
+    const bool huge = scale_for_length(ux, uy);
+    const Real speed = square_root(ux * ux + uy * uy);
+    const bool fast = huge | (speed > p.max_speed);
     const bool slow = !fast & (speed < p.min_speed) & (speed > Real(kSteeringTiny));
     const Real boost = p.min_speed / speed;
-    vx = fast ? vx / speed * p.max_speed : (slow ? vx * boost : vx);
-    vy = fast ? vy / speed * p.max_speed : (slow ? vy * boost : vy);
+    vx = fast ? ux / speed * p.max_speed : (slow ? vx * boost : vx);
+    vy = fast ? uy / speed * p.max_speed : (slow ? vy * boost : vy);
     if constexpr (E::kNoise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
   }
 

@@ -48,8 +48,12 @@ struct Vicsek {
                                           const Sums<Real, Lanes>& sums,
                                           const LaneTerms<Real, Lanes>& terms, int lane,
                                           const StepParams<Real>& p) {
-    const Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
+    // Lengths whose square would overflow are taken at a smaller scale (see
+    // scale_for_length), which keeps the direction.
+    Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
+    scale_for_length(sx, sy);
     const Real mean = square_root(sx * sx + sy * sy);
+    scale_for_length(vx, vy);
     const Real own = square_root(vx * vx + vy * vy);
     Real hx = mean > Real(0) ? sx / mean : (own > Real(0) ? vx / own : Real(1));
     Real hy = mean > Real(0) ? sy / mean : (own > Real(0) ? vy / own : Real(0));

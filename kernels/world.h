@@ -59,10 +59,20 @@ BOIDS_HD BOIDS_INLINE void offset_between(Real ax, Real ay, Real bx, Real by,
 
 // Brings a coordinate that left [0, side) by less than side back into it, as the seed does.
 template <typename Real>
-BOIDS_HD BOIDS_INLINE Real wrap_position(Real x, Real side) {
+BOIDS_HD BOIDS_INLINE Real seed_wrap(Real x, Real side) {
   if (x < Real(0)) return x + side;
   if (x >= side) return x - side;
   return x;
+}
+
+// The seed's wrap, then side identified with 0, as the torus identifies them: a coordinate
+// below 0 by less than half an ulp of side wraps to x + side, which rounds to side itself and
+// would leave the boid outside the world (a saved state would not read back). Every other
+// coordinate keeps the seed's bits.
+template <typename Real>
+BOIDS_HD BOIDS_INLINE Real wrap_position(Real x, Real side) {
+  const Real wrapped = seed_wrap(x, side);
+  return wrapped == side ? Real(0) : wrapped;
 }
 
 // A value just below `side`, for positions that rounding would put on the far wall.

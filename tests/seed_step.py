@@ -7,7 +7,7 @@ the engine: the conformance test runs both on the same state and requires the sa
 
 Usage: seed_step.py --init IN.csv --steps N --save OUT.csv
                     [--radius R] [--separation W] [--alignment W] [--cohesion W]
-                    [--max-speed V] [--world L]
+                    [--max-speed V] [--world L] [--departures]
 
 State files are CSV with the header `x,y,vx,vy`; numbers are written with repr(), the
 shortest text that reads back as the same double.
@@ -25,6 +25,12 @@ K_COH = 0.005
 # The seed fixes the world at 100; here it is an argument, set before stepping.
 WORLD = 100.0
 HALF = WORLD / 2
+
+# The engine's two departures from the seed (--departures), where the seed's arithmetic
+# zeroes a velocity or leaves a boid outside its world: a velocity with a component above
+# 2^510, whose square could overflow, has its speed taken at the scale 2^-600 (exact) and is
+# clamped along it; a coordinate that the wrap leaves at WORLD itself is 0.
+DEPARTURES = False
 
 
 def step(b, p):
@@ -73,10 +79,13 @@ def step(b, p):
         if cnt[i] > 0:
             vx[i] += p["separation"] * K_SEP * sx[i] + p["alignment"] * K_ALI * (ax[i] / cnt[i] - vx[i]) + p["cohesion"] * K_COH * (cx[i] / cnt[i])
             vy[i] += p["separation"] * K_SEP * sy[i] + p["alignment"] * K_ALI * (ay[i] / cnt[i] - vy[i]) + p["cohesion"] * K_COH * (cy[i] / cnt[i])
-        speed = math.sqrt(vx[i] * vx[i] + vy[i] * vy[i])
-        if speed > vmax:
-            vx[i] = vx[i] / speed * vmax
-            vy[i] = vy[i] / speed * vmax
+        ux, uy, huge = vx[i], vy[i], False
+        if DEPARTURES and max(abs(ux), abs(uy)) > 2.0 ** 510:
+            ux, uy, huge = ux * 2.0 ** -600, uy * 2.0 ** -600, True
+        speed = math.sqrt(ux * ux + uy * uy)
+        if huge or speed > vmax:
+            vx[i] = ux / speed * vmax
+            vy[i] = uy / speed * vmax
         elif speed < vmin and speed > 0:
             vx[i] = vx[i] / speed * vmin
             vy[i] = vy[i] / speed * vmin
@@ -90,6 +99,9 @@ def step(b, p):
             y[i] += WORLD
         elif y[i] >= WORLD:
             y[i] -= WORLD
+        if DEPARTURES:
+            x[i] = 0.0 if x[i] == WORLD else x[i]
+            y[i] = 0.0 if y[i] == WORLD else y[i]
     b["step"] += 1
 
 
@@ -120,7 +132,7 @@ def write_state(path, b):
 
 
 def main():
-    global WORLD, HALF
+    global WORLD, HALF, DEPARTURES
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--init", required=True)
     parser.add_argument("--save", required=True)
@@ -131,8 +143,11 @@ def main():
     parser.add_argument("--cohesion", type=float, default=1.0)
     parser.add_argument("--max-speed", type=float, default=1.0)
     parser.add_argument("--world", type=float, default=100.0)
+    parser.add_argument("--departures", action="store_true",
+                        help="apply the engine's two departures from the seed")
     args = parser.parse_args()
     WORLD = args.world
+    DEPARTURES = args.departures
     HALF = WORLD / 2
     p = {
         "radius": args.radius,

@@ -333,6 +333,87 @@ TEST_F(Cli, PlotDrawsTheMetricsSeries) {
   EXPECT_EQ(entries(), (std::set<std::string>{"history.png"}));  // no temporary left
 }
 
+// The ranges of value_limits.h, both sides of each bound.
+TEST_F(Cli, NumbersOutsideTheRangesAreRefused) {
+  const auto accepted = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"run", "--count", "20", "--steps", "2"});
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+  };
+  // One step may not carry a boid across the world, or the box between walls.
+  expect_bad({"--max-speed", "150"},
+             {"--max-speed", "below the world's side 100", "cross the world", "got 150"});
+  expect_bad({"--max-speed", "100"}, {"--max-speed", "below the world's side 100"});
+  accepted({"--backend", "cpu", "--max-speed", "99"});
+  expect_bad({"--world", "100,40", "--max-speed", "45"}, {"--max-speed", "side 40"});
+  expect_bad({"--boundary", "walls", "--max-speed", "100"}, {"--max-speed", "side 100"});
+  accepted({"--backend", "cpu", "--boundary", "walls", "--max-speed", "99"});
+  expect_bad({"--world", "1e-50", "--precision", "double"}, {"--max-speed", "side 1e-50"});
+  expect_bad({"--model", "steering", "--dt", "10"}, {"--max-speed", "--dt 10", "below 60"});
+  accepted({"--backend", "cpu", "--model", "steering", "--dt", "5"});
+  expect_bad({"--model", "vicsek", "--speed", "10"}, {"--speed", "side 10"});
+  expect_bad({"--model", "vicsek", "--speed", "5", "--wind", "6,0"}, {"--wind", "below 5"});
+  accepted({"--backend", "cpu", "--model", "vicsek", "--speed", "5", "--wind", "4,0"});
+  // Double's ranges, on every backend.
+  expect_bad({"--backend", "reference", "--world", "1e300"}, {"--world", "1e300", "1e60"});
+  expect_bad({"--backend", "reference", "--radius", "1e-200"}, {"--radius", "1e-200", "1e-60"});
+  accepted({"--backend", "reference", "--radius", "1e-60"});
+  accepted({"--backend", "reference", "--world", "1e60"});
+  expect_bad({"--separation", "1.000001e6"}, {"--separation", "1e6"});
+  accepted({"--backend", "cpu", "--separation", "1e6", "--goal", "5,5", "--goal-weight", "1e6"});
+  expect_bad({"--precision", "double", "--wind", "1e-70,0"}, {"--wind", "1e-70"});
+  // Float's.
+  expect_bad({"--world", "1e300", "--precision", "float"},
+             {"--world", "1e300", "too large for --precision float", "at most 1e9"});
+  expect_bad({"--world", "1e20"}, {"--world", "--precision float", "use --precision double"});
+  accepted({"--backend", "cpu", "--world", "1e9"});
+  accepted({"--backend", "cpu", "--world", "1e20", "--precision", "double"});
+  expect_bad({"--radius", "1e-10"}, {"--radius", "too small for --precision float", "1e-9"});
+  accepted({"--backend", "cpu", "--radius", "1e-9"});
+  expect_bad({"--model", "steering", "--dt", "1e-12"}, {"--dt", "--precision float"});
+  expect_bad({"--wind", "1e10,0"}, {"--wind", "--precision float"});
+  expect_bad({"--density", "1e-30"}, {"--world", "--precision float"});
+  write_file(path("rocks.csv"), "x,y,radius\n50,50,1e-12\n");
+  expect_bad({"--obstacles", path("rocks.csv")}, {"--obstacles: obstacle 1 radius", "float"});
+  write_file(path("big.csv"), "x,y,radius\n50,50,100\n");
+  expect_bad({"--obstacles", path("big.csv")}, {"obstacle 1", "below the world's side 100"});
+}
+
+// Velocities a state file may hold: what float cannot take is refused naming the file, the
+// line and the column; double takes 1e200, which the first step clamps to v_max.
+TEST_F(Cli, StateFileVelocitiesBeyondThePrecisionAreRefused) {
+  write_file(path("huge.csv"), "x,y,vx,vy\n10,10,0.5,0\n20,20,1e39,0\n");
+  expect_bad({"--init", path("huge.csv")},
+             {"huge.csv", "line 3, column 3", "vx = 1e39", "--precision float", "1e20"});
+  write_file(path("large.csv"), "x,y,vx,vy\n10,10,0.5,0\n20,20,0,-1.5e20\n");
+  expect_bad({"--init", path("large.csv")}, {"line 3, column 4", "use --precision double"});
+  write_file(path("fits.csv"), "x,y,vx,vy\n10,10,0.5,0\n20,20,0,-1e20\n");
+  EXPECT_EQ(run({"run", "--backend", "cpu", "--init", path("fits.csv"), "--steps", "1"}).code, 0);
+  write_file(path("double.csv"), "x,y,vx,vy\n10,10,0.5,0\n20,20,1e200,-1e200\n");
+  const Result r = run({"run", "--backend", "reference", "--init", path("double.csv"), "--steps",
+                        "1", "--save", path("out.csv")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const boids::FlockState out = boids::read_state_file(path("out.csv"), 100.0);
+  EXPECT_NEAR(out.vx[1], std::sqrt(0.5), 1e-12);
+  EXPECT_NEAR(out.vy[1], -std::sqrt(0.5), 1e-12);
+  write_file(path("beyond.csv"), "x,y,vx,vy\n10,10,1e300,0\n");
+  expect_bad({"--backend", "reference", "--init", path("beyond.csv")},
+             {"line 2, column 3", "1e250"});
+}
+
+// A boid that the seed's wrap would leave at L is at 0: a saved state reads back.
+TEST_F(Cli, SavedStateReadsBack) {
+  write_file(path("edge.csv"), "x,y,vx,vy\n0,40,-1e-170,0\n40,0,0,-1e-170\n");
+  for (const std::string backend : {"reference", "cpu"}) {
+    const Result r = run({"run", "--backend", backend, "--precision", "double", "--init",
+                          path("edge.csv"), "--steps", "3", "--save", path("out.csv")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Result again = run({"run", "--backend", backend, "--precision", "double", "--init",
+                              path("out.csv"), "--steps", "1"});
+    EXPECT_EQ(again.code, 0) << again.err;
+  }
+}
+
 TEST_F(Cli, BadInitFiles) {
   struct Case {
     std::string name, text;

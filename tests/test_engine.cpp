@@ -331,6 +331,111 @@ TEST_P(EngineTest, RenderDataIsTheStateAsFloats) {
   }
 }
 
+// The largest finite velocity component each precision holds beside one whose square
+// overflows: 1e200 in double, 1e30 in float.
+TEST_P(EngineTest, VelocityWhoseSquareOverflowsIsClampedAlongIt) {
+  const double huge = is_double() ? 1e200 : 1e30;
+  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+    SCOPED_TRACE(to_string(model));
+    FlockParams params;
+    params.model = model;
+    const FlockState start =
+        make_state({{50, 50, 3 * huge, -4 * huge}, {20, 80, -huge, 0}, {80, 20, 0, 0}});
+    const FlockState after = run(start, params, 1);
+    EXPECT_NEAR(after.vx[0], 0.6, 1e-6);  // speed v_max (V), direction kept
+    EXPECT_NEAR(after.vy[0], -0.8, 1e-6);
+    EXPECT_NEAR(after.vx[1], -1.0, 1e-6);
+    EXPECT_EQ(after.vy[1], 0.0);
+    for (std::size_t i = 0; i < after.size(); ++i) {
+      EXPECT_TRUE(after.x[i] >= 0 && after.x[i] < 100 && after.y[i] >= 0 && after.y[i] < 100);
+      EXPECT_TRUE(std::isfinite(after.vx[i]) && std::isfinite(after.vy[i]));
+    }
+    if (model == Model::kBoids) {
+      expect_matches_reference("huge-velocity", params, as_stored(start));
+    }
+  }
+}
+
+// A velocity whose square underflows has speed 0, which keeps it, as the seed does; a boid at
+// 0 moving back by it wraps to L, which is 0 on the torus. Both stay in the world, finite.
+TEST_P(EngineTest, VelocityWhoseSquareUnderflowsKeepsItAndTheBoidInTheWorld) {
+  const double tiny = is_double() ? 1e-170 : 1e-30;
+  const FlockState start = make_state({{0, 40, -tiny, 0}, {60, 0, 0, -tiny}});
+  FlockParams params;
+  const FlockState after = run(start, params, 3);
+  EXPECT_TRUE(bit_identical(after, as_stored(make_state({{0, 40, -tiny, 0}, {60, 0, 0, -tiny}}))));
+  // The reference squares in double, where 1e-30 does not underflow.
+  if (is_double()) expect_matches_reference("tiny-velocity", params, start);
+}
+
+// Positions always end in [0, L): a boid just below 0 after a move wraps to x + L, which may
+// round to L itself (0 on the torus), and one whose double position rounds up to L in float.
+TEST_P(EngineTest, PositionsEndInsideTheWorld) {
+  const double below_l = std::nextafter(100.0, 0.0);
+  const float step = is_double() ? 0x1.0p-60f : 0x1.0p-30f;
+  FlockParams params;
+  params.separation = params.alignment = params.cohesion = 0;
+  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+    SCOPED_TRACE(to_string(model));
+    params.model = model;
+    params.max_speed = model == Model::kVicsek ? step : 1.0;
+    const FlockState start = make_state(
+        {{0, 40, -step, 0}, {40, 0, 0, -step}, {below_l, 30, 0, 0}, {30, below_l, 0, 0}});
+    const auto sim = make(start, params);
+    for (int k = 0; k < 3; ++k) {
+      sim->step(1);
+      const FlockState s = sim->state();
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        EXPECT_TRUE(s.x[i] >= 0 && s.x[i] < 100) << "boid " << i << " x " << s.x[i];
+        EXPECT_TRUE(s.y[i] >= 0 && s.y[i] < 100) << "boid " << i << " y " << s.y[i];
+      }
+    }
+  }
+}
+
+// A flock under float near the ranges boids accepts (value_limits.h): a world of 1e9 and
+// speeds near it, a radius of 1e-9 beside it, the largest weights: every number stays finite
+// and every boid in the world, and the metrics are finite.
+TEST_P(EngineTest, FlockNearTheBoundsStaysFinite) {
+  FlockParams params;
+  params.world = test_support::square(1e9);
+  params.max_speed = 9e8;
+  params.separation = params.alignment = params.cohesion = 1e6;
+  FlockState start = test_support::random_state(300, 1e9, 3, 1e3, 5);
+  for (std::size_t i = 0; i < start.size(); ++i) {
+    start.vx[i] *= 1e20;
+    start.vy[i] *= 1e20;
+  }
+  start.x[0] = 0, start.y[0] = 5, start.x[1] = 1e-20, start.y[1] = 5;  // closer than float sees
+  for (const double radius : {1e-9, 1e4, 1e9}) {
+    SCOPED_TRACE(radius);
+    params.radius = radius;
+    const auto sim = make(start, params);
+    sim->step(3);
+    const FlockState s = sim->state();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      ASSERT_TRUE(std::isfinite(s.vx[i]) && std::isfinite(s.vy[i])) << "boid " << i;
+      ASSERT_TRUE(s.x[i] >= 0 && s.x[i] < 1e9 && s.y[i] >= 0 && s.y[i] < 1e9) << "boid " << i;
+    }
+    const FlockMetrics m = sim->metrics();
+    EXPECT_TRUE(std::isfinite(m.mean_nn_distance));
+    EXPECT_TRUE(std::isfinite(m.polarization));
+    EXPECT_TRUE(std::isfinite(m.order));
+  }
+}
+
+// A spread-out flock in the largest world each precision accepts: the mean nearest-neighbour
+// distance is finite, and about the world's side for two boids half a world apart.
+TEST_P(EngineTest, MeanNearestNeighbourDistanceIsFiniteInTheLargestWorld) {
+  const double side = is_double() ? 1e60 : 1e9;
+  FlockParams params;
+  params.world = test_support::square(side);
+  params.radius = side / 1e3;
+  const FlockState start = make_state({{0, 0, 1, 0}, {side / 2, side / 2, 0, 1}});
+  const FlockMetrics m = make(start, params)->metrics();
+  EXPECT_NEAR(m.mean_nn_distance, side / std::sqrt(2.0), 1e-5 * side);
+}
+
 TEST_P(EngineTest, CoincidentBoids) {
   FlockParams params;
   const FlockState s = make_state({{50.0, 50.0, 0.5, 0.5},

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "host/cli/flock_options.h"
+#include "host/value_limits.h"
 #include "viewer/viewer.h"
 
 namespace boids::viewer {
@@ -19,8 +20,10 @@ std::string percent(double share) {
   return text;
 }
 
-// A slider's bound as a float ImGui can hold, whatever the world's scale.
+// A slider's bound as a float ImGui can hold, whatever the world's scale: finite, and within
+// +-1e30, so that a range never exceeds ImGui's limit of FLT_MAX / 2.
 float bound(double value) {
+  if (!std::isfinite(value)) value = value > 0 ? 1e30 : (value < 0 ? -1e30 : 0.0);
   return static_cast<float>(std::clamp(value, -1e30, 1e30));
 }
 
@@ -118,9 +121,11 @@ void Viewer::model_controls() {
     ui_.separation_radius = std::min(ui_.separation_radius, ui_.radius);
     params_dirty_ = true;
   }
+  // Up to ten times the running speed, but never so fast that a step crosses the world.
   const double speed = config_.params.max_speed;
-  if (slider(ui_.model == Model::kVicsek ? "speed" : "max speed", ui_.max_speed, speed / 100,
-             speed * 10, "%.3g", true)) {
+  const double fastest = std::min(speed * 10, largest_max_speed(ui_));
+  if (slider(ui_.model == Model::kVicsek ? "speed" : "max speed", ui_.max_speed,
+             std::min(speed / 100, fastest), fastest, "%.3g", true)) {
     params_dirty_ = true;
   }
   if (ui_.model == Model::kSteering && slider("dt", ui_.dt, 1e-3, 0.2, "%.4f", true)) {
@@ -154,7 +159,13 @@ void Viewer::variant_controls() {
   ImGui::SameLine();
   if (ImGui::Button(placing_goal_ ? "click in the world..." : "place")) placing_goal_ = true;
   if (ui_.has_goal && slider("goal weight", ui_.goal_weight, 0, 5, "%.2f")) params_dirty_ = true;
-  const double most = ui_.max_speed;
+  // Under Vicsek wind adds to each step: both components together stay within the room the
+  // speed leaves.
+  FlockParams calm = ui_;
+  calm.wind = Vec2{};
+  const double room =
+      ui_.model == Model::kVicsek ? largest_max_speed(calm) - ui_.max_speed : ui_.max_speed;
+  const double most = std::max(0.0, std::min(ui_.max_speed, room / std::sqrt(2.0)));
   if (slider("wind x", ui_.wind.x, -most, most, "%.3g")) params_dirty_ = true;
   if (slider("wind y", ui_.wind.y, -most, most, "%.3g")) params_dirty_ = true;
   if (!ui_.obstacles.empty()) ImGui::Text("%zu obstacles", ui_.obstacles.size());

@@ -13,6 +13,7 @@
 #include "host/errors.h"
 #include "host/initial_state.h"
 #include "host/metrics.h"
+#include "host/value_limits.h"
 #include "viewer/screenshot.h"
 #include "viewer/viewer.h"
 
@@ -177,6 +178,15 @@ void Viewer::service_worker(double now) {
 
   SimulationConfig next = config_;
   next.params = wanted_params();
+  if (reset || retune) {
+    // The controls' values pass the options' own checks, or the flock goes on as it was.
+    try {
+      check_params(next.params, next.precision);
+    } catch (const InputError& e) {
+      error_ = e.what();
+      next.params = config_.params;
+    }
+  }
   next.seed = seed_;
   const PredatorPush push{predator_x_, predator_y_, predator_radius_, predator_strength_};
   const std::uint64_t seed = seed_;

@@ -85,13 +85,24 @@ std::vector<kernels::Obstacle<Real>> obstacles_of(const FlockParams& f) {
   return out;
 }
 
-// Boids [first, first + count) of `state`, packed into `out`.
+// A coordinate in [0, side) rounded to Real, kept in [0, side): one just below the side in
+// double can round up to it in float, which is 0 on a torus (the torus identifies them) and
+// just below the side between walls.
 template <typename Real>
-void pack_boids(const FlockState& state, std::size_t first, std::size_t count,
+Real coordinate_in(double x, double side, bool torus) {
+  const Real rounded = static_cast<Real>(x), top = static_cast<Real>(side);
+  if (rounded < top) return rounded;
+  return torus ? Real(0) : kernels::below(top);
+}
+
+// Boids [first, first + count) of `state`, packed into `out`, their positions in `world`.
+template <typename Real>
+void pack_boids(const FlockState& state, std::size_t first, std::size_t count, const World& world,
                 kernels::Boid<Real>* out) {
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t i = first + k;
-    out[k] = {static_cast<Real>(state.x[i]), static_cast<Real>(state.y[i]),
+    out[k] = {coordinate_in<Real>(state.x[i], world.width, world.torus()),
+              coordinate_in<Real>(state.y[i], world.height, world.torus()),
               static_cast<Real>(state.vx[i]), static_cast<Real>(state.vy[i])};
   }
 }

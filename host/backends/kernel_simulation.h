@@ -239,9 +239,9 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     for (std::size_t first = 0; first < count(); first += stretch) {
       const std::size_t n = std::min(stretch, count() - first);
       if constexpr (Executor::kHostMemory) {
-        pack_boids(initial, first, n, boids_.data() + first);
+        pack_boids(initial, first, n, config().params.world, boids_.data() + first);
       } else {
-        pack_boids(initial, first, n, packed.data());
+        pack_boids(initial, first, n, config().params.world, packed.data());
         exec_.upload(boids_.data() + first, packed.data(), n);
       }
     }

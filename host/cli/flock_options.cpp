@@ -5,6 +5,7 @@
 #include "host/errors.h"
 #include "host/initial_state.h"
 #include "host/state_file.h"
+#include "host/value_limits.h"
 
 namespace boids::cli {
 namespace {
@@ -129,25 +130,33 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
       "--seed", "S",
       "random seed of the start and the noise, an unsigned 64-bit integer (default 42)",
       [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });
-  parser.add_value("--radius", "R", "perception radius r, > 0 (default 10; steering 44, vicsek 1)",
+  parser.add_value("--radius", "R",
+                   "perception radius r, a length (default 10; steering 44, vicsek 1)",
                    [&o](const std::string& v) { o.radius = parse_positive("--radius", v); });
   parser.add_value(
-      "--separation", "W", "separation weight, >= 0 (default 1.5; steering 1.6)",
+      "--separation", "W", "separation weight, in [0, 1e6] (default 1.5; steering 1.6)",
       [&o](const std::string& v) { o.separation = parse_non_negative("--separation", v); });
   parser.add_value(
-      "--alignment", "W", "alignment weight, >= 0 (default 1)",
+      "--alignment", "W", "alignment weight, in [0, 1e6] (default 1)",
       [&o](const std::string& v) { o.alignment = parse_non_negative("--alignment", v); });
   parser.add_value(
-      "--cohesion", "W", "cohesion weight, >= 0 (default 1; steering 0.9)",
+      "--cohesion", "W", "cohesion weight, in [0, 1e6] (default 1; steering 0.9)",
       [&o](const std::string& v) { o.cohesion = parse_non_negative("--cohesion", v); });
-  parser.add_value("--max-speed", "V", "maximum speed v_max, > 0 (default 1; steering 110)",
+  parser.add_value("--max-speed", "V",
+                   "maximum speed v_max, a length, below the world's smaller side (times --dt: "
+                   "below it under steering) (default 1; steering 110)",
                    [&o](const std::string& v) { o.max_speed = parse_positive("--max-speed", v); });
-  parser.add_value("--speed", "V", "the Vicsek model's constant speed, > 0 (default 0.03)",
+  parser.add_value("--speed", "V",
+                   "the Vicsek model's constant speed, a length; with |wind|, below the world's "
+                   "smaller side (default 0.03)",
                    [&o](const std::string& v) { o.speed = parse_positive("--speed", v); });
-  parser.add_value("--dt", "T", "the steering model's time step, > 0 (default 1/60)",
+  parser.add_value("--dt", "T",
+                   "the steering model's time step, > 0, in the lengths' range (default 1/60)",
                    [&o](const std::string& v) { o.dt = parse_positive("--dt", v); });
   parser.add_value("--world", "L|W,H",
-                   "the world: a square of side L or a W x H rectangle, > 0 (default 100; "
+                   "the world: a square of side L or a W x H rectangle; lengths, numbers with "
+                   "their nonzero magnitudes in [1e-60, 1e60] ([1e-9, 1e9] under --precision "
+                   "float), as every length, speed, wind, goal and obstacle (default 100; "
                    "steering 800,600, vicsek 10)",
                    [&o](const std::string& v) { o.world = parse_world(v); });
   parser.add_value("--density", "RHO",
@@ -194,7 +203,7 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
   parser.add_value("--goal", "X,Y", "a point in the world the boids steer towards",
                    [&o](const std::string& v) { o.goal = parse_pair("--goal", v); });
   parser.add_value(
-      "--goal-weight", "W", "how hard they steer to the goal, >= 0 (default 1)",
+      "--goal-weight", "W", "how hard they steer to the goal, in [0, 1e6] (default 1)",
       [&o](const std::string& v) { o.goal_weight = parse_non_negative("--goal-weight", v); });
   parser.add_value("--wind", "WX,WY", "a velocity added to every boid each step (times dt)",
                    [&o](const std::string& v) { o.wind = parse_pair("--wind", v); });
@@ -221,11 +230,14 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                      o.precision =
                          parse_choice("--precision", v, parse_precision(v), "float, double");
                    });
-  parser.add_value("--init", "FILE", "start from a state file (x,y,vx,vy); overrides --count",
-                   [&o](const std::string& v) {
-                     if (v.empty()) throw InputError("--init: the file name is empty");
-                     o.init_file = v;
-                   });
+  parser.add_value(
+      "--init", "FILE",
+      "start from a state file (x,y,vx,vy), velocities up to 1e250 (1e20 under --precision "
+      "float); overrides --count",
+      [&o](const std::string& v) {
+        if (v.empty()) throw InputError("--init: the file name is empty");
+        o.init_file = v;
+      });
 }
 
 FlockParams model_defaults(Model model, std::uint64_t count) {
@@ -244,6 +256,11 @@ FlockParams model_defaults(Model model, std::uint64_t count) {
 
 std::uint64_t resolve_count(const FlockOptions& o) {
   return o.count.value_or(defaults_of(o.model.value_or(Model::kBoids)).count);
+}
+
+Precision resolve_precision(const FlockOptions& o) {
+  // As resolve_config has it: "auto" is never the reference.
+  return o.precision.value_or(o.backend == "reference" ? Precision::kDouble : Precision::kFloat);
 }
 
 FlockParams resolve_params(const FlockOptions& o) {
@@ -294,6 +311,7 @@ FlockParams resolve_params(const FlockOptions& o) {
   if (o.wind) p.wind = *o.wind;
   if (!o.obstacle_file.empty()) p.obstacles = read_obstacle_file(o.obstacle_file, p.world);
   p.update = o.update.value_or(Update::kSynchronous);
+  check_params(p, resolve_precision(o));
   return p;
 }
 
@@ -304,7 +322,7 @@ SimulationConfig resolve_config(const FlockOptions& o) {
   config.backend = o.backend == "auto" ? resolve_auto_backend() : *parse_backend(o.backend);
   const bool reference = config.backend == Backend::kReference;
   config.method = o.method.value_or(reference ? Method::kNaive : Method::kHashed);
-  config.precision = o.precision.value_or(reference ? Precision::kDouble : Precision::kFloat);
+  config.precision = resolve_precision(o);
   if (reference && config.method != Method::kNaive) {
     throw InputError("--method hashed: the reference backend has only the naive method");
   }
@@ -322,6 +340,7 @@ SimulationConfig resolve_config(const FlockOptions& o) {
 FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
   if (o.init_file.empty()) return make_initial_state(resolve_count(o), o.seed, params);
   FlockState state = read_state_file(o.init_file, params.world);
+  check_state_values(state, resolve_precision(o), o.init_file);
   try {
     check_start(state, params);
   } catch (const InputError& e) {

@@ -50,6 +50,9 @@ FlockParams model_defaults(Model model, std::uint64_t count);
 // The number of boids: --count, or the model's default.
 std::uint64_t resolve_count(const FlockOptions& options);
 
+// The precision to run in: --precision, or the backend's default.
+Precision resolve_precision(const FlockOptions& options);
+
 // The backend, method, precision, parameters and seed to run; resolves "auto" and the defaults.
 SimulationConfig resolve_config(const FlockOptions& options);
 

@@ -55,10 +55,12 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
       vx += p.wind.x;
       vy += p.wind.y;
     }
-    const double speed = std::sqrt(vx * vx + vy * vy);
-    if (speed > vmax) {
-      vx = vx / speed * vmax;
-      vy = vy / speed * vmax;
+    double ux = vx, uy = vy;
+    const bool huge = shrink_if_huge(ux, uy);
+    const double speed = std::sqrt(ux * ux + uy * uy);
+    if (huge || speed > vmax) {
+      vx = ux / speed * vmax;
+      vy = uy / speed * vmax;
     } else if (speed < vmin && speed > 0) {
       vx = vx / speed * vmin;
       vy = vy / speed * vmin;

@@ -95,7 +95,10 @@ void ReferenceStepper::seed_step(FlockState& state, const FlockParams& p) {
     }
   }
 
-  // 2. Steer, clamp the speed into [v_max / 2, v_max]; 3. move and wrap.
+  // 2. Steer, clamp the speed into [v_max / 2, v_max]; 3. move and wrap. Two departures from
+  // the seed, which change no bit of a step that the seed's arithmetic can take: a velocity
+  // whose square would overflow (an infinite speed would zero it) has its speed taken at a
+  // smaller scale, and a coordinate wrapped to WORLD itself is 0 (see reference/world.h).
   const double vmax = p.max_speed;
   const double vmin = vmax / 2;
   for (std::size_t i = 0; i < n; ++i) {
@@ -105,10 +108,12 @@ void ReferenceStepper::seed_step(FlockState& state, const FlockParams& p) {
       vy[i] += p.separation * K_SEP * sy[i] + p.alignment * K_ALI * (ay[i] / cnt[i] - vy[i]) +
                p.cohesion * K_COH * (cy[i] / cnt[i]);
     }
-    const double speed = std::sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
-    if (speed > vmax) {
-      vx[i] = vx[i] / speed * vmax;
-      vy[i] = vy[i] / speed * vmax;
+    double ux = vx[i], uy = vy[i];
+    const bool huge = reference::shrink_if_huge(ux, uy);
+    const double speed = std::sqrt(ux * ux + uy * uy);
+    if (huge || speed > vmax) {
+      vx[i] = ux / speed * vmax;
+      vy[i] = uy / speed * vmax;
     } else if (speed < vmin && speed > 0) {
       vx[i] = vx[i] / speed * vmin;
       vy[i] = vy[i] / speed * vmin;
@@ -125,6 +130,8 @@ void ReferenceStepper::seed_step(FlockState& state, const FlockParams& p) {
     } else if (y[i] >= WORLD_Y) {
       y[i] -= WORLD_Y;
     }
+    x[i] = reference::identify_side_with_zero(x[i], WORLD);
+    y[i] = reference::identify_side_with_zero(y[i], WORLD_Y);
   }
 }
 

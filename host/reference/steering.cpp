@@ -81,10 +81,12 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
       ay += p.goal_weight * (maxSpeed * gy - vy);
     }
   }
-  const double mag = std::sqrt(ax * ax + ay * ay);
-  if (mag > maxForce) {
-    ax = (ax / mag) * maxForce;
-    ay = (ay / mag) * maxForce;
+  double fx = ax, fy = ay;
+  const bool huge_force = shrink_if_huge(fx, fy);
+  const double mag = std::sqrt(fx * fx + fy * fy);
+  if (huge_force || mag > maxForce) {
+    ax = (fx / mag) * maxForce;
+    ay = (fy / mag) * maxForce;
   }
   double nvx = vx + ax * dt;
   double nvy = vy + ay * dt;
@@ -92,10 +94,12 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
     nvx += p.wind.x * dt;
     nvy += p.wind.y * dt;
   }
-  const double speed = std::sqrt(nvx * nvx + nvy * nvy);
-  if (speed > maxSpeed) {
-    nvx = (nvx / speed) * maxSpeed;
-    nvy = (nvy / speed) * maxSpeed;
+  double ux = nvx, uy = nvy;
+  const bool huge = shrink_if_huge(ux, uy);
+  const double speed = std::sqrt(ux * ux + uy * uy);
+  if (huge || speed > maxSpeed) {
+    nvx = (ux / speed) * maxSpeed;
+    nvy = (uy / speed) * maxSpeed;
   } else if (speed < maxSpeed * 0.35 && speed > 1e-6) {
     const double boost = (maxSpeed * 0.35) / speed;
     nvx *= boost;
@@ -108,6 +112,8 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
     out_y = std::fmod(y + nvy * dt + height, height);
     if (out_x < 0) out_x += width;  // a step longer than the world
     if (out_y < 0) out_y += height;
+    out_x = identify_side_with_zero(out_x, width);
+    out_y = identify_side_with_zero(out_y, height);
   } else {
     out_x = x + nvx * dt;
     out_y = y + nvy * dt;

@@ -8,12 +8,15 @@
 namespace boids::reference {
 namespace {
 
-// (x, y) / |(x, y)|; false, leaving it alone, when it has no length.
+// (x, y) / |(x, y)|; false, leaving it alone, when it has no length. A vector whose square
+// would overflow is shrunk first (exactly), so that it keeps its direction.
 bool normalise(double& x, double& y) {
-  const double length = std::sqrt(x * x + y * y);
+  double ux = x, uy = y;
+  shrink_if_huge(ux, uy);
+  const double length = std::sqrt(ux * ux + uy * uy);
   if (!(length > 0)) return false;
-  x = x / length;
-  y = y / length;
+  x = ux / length;
+  y = uy / length;
   return true;
 }
 

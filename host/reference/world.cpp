@@ -22,9 +22,11 @@ double wrap(double d, double side) {
 }
 
 double wrap_position(double x, double side) {
-  if (x < 0) return x + side;
-  if (x >= side) return x - side;
-  return x;
+  if (x < 0)
+    x += side;
+  else if (x >= side)
+    x -= side;
+  return identify_side_with_zero(x, side);
 }
 
 double just_below(double side) {
@@ -32,6 +34,17 @@ double just_below(double side) {
 }
 
 }  // namespace
+
+double identify_side_with_zero(double x, double side) {
+  return x == side ? 0.0 : x;
+}
+
+bool shrink_if_huge(double& x, double& y) {
+  if (!(std::fabs(x) > 0x1.0p510 || std::fabs(y) > 0x1.0p510)) return false;
+  x *= 0x1.0p-600;
+  y *= 0x1.0p-600;
+  return true;
+}
 
 std::uint64_t noise_key(std::uint64_t seed) {
   return splitmix_finalizer(seed ^ 0x6e6f697365000000ULL);
@@ -244,6 +257,8 @@ void land(const FlockParams& p, const FlockState& s, std::size_t i, double dx, d
     } else if (y >= p.world.height) {
       y -= p.world.height;
     }
+    x = identify_side_with_zero(x, p.world.width);
+    y = identify_side_with_zero(y, p.world.height);
   }
   keep_inside(p, x, y, vx, vy, s.x[i], s.y[i]);
   next.x[i] = x;

@@ -27,6 +27,19 @@ void noise_rotation(const FlockParams& p, const StepContext& context, std::uint6
 // cos and sin of |angle| <= pi by the engine's polynomial.
 void polynomial_cos_sin(double angle, double& c, double& s);
 
+// Where the reference departs from the seed's arithmetic, only where the seed's leaves a boid
+// outside its world or zeroes its velocity:
+//
+// A coordinate that the seed's wrap leaves at the world's side (x + side rounds to side when
+// x < 0 by less than half an ulp of it) is 0, as the torus identifies them.
+double identify_side_with_zero(double x, double side);
+
+// Before the length of (x, y) is taken: where a component exceeds 2^510, so that
+// x^2 + y^2 could overflow, (x, y) is multiplied by 2^-600 (exactly, which keeps its
+// direction), and true is returned; else nothing changes. A speed or force of such a vector
+// is then over any limit, and it is clamped along the scaled vector.
+bool shrink_if_huge(double& x, double& y);
+
 // The offset from (ax, ay) to (bx, by): wrapped on a torus, plain between walls.
 void offset(const FlockParams& p, double ax, double ay, double bx, double by, double& dx,
             double& dy);
