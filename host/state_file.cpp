@@ -23,6 +23,8 @@ World square(double side) {
   return World{side, side, Boundary::kTorus};
 }
 
+constexpr std::uint64_t kMaxObstacles = 100000;
+
 }  // namespace
 
 FlockState parse_state(const std::string& text, const std::string& name, const World& world) {
@@ -47,7 +49,7 @@ FlockState parse_state(const std::string& text, const std::string& name, const W
 }
 
 FlockState read_state_file(const std::string& path, const World& world) {
-  return parse_state(read_input_file(path, "state file"), path, world);
+  return parse_state(read_csv_file(path, "state file", kMaxBoids), path, world);
 }
 
 FlockState parse_state(const std::string& text, const std::string& name, double world) {
@@ -87,14 +89,16 @@ std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string
                       if (!(v[2] > 0)) {
                         error.fail("radius = " + shortest(v[2]) + " is not > 0");
                       }
-                      if (obstacles.size() >= 100000) error.fail("more than 100000 obstacles");
+                      if (obstacles.size() >= kMaxObstacles) {
+                        error.fail("more than " + std::to_string(kMaxObstacles) + " obstacles");
+                      }
                       obstacles.push_back({v[0], v[1], v[2]});
                     });
   return obstacles;
 }
 
 std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world) {
-  return parse_obstacles(read_input_file(path, "obstacle file"), path, world);
+  return parse_obstacles(read_csv_file(path, "obstacle file", kMaxObstacles), path, world);
 }
 
 }  // namespace boids

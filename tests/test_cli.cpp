@@ -254,6 +254,9 @@ TEST_F(Cli, NoCommandOrUnknownCommand) {
   EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("fly"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
+  r = run({"fly\naway"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("'fly\\naway'"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, BadNumbers) {
@@ -294,6 +297,13 @@ TEST_F(Cli, BadNumbers) {
   expect_bad({"--alignment", "nan"}, {"--alignment"});
   expect_bad({"--cohesion", "inf"}, {"--cohesion"});
   expect_bad({"--cohesion", "x"}, {"--cohesion"});
+  expect_bad({"--radius", "1e-400"}, {"--radius", "too small (underflows to 0)"});
+  expect_bad({"--world", "1e400"}, {"--world", "too large"});
+  // Echoed values stay on one line (expect_bad counts the newlines), escaped and cut.
+  expect_bad({"--model", "boids\n\x1b[31m"}, {"--model", "'boids\\n\\x1B[31m'"});
+  expect_bad({"--count", std::string(5000, '9')}, {"--count", "(5000 bytes)"});
+  expect_bad({"--bogus\r\n"}, {"'--bogus\\r\\n'"});
+  expect_bad({"--radius", "1\t"}, {"'1\\t'"});
 }
 
 TEST_F(Cli, BadOptions) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "host/errors.h"
+#include "host/message_text.h"
 
 extern char** environ;
 
@@ -52,7 +53,7 @@ void check_matplotlib(const std::string& option, const std::string& script) {
 
 void check_png_name(const std::string& option, const std::string& path) {
   if (path.size() < 5 || path.compare(path.size() - 4, 4, ".png") != 0) {
-    throw InputError(option + ": expected a file name ending in .png, got '" + path + "'");
+    throw InputError(option + ": expected a file name ending in .png, got " + quoted_path(path));
   }
 }
 

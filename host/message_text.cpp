@@ -1,0 +1,121 @@
+#include "host/message_text.h"
+
+#include <cstdint>
+
+namespace boids {
+namespace {
+
+// The length of the valid UTF-8 sequence at text[i], or 0 if there is none. C1 control
+// characters (U+0080 to U+009F) count as invalid, so they are escaped too.
+std::size_t utf8_length(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // the range of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+    if (lead == 0xC2) low = 0xA0;  // C1 controls
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;   // overlong
+    if (lead == 0xED) high = 0x9F;  // surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;   // overlong
+    if (lead == 0xF4) high = 0x8F;  // beyond U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return length;
+}
+
+void append_hex(std::string& out, unsigned char c) {
+  const char* digits = "0123456789ABCDEF";
+  out += "\\x";
+  out += digits[c >> 4];
+  out += digits[c & 15];
+}
+
+// The first `limit` bytes of `text` or a little less, not splitting a UTF-8 sequence.
+std::size_t cut_point(const std::string& text, std::size_t limit) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t length = utf8_length(text, i);
+    const std::size_t next = i + (length == 0 ? 1 : length);
+    if (next > limit) break;
+    i = next;
+  }
+  return i;
+}
+
+}  // namespace
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += text[i++];
+    } else if (c == '\t' || c == '\n' || c == '\r') {
+      out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
+      ++i;
+    } else if (const std::size_t length = c >= 0x80 ? utf8_length(text, i) : 0; length > 0) {
+      out.append(text, i, length);
+      i += length;
+    } else {
+      append_hex(out, c);
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string quoted(const std::string& text) {
+  if (text.size() <= kEchoLimit) return "'" + escaped(text) + "'";
+  return "'" + escaped(text.substr(0, cut_point(text, kEchoLimit))) + "...' (" +
+         std::to_string(text.size()) + " bytes)";
+}
+
+std::string quoted_path(const std::string& path) {
+  return "'" + escaped(path) + "'";
+}
+
+std::string out_of_range_reason(const std::string& text) {
+  // The decimal magnitude of the first significant digit: overflow when it is positive.
+  std::size_t i = 0;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+  std::int64_t magnitude = 0;
+  bool significant = false, after_point = false;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      after_point = true;
+    } else if (!significant && text[i] == '0') {
+      if (after_point) --magnitude;
+    } else if (!significant) {
+      significant = true;
+      if (after_point) --magnitude;
+    } else if (!after_point) {
+      ++magnitude;
+    }
+  }
+  std::int64_t exponent = 0;
+  bool negative = false;
+  if (i < text.size()) {
+    ++i;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+    for (; i < text.size(); ++i) {
+      // Saturates: any exponent past a billion decides alone.
+      if (exponent < 1000000000) exponent = exponent * 10 + (text[i] - '0');
+    }
+  }
+  magnitude += negative ? -exponent : exponent;
+  return magnitude > 0 ? "too large" : "too small (underflows to 0)";
+}
+
+}  // namespace boids
