@@ -136,9 +136,16 @@ std::string read_input_file(const std::string& path, const std::string& kind,
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
   check_start(text, size);
-  if (in) {
+  // The rest straight into place, then whatever the file grew by since stat.
+  const std::size_t first = text.size();
+  if (in && size > first) {
+    text.resize(static_cast<std::size_t>(size));
+    in.read(text.data() + first, static_cast<std::streamsize>(size - first));
+    text.resize(first + static_cast<std::size_t>(in.gcount()));
+  }
+  if (in && in.peek() != std::char_traits<char>::eof()) {
     std::ostringstream rest;
-    if (in.peek() != std::char_traits<char>::eof()) rest << in.rdbuf();
+    rest << in.rdbuf();
     text += rest.str();
   }
   if (in.bad()) throw InputError("cannot read " + kind + " " + name);

@@ -620,6 +620,27 @@ TEST_F(Cli, SaveThenInitContinuesTheTrajectory) {
   EXPECT_EQ(boids::read_state_file(path("cpu.csv"), 100).size(), 80u);
 }
 
+TEST_F(Cli, NpySaveAndInit) {
+  // The same state as .npy and as CSV, bit for bit; and a run continues from the .npy file.
+  ASSERT_EQ(
+      run({"run", "--backend", "cpu", "--count", "40", "--steps", "5", "--save", path("s.npy")})
+          .code,
+      0);
+  ASSERT_EQ(
+      run({"run", "--backend", "cpu", "--count", "40", "--steps", "5", "--save", path("s.csv")})
+          .code,
+      0);
+  const boids::FlockState npy = boids::read_state_file(path("s.npy"), 100);
+  const boids::FlockState csv = boids::read_state_file(path("s.csv"), 100);
+  ASSERT_EQ(npy.size(), 40u);
+  EXPECT_EQ(npy.x, csv.x);
+  EXPECT_EQ(npy.vy, csv.vy);
+  const Result r = run({"run", "--backend", "cpu", "--init", path("s.npy"), "--steps", "1"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  write_file(path("bad.npy"), "x,y,vx,vy\n1,2,3,4\n");
+  expect_bad({"--init", path("bad.npy")}, {path("bad.npy"), "not a NumPy .npy file"});
+}
+
 TEST_F(Cli, ArgumentsAreNotInterpretedByAShell) {
   // A file name with spaces and shell characters is used as given.
   const std::string odd = path("my state; $(rm -rf x) 'q'.csv");

@@ -212,6 +212,9 @@ TEST_F(LargeInputFiles, BinaryStateFileIsRefusedFromItsFirstBlock) {
   const std::string m = refusal(path, &seconds);
   expect_has(m, "not a text file (it contains NUL bytes)");
   EXPECT_LT(seconds, 1.0);
+  const std::string npy = make("zeros.npy", "", kHuge);
+  expect_has(refusal(npy, &seconds), "not a NumPy .npy file");
+  EXPECT_LT(seconds, 1.0);
 }
 
 TEST_F(LargeInputFiles, TooLargeForAnyFlockIsRefusedBeforeReading) {

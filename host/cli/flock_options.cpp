@@ -222,11 +222,14 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                      o.precision =
                          parse_choice("--precision", v, parse_precision(v), "float, double");
                    });
-  parser.add_value("--init", "FILE", "start from a state file (x,y,vx,vy); overrides --count",
-                   [&o](const std::string& v) {
-                     if (v.empty()) throw InputError("--init: the file name is empty");
-                     o.init_file = v;
-                   });
+  parser.add_value(
+      "--init", "FILE",
+      "start from a state file (CSV x,y,vx,vy, or NumPy float64 of shape (N, 4) when FILE "
+      "ends in .npy); overrides --count",
+      [&o](const std::string& v) {
+        if (v.empty()) throw InputError("--init: the file name is empty");
+        o.init_file = v;
+      });
 }
 
 FlockParams model_defaults(Model model, std::uint64_t count) {

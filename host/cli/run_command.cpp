@@ -36,7 +36,9 @@ OptionParser make_parser(RunOptions& o) {
   add_flock_options(parser, o.flock);
   parser.add_value("--steps", "N", "steps to simulate, >= 0 (default 600)",
                    [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 0); });
-  parser.add_value("--save", "FILE", "write the final state as CSV (x,y,vx,vy), in input order",
+  parser.add_value("--save", "FILE",
+                   "write the final state as CSV (x,y,vx,vy), in input order; as NumPy float64 of "
+                   "shape (N, 4) when FILE ends in .npy",
                    [&o](const std::string& v) {
                      if (v.empty()) throw InputError("--save: the file name is empty");
                      o.save_file = v;
