@@ -41,16 +41,24 @@ void append_hex(std::string& out, unsigned char c) {
   out += digits[c & 15];
 }
 
-// The first `limit` bytes of `text` or a little less, not splitting a UTF-8 sequence.
-std::size_t cut_point(const std::string& text, std::size_t limit) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t length = utf8_length(text, i);
-    const std::size_t next = i + (length == 0 ? 1 : length);
-    if (next > limit) break;
-    i = next;
+// Appends text[i], escaped, to `out`: a printable ASCII character, a whole valid UTF-8
+// sequence, or an escape. Returns where the next one starts.
+std::size_t escape_one(const std::string& text, std::size_t i, std::string& out) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  if (c >= 0x20 && c < 0x7F) {
+    out += text[i];
+    return i + 1;
   }
-  return i;
+  if (c == '\t' || c == '\n' || c == '\r') {
+    out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
+    return i + 1;
+  }
+  if (const std::size_t length = c >= 0x80 ? utf8_length(text, i) : 0; length > 0) {
+    out.append(text, i, length);
+    return i + length;
+  }
+  append_hex(out, c);
+  return i + 1;
 }
 
 }  // namespace
@@ -58,28 +66,23 @@ std::size_t cut_point(const std::string& text, std::size_t limit) {
 std::string escaped(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7F) {
-      out += text[i++];
-    } else if (c == '\t' || c == '\n' || c == '\r') {
-      out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
-      ++i;
-    } else if (const std::size_t length = c >= 0x80 ? utf8_length(text, i) : 0; length > 0) {
-      out.append(text, i, length);
-      i += length;
-    } else {
-      append_hex(out, c);
-      ++i;
-    }
-  }
+  for (std::size_t i = 0; i < text.size();) i = escape_one(text, i, out);
   return out;
 }
 
 std::string quoted(const std::string& text) {
-  if (text.size() <= kEchoLimit) return "'" + escaped(text) + "'";
-  return "'" + escaped(text.substr(0, cut_point(text, kEchoLimit))) + "...' (" +
-         std::to_string(text.size()) + " bytes)";
+  // The limit is on what is shown: 40 stray bytes would take 160 characters escaped.
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::string piece;
+    const std::size_t next = escape_one(text, i, piece);
+    if (out.size() + piece.size() > kEchoLimit) break;
+    out += piece;
+    i = next;
+  }
+  if (i == text.size()) return "'" + out + "'";
+  return "'" + out + "...' (" + std::to_string(text.size()) + " bytes)";
 }
 
 std::string quoted_path(const std::string& path) {

@@ -8,15 +8,16 @@
 
 namespace boids {
 
-// Fields and option values are cut after this many bytes.
+// Fields and option values are shown in at most this many bytes, escapes included.
 inline constexpr std::size_t kEchoLimit = 40;
 
 // `text` with control characters as \t, \n, \r or \xNN, and bytes that are not part of valid
 // UTF-8 as \xNN; printable text, UTF-8 included, unchanged.
 std::string escaped(const std::string& text);
 
-// 'text', escaped; text longer than kEchoLimit bytes is cut there (at a character boundary)
-// and its length given: 'abc...' (5000 bytes).
+// 'text', escaped; when that takes more than kEchoLimit bytes it is cut there (before an
+// escape or a character that would cross it) and the text's length given: 'abc...' (5000
+// bytes).
 std::string quoted(const std::string& text);
 
 // 'path', escaped but never cut: a file name is only useful whole.

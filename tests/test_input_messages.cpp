@@ -65,6 +65,12 @@ TEST(MessageText, QuotedCutsLongTextAndSaysItsLength) {
   // Not in the middle of a character: 39 bytes, then a two-byte character.
   const std::string text = std::string(39, 'a') + "\xC3\xA9" + "tail";
   EXPECT_EQ(quoted(text), "'" + std::string(39, 'a') + "...' (45 bytes)");
+  // The limit is on what is shown: stray bytes take four characters each.
+  EXPECT_EQ(quoted(std::string(100, '\xFF')),
+            "'" + escaped(std::string(10, '\xFF')) + "...' (100 bytes)");
+  EXPECT_EQ(quoted(std::string(20, '\x01')),
+            "'" + escaped(std::string(10, '\x01')) + "...' (20 bytes)");
+  EXPECT_EQ(quoted(std::string(10, '\t')), "'" + escaped(std::string(10, '\t')) + "'");
   EXPECT_EQ(quoted_path(std::string(100, 'p') + "\n"), "'" + std::string(100, 'p') + "\\n'");
 }
 
