@@ -113,7 +113,8 @@ FlockState parse_npy_state(const std::string& bytes, const std::string& name, co
     for (std::uint64_t c = 0; c < 4; ++c) v[c] = npy_value(bytes, m, row, c);
     const bool finite =
         std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) && std::isfinite(v[3]);
-    // The message's prefix is built only for a row that fails: 10 M rows are read in a blink.
+    // The message is built only for a row that fails: built for every row, it would take
+    // longer than the reading.
     if (!finite || !(v[0] >= 0 && v[0] < world.width && v[1] >= 0 && v[1] < world.height)) {
       refuse_row(v, row, name, world);
     }
