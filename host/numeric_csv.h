@@ -48,7 +48,8 @@ using StartCheck = std::function<void(const std::string& first_block, std::uint6
 std::string read_input_file(const std::string& path, const std::string& kind,
                             const StartCheck& check_start);
 
-// No line of numbers needs more: the shortest form of a double takes at most 24 characters.
+// What a line of numbers may take on average, in a file's size limit: four doubles in their
+// shortest form take at most 101 bytes, and this leaves room for numbers written longer.
 inline constexpr std::uint64_t kMaxCsvLineBytes = 256;
 
 // Refuses a file of `size` bytes that is larger than `max_rows` rows could need.
