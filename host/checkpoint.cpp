@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/errors.h"
+#include "host/message_text.h"
 
 namespace boids {
 namespace {
@@ -64,7 +65,7 @@ class Source {
   std::uint64_t remaining() const { return size_ - offset_; }
   std::uint64_t checksum() const { return sum_.value(); }
   [[noreturn]] void refuse(const std::string& why) const {
-    throw InputError("checkpoint '" + name_ + "': " + why);
+    throw InputError("checkpoint " + quoted_path(name_) + ": " + why);
   }
 
  protected:
@@ -149,7 +150,7 @@ class Header {
     const std::string name = text(key);
     for (E value : values)
       if (to_string(value) == name) return value;
-    source_.refuse("'" + std::string(key) + "' is '" + name + "', not a known value");
+    source_.refuse("'" + std::string(key) + "' is " + quoted(name) + ", not a known value");
   }
 
  private:
@@ -316,7 +317,7 @@ Checkpoint checkpoint_of(const Simulation& sim) {
   return {sim.config(), sim.steps_taken(), sim.state(), sim.backend_order()};
 }
 
-void write_checkpoint(OutputFiles& files, const std::string& option, const Checkpoint& c) {
+void write_checkpoint(const Checkpoint& c, const OutputFiles::ByteSink& sink) {
   nlohmann::ordered_json header;
   header["format"] = "boids checkpoint";
   header["step"] = c.step;
@@ -324,23 +325,33 @@ void write_checkpoint(OutputFiles& files, const std::string& option, const Check
   header.update(nlohmann::ordered_json::parse(flight_description(c.config)));
   const std::string text = header.dump();
   const auto header_bytes = static_cast<std::uint32_t>(text.size());
-  files.write_pieces(option, [&](const OutputFiles::ByteSink& sink) {
-    Checksum sum;
-    const auto put = [&](const void* data, std::size_t size) {
-      sum.add(data, size);
-      sink(data, size);
-    };
-    put(kMagic, sizeof kMagic);
-    put(&kCheckpointVersion, sizeof kCheckpointVersion);
-    put(&header_bytes, sizeof header_bytes);
-    put(text.data(), text.size());
-    for (const std::vector<double>* column : {&c.state.x, &c.state.y, &c.state.vx, &c.state.vy}) {
-      put(column->data(), column->size() * sizeof(double));
-    }
-    put(c.order.data(), c.order.size() * sizeof(std::uint64_t));
-    const std::uint64_t value = sum.value();
-    sink(&value, sizeof value);
+  Checksum sum;
+  const auto put = [&](const void* data, std::size_t size) {
+    sum.add(data, size);
+    sink(data, size);
+  };
+  put(kMagic, sizeof kMagic);
+  put(&kCheckpointVersion, sizeof kCheckpointVersion);
+  put(&header_bytes, sizeof header_bytes);
+  put(text.data(), text.size());
+  for (const std::vector<double>* column : {&c.state.x, &c.state.y, &c.state.vx, &c.state.vy}) {
+    put(column->data(), column->size() * sizeof(double));
+  }
+  put(c.order.data(), c.order.size() * sizeof(std::uint64_t));
+  const std::uint64_t value = sum.value();
+  sink(&value, sizeof value);
+}
+
+void write_checkpoint(OutputFiles& files, const std::string& option, const Checkpoint& c) {
+  files.write_pieces(option, [&](const OutputFiles::ByteSink& sink) { write_checkpoint(c, sink); });
+}
+
+std::string format_checkpoint(const Checkpoint& c) {
+  std::string bytes;
+  write_checkpoint(c, [&](const void* data, std::size_t size) {
+    bytes.append(static_cast<const char*>(data), size);
   });
+  return bytes;
 }
 
 Checkpoint parse_checkpoint(const std::string& bytes, const std::string& name) {
@@ -351,11 +362,14 @@ Checkpoint parse_checkpoint(const std::string& bytes, const std::string& name) {
 Checkpoint read_checkpoint(const std::string& path) {
   struct stat info;
   if (stat(path.c_str(), &info) != 0) {
-    throw InputError("cannot open checkpoint '" + path + "': " + std::strerror(errno));
+    throw InputError("cannot open checkpoint " + quoted_path(path) + ": " + std::strerror(errno));
   }
-  if (!S_ISREG(info.st_mode)) throw InputError("checkpoint '" + path + "' is not a regular file");
+  if (!S_ISREG(info.st_mode)) {
+    throw InputError("checkpoint " + quoted_path(path) + " is not a regular file");
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open checkpoint '" + path + "': " + std::strerror(errno));
+  if (!in)
+    throw InputError("cannot open checkpoint " + quoted_path(path) + ": " + std::strerror(errno));
   FileSource source(in, path, static_cast<std::uint64_t>(info.st_size));
   return parse(source);
 }

@@ -41,6 +41,10 @@ Checkpoint checkpoint_of(const Simulation& sim);
 // flock in memory).
 void write_checkpoint(OutputFiles& files, const std::string& option, const Checkpoint& checkpoint);
 
+// The same in memory, for small flocks (tests).
+std::string format_checkpoint(const Checkpoint& checkpoint);
+void write_checkpoint(const Checkpoint& checkpoint, const OutputFiles::ByteSink& sink);
+
 // Reads and checks a checkpoint; InputError naming the file and what is wrong with it.
 Checkpoint read_checkpoint(const std::string& path);
 

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "host/errors.h"
+#include "host/message_text.h"
 
 namespace boids {
 
@@ -54,12 +55,12 @@ std::string unreachable(const std::string& path, int error) {
       const std::string prefix = path.substr(0, slash);
       struct stat info;
       if (stat(prefix.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
-        return "'" + prefix + "' is not a directory";
+        return quoted_path(prefix) + " is not a directory";
       }
     }
   }
   if (error == ENAMETOOLONG) return "the path is too long";
-  if (error == ENOENT) return "directory '" + directory_of(path) + "' does not exist";
+  if (error == ENOENT) return "directory " + quoted_path(directory_of(path)) + " does not exist";
   return reason(error);
 }
 
@@ -120,10 +121,11 @@ void OutputFiles::add(const std::string& option, const std::string& path,
   struct stat info;
   const bool exists = stat(path.c_str(), &info) == 0;
   if (!exists && errno != ENOENT)
-    refuse("cannot write '" + path + "': " + unreachable(path, errno));
-  if (exists && S_ISDIR(info.st_mode)) refuse("'" + path + "' is a directory");
+    refuse("cannot write " + quoted_path(path) + ": " + unreachable(path, errno));
+  if (exists && S_ISDIR(info.st_mode)) refuse(quoted_path(path) + " is a directory");
   if (exists && !S_ISREG(info.st_mode)) {
-    if (access(path.c_str(), W_OK) != 0) refuse("cannot write '" + path + "': " + reason(errno));
+    if (access(path.c_str(), W_OK) != 0)
+      refuse("cannot write " + quoted_path(path) + ": " + reason(errno));
     out.special = true;
     out.identity = identity_of(info);
     outputs_.push_back(std::move(out));
@@ -131,7 +133,7 @@ void OutputFiles::add(const std::string& option, const std::string& path,
   }
   if (exists) {
     char* resolved = realpath(path.c_str(), nullptr);
-    if (resolved == nullptr) refuse("cannot resolve '" + path + "': " + reason(errno));
+    if (resolved == nullptr) refuse("cannot resolve " + quoted_path(path) + ": " + reason(errno));
     out.target = resolved;
     std::free(resolved);
     out.mode = info.st_mode & 07777;
@@ -139,7 +141,7 @@ void OutputFiles::add(const std::string& option, const std::string& path,
   } else {
     struct stat link;
     if (lstat(path.c_str(), &link) == 0) {
-      refuse("'" + path + "' is a symbolic link to a file that does not exist");
+      refuse(quoted_path(path) + " is a symbolic link to a file that does not exist");
     }
     out.target = path;
     out.mode = new_file_mode();
@@ -148,11 +150,11 @@ void OutputFiles::add(const std::string& option, const std::string& path,
   const std::string name = base_name(out.target);
   struct stat dir;
   if (stat(out.directory.c_str(), &dir) != 0) {
-    refuse("cannot write '" + path + "': " + unreachable(out.target, errno));
+    refuse("cannot write " + quoted_path(path) + ": " + unreachable(out.target, errno));
   }
-  if (!S_ISDIR(dir.st_mode)) refuse("'" + out.directory + "' is not a directory");
+  if (!S_ISDIR(dir.st_mode)) refuse(quoted_path(out.directory) + " is not a directory");
   const long name_max = pathconf(out.directory.c_str(), _PC_NAME_MAX);
-  if (name.empty()) refuse("'" + path + "' names no file");
+  if (name.empty()) refuse(quoted_path(path) + " names no file");
   if (name.size() > static_cast<std::size_t>(name_max > 0 ? name_max : NAME_MAX)) {
     refuse("the file name is too long (" + std::to_string(name.size()) + " bytes; at most " +
            std::to_string(name_max > 0 ? name_max : NAME_MAX) + ")");
@@ -160,21 +162,22 @@ void OutputFiles::add(const std::string& option, const std::string& path,
   if (out.target.size() >= PATH_MAX) refuse("the path is too long");
   if (!exists) {
     char* resolved = realpath(out.directory.c_str(), nullptr);
-    if (resolved == nullptr) refuse("cannot resolve '" + out.directory + "': " + reason(errno));
+    if (resolved == nullptr)
+      refuse("cannot resolve " + quoted_path(out.directory) + ": " + reason(errno));
     out.identity = std::string(resolved) + "/" + name;
     std::free(resolved);
   }
   for (const Output& other : outputs_) {
     if (!other.special && other.identity == out.identity) {
-      throw InputError(other.option + " and " + option + " name the same file ('" + other.path +
-                       "' and '" + path + "')");
+      throw InputError(other.option + " and " + option + " name the same file (" +
+                       quoted_path(other.path) + " and " + quoted_path(path) + ")");
     }
   }
   // The temporary name is short whatever the destination's: only its first 32 bytes.
   std::string pattern = out.directory + "/." + name.substr(0, 32) + ".tmp-XXXXXX" + suffix;
   const int fd = mkstemps(pattern.data(), static_cast<int>(suffix.size()));
   if (fd < 0) {
-    refuse("cannot create a file in '" + out.directory + "': " + reason(errno));
+    refuse("cannot create a file in " + quoted_path(out.directory) + ": " + reason(errno));
   }
   close(fd);
   out.temporary = pattern;
@@ -197,7 +200,7 @@ void OutputFiles::write_pieces(const std::string& option,
     return;
   }
   const auto fail = [&](int error) {
-    throw RuntimeError("cannot write '" + out.path + "': " + reason(error));
+    throw RuntimeError("cannot write " + quoted_path(out.path) + ": " + reason(error));
   };
   struct Descriptor {
     int fd;
@@ -243,7 +246,7 @@ void OutputFiles::written_externally(const std::string& option) {
     if (fd < 0 || fchmod(fd, out.mode) != 0 || fsync(fd) != 0) {
       const int error = errno;
       if (fd >= 0) close(fd);
-      throw RuntimeError("cannot write '" + out.path + "': " + reason(error));
+      throw RuntimeError("cannot write " + quoted_path(out.path) + ": " + reason(error));
     }
     close(fd);
   }
@@ -257,7 +260,7 @@ void OutputFiles::commit() {
   for (Output& out : outputs_) {
     if (out.special) continue;
     if (std::rename(out.temporary.c_str(), out.target.c_str()) != 0) {
-      throw RuntimeError("cannot replace '" + out.path + "': " + reason(errno));
+      throw RuntimeError("cannot replace " + quoted_path(out.path) + ": " + reason(errno));
     }
     out.committed = true;
     sync_directory(out.directory);
@@ -270,7 +273,8 @@ void OutputFiles::commit() {
       error = write_all(fd, out.contents);
       if (close(fd) != 0 && error == 0) error = errno;
     }
-    if (error != 0) throw RuntimeError("cannot write '" + out.path + "': " + reason(error));
+    if (error != 0)
+      throw RuntimeError("cannot write " + quoted_path(out.path) + ": " + reason(error));
     out.committed = true;
   }
 }
@@ -316,7 +320,8 @@ ScratchFile::~ScratchFile() {
 
 void ScratchFile::write(const std::string& contents) {
   if (const int error = write_all(fd_, contents); error != 0) {
-    throw RuntimeError("cannot write the scratch file '" + path_ + "': " + reason(error));
+    throw RuntimeError("cannot write the scratch file " + quoted_path(path_) + ": " +
+                       reason(error));
   }
 }
 

@@ -1,6 +1,11 @@
 #include "host/state_file.h"
 
+#include <cctype>
+#include <cmath>
+
 #include "host/errors.h"
+#include "host/message_text.h"
+#include "host/npy_file.h"
 #include "host/numeric_csv.h"
 #include "host/output_file.h"
 
@@ -21,6 +26,56 @@ void check_in_world(double x, double y, const World& world, const RowError& erro
 
 World square(double side) {
   return World{side, side, Boundary::kTorus};
+}
+
+constexpr std::uint64_t kMaxObstacles = 100000;
+const char* const kColumns[] = {"x", "y", "vx", "vy"};
+
+// The shape of a state: (N, 4) with 1 <= N <= kMaxBoids. A 3-D state, (N, 6), is named as
+// such, so that a 3-D engine's file is not taken for a broken one.
+void check_state_shape(const NpyMatrix& m, const std::string& name) {
+  const auto fail = [&](const std::string& message) {
+    throw InputError("state file " + quoted_path(name) + ": " + message);
+  };
+  const std::string shape = "(" + std::to_string(m.rows) + ", " + std::to_string(m.columns) + ")";
+  if (m.columns == 6) {
+    fail("its shape " + shape +
+         " holds 3-D boids (x, y, z, vx, vy, vz); this engine is 2-D and reads shape (N, 4): "
+         "x, y, vx, vy");
+  }
+  if (m.columns != 4) fail("its shape is " + shape + "; expected (N, 4): x, y, vx, vy");
+  if (m.rows == 0) fail("no boids (its shape is " + shape + ")");
+  if (m.rows > kMaxBoids) fail("more than " + std::to_string(kMaxBoids) + " boids " + shape);
+}
+
+// Fails naming the first value of a .npy row that is not finite, or a position outside.
+[[noreturn]] void refuse_row(const double (&v)[4], std::uint64_t row, const std::string& name,
+                             const World& world) {
+  const RowError error("state file", name, "row " + std::to_string(row));
+  for (int c = 0; c < 4; ++c) {
+    if (!std::isfinite(v[c])) {
+      error.fail(std::string(kColumns[c]) + " = " + shortest(v[c]) + " is not finite");
+    }
+  }
+  check_in_world(v[0], v[1], world, error);
+  error.fail("refused");  // not reached: the caller saw a reason
+}
+
+// The header and the shape from the first block, and the size from the file system, before
+// a .npy file is read whole.
+void check_npy_start(const std::string& first, std::uint64_t size, const std::string& name) {
+  const NpyMatrix m = parse_npy_header(first, "state file", name);
+  check_state_shape(m, name);
+  check_npy_size(m, size, "state file", name);
+}
+
+// A CSV state file's start: text, and not a .npy file under another name.
+void check_csv_start(const std::string& first, const std::string& name) {
+  if (has_npy_magic(first)) {
+    throw InputError("state file " + quoted_path(name) +
+                     ": a NumPy .npy file; give it a name ending in .npy");
+  }
+  check_text(first, "state file", name);
 }
 
 }  // namespace
@@ -46,8 +101,52 @@ FlockState parse_state(const std::string& text, const std::string& name, const W
   return state;
 }
 
+FlockState parse_npy_state(const std::string& bytes, const std::string& name, const World& world) {
+  const NpyMatrix m = parse_npy_header(bytes, "state file", name);
+  check_state_shape(m, name);
+  check_npy_size(m, bytes.size(), "state file", name);
+  FlockState state;
+  std::vector<double>* const columns[] = {&state.x, &state.y, &state.vx, &state.vy};
+  for (std::vector<double>* column : columns) column->resize(m.rows);
+  for (std::uint64_t row = 0; row < m.rows; ++row) {
+    double v[4];
+    for (std::uint64_t c = 0; c < 4; ++c) v[c] = npy_value(bytes, m, row, c);
+    const bool finite =
+        std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) && std::isfinite(v[3]);
+    // The message is built only for a row that fails: built for every row, it would take
+    // longer than the reading.
+    if (!finite || !(v[0] >= 0 && v[0] < world.width && v[1] >= 0 && v[1] < world.height)) {
+      refuse_row(v, row, name, world);
+    }
+    for (std::uint64_t c = 0; c < 4; ++c) (*columns[c])[row] = v[c];
+  }
+  return state;
+}
+
+std::string format_npy_state(const FlockState& state) {
+  return format_npy({&state.x, &state.y, &state.vx, &state.vy});
+}
+
+bool is_npy_name(const std::string& path) {
+  if (path.size() < 4) return false;
+  std::string extension = path.substr(path.size() - 4);
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension == ".npy";
+}
+
 FlockState read_state_file(const std::string& path, const World& world) {
-  return parse_state(read_input_file(path, "state file"), path, world);
+  if (is_npy_name(path)) {
+    const std::string bytes = read_input_file(
+        path, "state file",
+        [&](const std::string& first, std::uint64_t size) { check_npy_start(first, size, path); });
+    return parse_npy_state(bytes, path, world);
+  }
+  const std::string text =
+      read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+        check_csv_size(size, kMaxBoids, "state file", path);
+        check_csv_start(first, path);
+      });
+  return parse_state(text, path, world);
 }
 
 FlockState parse_state(const std::string& text, const std::string& name, double world) {
@@ -74,8 +173,12 @@ std::string format_state(const FlockState& state) {
   return out;
 }
 
+std::string format_state_file(const std::string& path, const FlockState& state) {
+  return is_npy_name(path) ? format_npy_state(state) : format_state(state);
+}
+
 void write_state_file(const std::string& path, const FlockState& state) {
-  write_file_atomically(path, format_state(state));
+  write_file_atomically(path, format_state_file(path, state));
 }
 
 std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
@@ -87,14 +190,16 @@ std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string
                       if (!(v[2] > 0)) {
                         error.fail("radius = " + shortest(v[2]) + " is not > 0");
                       }
-                      if (obstacles.size() >= 100000) error.fail("more than 100000 obstacles");
+                      if (obstacles.size() >= kMaxObstacles) {
+                        error.fail("more than " + std::to_string(kMaxObstacles) + " obstacles");
+                      }
                       obstacles.push_back({v[0], v[1], v[2]});
                     });
   return obstacles;
 }
 
 std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world) {
-  return parse_obstacles(read_input_file(path, "obstacle file"), path, world);
+  return parse_obstacles(read_csv_file(path, "obstacle file", kMaxObstacles), path, world);
 }
 
 }  // namespace boids

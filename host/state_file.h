@@ -1,6 +1,8 @@
 // State files: CSV with the header `x,y,vx,vy` and one boid a line, in input order. Numbers
-// are written in the shortest form that reads back as the same double. Obstacle files: CSV
-// with the header `x,y,radius`, one obstacle a line.
+// are written in the shortest form that reads back as the same double. A name ending in .npy
+// (any case) is a NumPy file instead: float64 '<f8', shape (N, 4), the same columns, rows in
+// input order (written in C order; Fortran order is read too). Obstacle files: CSV with the
+// header `x,y,radius`, one obstacle a line.
 #pragma once
 
 #include <string>
@@ -12,7 +14,8 @@ namespace boids {
 
 // Reads and validates a state file for `world`: the exact header, four finite numbers a line,
 // positions in [0, width) x [0, height), at least one boid. Throws InputError naming the file
-// and the line.
+// and the line (the row of a .npy file). A file that is not text (or, for .npy, has a wrong
+// header or size) is refused having read its first block only.
 FlockState read_state_file(const std::string& path, const World& world);
 
 // Parses state-file text; `name` is used in error messages.
@@ -24,6 +27,18 @@ FlockState parse_state(const std::string& text, const std::string& name, double 
 
 std::string format_state(const FlockState& state);
 
+// The same for .npy bytes: every refusal names the file, and a value's row (0-based, as
+// numpy indexes it).
+FlockState parse_npy_state(const std::string& bytes, const std::string& name, const World& world);
+std::string format_npy_state(const FlockState& state);
+
+// Whether `path` names a .npy state file.
+bool is_npy_name(const std::string& path);
+
+// The bytes of a state file named `path`: CSV, or .npy when is_npy_name(path).
+std::string format_state_file(const std::string& path, const FlockState& state);
+
+// Writes them, whole or not at all.
 void write_state_file(const std::string& path, const FlockState& state);
 
 // Reads and validates an obstacle file for `world`: the exact header, three finite numbers a

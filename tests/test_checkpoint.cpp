@@ -29,18 +29,6 @@ using test_support::random_state;
 using test_support::read_file;
 using test_support::Result;
 
-// A checkpoint's bytes, as a run writes them.
-std::string checkpoint_bytes(const Checkpoint& c) {
-  const fs::path path = fs::temp_directory_path() / ("boids_ckpt_" + std::to_string(getpid()));
-  OutputFiles files;
-  files.add("--checkpoint", path.string());
-  write_checkpoint(files, "--checkpoint", c);
-  files.commit();
-  const std::string bytes = read_file(path.string());
-  fs::remove(path);
-  return bytes;
-}
-
 struct Variant {
   const char* name;
   std::function<void(FlockParams&)> set;
@@ -97,7 +85,7 @@ TEST_P(Resume, ContinuesEveryVariantBitForBit) {
 
     const auto first = make_simulation(config, start);
     first->step(17);
-    const Checkpoint saved = parse_checkpoint(checkpoint_bytes(checkpoint_of(*first)), "test");
+    const Checkpoint saved = parse_checkpoint(format_checkpoint(checkpoint_of(*first)), "test");
     EXPECT_EQ(saved.step, 17u);
     EXPECT_EQ(flight_description(saved.config), flight_description(config));
     const auto resumed = make_simulation(saved.config, saved.state);
@@ -153,7 +141,7 @@ Checkpoint small_checkpoint() {
 
 TEST(Checkpoint, RoundTripIsExact) {
   const Checkpoint c = small_checkpoint();
-  const Checkpoint back = parse_checkpoint(checkpoint_bytes(c), "test");
+  const Checkpoint back = parse_checkpoint(format_checkpoint(c), "test");
   EXPECT_EQ(back.step, c.step);
   EXPECT_EQ(flight_description(back.config), flight_description(c.config));
   EXPECT_EQ(back.config.params.obstacles.size(), 1u);
@@ -165,7 +153,7 @@ TEST(Checkpoint, RoundTripIsExact) {
 
 // Every prefix, and a flipped bit anywhere, is refused as an InputError naming the file.
 TEST(Checkpoint, DamagedTruncatedOrForeignFilesAreRefusedWhole) {
-  const std::string bytes = checkpoint_bytes(small_checkpoint());
+  const std::string bytes = format_checkpoint(small_checkpoint());
   const auto expect_refused = [](const std::string& damaged, const std::string& why) {
     try {
       parse_checkpoint(damaged, "c.bin");

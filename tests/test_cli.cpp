@@ -163,6 +163,9 @@ TEST_F(Cli, NoCommandOrUnknownCommand) {
   EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("fly"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
+  r = run({"fly\naway"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("'fly\\naway'"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, BadNumbers) {
@@ -203,6 +206,13 @@ TEST_F(Cli, BadNumbers) {
   expect_bad({"--alignment", "nan"}, {"--alignment"});
   expect_bad({"--cohesion", "inf"}, {"--cohesion"});
   expect_bad({"--cohesion", "x"}, {"--cohesion"});
+  expect_bad({"--radius", "1e-400"}, {"--radius", "too small (underflows to 0)"});
+  expect_bad({"--world", "1e400"}, {"--world", "too large"});
+  // Echoed values stay on one line (expect_bad counts the newlines), escaped and cut.
+  expect_bad({"--model", "boids\n\x1b[31m"}, {"--model", "'boids\\n\\x1B[31m'"});
+  expect_bad({"--count", std::string(5000, '9')}, {"--count", "(5000 bytes)"});
+  expect_bad({"--bogus\r\n"}, {"'--bogus\\r\\n'"});
+  expect_bad({"--radius", "1\t"}, {"'1\\t'"});
 }
 
 TEST_F(Cli, BadOptions) {
@@ -598,6 +608,27 @@ TEST_F(Cli, SaveThenInitContinuesTheTrajectory) {
                 .code,
             0);
   EXPECT_EQ(boids::read_state_file(path("cpu.csv"), 100).size(), 80u);
+}
+
+TEST_F(Cli, NpySaveAndInit) {
+  // The same state as .npy and as CSV, bit for bit; and a run continues from the .npy file.
+  ASSERT_EQ(
+      run({"run", "--backend", "cpu", "--count", "40", "--steps", "5", "--save", path("s.npy")})
+          .code,
+      0);
+  ASSERT_EQ(
+      run({"run", "--backend", "cpu", "--count", "40", "--steps", "5", "--save", path("s.csv")})
+          .code,
+      0);
+  const boids::FlockState npy = boids::read_state_file(path("s.npy"), 100);
+  const boids::FlockState csv = boids::read_state_file(path("s.csv"), 100);
+  ASSERT_EQ(npy.size(), 40u);
+  EXPECT_EQ(npy.x, csv.x);
+  EXPECT_EQ(npy.vy, csv.vy);
+  const Result r = run({"run", "--backend", "cpu", "--init", path("s.npy"), "--steps", "1"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  write_file(path("bad.npy"), "x,y,vx,vy\n1,2,3,4\n");
+  expect_bad({"--init", path("bad.npy")}, {path("bad.npy"), "not a NumPy .npy file"});
 }
 
 TEST_F(Cli, ArgumentsAreNotInterpretedByAShell) {

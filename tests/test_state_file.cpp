@@ -178,7 +178,7 @@ TEST(StateFileErrors, WrongHeader) {
   expect_error("x, y, vx, vy\n1,2,3,4\n", 1, "header");
   expect_error("x,y,vx,vy,\n1,2,3,4\n", 1, "header");
   expect_error("1,2,3,4\n", 1, "header");
-  expect_error("\xEF\xBB\xBFx,y,vx,vy\n1,2,3,4\n", 1, "header");  // a byte-order mark
+  expect_error("\xEF\xBB\xBFx,y,vx,vy\n1,2,3,4\n", 1, "UTF-8 byte-order mark; save it without one");
   expect_error("\nx,y,vx,vy\n1,2,3,4\n", 1, "header");
 }
 

@@ -4,6 +4,7 @@
 
 #include "host/errors.h"
 #include "host/initial_state.h"
+#include "host/message_text.h"
 #include "host/state_file.h"
 #include "host/value_limits.h"
 
@@ -13,7 +14,7 @@ namespace {
 template <typename T>
 T parse_choice(const std::string& option, const std::string& text, std::optional<T> parsed,
                const std::string& choices) {
-  if (!parsed) throw InputError(option + ": expected one of " + choices + ", got '" + text + "'");
+  if (!parsed) throw InputError(option + ": expected one of " + choices + ", got " + quoted(text));
   return *parsed;
 }
 
@@ -40,7 +41,7 @@ std::optional<Update> parse_update(const std::string& name) {
 Vec2 parse_pair(const std::string& option, const std::string& text) {
   const auto comma = text.find(',');
   if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) {
-    throw InputError(option + ": expected two numbers X,Y, got '" + text + "'");
+    throw InputError(option + ": expected two numbers X,Y, got " + quoted(text));
   }
   return {parse_real(option, text.substr(0, comma)), parse_real(option, text.substr(comma + 1))};
 }
@@ -53,7 +54,7 @@ World parse_world(const std::string& text) {
     return World{side, side, Boundary::kTorus};
   }
   if (text.find(',', comma + 1) != std::string::npos) {
-    throw InputError("--world: expected W or W,H, got '" + text + "'");
+    throw InputError("--world: expected W or W,H, got " + quoted(text));
   }
   return World{parse_positive("--world", text.substr(0, comma)),
                parse_positive("--world", text.substr(comma + 1)), Boundary::kTorus};
@@ -181,7 +182,7 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                    [&o](const std::string& v) {
                      const double fov = parse_positive("--fov", v);
                      if (fov > 360)
-                       throw InputError("--fov: expected a number in (0, 360], got '" + v + "'");
+                       throw InputError("--fov: expected a number in (0, 360], got " + quoted(v));
                      o.fov = fov;
                    });
   parser.add_value("--noise", "ETA",
@@ -190,7 +191,7 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                    [&o](const std::string& v) {
                      const double eta = parse_non_negative("--noise", v);
                      if (eta > 2 * kPi) {
-                       throw InputError("--noise: expected radians in [0, 2 pi], got '" + v + "'");
+                       throw InputError("--noise: expected radians in [0, 2 pi], got " + quoted(v));
                      }
                      o.noise = eta;
                    });
@@ -232,8 +233,8 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                    });
   parser.add_value(
       "--init", "FILE",
-      "start from a state file (x,y,vx,vy), velocities up to 1e250 (1e20 under --precision "
-      "float); overrides --count",
+      "start from a state file (CSV x,y,vx,vy, or NumPy float64 of shape (N, 4) when FILE "
+      "ends in .npy), velocities up to 1e250 (1e20 under --precision float); overrides --count",
       [&o](const std::string& v) {
         if (v.empty()) throw InputError("--init: the file name is empty");
         o.init_file = v;
@@ -344,7 +345,7 @@ FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
   try {
     check_start(state, params);
   } catch (const InputError& e) {
-    throw InputError("state file '" + o.init_file + "': " + e.what());
+    throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
   }
   return state;
 }

@@ -5,6 +5,7 @@
 
 #include "host/cli/commands.h"
 #include "host/errors.h"
+#include "host/message_text.h"
 
 namespace {
 
@@ -39,8 +40,8 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "run") return boids::cli::run_command(rest);
   if (command == "validate") return boids::cli::validate_command(rest);
   if (command == "info") return boids::cli::info_command(rest);
-  throw boids::InputError("unknown command '" + command +
-                          "' (commands: run, validate, info; see --help)");
+  throw boids::InputError("unknown command " + boids::quoted(command) +
+                          " (commands: run, validate, info; see --help)");
 }
 
 }  // namespace

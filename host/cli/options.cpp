@@ -5,13 +5,14 @@
 #include <set>
 
 #include "host/errors.h"
+#include "host/message_text.h"
 
 namespace boids::cli {
 namespace {
 
 [[noreturn]] void bad_value(const std::string& option, const std::string& text,
                             const std::string& expected) {
-  throw InputError(option + ": expected " + expected + ", got '" + text + "'");
+  throw InputError(option + ": expected " + expected + ", got " + quoted(text));
 }
 
 double parse_finite(const std::string& option, const std::string& text,
@@ -22,9 +23,11 @@ double parse_finite(const std::string& option, const std::string& text,
   if (text.empty() || result.ec == std::errc::invalid_argument || result.ptr != last) {
     bad_value(option, text, expected);
   }
-  if (result.ec == std::errc::result_out_of_range || !std::isfinite(value)) {
-    bad_value(option, text, expected + " (finite)");
+  if (result.ec == std::errc::result_out_of_range) {
+    throw InputError(option + ": " + quoted(text) + " is " + out_of_range_reason(text) +
+                     "; expected " + expected);
   }
+  if (!std::isfinite(value)) bad_value(option, text, expected + " (finite)");
   return value;
 }
 
@@ -84,12 +87,13 @@ std::vector<std::string> OptionParser::parse(const std::vector<std::string>& arg
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg.rfind("--", 0) != 0 || arg == "--") {
-      throw InputError("unexpected argument '" + arg + "' (options start with --; see --help)");
+      throw InputError("unexpected argument " + quoted(arg) +
+                       " (options start with --; see --help)");
     }
     const auto equals = arg.find('=');
     const std::string name = arg.substr(0, equals);
     const Option* option = find(name);
-    if (!option) throw InputError("unknown option '" + name + "' (see --help)");
+    if (!option) throw InputError("unknown option " + quoted(name) + " (see --help)");
     if (!seen.insert(name).second) throw InputError(name + " is given more than once");
     given.push_back(name);
     if (option->set_flag) {

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "host/errors.h"
+#include "host/message_text.h"
 
 extern char** environ;
 
@@ -57,8 +58,8 @@ void check_png_name(const std::string& option, const std::string& path) {
   for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (extension != ".png") {
     throw InputError(option +
-                     ": expected a file name ending in .png (images are written as PNG), got '" +
-                     path + "'");
+                     ": expected a file name ending in .png (images are written as PNG), got " +
+                     quoted_path(path));
   }
 }
 

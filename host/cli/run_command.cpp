@@ -40,7 +40,9 @@ OptionParser make_parser(RunOptions& o) {
   add_flock_options(parser, o.flock);
   parser.add_value("--steps", "N", "steps to simulate, >= 0 (default 600)",
                    [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 0); });
-  parser.add_value("--save", "FILE", "write the final state as CSV (x,y,vx,vy), in input order",
+  parser.add_value("--save", "FILE",
+                   "write the final state as CSV (x,y,vx,vy), in input order; as NumPy float64 of "
+                   "shape (N, 4) when FILE ends in .npy",
                    [&o](const std::string& v) { o.save_file = parse_file_name("--save", v); });
   parser.add_value(
       "--metrics", "FILE", "write metrics as CSV (" + std::string(kMetricsHeader) + ")",
@@ -305,7 +307,7 @@ int run_command(const std::vector<std::string>& args) {
   const FlockMetrics final_metrics = sim->metrics();
   if (record && flight.steps() > 0) append_metrics_row(metrics_csv, flight.last, final_metrics);
   // The outputs are committed together, once each is whole.
-  if (outputs.has("--save")) outputs.write("--save", format_state(sim->state()));
+  if (outputs.has("--save")) outputs.write("--save", format_state_file(o.save_file, sim->state()));
   if (outputs.has("--metrics")) outputs.write("--metrics", metrics_csv);
   if (outputs.has("--plot")) plot_metrics(sim->count(), config, metrics_csv, outputs);
   if (outputs.has("--checkpoint")) write_checkpoint(outputs, "--checkpoint", checkpoint_of(*sim));

@@ -8,6 +8,7 @@
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/errors.h"
+#include "host/message_text.h"
 #include "host/validation.h"
 
 namespace boids::cli {
@@ -30,7 +31,7 @@ OptionParser make_parser(ValidateOptions& o) {
   parser.add_value("--backend", "B", "cpu or cuda (default: cuda if usable, else cpu)",
                    [&o](const std::string& v) {
                      if (v != "auto" && v != "cpu" && v != "cuda") {
-                       throw InputError("--backend: expected one of cpu, cuda, got '" + v + "'");
+                       throw InputError("--backend: expected one of cpu, cuda, got " + quoted(v));
                      }
                      o.backend = v;
                    });

@@ -1,0 +1,27 @@
+// The obstacle-file parser: any bytes are parsed or refused with a clean InputError.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "host/errors.h"
+#include "host/state_file.h"
+#include "tests/fuzz/fuzz_support.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace boids;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const World world{100, 50, Boundary::kWalls};
+  try {
+    for (const Obstacle& o : parse_obstacles(text, "fuzz.csv", world)) {
+      if (!(o.x >= 0 && o.x < world.width && o.y >= 0 && o.y < world.height && o.radius > 0)) {
+        std::fprintf(stderr, "accepted an obstacle outside the world or without a radius\n");
+        std::abort();
+      }
+    }
+  } catch (const InputError& e) {
+    boids::fuzz::check_message(e.what(), 300);
+  }
+  return 0;
+}

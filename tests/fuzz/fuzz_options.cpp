@@ -1,0 +1,78 @@
+// The option parser with `boids run`'s options: argv is the input split at NUL bytes. Any
+// argv is accepted, or refused with a clean InputError; nothing else may escape, and what
+// resolve_config accepts is a flock the engine can run.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "host/cli/flock_options.h"
+#include "host/cli/options.h"
+#include "host/errors.h"
+#include "tests/fuzz/fuzz_support.h"
+
+namespace {
+
+std::vector<std::string> split_at_nul(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::string> args(1);
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == 0) {
+      args.emplace_back();
+    } else {
+      args.back() += static_cast<char>(data[i]);
+    }
+  }
+  return args;
+}
+
+// `boids run`'s own options beside the flock's (host/cli/run_command.cpp), parsed alike.
+void add_run_options(boids::cli::OptionParser& parser) {
+  using boids::cli::parse_whole;
+  const auto file = [](const char* name) {
+    return [name](const std::string& v) {
+      if (v.empty()) throw boids::InputError(std::string(name) + ": the file name is empty");
+    };
+  };
+  parser.add_value("--steps", "N", "", [](const std::string& v) { parse_whole("--steps", v, 0); });
+  parser.add_value("--save", "FILE", "", file("--save"));
+  parser.add_value("--metrics", "FILE", "", file("--metrics"));
+  parser.add_value("--metrics-every", "K", "",
+                   [](const std::string& v) { parse_whole("--metrics-every", v, 1); });
+  parser.add_value("--plot", "FILE.png", "", file("--plot"));
+  parser.add_flag("--json", "", [] {});
+  parser.add_flag("--help", "", [] {});
+}
+
+void check_config(const boids::SimulationConfig& config) {
+  const boids::FlockParams& p = config.params;
+  const bool sane = p.radius > 0 && std::isfinite(p.radius) && p.max_speed > 0 &&
+                    p.world.width > 0 && p.world.height > 0 && std::isfinite(p.world.width) &&
+                    std::isfinite(p.world.height);
+  if (!sane) {
+    std::fprintf(stderr, "resolve_config accepted a flock without a radius, speed or world\n");
+    std::abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace boids;
+  std::vector<std::string> args = split_at_nul(data, size);
+  if (size == 0) args.clear();
+  cli::FlockOptions options;
+  cli::OptionParser parser("Usage: boids run [options]");
+  cli::add_flock_options(parser, options);
+  add_run_options(parser);
+  try {
+    parser.parse(args);
+    check_config(cli::resolve_config(options));
+  } catch (const InputError& e) {
+    // File names are echoed whole, so the length is bounded only by the input's.
+    fuzz::check_message(e.what(), 1000 + 4 * size);
+  }
+  return 0;
+}

@@ -1,0 +1,22 @@
+// The harnesses parse and resolve options but never simulate: the backends' factories, which
+// simulation.cpp names, are stand-ins here so that no kernel is built with the fuzzer's
+// instrumentation.
+#include <cstdlib>
+
+#include "host/simulation.h"
+
+namespace boids {
+
+std::unique_ptr<Simulation> make_reference_simulation(const SimulationConfig&, const FlockState&) {
+  std::abort();
+}
+
+std::unique_ptr<Simulation> make_cpu_simulation(const SimulationConfig&, const FlockState&) {
+  std::abort();
+}
+
+MemoryNeed cpu_memory_need(const SimulationConfig&, std::uint64_t) {
+  std::abort();
+}
+
+}  // namespace boids
