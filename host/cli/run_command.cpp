@@ -9,6 +9,7 @@
 #include "host/cli/flock_options.h"
 #include "host/cli/progress.h"
 #include "host/cli/python_script.h"
+#include "host/cli/trajectory_option.h"
 #include "host/errors.h"
 #include "host/output_file.h"
 #include "host/state_file.h"
@@ -24,6 +25,7 @@ struct RunOptions {
   std::uint64_t steps = 600;
   std::string save_file, metrics_file, plot_file;
   std::uint64_t metrics_every = 0;  // 0: not given
+  TrajectoryOptions trajectory;
   bool json = false;
   bool help = false;
 };
@@ -57,6 +59,7 @@ OptionParser make_parser(RunOptions& o) {
                      check_png_name("--plot", v);
                      o.plot_file = v;
                    });
+  add_trajectory_options(parser, o.trajectory);
   parser.add_flag("--json", "print one JSON object instead of a summary", [&o] { o.json = true; });
   parser.add_flag("--help", "show this help", [&o] { o.help = true; });
   return parser;
@@ -109,6 +112,22 @@ nlohmann::ordered_json params_json(const FlockParams& p) {
   j["wind"] = {p.wind.x, p.wind.y};
   j["obstacles"] = p.obstacles.size();
   j["update"] = to_string(p.update);
+  return j;
+}
+
+// What a trajectory file records of the run, named as `--json` names it.
+nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o) {
+  const auto& c = sim.config();
+  nlohmann::ordered_json j;
+  j["count"] = sim.count();
+  j["steps"] = o.steps;
+  j["seed"] = o.flock.seed;
+  if (!o.flock.init_file.empty()) j["init"] = o.flock.init_file;
+  j["backend"] = to_string(c.backend);
+  j["method"] = to_string(c.method);
+  j["precision"] = to_string(c.precision);
+  j["device"] = sim.device();
+  j.update(params_json(c.params));
   return j;
 }
 
@@ -198,6 +217,7 @@ int run_command(const std::vector<std::string>& args) {
       }
     }
   }
+  check_trajectory_options(o.trajectory, {std::begin(outputs), std::end(outputs)});
 
   const SimulationConfig config = resolve_config(o.flock);
   if (!o.plot_file.empty()) check_matplotlib("--plot", metrics_plot_script());
@@ -206,6 +226,8 @@ int run_command(const std::vector<std::string>& args) {
   const FlockState initial = initial_state(o.flock, config.params);
   if (!o.flock.init_file.empty()) check_memory(config, initial.size());
   const std::unique_ptr<Simulation> sim = make_simulation(config, initial);
+  TrajectoryRecording trajectory(o.trajectory, o.steps);
+  trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o)), BOIDS_VERSION);
 
   // Step in stretches between metrics rows (and progress updates); time the stepping alone.
   // A plot without --metrics-every has about 200 rows.
@@ -215,12 +237,17 @@ int run_command(const std::vector<std::string>& args) {
                                 : std::max<std::uint64_t>(o.steps / 200, 1);
   std::string metrics_csv = std::string(kMetricsHeader) + "\n";
   const bool record = !o.metrics_file.empty() || !o.plot_file.empty();
-  if (record) append_metrics_row(metrics_csv, 0, sim->metrics());
+  if (record || trajectory.enabled()) {
+    const FlockMetrics m = sim->metrics();
+    if (record) append_metrics_row(metrics_csv, 0, m);
+    trajectory.record(0, *sim, m);
+  }
   ProgressBar progress(o.steps);
   double seconds = 0;
   std::uint64_t done = 0, stretch = 1;
   while (done < o.steps) {
-    const std::uint64_t next_row = (done / every + 1) * every;
+    const std::uint64_t next_row =
+        std::min((done / every + 1) * every, trajectory.next_after(done));
     const std::uint64_t until =
         std::min(o.steps, progress.enabled() ? std::min(next_row, done + stretch) : next_row);
     const auto start = std::chrono::steady_clock::now();
@@ -231,13 +258,19 @@ int run_command(const std::vector<std::string>& args) {
     if (took < 0.05) stretch *= 2;  // keep progress updates a few per second
     done = until;
     progress.update(done);
-    if (record && done % every == 0 && done < o.steps)
-      append_metrics_row(metrics_csv, done, sim->metrics());
+    const bool row = record && done % every == 0;
+    if ((row || trajectory.due(done)) && done < o.steps) {
+      const FlockMetrics m = sim->metrics();
+      if (row) append_metrics_row(metrics_csv, done, m);
+      if (trajectory.due(done)) trajectory.record(done, *sim, m);
+    }
   }
   progress.finish();
 
   const FlockMetrics final_metrics = sim->metrics();
   if (record && o.steps > 0) append_metrics_row(metrics_csv, o.steps, final_metrics);
+  trajectory.record(o.steps, *sim, final_metrics);
+  trajectory.finish();
   if (!o.save_file.empty()) write_state_file(o.save_file, sim->state());
   if (!o.metrics_file.empty()) write_file_atomically(o.metrics_file, metrics_csv);
   if (!o.plot_file.empty()) plot_metrics(o, sim->count(), config, metrics_csv);
