@@ -12,6 +12,7 @@
 
 #include "host/errors.h"
 #include "host/hdf5_support.h"
+#include "host/trajectory_chunks.h"
 
 namespace boids {
 namespace {
@@ -20,7 +21,10 @@ using hdf5::Id;
 
 // Deflate's fastest level: after the byte shuffle, higher levels save little on positions
 // and velocities (see the README's measurements) and cost several times the time.
-constexpr unsigned kDeflateLevel = 1;
+constexpr int kDeflateLevel = 1;
+// Chunks compressed at a time: enough for every thread, few enough that a frame of a hundred
+// million boids is not held compressed whole.
+constexpr std::size_t kChunkBatch = 64;
 // Frames per chunk of the one-number-per-frame series (step, time, the observables).
 constexpr hsize_t kSeriesChunk = 256;
 
@@ -58,6 +62,8 @@ class TrajectoryWriter::File {
   bool drop_reservation() const;
   void write_frame(const FlockState& state, const FlockMetrics& m);
   void write_row(hid_t dataset, hid_t memory_type, const void* data) const;
+  void write_pairs(hid_t dataset, const std::vector<double>& a, const std::vector<double>& b);
+  void grow(hid_t dataset, hsize_t* dims) const;
   void flush(const char* what) const;
   void commit(std::uint64_t step, double time);
   void abandon();
@@ -68,7 +74,7 @@ class TrajectoryWriter::File {
   int fd_ = -1;
   Id position_, velocity_, step_, time_;
   std::array<Id, kObservables.size()> observables_;
-  std::vector<double> row_;  // one frame of (x, y) pairs
+  std::vector<std::vector<unsigned char>> chunks_;  // a batch of compressed chunks
   std::uint64_t frames_ = 0, last_step_ = 0;
   hsize_t committed_size_ = 0;  // the file's size after the last whole frame
   bool broken_ = false, closed_ = false;
@@ -159,7 +165,6 @@ void TrajectoryWriter::File::create(const TrajectoryHeader& header) {
   flush("cannot create the file");
   committed_size_ = 0;
   check_status(H5Fget_filesize(file_.get(), &committed_size_), "cannot create the file");
-  row_.resize(2 * count_);
 }
 
 void TrajectoryWriter::File::write_metadata(const TrajectoryHeader& header) {
@@ -228,7 +233,7 @@ Id TrajectoryWriter::File::make_series(hid_t group, const char* name, hid_t type
   check_status(H5Pset_chunk(layout.get(), rank, chunk), what);
   if (per_boid) {
     check_status(H5Pset_shuffle(layout.get()), what);
-    check_status(H5Pset_deflate(layout.get(), kDeflateLevel), what);
+    check_status(H5Pset_deflate(layout.get(), static_cast<unsigned>(kDeflateLevel)), what);
   }
   return Id(
       check(H5Dcreate2(group, name, type, space.get(), H5P_DEFAULT, layout.get(), H5P_DEFAULT),
@@ -286,16 +291,8 @@ void TrajectoryWriter::File::reserve_frame(std::uint64_t step) {
 }
 
 void TrajectoryWriter::File::write_frame(const FlockState& state, const FlockMetrics& m) {
-  for (std::uint64_t i = 0; i < count_; ++i) {
-    row_[2 * i] = state.x[i];
-    row_[2 * i + 1] = state.y[i];
-  }
-  write_row(position_.get(), H5T_NATIVE_DOUBLE, row_.data());
-  for (std::uint64_t i = 0; i < count_; ++i) {
-    row_[2 * i] = state.vx[i];
-    row_[2 * i + 1] = state.vy[i];
-  }
-  write_row(velocity_.get(), H5T_NATIVE_DOUBLE, row_.data());
+  write_pairs(position_.get(), state.x, state.y);
+  write_pairs(velocity_.get(), state.vx, state.vy);
   const double reals[] = {m.polarization, m.order, 0, 0, m.mean_nn_distance, m.mean_neighbors};
   const std::int64_t wholes[] = {0, 0, static_cast<std::int64_t>(m.flocks),
                                  static_cast<std::int64_t>(m.largest_flock)};
@@ -308,17 +305,42 @@ void TrajectoryWriter::File::write_frame(const FlockState& state, const FlockMet
   }
 }
 
-// Grows the dataset by a row and writes `data` into it.
-void TrajectoryWriter::File::write_row(hid_t dataset, hid_t memory_type, const void* data) const {
+// Grows the dataset to frames_ + 1 rows; `dims` receives its new shape.
+void TrajectoryWriter::File::grow(hid_t dataset, hsize_t* dims) const {
   const char* what = "cannot write a frame";
-  hsize_t dims[3] = {0, 0, 0};
   {
     const Id space(check(H5Dget_space(dataset), what), H5Sclose);
     check(H5Sget_simple_extent_dims(space.get(), dims, nullptr), what);
   }
-  const int rank = dims[1] > 0 ? 3 : 1;
   dims[0] = frames_ + 1;
   check_status(H5Dset_extent(dataset, dims), what);
+}
+
+// A row of (a[i], b[i]) pairs, compressed here on every thread and written chunk by chunk.
+void TrajectoryWriter::File::write_pairs(hid_t dataset, const std::vector<double>& a,
+                                         const std::vector<double>& b) {
+  hsize_t dims[3] = {0, 0, 0};
+  grow(dataset, dims);
+  const std::uint64_t boids = std::min<std::uint64_t>(count_, kTrajectoryChunkBoids);
+  const std::uint64_t chunks = (count_ + boids - 1) / boids;
+  for (std::uint64_t first = 0; first < chunks; first += kChunkBatch) {
+    chunks_.resize(std::min<std::uint64_t>(kChunkBatch, chunks - first));
+    compress_pair_chunks(a.data(), b.data(), count_, boids, first, kDeflateLevel, chunks_);
+    for (std::size_t c = 0; c < chunks_.size(); ++c) {
+      const hsize_t offset[3] = {frames_, (first + c) * boids, 0};
+      check_status(
+          H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, offset, chunks_[c].size(), chunks_[c].data()),
+          "cannot write a frame");
+    }
+  }
+}
+
+// Grows the dataset by a row and writes `data` into it.
+void TrajectoryWriter::File::write_row(hid_t dataset, hid_t memory_type, const void* data) const {
+  const char* what = "cannot write a frame";
+  hsize_t dims[3] = {0, 0, 0};
+  grow(dataset, dims);
+  const int rank = dims[1] > 0 ? 3 : 1;
   const hsize_t start[3] = {frames_, 0, 0};
   const hsize_t count[3] = {1, dims[1], dims[2]};
   const Id file_space(check(H5Dget_space(dataset), what), H5Sclose);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -315,20 +316,6 @@ TEST_F(Trajectory, FailuresNameTheFile) {
   EXPECT_THROW(writer.append(4, 0, frame_state(5, 0), frame_metrics(0)), boids::RuntimeError);
 }
 
-// Runs `body` in a child process; returns its exit status (128 + signal when killed).
-template <typename Body>
-int in_child(Body body, int kill_after_ms = -1) {
-  const pid_t pid = fork();
-  if (pid == 0) _exit(body());
-  if (kill_after_ms >= 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(kill_after_ms));
-    kill(pid, SIGKILL);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 // Every frame the file says it has is whole: steps 0, 1, 2, ... and the frames' values.
 void expect_whole_frames(const std::string& file, std::uint64_t n, std::uint64_t least) {
   Reader r(file);
@@ -349,46 +336,74 @@ void expect_whole_frames(const std::string& file, std::uint64_t n, std::uint64_t
   }
 }
 
-TEST_F(Trajectory, AFullDiskKeepsEveryWholeFrame) {
-  const std::uint64_t n = 3000;
-  const std::string file = path("full.h5");
-  const std::string message = path("message");
-  // Under a 3 MB file-size limit (a disk that fills), with SIGXFSZ ignored so that writes
-  // fail with EFBIG instead of killing the process.
-  const int frames = in_child([&] {
-    signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{3 << 20, 3 << 20};
-    setrlimit(RLIMIT_FSIZE, &limit);
-    TrajectoryWriter writer(file, header(n));
-    try {
-      for (std::uint64_t f = 0; f < 1000; ++f)
-        writer.append(f, 0, frame_state(n, f), frame_metrics(f));
-    } catch (const boids::RuntimeError& e) {
-      std::ofstream(message) << e.what();
-      return static_cast<int>(writer.frames());
+// The writer runs in a child process that death tests start afresh (fork and exec: OpenMP's
+// threads, which compress the chunks, do not survive a bare fork).
+class TrajectoryDeathTest : public Trajectory {
+ protected:
+  // The child runs the test afresh: it takes the parent's directory from the environment.
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    if (const char* inherited = std::getenv(kDirectory)) {
+      dir_ = inherited;
+      return;
     }
-    return 255;
-  });
-  ASSERT_GT(frames, 2);
-  ASSERT_LT(frames, 255);
-  EXPECT_NE(contents(message).find("File too large"), std::string::npos) << contents(message);
-  EXPECT_NE(contents(message).find("keeps its " + std::to_string(frames) + " whole frames"),
-            std::string::npos)
-      << contents(message);
-  expect_whole_frames(file, n, static_cast<std::uint64_t>(frames));
-  EXPECT_EQ(Reader(file).shape("/particles/flock/position/step")[0], static_cast<hsize_t>(frames));
+    Trajectory::SetUp();
+    setenv(kDirectory, dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    unsetenv(kDirectory);
+    Trajectory::TearDown();
+  }
+  static constexpr const char* kDirectory = "BOIDS_TRAJECTORY_TEST_DIRECTORY";
+};
+
+// Writes frames until one fails; exits with the number of whole frames.
+[[noreturn]] void write_until_full(const std::string& file, std::uint64_t n,
+                                   const std::string& message) {
+  // A 3 MB file-size limit stands for a disk that fills; with SIGXFSZ ignored, writes past it
+  // fail with EFBIG instead of killing the process.
+  signal(SIGXFSZ, SIG_IGN);
+  const rlimit limit{3 << 20, 3 << 20};
+  setrlimit(RLIMIT_FSIZE, &limit);
+  TrajectoryWriter writer(file, header(n));
+  try {
+    for (std::uint64_t f = 0; f < 1000; ++f)
+      writer.append(f, 0, frame_state(n, f), frame_metrics(f));
+  } catch (const boids::RuntimeError& e) {
+    std::ofstream(message) << e.what();
+    const int frames = static_cast<int>(writer.frames());
+    std::exit(frames);
+  }
+  std::exit(255);
 }
 
-TEST_F(Trajectory, AKilledWriterKeepsItsWholeFrames) {
+TEST_F(TrajectoryDeathTest, AFullDiskKeepsEveryWholeFrame) {
+  const std::uint64_t n = 3000;
+  const std::string file = path("full.h5"), message = path("message");
+  EXPECT_EXIT(
+      write_until_full(file, n, message),
+      [](int status) { return WIFEXITED(status) && WEXITSTATUS(status) > 2; }, "");
+  const std::string why = contents(message);
+  const auto frames = Reader(file).shape("/particles/flock/position/step").at(0);
+  EXPECT_NE(why.find("File too large"), std::string::npos) << why;
+  EXPECT_NE(why.find("keeps its " + std::to_string(frames) + " whole frames"), std::string::npos)
+      << why;
+  expect_whole_frames(file, n, 3);
+}
+
+// Writes frames until a thread kills the process, a second in, wherever the writer is.
+[[noreturn]] void write_until_killed(const std::string& file, std::uint64_t n) {
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    raise(SIGKILL);
+  }).detach();
+  TrajectoryWriter writer(file, header(n));
+  for (std::uint64_t f = 0;; ++f) writer.append(f, 0, frame_state(n, f), frame_metrics(f));
+}
+
+TEST_F(TrajectoryDeathTest, AKilledWriterKeepsItsWholeFrames) {
   const std::uint64_t n = 20000;
   const std::string file = path("killed.h5");
-  const int status = in_child(
-      [&] {
-        TrajectoryWriter writer(file, header(n));
-        for (std::uint64_t f = 0;; ++f) writer.append(f, 0, frame_state(n, f), frame_metrics(f));
-        return 0;
-      },
-      1500);
-  EXPECT_EQ(status, 128 + SIGKILL);
+  EXPECT_EXIT(write_until_killed(file, n), ::testing::KilledBySignal(SIGKILL), "");
   expect_whole_frames(file, n, 1);
 }
