@@ -92,9 +92,17 @@ OutputFiles::~OutputFiles() {
   }
 }
 
+void OutputFiles::check(const std::string& option, const std::string& path) {
+  add(option, path);
+  Output& out = outputs_.back();
+  if (!out.temporary.empty()) unlink(out.temporary.c_str());
+  out.temporary.clear();
+  out.checked_only = true;
+}
+
 bool OutputFiles::has(const std::string& option) const {
   for (const Output& out : outputs_)
-    if (out.option == option) return true;
+    if (out.option == option && !out.checked_only) return true;
   return false;
 }
 
@@ -255,10 +263,12 @@ void OutputFiles::written_externally(const std::string& option) {
 
 void OutputFiles::commit() {
   for (const Output& out : outputs_) {
-    if (!out.written) throw std::logic_error("OutputFiles: " + out.option + " was not written");
+    if (!out.written && !out.checked_only) {
+      throw std::logic_error("OutputFiles: " + out.option + " was not written");
+    }
   }
   for (Output& out : outputs_) {
-    if (out.special) continue;
+    if (out.special || out.checked_only) continue;
     if (std::rename(out.temporary.c_str(), out.target.c_str()) != 0) {
       throw RuntimeError("cannot replace " + quoted_path(out.path) + ": " + reason(errno));
     }
@@ -266,7 +276,7 @@ void OutputFiles::commit() {
     sync_directory(out.directory);
   }
   for (Output& out : outputs_) {
-    if (!out.special) continue;
+    if (!out.special || out.checked_only) continue;
     const int fd = open(out.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     int error = fd < 0 ? errno : 0;
     if (fd >= 0) {

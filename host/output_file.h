@@ -34,6 +34,10 @@ class OutputFiles {
   // `suffix` ends the temporary file's name, for writers that choose a format by it.
   void add(const std::string& option, const std::string& path, const std::string& suffix = "");
 
+  // Checks `path` as add() does, against the other outputs too, for an output written by its
+  // own means (a trajectory grows as the run goes): nothing is kept or committed for it.
+  void check(const std::string& option, const std::string& path);
+
   bool has(const std::string& option) const;
 
   // Writes the whole contents of an output (to its temporary file, flushed to disk). Throws
@@ -57,13 +61,14 @@ class OutputFiles {
  private:
   struct Output {
     std::string option, path;
-    bool special = false;   // a device, FIFO or terminal: written in place at commit
-    std::string target;     // where the temporary file is renamed to (symbolic links resolved)
-    std::string temporary;  // created by add(); empty for a special file
-    std::string identity;   // the file, for telling two spellings of one path apart
-    std::string directory;  // of the target, synced after the rename
-    std::string contents;   // of a special file, until commit
-    mode_t mode = 0644;     // the replaced file's, or what a new file gets under the umask
+    bool special = false;       // a device, FIFO or terminal: written in place at commit
+    std::string target;         // where the temporary file is renamed to (symbolic links resolved)
+    std::string temporary;      // created by add(); empty for a special file
+    std::string identity;       // the file, for telling two spellings of one path apart
+    std::string directory;      // of the target, synced after the rename
+    std::string contents;       // of a special file, until commit
+    mode_t mode = 0644;         // the replaced file's, or what a new file gets under the umask
+    bool checked_only = false;  // check(): no temporary file, nothing to commit
     bool written = false;
     bool committed = false;
   };

@@ -12,6 +12,7 @@
 #include "host/cli/flock_options.h"
 #include "host/cli/progress.h"
 #include "host/cli/python_script.h"
+#include "host/cli/trajectory_option.h"
 #include "host/errors.h"
 #include "host/output_file.h"
 #include "host/state_file.h"
@@ -28,6 +29,7 @@ struct RunOptions {
   std::string save_file, metrics_file, plot_file, checkpoint_file, resume_file;
   std::uint64_t metrics_every = 0;     // 0: not given
   std::uint64_t checkpoint_every = 0;  // 0: at the end only
+  TrajectoryOptions trajectory;
   bool json = false;
   bool help = false;
 };
@@ -71,6 +73,7 @@ OptionParser make_parser(RunOptions& o) {
                    "its options come from the checkpoint (give none of them), and --steps is "
                    "the step to end at, counted from the flight's start",
                    [&o](const std::string& v) { o.resume_file = parse_file_name("--resume", v); });
+  add_trajectory_options(parser, o.trajectory);
   parser.add_flag("--json", "print one JSON object instead of a summary", [&o] { o.json = true; });
   parser.add_flag("--help", "show this help", [&o] { o.help = true; });
   return parser;
@@ -132,6 +135,23 @@ struct Flight {
   double seconds = 0;  // stepping alone
   std::uint64_t steps() const { return last - first; }
 };
+
+// What a trajectory file records of the run, named as `--json` names it.
+nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o) {
+  const auto& c = sim.config();
+  nlohmann::ordered_json j;
+  j["count"] = sim.count();
+  j["steps"] = o.steps;
+  j["seed"] = c.seed;
+  if (!o.flock.init_file.empty()) j["init"] = o.flock.init_file;
+  if (!o.resume_file.empty()) j["resume"] = o.resume_file;
+  j["backend"] = to_string(c.backend);
+  j["method"] = to_string(c.method);
+  j["precision"] = to_string(c.precision);
+  j["device"] = sim.device();
+  j.update(params_json(c.params));
+  return j;
+}
 
 void print_summary(const Simulation& sim, const Flight& flight, const FlockMetrics& m) {
   const auto& c = sim.config();
@@ -260,6 +280,7 @@ int run_command(const std::vector<std::string>& args) {
   if (!o.metrics_file.empty()) outputs.add("--metrics", o.metrics_file);
   if (!o.plot_file.empty()) outputs.add("--plot", o.plot_file, ".png");
   if (!o.checkpoint_file.empty()) outputs.add("--checkpoint", o.checkpoint_file);
+  check_trajectory_options(o.trajectory, outputs);
   if (!o.plot_file.empty()) check_matplotlib("--plot", metrics_plot_script());
   // A random start is checked before it is drawn; a state file once it is read.
   if (o.flock.init_file.empty() && !resumed) check_memory(config, resolve_count(o.flock));
@@ -268,6 +289,8 @@ int run_command(const std::vector<std::string>& args) {
   if (!o.flock.init_file.empty() || resumed) check_memory(config, initial.size());
   const std::unique_ptr<Simulation> sim = make_simulation(config, initial);
   if (resumed) sim->resume(initial, resumed->order, resumed->step);
+  TrajectoryRecording trajectory(o.trajectory, o.steps);
+  trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o)), BOIDS_VERSION);
 
   // Step in stretches between metrics rows, checkpoints (and progress updates); time the
   // stepping alone. A plot without --metrics-every has about 200 rows.
@@ -279,15 +302,19 @@ int run_command(const std::vector<std::string>& args) {
   const std::uint64_t checkpoint_every = o.checkpoint_every > 0 ? o.checkpoint_every : UINT64_MAX;
   std::string metrics_csv = std::string(kMetricsHeader) + "\n";
   const bool record = !o.metrics_file.empty() || !o.plot_file.empty();
-  if (record) append_metrics_row(metrics_csv, flight.first, sim->metrics());
+  if (record || trajectory.enabled()) {
+    const FlockMetrics m = sim->metrics();
+    if (record) append_metrics_row(metrics_csv, flight.first, m);
+    trajectory.record(flight.first, *sim, m);
+  }
   ProgressBar progress(flight.steps());
   std::uint64_t done = flight.first, stretch = 1;
   const auto next_multiple = [&](std::uint64_t k) {
     return k == UINT64_MAX ? UINT64_MAX : (done / k + 1) * k;
   };
   while (done < flight.last) {
-    std::uint64_t until =
-        std::min({flight.last, next_multiple(every), next_multiple(checkpoint_every)});
+    std::uint64_t until = std::min({flight.last, next_multiple(every),
+                                    next_multiple(checkpoint_every), trajectory.next_after(done)});
     if (progress.enabled()) until = std::min(until, done + stretch);
     const auto start = std::chrono::steady_clock::now();
     sim->step(until - done);
@@ -297,8 +324,12 @@ int run_command(const std::vector<std::string>& args) {
     if (took < 0.05) stretch *= 2;  // keep progress updates a few per second
     done = until;
     progress.update(done - flight.first);
-    if (record && done % every == 0 && done < flight.last)
-      append_metrics_row(metrics_csv, done, sim->metrics());
+    const bool row = record && done % every == 0;
+    if ((row || trajectory.due(done)) && done < flight.last) {
+      const FlockMetrics m = sim->metrics();
+      if (row) append_metrics_row(metrics_csv, done, m);
+      if (trajectory.due(done)) trajectory.record(done, *sim, m);
+    }
     if (done % checkpoint_every == 0 && done < flight.last)
       save_checkpoint(*sim, o.checkpoint_file);
   }
@@ -306,6 +337,8 @@ int run_command(const std::vector<std::string>& args) {
 
   const FlockMetrics final_metrics = sim->metrics();
   if (record && flight.steps() > 0) append_metrics_row(metrics_csv, flight.last, final_metrics);
+  trajectory.record(flight.last, *sim, final_metrics);
+  trajectory.finish();
   // The outputs are committed together, once each is whole.
   if (outputs.has("--save")) outputs.write("--save", format_state_file(o.save_file, sim->state()));
   if (outputs.has("--metrics")) outputs.write("--metrics", metrics_csv);

@@ -1,0 +1,95 @@
+#include "host/cli/trajectory_option.h"
+
+#include <limits>
+
+#include "host/errors.h"
+#include "host/output_file.h"
+
+namespace boids::cli {
+namespace {
+
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() > end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+}  // namespace
+
+void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {
+  parser.add_value(
+      "--trajectory", "FILE.h5",
+      "record positions, velocities and metrics in H5MD (HDF5; .h5 or .h5md), "
+      "written as the run goes",
+      [&o](const std::string& v) {
+        if (!ends_with(v, ".h5") && !ends_with(v, ".h5md")) {
+          throw InputError("--trajectory: expected a file name ending in .h5 or .h5md, got '" + v +
+                           "'");
+        }
+        o.file = v;
+      });
+  parser.add_value(
+      "--trajectory-every", "K",
+      "a trajectory frame every K steps, >= 1 (default: start and end only)",
+      [&o](const std::string& v) { o.every = parse_whole("--trajectory-every", v, 1); });
+}
+
+void check_trajectory_options(const TrajectoryOptions& o, OutputFiles& outputs) {
+  if (o.every > 0 && o.file.empty()) throw InputError("--trajectory-every needs --trajectory FILE");
+  if (!o.file.empty()) outputs.check("--trajectory", o.file);
+}
+
+TrajectoryParameters trajectory_parameters(const nlohmann::ordered_json& run) {
+  TrajectoryParameters parameters;
+  for (const auto& [name, value] : run.items()) {
+    if (value.is_number_integer()) {
+      parameters.emplace_back(name, value.get<std::int64_t>());
+    } else if (value.is_number()) {
+      parameters.emplace_back(name, value.get<double>());
+    } else if (value.is_string()) {
+      parameters.emplace_back(name, value.get<std::string>());
+    } else if (value.is_array()) {
+      parameters.emplace_back(name, value.get<std::vector<double>>());
+    } else if (value.is_boolean()) {
+      parameters.emplace_back(name, std::int64_t{value.get<bool>()});
+    }
+  }
+  return parameters;
+}
+
+TrajectoryRecording::TrajectoryRecording(const TrajectoryOptions& o, std::uint64_t steps)
+    : file_(o.file),
+      every_(o.every > 0 ? o.every : std::max<std::uint64_t>(steps, 1)),
+      steps_(steps) {}
+
+bool TrajectoryRecording::due(std::uint64_t step) const {
+  return enabled() && (step % every_ == 0 || step == steps_);
+}
+
+std::uint64_t TrajectoryRecording::next_after(std::uint64_t step) const {
+  if (!enabled() || step >= steps_) return std::numeric_limits<std::uint64_t>::max();
+  return std::min(steps_, (step / every_ + 1) * every_);
+}
+
+void TrajectoryRecording::start(const Simulation& sim, TrajectoryParameters parameters,
+                                const std::string& version) {
+  if (!enabled()) return;
+  const FlockParams& p = sim.config().params;
+  time_per_step_ = p.model == Model::kSteering ? p.dt : 1.0;
+  TrajectoryHeader header;
+  header.count = sim.count();
+  header.world = p.world;
+  header.creator_version = version;
+  header.parameters = std::move(parameters);
+  writer_ = std::make_unique<TrajectoryWriter>(file_, header);
+}
+
+void TrajectoryRecording::record(std::uint64_t step, Simulation& sim, const FlockMetrics& metrics) {
+  if (!writer_ || (writer_->frames() > 0 && step <= last_step_)) return;
+  writer_->append(step, static_cast<double>(step) * time_per_step_, sim.state(), metrics);
+  last_step_ = step;
+}
+
+void TrajectoryRecording::finish() {
+  if (writer_) writer_->close();
+}
+
+}  // namespace boids::cli

@@ -1,0 +1,64 @@
+// `boids run --trajectory FILE.h5 --trajectory-every K`: the options, their checks, and the
+// recording of frames as the run goes (host/trajectory_file.h writes them).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "host/cli/options.h"
+#include "host/output_file.h"
+#include "host/simulation.h"
+#include "host/trajectory_file.h"
+
+namespace boids::cli {
+
+struct TrajectoryOptions {
+  std::string file;
+  std::uint64_t every = 0;  // 0: not given (frames at the start and the end only)
+};
+
+// Registers --trajectory and --trajectory-every.
+void add_trajectory_options(OptionParser& parser, TrajectoryOptions& options);
+
+// Before anything runs: --trajectory-every needs --trajectory, the file must be writable and
+// differ from the run's other outputs. Throws InputError; leaves nothing behind.
+void check_trajectory_options(const TrajectoryOptions& options, OutputFiles& outputs);
+
+// A flat JSON object (as `boids run --json` reports the run) as /parameters attributes: numbers,
+// strings, and arrays of numbers; nulls are left out.
+TrajectoryParameters trajectory_parameters(const nlohmann::ordered_json& run);
+
+// The frames of one run: at step 0, every K steps and at the last step. Does nothing when no
+// --trajectory was given. The file is created at the first frame.
+class TrajectoryRecording {
+ public:
+  TrajectoryRecording(const TrajectoryOptions& options, std::uint64_t steps);
+
+  bool enabled() const { return !file_.empty(); }
+  // Whether `step` is a frame; the next frame after `step` (UINT64_MAX when none is left), for
+  // the run loop to stop at.
+  bool due(std::uint64_t step) const;
+  std::uint64_t next_after(std::uint64_t step) const;
+
+  // Creates the file (under a temporary name until the first frame is whole), for `sim`'s
+  // flock, with the run's parameters and the program's version.
+  void start(const Simulation& sim, TrajectoryParameters parameters, const std::string& version);
+  // Writes the frame at `step`, its time step x dt under the steering model, else the step
+  // (once: a second call for the same step does nothing).
+  void record(std::uint64_t step, Simulation& sim, const FlockMetrics& metrics);
+  // Closes the file; throws RuntimeError when that fails.
+  void finish();
+
+ private:
+  std::string file_;
+  std::uint64_t every_, steps_;
+  double time_per_step_ = 1;
+  std::uint64_t last_step_ = 0;
+  std::unique_ptr<TrajectoryWriter> writer_;
+};
+
+}  // namespace boids::cli
