@@ -29,51 +29,10 @@ using test_support::random_state;
 using test_support::read_file;
 using test_support::Result;
 
-struct Variant {
-  const char* name;
-  std::function<void(FlockParams&)> set;
-};
-
-// The seed's flock and every variant that changes how a step goes.
-const std::vector<Variant>& variants() {
-  static const std::vector<Variant> all = {
-      {"seed", [](FlockParams&) {}},
-      {"noise", [](FlockParams& p) { p.noise = 0.8; }},
-      {"fov", [](FlockParams& p) { p.fov = 240; }},
-      {"walls", [](FlockParams& p) { p.world.boundary = Boundary::kWalls; }},
-      {"obstacles",
-       [](FlockParams& p) {
-         p.obstacles = {{30, 30, 8}, {70, 55, 5}};
-       }},
-      {"goal_wind",
-       [](FlockParams& p) {
-         p.has_goal = true;
-         p.goal = {80, 20};
-         p.wind = {0.05, -0.02};
-       }},
-      {"steering",
-       [](FlockParams& p) {
-         p.model = Model::kSteering;
-         p.radius = 12;
-         p.max_speed = 110;
-         p.separation = 1.5;
-         p.noise = 0.3;
-       }},
-      {"vicsek",
-       [](FlockParams& p) {
-         p.model = Model::kVicsek;
-         p.radius = 4;
-         p.max_speed = 0.5;
-         p.noise = 1.5;
-       }},
-  };
-  return all;
-}
-
 class Resume : public test_support::EngineCaseTest {};
 
 TEST_P(Resume, ContinuesEveryVariantBitForBit) {
-  for (const Variant& v : variants()) {
+  for (const test_support::FlightVariant& v : test_support::flight_variants()) {
     SCOPED_TRACE(v.name);
     FlockParams params;
     v.set(params);

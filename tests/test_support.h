@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <random>
@@ -154,6 +155,63 @@ inline FlockState random_state(std::size_t n, double world, int clumps, double s
     s.vy.push_back(v(rng));
   }
   return s;
+}
+
+// A model or variant of the flight, as a change to the seed's parameters (world 100).
+struct FlightVariant {
+  const char* name;
+  std::function<void(FlockParams&)> set;
+};
+
+inline void PrintTo(const FlightVariant& v, std::ostream* out) {
+  *out << v.name;
+}
+
+// The seed's flock, each variant that changes how a step goes, every one of them at once, and
+// the other two models.
+inline const std::vector<FlightVariant>& flight_variants() {
+  static const std::vector<FlightVariant> all = {
+      {"seed", [](FlockParams&) {}},
+      {"noise", [](FlockParams& p) { p.noise = 0.8; }},
+      {"fov", [](FlockParams& p) { p.fov = 240; }},
+      {"separation_radius", [](FlockParams& p) { p.separation_radius = 7; }},
+      {"walls", [](FlockParams& p) { p.world.boundary = Boundary::kWalls; }},
+      {"obstacles",
+       [](FlockParams& p) {
+         p.obstacles = {{30, 30, 8}, {70, 55, 5}};
+       }},
+      {"goal_wind",
+       [](FlockParams& p) {
+         p.has_goal = true;
+         p.goal = {80, 20};
+         p.wind = {0.05, -0.02};
+       }},
+      {"all",
+       [](FlockParams& p) {
+         p.noise = 0.5;
+         p.fov = 270;
+         p.world.boundary = Boundary::kWalls;
+         p.obstacles = {{50, 50, 10}};
+         p.has_goal = true;
+         p.goal = {20, 80};
+         p.wind = {0.02, 0.01};
+       }},
+      {"steering",
+       [](FlockParams& p) {
+         p.model = Model::kSteering;
+         p.radius = 12;
+         p.max_speed = 110;
+         p.noise = 0.3;
+       }},
+      {"vicsek",
+       [](FlockParams& p) {
+         p.model = Model::kVicsek;
+         p.radius = 4;
+         p.max_speed = 0.5;
+         p.noise = 1.5;
+       }},
+  };
+  return all;
 }
 
 }  // namespace boids::test_support

@@ -1,0 +1,94 @@
+// Soak: every model and variant flies at least ten million boid-steps, and after every step
+// each boid is checked: coordinates finite and inside the world, speed inside the model's
+// clamp, no boid lost or duplicated (the backend's order a permutation of the flock). The
+// budget is fixed by boid-steps, so the test takes seconds, not a number of minutes that grows.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/simulation.h"
+#include "tests/test_support.h"
+
+namespace {
+
+using namespace boids;
+using test_support::FlightVariant;
+
+constexpr std::uint64_t kBoids = 5000;
+constexpr std::uint64_t kSteps = 2000;  // 10 million boid-steps a variant
+
+// The speeds a step may leave: [lower, upper] of the model's clamp.
+struct SpeedRange {
+  double lower, upper;
+};
+
+SpeedRange speed_range(const FlockParams& p) {
+  switch (p.model) {
+    case Model::kBoids:
+      return {p.max_speed / 2, p.max_speed};
+    case Model::kSteering:
+      return {p.max_speed * 0.35, p.max_speed};
+    case Model::kVicsek:
+      return {p.max_speed, p.max_speed};
+  }
+  return {0, 0};
+}
+
+// The first thing wrong with the flock after `step`, or "".
+std::string fault(const Simulation& sim, std::uint64_t step, double tolerance) {
+  const FlockParams& p = sim.config().params;
+  const SpeedRange speed = speed_range(p);
+  const FlockState s = sim.state();
+  const auto at = [&](std::size_t i) {
+    return "step " + std::to_string(step) + ", boid " + std::to_string(i) + ": ";
+  };
+  if (s.size() != kBoids) return "step " + std::to_string(step) + ": the flock has changed size";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (!(s.x[i] >= 0 && s.x[i] < p.world.width && s.y[i] >= 0 && s.y[i] < p.world.height)) {
+      return at(i) + "(" + std::to_string(s.x[i]) + ", " + std::to_string(s.y[i]) +
+             ") is outside the world";
+    }
+    const double v = std::hypot(s.vx[i], s.vy[i]);
+    if (!(v >= speed.lower * (1 - tolerance) && v <= speed.upper * (1 + tolerance))) {
+      return at(i) + "speed " + std::to_string(v) + " outside [" + std::to_string(speed.lower) +
+             ", " + std::to_string(speed.upper) + "]";
+    }
+  }
+  const std::vector<std::uint64_t> order = sim.backend_order();
+  std::vector<bool> seen(kBoids, false);
+  for (std::uint64_t id : order) {
+    if (id >= kBoids || seen[id]) return "step " + std::to_string(step) + ": boid lost or twice";
+    seen[id] = true;
+  }
+  return "";
+}
+
+class Soak : public testing::TestWithParam<FlightVariant> {};
+
+TEST_P(Soak, EveryStepKeepsEveryBoidInsideItsBounds) {
+  for (const Precision precision : {Precision::kFloat, Precision::kDouble}) {
+    SCOPED_TRACE(to_string(precision));
+    FlockParams params;
+    GetParam().set(params);
+    const SimulationConfig config{Backend::kCpu, Method::kHashed, precision, params, /*seed=*/5};
+    const auto sim =
+        make_simulation(config, test_support::random_state(kBoids, 100, 6, 5, /*seed=*/21));
+    const double tolerance = precision == Precision::kFloat ? 1e-6 : 1e-14;
+    const std::uint64_t steps = precision == Precision::kFloat ? kSteps : kSteps / 4;
+    for (std::uint64_t step = 1; step <= steps; ++step) {
+      sim->step(1);
+      const std::string wrong = fault(*sim, step, tolerance);
+      ASSERT_EQ(wrong, "");
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(variants, Soak, testing::ValuesIn(test_support::flight_variants()),
+                         [](const testing::TestParamInfo<FlightVariant>& variant) {
+                           return std::string(variant.param.name);
+                         });
+
+}  // namespace
