@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -249,6 +250,7 @@ const std::string& OutputFiles::file_to_write(const std::string& option) const {
 
 void OutputFiles::written_externally(const std::string& option) {
   Output& out = find(option);
+  out.external = true;
   if (!out.special) {
     const int fd = open(out.temporary.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 || fchmod(fd, out.mode) != 0 || fsync(fd) != 0) {
@@ -276,7 +278,7 @@ void OutputFiles::commit() {
     sync_directory(out.directory);
   }
   for (Output& out : outputs_) {
-    if (!out.special || out.checked_only) continue;
+    if (!out.special || out.checked_only || out.external) continue;
     const int fd = open(out.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     int error = fd < 0 ? errno : 0;
     if (fd >= 0) {
@@ -298,6 +300,18 @@ void write_file_atomically(const std::string& path, const std::string& contents)
   }
   files.write("", contents);
   files.commit();
+}
+
+bool has_extension(const std::string& path, const std::string& extension) {
+  const std::string name = base_name(path);
+  if (name.size() <= extension.size()) return false;
+  for (std::size_t i = 0; i < extension.size(); ++i) {
+    const char c = name[name.size() - extension.size() + i];
+    if (std::tolower(static_cast<unsigned char>(c)) !=
+        std::tolower(static_cast<unsigned char>(extension[i])))
+      return false;
+  }
+  return true;
 }
 
 void finish_standard_output() {

@@ -69,6 +69,7 @@ class OutputFiles {
     std::string contents;       // of a special file, until commit
     mode_t mode = 0644;         // the replaced file's, or what a new file gets under the umask
     bool checked_only = false;  // check(): no temporary file, nothing to commit
+    bool external = false;      // written by another program (a special file: already written)
     bool written = false;
     bool committed = false;
   };
@@ -81,6 +82,9 @@ class OutputFiles {
 // Replaces `path` with `contents` whole, or leaves it as it was; throws RuntimeError naming
 // the file and why.
 void write_file_atomically(const std::string& path, const std::string& contents);
+
+// Whether the file name `path` ends in `extension` (".png"), in any case, after a name.
+bool has_extension(const std::string& path, const std::string& extension);
 
 // Checks that the command's standard output took everything written to it (a full disk or a
 // closed pipe shows only when the buffer is flushed); throws RuntimeError saying why not.

@@ -87,13 +87,18 @@ void Simulation::check_resumable(const FlockState& state, const std::vector<std:
     throw InputError("a checkpoint of " + std::to_string(state.size()) +
                      " boids cannot continue a flock of " + std::to_string(count_));
   }
-  std::vector<bool> seen(count_, false);
-  for (std::uint64_t k = 0; k < count_; ++k) {
-    if (order[k] >= count_ || seen[order[k]] || (keeps_input_order && order[k] != k)) {
-      throw InputError("the checkpoint's order of the boids is not one this backend keeps");
-    }
-    seen[order[k]] = true;
+  if (!is_permutation(order) || (keeps_input_order && order != input_order(count_))) {
+    throw InputError("the checkpoint's order of the boids is not one this backend keeps");
   }
+}
+
+bool is_permutation(const std::vector<std::uint64_t>& order) {
+  std::vector<bool> seen(order.size(), false);
+  for (std::uint64_t k : order) {
+    if (k >= order.size() || seen[k]) return false;
+    seen[k] = true;
+  }
+  return true;
 }
 
 std::vector<std::uint64_t> input_order(std::uint64_t count) {

@@ -126,6 +126,9 @@ class Simulation {
 // 0, 1, ..., count - 1: the order of a backend that keeps input order.
 std::vector<std::uint64_t> input_order(std::uint64_t count);
 
+// Whether `order` holds each of 0, ..., order.size() - 1 once.
+bool is_permutation(const std::vector<std::uint64_t>& order);
+
 // Creates a simulation of `initial` on the configured backend. Throws InputError for a
 // combination the backend does not offer (the reference is naive double only) and
 // RuntimeError when the backend cannot run here (no CUDA device, not enough memory).

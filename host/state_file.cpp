@@ -128,10 +128,7 @@ std::string format_npy_state(const FlockState& state) {
 }
 
 bool is_npy_name(const std::string& path) {
-  if (path.size() < 4) return false;
-  std::string extension = path.substr(path.size() - 4);
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return extension == ".npy";
+  return has_extension(path, ".npy");
 }
 
 FlockState read_state_file(const std::string& path, const World& world) {

@@ -12,6 +12,8 @@
 
 #include "host/errors.h"
 #include "host/hdf5_support.h"
+#include "host/message_text.h"
+#include "host/output_file.h"
 #include "host/trajectory_chunks.h"
 
 namespace boids {
@@ -28,12 +30,10 @@ constexpr std::size_t kChunkBatch = 64;
 // Frames per chunk of the one-number-per-frame series (step, time, the observables).
 constexpr hsize_t kSeriesChunk = 256;
 
+constexpr const char* kOption = "--trajectory";
+
 constexpr std::array<const char*, 6> kObservables = {
     "polarization", "order", "flocks", "largest_flock", "mean_nn_distance", "mean_neighbors"};
-
-std::string temporary_name(const std::string& path) {
-  return path + ".tmp-XXXXXX";
-}
 
 }  // namespace
 
@@ -69,6 +69,7 @@ class TrajectoryWriter::File {
   void abandon();
 
   std::string path_, temporary_;
+  OutputFiles destination_;  // the temporary file beside the destination, renamed at frame 1
   std::uint64_t count_;
   Id file_;
   int fd_ = -1;
@@ -83,21 +84,18 @@ class TrajectoryWriter::File {
 TrajectoryWriter::File::File(const std::string& path, const TrajectoryHeader& header)
     : path_(path), count_(header.count) {
   hdf5::silence_error_printing();
-  if (count_ == 0) throw RuntimeError("trajectory '" + path_ + "': a flock without boids");
-  std::string pattern = temporary_name(path_);
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0) fail("cannot create a temporary file", std::strerror(errno));
-  temporary_ = name.data();
-  const bool readable = fchmod(fd, 0644) == 0;
-  ::close(fd);
+  if (count_ == 0)
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": a flock without boids");
   try {
-    if (!readable) fail("cannot create a temporary file", std::strerror(errno));
+    destination_.add(kOption, path_);
+  } catch (const InputError& e) {
+    throw RuntimeError(e.what());  // it was checked before the run; it changed since
+  }
+  temporary_ = destination_.file_to_write(kOption);
+  try {
     create(header);
   } catch (...) {
     file_.reset();
-    std::remove(temporary_.c_str());
     throw;
   }
 }
@@ -108,11 +106,10 @@ TrajectoryWriter::File::~File() {
     if (!broken_) static_cast<void>(drop_reservation());
     file_.reset();
   }
-  if (frames_ == 0) std::remove(temporary_.c_str());
 }
 
 void TrajectoryWriter::File::fail(const std::string& what, const std::string& why) const {
-  std::string message = "trajectory '" + path_ + "': " + what + ": " + why;
+  std::string message = "trajectory " + quoted_path(path_) + ": " + what + ": " + why;
   if (frames_ > 0) {
     message += "; the file keeps its " + std::to_string(frames_) + " whole frame" +
                (frames_ == 1 ? "" : "s") + ", to step " + std::to_string(last_step_);
@@ -254,13 +251,15 @@ void TrajectoryWriter::File::link_time(hid_t group) const {
 
 void TrajectoryWriter::File::append(std::uint64_t step, double time, const FlockState& state,
                                     const FlockMetrics& m) {
-  if (broken_ || closed_) throw RuntimeError("trajectory '" + path_ + "': the file is closed");
+  if (broken_ || closed_)
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": the file is closed");
   if (state.size() != count_) {
-    throw RuntimeError("trajectory '" + path_ + "': a frame of " + std::to_string(state.size()) +
-                       " boids in a file of " + std::to_string(count_));
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": a frame of " +
+                       std::to_string(state.size()) + " boids in a file of " +
+                       std::to_string(count_));
   }
   if (frames_ > 0 && step <= last_step_) {
-    throw RuntimeError("trajectory '" + path_ + "': step " + std::to_string(step) +
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": step " + std::to_string(step) +
                        " does not follow step " + std::to_string(last_step_));
   }
   reserve_frame(step);
@@ -373,9 +372,12 @@ void TrajectoryWriter::File::commit(std::uint64_t step, double time) {
   flush(what);
   check_status(H5Fget_filesize(file_.get(), &committed_size_), what);
   if (frames_ == 0) {
-    if (fsync(fd_) != 0) fail(what, std::strerror(errno));
-    if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
-      fail("cannot replace the file", std::strerror(errno));
+    try {
+      destination_.written_externally(kOption);  // flushed to disk, the mode it should have
+      destination_.commit();
+    } catch (const RuntimeError& e) {
+      fail("cannot replace the file", e.what());
+    }
   }
   ++frames_;
   last_step_ = step;

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "host/errors.h"
+#include "host/message_text.h"
+#include "host/state_file.h"
 
 namespace boids {
 namespace {
@@ -177,8 +179,12 @@ void check_state_values(const FlockState& state, Precision precision, const std:
     const double v[2] = {state.vx[i], state.vy[i]};
     for (int axis = 0; axis < 2; ++axis) {
       if (std::fabs(v[axis]) <= largest) continue;
-      const std::string where = "state file '" + file + "', line " + std::to_string(i + 2) +
-                                ", column " + std::to_string(axis + 3) + ": ";
+      // Where a reader finds it: a CSV's line and column, a .npy file's row (0-based).
+      const std::string where =
+          "state file " + quoted_path(file) +
+          (is_npy_name(file)
+               ? ", row " + std::to_string(i) + ": "
+               : ", line " + std::to_string(i + 2) + ", column " + std::to_string(axis + 3) + ": ");
       const std::string what = std::string(axis == 0 ? "vx" : "vy") + " = " + number(v[axis]);
       if (precision == Precision::kFloat &&
           std::fabs(v[axis]) <= value_limits(Precision::kDouble).largest_state_speed) {

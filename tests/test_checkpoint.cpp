@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -87,8 +88,8 @@ TEST(Checkpoint, TheHashedOrderIsKeptBecauseItMatters) {
 Checkpoint small_checkpoint() {
   FlockParams params;
   params.has_goal = true;
-  params.goal = {1.25, 99.5};
-  params.wind = {-0.125, 1e-300};
+  params.goal = {1.25, 59.5};
+  params.wind = {-0.125, 1e-50};
   params.obstacles = {{10, 20, 3}};
   params.world = {100, 60, Boundary::kWalls};
   params.noise = 0.1;
@@ -105,7 +106,7 @@ TEST(Checkpoint, RoundTripIsExact) {
   EXPECT_EQ(flight_description(back.config), flight_description(c.config));
   EXPECT_EQ(back.config.params.obstacles.size(), 1u);
   EXPECT_TRUE(back.config.params.has_goal);
-  EXPECT_EQ(back.config.params.wind.y, 1e-300);
+  EXPECT_EQ(back.config.params.wind.y, 1e-50);
   EXPECT_TRUE(bit_identical(back.state, c.state));
   EXPECT_EQ(back.order, c.order);
 }
@@ -136,6 +137,27 @@ TEST(Checkpoint, DamagedTruncatedOrForeignFilesAreRefusedWhole) {
   std::string newer = bytes;
   newer[8] = 2;  // the version
   expect_refused(newer, "a newer format");
+}
+
+// A file made, not damaged (its checksum right), is held to the command line's ranges.
+TEST(Checkpoint, AMadeFlightOutsideTheRangesIsRefused) {
+  const std::vector<std::function<void(Checkpoint&)>> makes = {
+      [](Checkpoint& c) { c.config.params.max_speed = 1e300; },
+      [](Checkpoint& c) { c.config.params.max_speed = 150; },  // crosses the world in a step
+      [](Checkpoint& c) { c.config.params.update = Update::kInPlace; },
+      [](Checkpoint& c) {
+        c.config.params.goal = {500, 10};
+      },
+      [](Checkpoint& c) { c.state.vx[3] = 1e300; },
+      [](Checkpoint& c) { c.state.x[2] = c.config.params.world.width; },
+      [](Checkpoint& c) { c.order[0] = c.order[1]; },
+  };
+  for (std::size_t k = 0; k < makes.size(); ++k) {
+    SCOPED_TRACE("case " + std::to_string(k));
+    Checkpoint c = small_checkpoint();
+    makes[k](c);
+    EXPECT_THROW(parse_checkpoint(format_checkpoint(c), "made.bin"), InputError);
+  }
 }
 
 class CheckpointCli : public test_support::CliFixture {
@@ -196,6 +218,18 @@ TEST_F(CheckpointCli, AKilledRunContinuesFromItsLastCheckpoint) {
   const Result whole = run(flight({"--steps", end, "--save", path("whole.csv")}));
   ASSERT_EQ(whole.code, 0) << whole.err;
   EXPECT_EQ(read_file(path("resumed.csv")), read_file(path("whole.csv")));
+}
+
+// Without --metrics-every a resumed run's metrics are the start and the end, as a new run's.
+TEST_F(CheckpointCli, AResumedRunHasTheMetricsRowsItAskedFor) {
+  ASSERT_EQ(run(flight({"--steps", "30", "--checkpoint", path("c.bin")})).code, 0);
+  const Result r =
+      run({"run", "--resume", path("c.bin"), "--steps", "100", "--metrics", path("m.csv")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = read_file(path("m.csv"));
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3) << text;
+  EXPECT_NE(text.find("\n30,"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n100,"), std::string::npos) << text;
 }
 
 TEST_F(CheckpointCli, OptionsThatWouldChangeTheFlightAreRefused) {

@@ -168,6 +168,16 @@ TEST_F(Outputs, SpecialFilesAreWrittenNotReplaced) {
   EXPECT_EQ(entries(), (std::set<std::string>{"fifo"}));
 }
 
+// An HDF5 file is written in place, frame by frame: a FIFO or device is refused, not replaced.
+TEST_F(Outputs, ATrajectoryGoesToARegularFileOnly) {
+  ASSERT_EQ(mkfifo(path("t.h5").c_str(), 0644), 0);
+  expect_bad({"--trajectory", path("t.h5")}, {"--trajectory", "not a regular file"});
+  struct stat info;
+  ASSERT_EQ(stat(path("t.h5").c_str(), &info), 0);
+  EXPECT_TRUE(S_ISFIFO(info.st_mode));
+  EXPECT_EQ(entries(), (std::set<std::string>{"t.h5"}));
+}
+
 TEST_F(Outputs, ARunThatFailsLateLeavesEveryFileAsItWas) {
   const Result first =
       run({"run", "--backend", "cpu", "--count", "20", "--steps", "3", "--save", path("k.csv")});

@@ -4,10 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cctype>
-
 #include "host/errors.h"
 #include "host/message_text.h"
+#include "host/output_file.h"
 
 extern char** environ;
 
@@ -54,9 +53,7 @@ void check_matplotlib(const std::string& option, const std::string& script) {
 }
 
 void check_png_name(const std::string& option, const std::string& path) {
-  std::string extension = path.size() > 4 ? path.substr(path.size() - 4) : "";
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (extension != ".png") {
+  if (!has_extension(path, ".png")) {
     throw InputError(option +
                      ": expected a file name ending in .png (images are written as PNG), got " +
                      quoted_path(path));

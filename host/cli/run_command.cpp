@@ -292,13 +292,14 @@ int run_command(const std::vector<std::string>& args) {
   TrajectoryRecording trajectory(o.trajectory, o.steps);
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o)), BOIDS_VERSION);
 
-  // Step in stretches between metrics rows, checkpoints (and progress updates); time the
-  // stepping alone. A plot without --metrics-every has about 200 rows.
+  // Step in stretches between metrics rows, checkpoints, frames (and progress updates); time
+  // the stepping alone.
   Flight flight{sim->steps_taken(), o.steps};
+  // Rows at multiples of --metrics-every; a plot without it has about 200; else the start
+  // and the end only.
   std::uint64_t every = o.metrics_every;
   if (every == 0)
-    every = o.plot_file.empty() ? std::max<std::uint64_t>(flight.steps(), 1)
-                                : std::max<std::uint64_t>(flight.steps() / 200, 1);
+    every = o.plot_file.empty() ? UINT64_MAX : std::max<std::uint64_t>(flight.steps() / 200, 1);
   const std::uint64_t checkpoint_every = o.checkpoint_every > 0 ? o.checkpoint_every : UINT64_MAX;
   std::string metrics_csv = std::string(kMetricsHeader) + "\n";
   const bool record = !o.metrics_file.empty() || !o.plot_file.empty();

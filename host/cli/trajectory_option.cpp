@@ -1,28 +1,23 @@
 #include "host/cli/trajectory_option.h"
 
+#include <sys/stat.h>
+
 #include <limits>
 
 #include "host/errors.h"
+#include "host/message_text.h"
 #include "host/output_file.h"
 
 namespace boids::cli {
-namespace {
-
-bool ends_with(const std::string& text, const std::string& end) {
-  return text.size() > end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
-}  // namespace
-
 void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {
   parser.add_value(
       "--trajectory", "FILE.h5",
       "record positions, velocities and metrics in H5MD (HDF5; .h5 or .h5md), "
       "written as the run goes",
       [&o](const std::string& v) {
-        if (!ends_with(v, ".h5") && !ends_with(v, ".h5md")) {
-          throw InputError("--trajectory: expected a file name ending in .h5 or .h5md, got '" + v +
-                           "'");
+        if (!has_extension(v, ".h5") && !has_extension(v, ".h5md")) {
+          throw InputError("--trajectory: expected a file name ending in .h5 or .h5md, got " +
+                           quoted(v));
         }
         o.file = v;
       });
@@ -34,13 +29,22 @@ void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {
 
 void check_trajectory_options(const TrajectoryOptions& o, OutputFiles& outputs) {
   if (o.every > 0 && o.file.empty()) throw InputError("--trajectory-every needs --trajectory FILE");
-  if (!o.file.empty()) outputs.check("--trajectory", o.file);
+  if (o.file.empty()) return;
+  outputs.check("--trajectory", o.file);
+  struct stat info;
+  if (stat(o.file.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    throw InputError("--trajectory: " + quoted_path(o.file) +
+                     " is not a regular file (an HDF5 file is written in place, not streamed)");
+  }
 }
 
 TrajectoryParameters trajectory_parameters(const nlohmann::ordered_json& run) {
   TrajectoryParameters parameters;
   for (const auto& [name, value] : run.items()) {
-    if (value.is_number_integer()) {
+    if (value.is_number_unsigned() &&
+        value.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()}) {
+      parameters.emplace_back(name, value.dump());  // a seed past int64: kept exact, as text
+    } else if (value.is_number_integer()) {
       parameters.emplace_back(name, value.get<std::int64_t>());
     } else if (value.is_number()) {
       parameters.emplace_back(name, value.get<double>());

@@ -1,6 +1,8 @@
-// The option parser with `boids run`'s options: argv is the input split at NUL bytes. Any
-// argv is accepted, or refused with a clean InputError; nothing else may escape, and what
-// resolve_config accepts is a flock the engine can run.
+// The option parser with the flock's options (those of `boids run`, `boids validate` and the
+// viewer that resolve_config checks against each other; each tool's own options are file
+// names and whole numbers, parsed by the same parse_* functions): argv is the input split at
+// NUL bytes. Any argv is accepted, or refused with a clean InputError; nothing else may
+// escape, and what resolve_config accepts is a flock the engine can run.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -28,24 +30,6 @@ std::vector<std::string> split_at_nul(const std::uint8_t* data, std::size_t size
   return args;
 }
 
-// `boids run`'s own options beside the flock's (host/cli/run_command.cpp), parsed alike.
-void add_run_options(boids::cli::OptionParser& parser) {
-  using boids::cli::parse_whole;
-  const auto file = [](const char* name) {
-    return [name](const std::string& v) {
-      if (v.empty()) throw boids::InputError(std::string(name) + ": the file name is empty");
-    };
-  };
-  parser.add_value("--steps", "N", "", [](const std::string& v) { parse_whole("--steps", v, 0); });
-  parser.add_value("--save", "FILE", "", file("--save"));
-  parser.add_value("--metrics", "FILE", "", file("--metrics"));
-  parser.add_value("--metrics-every", "K", "",
-                   [](const std::string& v) { parse_whole("--metrics-every", v, 1); });
-  parser.add_value("--plot", "FILE.png", "", file("--plot"));
-  parser.add_flag("--json", "", [] {});
-  parser.add_flag("--help", "", [] {});
-}
-
 void check_config(const boids::SimulationConfig& config) {
   const boids::FlockParams& p = config.params;
   const bool sane = p.radius > 0 && std::isfinite(p.radius) && p.max_speed > 0 &&
@@ -66,7 +50,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cli::FlockOptions options;
   cli::OptionParser parser("Usage: boids run [options]");
   cli::add_flock_options(parser, options);
-  add_run_options(parser);
   try {
     parser.parse(args);
     check_config(cli::resolve_config(options));
