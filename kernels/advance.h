@@ -14,21 +14,34 @@
 
 namespace boids::kernels {
 
-// Sets the block's new velocities.
+// Sets the block's new velocities: the seed's arithmetic, and only where a length met a
+// square too large for it (a velocity of 1e200 from a state file), the block again with its
+// lengths taken at a smaller scale (length_of), which gives the same bits wherever nothing was
+// that large.
 template <typename Model, typename E, typename Real, typename Sums, int Lanes>
 BOIDS_HD BOIDS_INLINE void steer_lanes(LaneBoids<Real, Lanes>& next,
                                        const LaneBoids<Real, Lanes>& self, const Sums& sums,
                                        const LaneTerms<Real, Lanes>& terms,
                                        const StepParams<Real>& params) {
   const StepParams<Real> p = params;  // a local copy: its fields may be read under any switch
+  int large = 0;
 #if !defined(__CUDA_ARCH__)
-#pragma omp simd
+#pragma omp simd reduction(| : large)
 #endif
   for (int lane = 0; lane < Lanes; ++lane) {
     Real vx = self.vx[lane], vy = self.vy[lane];
-    Model::template steer<E>(self.x[lane], self.y[lane], vx, vy, sums, terms, lane, p);
+    large |=
+        Model::template steer<E, false>(self.x[lane], self.y[lane], vx, vy, sums, terms, lane, p);
     next.vx[lane] = vx;
     next.vy[lane] = vy;
+  }
+  if (large) {
+    for (int lane = 0; lane < Lanes; ++lane) {
+      Real vx = self.vx[lane], vy = self.vy[lane];
+      Model::template steer<E, true>(self.x[lane], self.y[lane], vx, vy, sums, terms, lane, p);
+      next.vx[lane] = vx;
+      next.vy[lane] = vy;
+    }
   }
 }
 

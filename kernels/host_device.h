@@ -87,11 +87,13 @@ struct LengthRange;
 template <>
 struct LengthRange<float> {
   static constexpr float kLargest = 0x1.0p62f;
+  static constexpr float kLargestSquare = 0x1.0p124f;
   static constexpr float kShrink = 0x1.0p-80f;
 };
 template <>
 struct LengthRange<double> {
   static constexpr double kLargest = 0x1.0p510;
+  static constexpr double kLargestSquare = 0x1.0p1020;
   static constexpr double kShrink = 0x1.0p-600;
 };
 
@@ -107,6 +109,21 @@ BOIDS_HD BOIDS_INLINE bool scale_for_length(Real& x, Real& y) {
   x = x * scale;
   y = y * scale;
   return huge;
+}
+
+// The length of (x, y). Without `Large`, the seed's sqrt(x^2 + y^2), and `large` is set where
+// that square may have overflowed (it exceeds kLargestSquare, as it does whenever a component
+// exceeds kLargest): the caller then takes the length again under `Large`, which scales (x,
+// y) first (scale_for_length) and sets `scale` to the factor. Where nothing is that large
+// both give the same bits, so a block of boids takes the seed's way and only a block that met
+// such a square pays for the scaling.
+template <bool Large, typename Real>
+BOIDS_HD BOIDS_INLINE Real length_of(Real& x, Real& y, Real& scale, bool& large) {
+  scale = Real(1);
+  if constexpr (Large) scale = scale_for_length(x, y) ? LengthRange<Real>::kShrink : Real(1);
+  const Real square = x * x + y * y;
+  if constexpr (!Large) large = large | !(square <= LengthRange<Real>::kLargestSquare);
+  return square_root(square);
 }
 
 }  // namespace boids::kernels

@@ -5,7 +5,7 @@
 //   Sums<Real, Lanes>                                  what a boid gathers, one entry per lane
 //   start(sums, lane, self)                            the sums before any neighbour
 //   add(sums, lane, dx, dy, d2, other, p, seen)        one candidate at offset (dx, dy)
-//   steer<E>(x, y, vx, vy, sums, terms, lane, p)       the boid's new velocity
+//   steer<E, Large>(x, y, vx, vy, sums, terms, lane, p)  the boid's new velocity
 //   displacement<E>(vx, vy, p, dx, dy)                 how far that moves it in a step
 //   onto_torus(x, d, side)                             where a coordinate lands
 // chosen at compile time, so that no inner loop branches on it. `E` (an Extras type) compiles
@@ -209,9 +209,11 @@ struct Boids : GathersNeighbors {
 
   // The new velocity: the three rules, the world's terms and wind (if compiled in); the speed
   // clamped into [v_max / 2, v_max]; the noise's turn. Selects, not branches, so that a block's
-  // lanes vectorise: a boid without neighbours keeps its velocity exactly.
-  template <typename E, typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static void steer(Real, Real, Real& vx, Real& vy,
+  // lanes vectorise: a boid without neighbours keeps its velocity exactly. Returns whether a
+  // length was too large for the seed's arithmetic, to be taken again under `Large`
+  // (length_of).
+  template <typename E, bool Large, typename Real, int Lanes>
+  BOIDS_HD BOIDS_INLINE static bool steer(Real, Real, Real& vx, Real& vy,
                                           const Sums<Real, Lanes>& sums,
                                           const LaneTerms<Real, Lanes>& terms, int lane,
                                           const StepParams<Real>& p) {
@@ -237,15 +239,16 @@ struct Boids : GathersNeighbors {
     }
     // The speed of a velocity whose square would overflow is taken at a smaller scale (an
     // infinite speed would zero it): such a boid is fast whatever the scaled speed says.
-    Real ux = vx, uy = vy;
-    const bool huge = scale_for_length(ux, uy);
-    const Real speed = square_root(ux * ux + uy * uy);
-    const bool fast = huge | (speed > p.max_speed);
+    Real ux = vx, uy = vy, scale;
+    bool large = false;
+    const Real speed = length_of<Large>(ux, uy, scale, large);
+    const bool fast = (scale < Real(1)) | (speed > p.max_speed);
     const bool slow = (speed < p.min_speed) & (speed > Real(0));
     const Real target = fast ? p.max_speed : p.min_speed;
     vx = fast | slow ? ux / speed * target : vx;
     vy = fast | slow ? uy / speed * target : vy;
     if constexpr (E::kNoise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
+    return large;
   }
 
   // A step moves a boid by its new velocity.

@@ -34,8 +34,9 @@ struct Steering : GathersNeighbors {
   }
 
   // The new velocity, with selects rather than branches so that a block's lanes vectorise.
-  template <typename E, typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static void steer(Real x, Real y, Real& vx, Real& vy,
+  // Returns whether a length was too large for the seed's arithmetic (see length_of).
+  template <typename E, bool Large, typename Real, int Lanes>
+  BOIDS_HD BOIDS_INLINE static bool steer(Real x, Real y, Real& vx, Real& vy,
                                           const Sums<Real, Lanes>& sums,
                                           const LaneTerms<Real, Lanes>& terms, int lane,
                                           const StepParams<Real>& p) {
@@ -53,9 +54,9 @@ struct Steering : GathersNeighbors {
     // Lengths whose square would overflow are taken at a smaller scale (see
     // scale_for_length): the force is compared with its limit at the same scale, and such a
     // velocity is fast whatever its scaled speed.
-    Real fx = ax, fy = ay;
-    const Real force_scale = scale_for_length(fx, fy) ? LengthRange<Real>::kShrink : Real(1);
-    const Real magnitude = square_root(fx * fx + fy * fy);
+    Real fx = ax, fy = ay, force_scale, scale;
+    bool large = false;
+    const Real magnitude = length_of<Large>(fx, fy, force_scale, large);
     const bool truncated = magnitude > p.max_force * force_scale;
     ax = truncated ? fx / magnitude * p.max_force : ax;
     ay = truncated ? fy / magnitude * p.max_force : ay;
@@ -66,14 +67,14 @@ struct Steering : GathersNeighbors {
       vy += p.wind_y * p.dt;
     }
     Real ux = vx, uy = vy;
-    const bool huge = scale_for_length(ux, uy);
-    const Real speed = square_root(ux * ux + uy * uy);
-    const bool fast = huge | (speed > p.max_speed);
+    const Real speed = length_of<Large>(ux, uy, scale, large);
+    const bool fast = (scale < Real(1)) | (speed > p.max_speed);
     const bool slow = !fast & (speed < p.min_speed) & (speed > Real(kSteeringTiny));
     const Real boost = p.min_speed / speed;
     vx = fast ? ux / speed * p.max_speed : (slow ? vx * boost : vx);
     vy = fast ? uy / speed * p.max_speed : (slow ? vy * boost : vy);
     if constexpr (E::kNoise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
+    return large;
   }
 
   template <typename E, typename Real>

@@ -43,18 +43,18 @@ struct Vicsek {
   // The new velocity: speed V along the neighbours' mean heading (one's own where the headings
   // cancel, +x for a particle at rest too), turned towards the goal and by the noise. Selects,
   // not branches, so that a block's lanes vectorise.
-  template <typename E, typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static void steer(Real, Real, Real& vx, Real& vy,
+  // Returns whether a length was too large for the seed's arithmetic (see length_of).
+  template <typename E, bool Large, typename Real, int Lanes>
+  BOIDS_HD BOIDS_INLINE static bool steer(Real, Real, Real& vx, Real& vy,
                                           const Sums<Real, Lanes>& sums,
                                           const LaneTerms<Real, Lanes>& terms, int lane,
                                           const StepParams<Real>& p) {
-    // Lengths whose square would overflow are taken at a smaller scale (see
-    // scale_for_length), which keeps the direction.
-    Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
-    scale_for_length(sx, sy);
-    const Real mean = square_root(sx * sx + sy * sy);
-    scale_for_length(vx, vy);
-    const Real own = square_root(vx * vx + vy * vy);
+    // Lengths whose square would overflow are taken at a smaller scale (see length_of),
+    // which keeps the direction.
+    Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane], scale;
+    bool large = false;
+    const Real mean = length_of<Large>(sx, sy, scale, large);
+    const Real own = length_of<Large>(vx, vy, scale, large);
     Real hx = mean > Real(0) ? sx / mean : (own > Real(0) ? vx / own : Real(1));
     Real hy = mean > Real(0) ? sy / mean : (own > Real(0) ? vy / own : Real(0));
     if constexpr (E::kWorldTerms) {
@@ -68,6 +68,7 @@ struct Vicsek {
     if constexpr (E::kNoise) rotate(hx, hy, terms.turn_cos[lane], terms.turn_sin[lane]);
     vx = p.max_speed * hx;
     vy = p.max_speed * hy;
+    return large;
   }
 
   // Wind drifts the particles: it adds to the displacement, not to the heading.

@@ -17,8 +17,12 @@ namespace {
 using namespace boids;
 using test_support::FlightVariant;
 
+#ifndef BOIDS_SOAK_STEPS
+#define BOIDS_SOAK_STEPS 2000  // 10 million boid-steps a variant (200 in sanitizer builds)
+#endif
+
 constexpr std::uint64_t kBoids = 5000;
-constexpr std::uint64_t kSteps = 2000;  // 10 million boid-steps a variant
+constexpr std::uint64_t kSteps = BOIDS_SOAK_STEPS;
 
 // The speeds a step may leave: [lower, upper] of the model's clamp.
 struct SpeedRange {
