@@ -136,15 +136,22 @@ struct Flight {
   std::uint64_t steps() const { return last - first; }
 };
 
-// What a trajectory file records of the run, named as `--json` names it.
-nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o) {
+// The run as `--json` reports it before its results, and as a trajectory's /parameters
+// record it: the steps it takes from its first (0, or a checkpoint's step), where it started,
+// where it runs, and the model with every variant.
+nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o,
+                                      std::uint64_t first_step) {
   const auto& c = sim.config();
+  const auto file_or_null = [](const std::string& file) {
+    return file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(file);
+  };
   nlohmann::ordered_json j;
   j["count"] = sim.count();
-  j["steps"] = o.steps;
+  j["steps"] = o.steps - first_step;
+  j["first_step"] = first_step;
   j["seed"] = c.seed;
-  if (!o.flock.init_file.empty()) j["init"] = o.flock.init_file;
-  if (!o.resume_file.empty()) j["resume"] = o.resume_file;
+  j["init"] = file_or_null(o.flock.init_file);
+  j["resume"] = file_or_null(o.resume_file);
   j["backend"] = to_string(c.backend);
   j["method"] = to_string(c.method);
   j["precision"] = to_string(c.precision);
@@ -179,21 +186,7 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
 
 void print_json(const Simulation& sim, const RunOptions& o, const Flight& flight,
                 const FlockMetrics& m) {
-  const auto& c = sim.config();
-  nlohmann::ordered_json j;
-  j["count"] = sim.count();
-  j["steps"] = flight.steps();
-  j["first_step"] = flight.first;
-  j["seed"] = c.seed;
-  j["init"] = o.flock.init_file.empty() ? nlohmann::ordered_json(nullptr)
-                                        : nlohmann::ordered_json(o.flock.init_file);
-  j["resume"] = o.resume_file.empty() ? nlohmann::ordered_json(nullptr)
-                                      : nlohmann::ordered_json(o.resume_file);
-  j["backend"] = to_string(c.backend);
-  j["method"] = to_string(c.method);
-  j["precision"] = to_string(c.precision);
-  j["device"] = sim.device();
-  j.update(params_json(c.params));
+  nlohmann::ordered_json j = run_parameters(sim, o, flight.first);
   j["polarization"] = m.polarization;
   j["order"] = m.order;
   j["flocks"] = m.flocks;
@@ -290,7 +283,8 @@ int run_command(const std::vector<std::string>& args) {
   const std::unique_ptr<Simulation> sim = make_simulation(config, initial);
   if (resumed) sim->resume(initial, resumed->order, resumed->step);
   TrajectoryRecording trajectory(o.trajectory, o.steps);
-  trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o)), BOIDS_VERSION);
+  trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),
+                   BOIDS_VERSION);
 
   // Step in stretches between metrics rows, checkpoints, frames (and progress updates); time
   // the stepping alone.
