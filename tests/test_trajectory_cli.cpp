@@ -1,76 +1,30 @@
 // `boids run --trajectory`: bad options refused before anything runs (exit 2, one error line,
 // no file created), and the frames' steps. The file's contents: trajectory_check.py.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <hdf5.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "tests/test_support.h"
+#include "tests/cli_fixture.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code = -1;
-  std::string err;
-};
+using boids::test_support::Result;
 
-class TrajectoryCli : public ::testing::Test {
+class TrajectoryCli : public boids::test_support::CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("boids_trajectory_cli_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+  // `boids run --backend cpu args...` in the test's directory.
+  Result run_cpu(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"run", "--backend", "cpu"});
+    return run(args);
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  // `boids run --backend cpu args...` in the test's directory; stdout is dropped.
-  Result run(std::vector<std::string> args) const {
-    args.insert(args.begin(), {boids::test_support::boids_executable(), "run", "--backend", "cpu"});
-    const std::string err_path = dir_.string() + ".err";
-    const pid_t pid = fork();
-    if (pid == 0) {
-      const int out = open("/dev/null", O_WRONLY);
-      const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (out < 0 || err < 0 || chdir(dir_.c_str()) != 0) _exit(126);
-      dup2(out, 1);
-      dup2(err, 2);
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    std::ifstream in(err_path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    r.err = text.str();
-    fs::remove(err_path);
-    return r;
-  }
-
-  fs::path dir_;
 };
 
 TEST_F(TrajectoryCli, BadOptionsAreRefusedAndCreateNothing) {
@@ -89,7 +43,7 @@ TEST_F(TrajectoryCli, BadOptionsAreRefusedAndCreateNothing) {
     std::string line;
     for (const std::string& a : args) line += " '" + a + "'";
     SCOPED_TRACE("boids run" + line);
-    const Result r = run(args);
+    const Result r = run_cpu(args);
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(r.err.rfind("boids: error: " + message, 0), 0u) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -99,9 +53,9 @@ TEST_F(TrajectoryCli, BadOptionsAreRefusedAndCreateNothing) {
 
 TEST_F(TrajectoryCli, AnExistingFileIsKeptWhenTheRunIsRefused) {
   { std::ofstream(dir_ / "t.h5") << "earlier"; }
-  const Result r = run({"--trajectory", "t.h5", "--model", "vicsek", "--cohesion", "2"});
+  const Result r = run_cpu({"--trajectory", "t.h5", "--model", "vicsek", "--cohesion", "2"});
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(entries(), std::vector<std::string>{"t.h5"});
+  EXPECT_EQ(entries(), std::set<std::string>{"t.h5"});
   std::ifstream in(dir_ / "t.h5");
   std::string text;
   std::getline(in, text);
@@ -123,21 +77,21 @@ std::vector<long long> steps_in(const std::string& path) {
 
 TEST_F(TrajectoryCli, FramesAtTheStartEveryKStepsAndTheEnd) {
   const std::string file = (dir_ / "t.h5").string();
-  ASSERT_EQ(run({"--count", "50", "--steps", "10", "--trajectory", "t.h5"}).code, 0);
+  ASSERT_EQ(run_cpu({"--count", "50", "--steps", "10", "--trajectory", "t.h5"}).code, 0);
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 10}));
-  ASSERT_EQ(run({"--count", "50", "--steps", "10", "--trajectory", "t.h5", "--trajectory-every",
-                 "4", "--metrics", "m.csv", "--metrics-every", "3"})
+  ASSERT_EQ(run_cpu({"--count", "50", "--steps", "10", "--trajectory", "t.h5", "--trajectory-every",
+                     "4", "--metrics", "m.csv", "--metrics-every", "3"})
                 .code,
             0);
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 4, 8, 10}));
-  ASSERT_EQ(run({"--count", "50", "--steps", "0", "--trajectory", "t.h5"}).code, 0);
+  ASSERT_EQ(run_cpu({"--count", "50", "--steps", "0", "--trajectory", "t.h5"}).code, 0);
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0}));
   ASSERT_EQ(
-      run({"--count", "50", "--steps", "6", "--trajectory", "t.h5", "--trajectory-every", "2"})
+      run_cpu({"--count", "50", "--steps", "6", "--trajectory", "t.h5", "--trajectory-every", "2"})
           .code,
       0);
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 2, 4, 6}));
-  EXPECT_EQ(entries(), (std::vector<std::string>{"m.csv", "t.h5"}));
+  EXPECT_EQ(entries(), (std::set<std::string>{"m.csv", "t.h5"}));
 }
 
 }  // namespace
