@@ -71,6 +71,7 @@ class Source {
 
  protected:
   virtual void fill(void* out, std::size_t size) = 0;
+  const std::string& name() const { return name_; }
 
  private:
   std::string name_;
@@ -95,17 +96,16 @@ class StringSource final : public Source {
 class FileSource final : public Source {
  public:
   FileSource(std::ifstream& in, const std::string& name, std::uint64_t size)
-      : Source(name, size), in_(in), name_(name) {}
+      : Source(name, size), in_(in) {}
 
  private:
   void fill(void* out, std::size_t size) override {
     if (!in_.read(static_cast<char*>(out), static_cast<std::streamsize>(size))) {
-      throw RuntimeError("cannot read checkpoint " + quoted_path(name_) +
+      throw RuntimeError("cannot read checkpoint " + quoted_path(name()) +
                          " (did it change while it was read?)");
     }
   }
   std::ifstream& in_;
-  std::string name_;
 };
 
 template <typename T>
@@ -193,9 +193,11 @@ FlockParams params_of(const Header& h, Source& source) {
   return p;
 }
 
-// What no flight has: a checksum guards against damage, this and check_flight against a file
-// that was made, not damaged.
-void check_ranges(const FlockParams& p, Source& source) {
+// The flight as the command line would check it, before its boids are read: every parameter
+// in its range (the checksum guards against damage, this against a file that was made), those
+// of its precision (value_limits.h), and options that go together.
+void check_flight(const SimulationConfig& config, Source& source) {
+  const FlockParams& p = config.params;
   const auto positive = [&](double v) { return std::isfinite(v) && v > 0; };
   const auto non_negative = [&](double v) { return std::isfinite(v) && v >= 0; };
   const bool ok = positive(p.radius) && positive(p.max_speed) && positive(p.dt) &&
@@ -212,29 +214,27 @@ void check_ranges(const FlockParams& p, Source& source) {
       source.refuse("an obstacle lies outside the world or has no radius");
     }
   }
-}
-
-// The flight as the command line would check it: the parameters within the ranges of their
-// precision (value_limits.h), options that go together, every boid in the world with a
-// velocity its precision holds, and the order a permutation.
-void check_flight(const Checkpoint& c, Source& source) {
-  const FlockParams& p = c.config.params;
   try {
-    check_params(p, c.config.precision);
+    check_params(p, config.precision);
   } catch (const InputError& e) {
     source.refuse(std::string("its flight is outside boids' ranges: ") + e.what());
   }
-  if (p.update == Update::kInPlace && c.config.backend != Backend::kReference) {
+  if (p.update == Update::kInPlace && config.backend != Backend::kReference) {
     source.refuse("the in-place update runs on the reference backend only");
   }
   if (p.has_goal &&
       !(p.goal.x >= 0 && p.goal.x < p.world.width && p.goal.y >= 0 && p.goal.y < p.world.height)) {
     source.refuse("its goal lies outside the world");
   }
+}
+
+// Every boid in the world with a velocity its precision holds, and the order a permutation.
+void check_boids(const Checkpoint& c, Source& source) {
+  const World& world = c.config.params.world;
   const double fastest = value_limits(c.config.precision).largest_state_speed;
   for (std::size_t i = 0; i < c.state.size(); ++i) {
-    if (!(c.state.x[i] >= 0 && c.state.x[i] < p.world.width && c.state.y[i] >= 0 &&
-          c.state.y[i] < p.world.height && std::abs(c.state.vx[i]) <= fastest &&
+    if (!(c.state.x[i] >= 0 && c.state.x[i] < world.width && c.state.y[i] >= 0 &&
+          c.state.y[i] < world.height && std::abs(c.state.vx[i]) <= fastest &&
           std::abs(c.state.vy[i]) <= fastest)) {
       source.refuse("boid " + std::to_string(i) + " is outside the world or faster than " +
                     to_string(c.config.precision) + " precision holds");
@@ -277,7 +277,7 @@ Checkpoint parse(Source& source) {
   c.config.precision = h.choice("precision", {Precision::kFloat, Precision::kDouble});
   c.config.seed = h.whole("seed");
   c.config.params = params_of(h, source);
-  check_ranges(c.config.params, source);
+  check_flight(c.config, source);
   c.state.resize(count);
   c.order.resize(count);
   for (std::vector<double>* column : {&c.state.x, &c.state.y, &c.state.vx, &c.state.vy}) {
@@ -288,7 +288,7 @@ Checkpoint parse(Source& source) {
   if (read_value<std::uint64_t>(source) != expected) {
     source.refuse("the checksum does not match: the file is damaged");
   }
-  check_flight(c, source);
+  check_boids(c, source);
   return c;
 }
 

@@ -41,6 +41,15 @@ std::string identity_of(const struct stat& info) {
   return std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino);
 }
 
+// `path` with every symbolic link, "." and ".." resolved, or "" (errno says why).
+std::string real_path(const std::string& path) {
+  char* resolved = realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) return "";
+  std::string result(resolved);
+  std::free(resolved);
+  return result;
+}
+
 mode_t new_file_mode() {
   const mode_t mask = umask(0);
   umask(mask);
@@ -141,10 +150,8 @@ void OutputFiles::add(const std::string& option, const std::string& path,
     return;
   }
   if (exists) {
-    char* resolved = realpath(path.c_str(), nullptr);
-    if (resolved == nullptr) refuse("cannot resolve " + quoted_path(path) + ": " + reason(errno));
-    out.target = resolved;
-    std::free(resolved);
+    out.target = real_path(path);
+    if (out.target.empty()) refuse("cannot resolve " + quoted_path(path) + ": " + reason(errno));
     out.mode = info.st_mode & 07777;
     out.identity = identity_of(info);
   } else {
@@ -162,19 +169,20 @@ void OutputFiles::add(const std::string& option, const std::string& path,
     refuse("cannot write " + quoted_path(path) + ": " + unreachable(out.target, errno));
   }
   if (!S_ISDIR(dir.st_mode)) refuse(quoted_path(out.directory) + " is not a directory");
-  const long name_max = pathconf(out.directory.c_str(), _PC_NAME_MAX);
   if (name.empty()) refuse(quoted_path(path) + " names no file");
-  if (name.size() > static_cast<std::size_t>(name_max > 0 ? name_max : NAME_MAX)) {
+  const long limit = pathconf(out.directory.c_str(), _PC_NAME_MAX);
+  const std::size_t name_max = static_cast<std::size_t>(limit > 0 ? limit : NAME_MAX);
+  if (name.size() > name_max) {
     refuse("the file name is too long (" + std::to_string(name.size()) + " bytes; at most " +
-           std::to_string(name_max > 0 ? name_max : NAME_MAX) + ")");
+           std::to_string(name_max) + ")");
   }
   if (out.target.size() >= PATH_MAX) refuse("the path is too long");
   if (!exists) {
-    char* resolved = realpath(out.directory.c_str(), nullptr);
-    if (resolved == nullptr)
+    const std::string directory = real_path(out.directory);
+    if (directory.empty()) {
       refuse("cannot resolve " + quoted_path(out.directory) + ": " + reason(errno));
-    out.identity = std::string(resolved) + "/" + name;
-    std::free(resolved);
+    }
+    out.identity = directory + "/" + name;
   }
   for (const Output& other : outputs_) {
     if (!other.special && other.identity == out.identity) {
