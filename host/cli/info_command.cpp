@@ -5,17 +5,24 @@
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
+#include "host/cli/reports.h"
 #include "host/simulation.h"
 
 namespace boids::cli {
 
 int info_command(const std::vector<std::string>& args) {
-  bool help = false;
-  OptionParser parser("Usage: boids info\nLists the backends and devices of this machine.");
+  bool help = false, json = false;
+  OptionParser parser(
+      "Usage: boids info [--json]\nLists the backends and devices of this machine.");
+  parser.add_flag("--json", "print one JSON object instead of a list", [&json] { json = true; });
   parser.add_flag("--help", "show this help", [&help] { help = true; });
   parser.parse(args);
   if (help) {
     std::cout << parser.help();
+    return 0;
+  }
+  if (json) {
+    std::cout << info_json().dump(2) << std::endl;
     return 0;
   }
   std::cout << "boids " << BOIDS_VERSION << "\n\n";

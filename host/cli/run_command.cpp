@@ -12,6 +12,7 @@
 #include "host/cli/flock_options.h"
 #include "host/cli/progress.h"
 #include "host/cli/python_script.h"
+#include "host/cli/reports.h"
 #include "host/cli/trajectory_option.h"
 #include "host/errors.h"
 #include "host/output_file.h"
@@ -103,32 +104,6 @@ double bytes_per_boid(const Simulation& sim) {
   return static_cast<double>(sim.bytes_allocated()) / static_cast<double>(sim.count());
 }
 
-// The model and every variant, as `boids run --json` reports them.
-nlohmann::ordered_json params_json(const FlockParams& p) {
-  nlohmann::ordered_json j;
-  j["model"] = to_string(p.model);
-  j["radius"] = p.radius;
-  j["separation"] = p.separation;
-  j["alignment"] = p.alignment;
-  j["cohesion"] = p.cohesion;
-  j["max_speed"] = p.max_speed;
-  if (p.model == Model::kSteering) j["dt"] = p.dt;
-  j["world"] = p.world.square() ? nlohmann::ordered_json(p.world.width)
-                                : nlohmann::ordered_json({p.world.width, p.world.height});
-  j["boundary"] = to_string(p.world.boundary);
-  j["separation_radius"] = p.effective_separation_radius();
-  j["fov"] = p.fov;
-  j["noise"] = p.noise;
-  if (!p.world.torus()) j["wall_distance"] = p.effective_wall_distance();
-  j["goal"] =
-      p.has_goal ? nlohmann::ordered_json({p.goal.x, p.goal.y}) : nlohmann::ordered_json(nullptr);
-  if (p.has_goal) j["goal_weight"] = p.goal_weight;
-  j["wind"] = {p.wind.x, p.wind.y};
-  j["obstacles"] = p.obstacles.size();
-  j["update"] = to_string(p.update);
-  return j;
-}
-
 // The steps a run took: from `first` (0, or a checkpoint's step) to `last`.
 struct Flight {
   std::uint64_t first = 0, last = 0;
@@ -187,12 +162,7 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
 void print_json(const Simulation& sim, const RunOptions& o, const Flight& flight,
                 const FlockMetrics& m) {
   nlohmann::ordered_json j = run_parameters(sim, o, flight.first);
-  j["polarization"] = m.polarization;
-  j["order"] = m.order;
-  j["flocks"] = m.flocks;
-  j["largest_flock"] = m.largest_flock;
-  j["mean_nn_distance"] = m.mean_nn_distance;
-  j["mean_neighbors"] = m.mean_neighbors;
+  j.update(metrics_json(m));
   j["seconds"] = flight.seconds;
   j["boid_steps_per_second"] = boid_steps_per_second(sim, flight.steps(), flight.seconds);
   j["bytes_per_boid"] = bytes_per_boid(sim);

@@ -7,6 +7,7 @@
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
+#include "host/cli/reports.h"
 #include "host/errors.h"
 #include "host/message_text.h"
 #include "host/validation.h"
@@ -86,31 +87,7 @@ void print_table(const ValidationReport& report) {
 }
 
 void print_json(const ValidationReport& report) {
-  nlohmann::ordered_json j;
-  j["backend"] = to_string(report.backend);
-  j["device"] = report.device;
-  j["cases"] = nlohmann::ordered_json::array();
-  for (const ValidationCase& c : report.cases) {
-    nlohmann::ordered_json row;
-    row["method"] = to_string(c.method);
-    row["precision"] = to_string(c.precision);
-    row["state"] = c.state;
-    row["count"] = c.count;
-    row["steps"] = c.steps;
-    row["tolerance"] = c.tolerance.bitwise ? nlohmann::ordered_json("exact")
-                                           : nlohmann::ordered_json(c.tolerance.max_error);
-    row["max_position_error"] = c.max_position_error;
-    row["max_velocity_error"] = c.max_velocity_error;
-    row["differing_values"] = c.differing_values;
-    row["neighbour_mismatches"] = c.neighbour_mismatches;
-    row["rounding_boids"] = c.rounding_boids;
-    row["unexplained_boids"] = c.unexplained_boids;
-    row["verdict"] = c.pass ? "PASS" : "FAIL";
-    row["failure"] = c.pass ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.failure);
-    j["cases"].push_back(row);
-  }
-  j["pass"] = report.pass();
-  std::cout << j.dump(2) << std::endl;
+  std::cout << validation_json(report).dump(2) << std::endl;
 }
 
 }  // namespace

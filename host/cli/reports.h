@@ -1,0 +1,26 @@
+// What the commands report as data: the flock's parameters and metrics (`boids run --json`),
+// the machine's backends (`boids info --json`) and a validation (`boids validate --json`).
+// The Python module returns the same objects as dicts, so both speak with the same keys.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "host/flock.h"
+#include "host/metrics.h"
+#include "host/validation.h"
+
+namespace boids::cli {
+
+// The model and every variant, in effect: model, radius, the weights, max_speed, world, ...
+nlohmann::ordered_json params_json(const FlockParams& params);
+
+// polarization, order, flocks, largest_flock, mean_nn_distance, mean_neighbors.
+nlohmann::ordered_json metrics_json(const FlockMetrics& metrics);
+
+// The version, and for each backend whether it can run here and on what; "auto" resolved.
+nlohmann::ordered_json info_json();
+
+// The backend, its device, every case with its errors and verdict, and whether all passed.
+nlohmann::ordered_json validation_json(const ValidationReport& report);
+
+}  // namespace boids::cli
