@@ -101,6 +101,13 @@ bool is_permutation(const std::vector<std::uint64_t>& order) {
   return true;
 }
 
+FlockState Simulation::state() const {
+  FlockState state;
+  state.resize(count_);
+  state_into(StateView::of(state));
+  return state;
+}
+
 std::vector<std::uint64_t> input_order(std::uint64_t count) {
   std::vector<std::uint64_t> order(count);
   for (std::uint64_t k = 0; k < count; ++k) order[k] = k;

@@ -2,6 +2,7 @@
 // with the same rules and reports state and metrics in input order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,6 +31,33 @@ struct SimulationConfig {
   Precision precision = Precision::kFloat;
   FlockParams params;
   std::uint64_t seed = 42;  // keys the noise: draws depend on (seed, step, boid)
+};
+
+// Four arrays of doubles, boid i's values at x[i * stride], y[i * stride], vx[...], vy[...].
+struct StateView {
+  double* x = nullptr;
+  double* y = nullptr;
+  double* vx = nullptr;
+  double* vy = nullptr;
+  std::size_t stride = 1;
+
+  static StateView of(FlockState& state) {
+    return {state.x.data(), state.y.data(), state.vx.data(), state.vy.data(), 1};
+  }
+  // Rows of four: x, y, vx, vy (a C-ordered (N, 4) array).
+  static StateView rows(double* data) { return {data, data + 1, data + 2, data + 3, 4}; }
+};
+
+// A flock in GPU memory, valid until its next step or change: `count` boids of four values
+// (x, y, vx, vy) of `precision` each, in the backend's order; slot k holds boid ids[k] (`ids`
+// null when the backend keeps input order). Work on it must follow `stream` (a cudaStream_t).
+struct DeviceState {
+  const void* boids = nullptr;
+  const std::uint32_t* ids = nullptr;
+  std::uint64_t count = 0;
+  Precision precision = Precision::kFloat;
+  void* stream = nullptr;
+  int device = 0;  // the CUDA device ordinal
 };
 
 // The pointer as a predator (seed 002): boids within `radius` of (x, y) are pushed away, the
@@ -67,7 +95,16 @@ class Simulation {
   virtual void step(std::uint64_t steps) = 0;
 
   // The current state, in input order and double precision.
-  virtual FlockState state() const = 0;
+  FlockState state() const;
+
+  // The same into the caller's memory: boid i's values at x[i * stride], y[i * stride], ...
+  // (stride 1 for separate arrays, 4 for rows x, y, vx, vy). One pass over the flock, for
+  // callers that keep their own arrays (the Python module's NumPy state).
+  virtual void state_into(const StateView& out) const = 0;
+
+  // Where the flock lives on a GPU, for callers that read it there without a copy (CuPy and
+  // PyTorch through the Python module). Empty (`boids` null) for a flock in host memory.
+  virtual DeviceState device_state() { return {}; }
 
   // The seed's metrics, computed where the flock lives (with the flock's own scratch).
   virtual FlockMetrics metrics() = 0;

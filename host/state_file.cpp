@@ -12,18 +12,6 @@
 namespace boids {
 namespace {
 
-// Whether (x, y) lies in [0, width) x [0, height); else fails naming the coordinate.
-void check_in_world(double x, double y, const World& world, const RowError& error) {
-  const double value[2] = {x, y}, side[2] = {world.width, world.height};
-  const char* const name[2] = {"x", "y"};
-  for (int axis = 0; axis < 2; ++axis) {
-    if (!(value[axis] >= 0 && value[axis] < side[axis])) {
-      error.fail(std::string(name[axis]) + " = " + shortest(value[axis]) +
-                 " is outside the world [0, " + shortest(side[axis]) + ")");
-    }
-  }
-}
-
 World square(double side) {
   return World{side, side, Boundary::kTorus};
 }
@@ -48,17 +36,33 @@ void check_state_shape(const NpyMatrix& m, const std::string& name) {
   if (m.rows > kMaxBoids) fail("more than " + std::to_string(kMaxBoids) + " boids " + shape);
 }
 
-// Fails naming the first value of a .npy row that is not finite, or a position outside.
-[[noreturn]] void refuse_row(const double (&v)[4], std::uint64_t row, const std::string& name,
-                             const World& world) {
-  const RowError error("state file", name, "row " + std::to_string(row));
+// Why a row of four values cannot be a boid: the first value that is not finite, or a
+// position outside the world; empty when it can.
+std::string row_problem(const double (&v)[4], const World& world) {
   for (int c = 0; c < 4; ++c) {
-    if (!std::isfinite(v[c])) {
-      error.fail(std::string(kColumns[c]) + " = " + shortest(v[c]) + " is not finite");
+    if (!std::isfinite(v[c]))
+      return std::string(kColumns[c]) + " = " + shortest(v[c]) + " is not finite";
+  }
+  const double value[2] = {v[0], v[1]}, side[2] = {world.width, world.height};
+  for (int axis = 0; axis < 2; ++axis) {
+    if (!(value[axis] >= 0 && value[axis] < side[axis])) {
+      return std::string(kColumns[axis]) + " = " + shortest(value[axis]) +
+             " is outside the world [0, " + shortest(side[axis]) + ")";
     }
   }
-  check_in_world(v[0], v[1], world, error);
-  error.fail("refused");  // not reached: the caller saw a reason
+  return {};
+}
+
+// Whether (x, y) lies in [0, width) x [0, height); else fails naming the coordinate.
+void check_in_world(double x, double y, const World& world, const RowError& error) {
+  const double v[4] = {x, y, 0, 0};
+  const std::string problem = row_problem(v, world);
+  if (!problem.empty()) error.fail(problem);
+}
+
+bool acceptable_row(const double (&v)[4], const World& world) {
+  return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) && std::isfinite(v[3]) &&
+         v[0] >= 0 && v[0] < world.width && v[1] >= 0 && v[1] < world.height;
 }
 
 // The header and the shape from the first block, and the size from the file system, before
@@ -111,14 +115,33 @@ FlockState parse_npy_state(const std::string& bytes, const std::string& name, co
   for (std::uint64_t row = 0; row < m.rows; ++row) {
     double v[4];
     for (std::uint64_t c = 0; c < 4; ++c) v[c] = npy_value(bytes, m, row, c);
-    const bool finite =
-        std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) && std::isfinite(v[3]);
     // The message is built only for a row that fails: built for every row, it would take
     // longer than the reading.
-    if (!finite || !(v[0] >= 0 && v[0] < world.width && v[1] >= 0 && v[1] < world.height)) {
-      refuse_row(v, row, name, world);
+    if (!acceptable_row(v, world)) {
+      RowError("state file", name, "row " + std::to_string(row)).fail(row_problem(v, world));
     }
     for (std::uint64_t c = 0; c < 4; ++c) (*columns[c])[row] = v[c];
+  }
+  return state;
+}
+
+FlockState state_from_rows(const double* rows, std::uint64_t count, const World& world,
+                           const std::string& what) {
+  if (count == 0) throw InputError(what + ": no boids");
+  if (count > kMaxBoids) {
+    throw InputError(what + ": more than " + std::to_string(kMaxBoids) + " boids");
+  }
+  FlockState state;
+  state.resize(count);
+  for (std::uint64_t row = 0; row < count; ++row) {
+    const double v[4] = {rows[4 * row], rows[4 * row + 1], rows[4 * row + 2], rows[4 * row + 3]};
+    if (!acceptable_row(v, world)) {
+      throw InputError(what + ", row " + std::to_string(row) + ": " + row_problem(v, world));
+    }
+    state.x[row] = v[0];
+    state.y[row] = v[1];
+    state.vx[row] = v[2];
+    state.vy[row] = v[3];
   }
   return state;
 }

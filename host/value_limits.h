@@ -5,6 +5,8 @@
 // world and every number stays finite. No sensible flock comes near them.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 
 #include "host/flock.h"
@@ -44,5 +46,10 @@ void check_params(const FlockParams& params, Precision precision);
 // Throws InputError naming the file, the line and the column of a velocity component beyond
 // `precision`'s largest_state_speed (state files hold one boid a line after the header).
 void check_state_values(const FlockState& state, Precision precision, const std::string& file);
+
+// The same for a state from elsewhere: where(i, axis) names boid i's component `axis` (0: vx,
+// 1: vy) for the message, e.g. "state, row 7".
+void check_state_values(const FlockState& state, Precision precision,
+                        const std::function<std::string(std::size_t, int)>& where);
 
 }  // namespace boids

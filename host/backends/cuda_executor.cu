@@ -52,6 +52,12 @@ std::size_t reduce_bytes(index_t count) {
 CudaExecutor::CudaExecutor(std::string device_name)
     : device_(std::move(device_name)), handoff_(cudaEventDisableTiming), result_(1) {}
 
+int CudaExecutor::device_ordinal() const {
+  int device = 0;
+  BOIDS_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
 std::uint64_t CudaExecutor::available_memory() const {
   std::size_t free_bytes = 0, total_bytes = 0;
   BOIDS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

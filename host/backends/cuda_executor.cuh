@@ -52,6 +52,11 @@ class CudaExecutor {
   }
   void synchronize() const;
 
+  // The executor's stream (a cudaStream_t) and the device it runs on, for callers that work
+  // on the flock's memory themselves.
+  void* stream_handle() const { return stream_.get(); }
+  int device_ordinal() const;
+
   // Times the work queued between the two calls, with CUDA events on the stream.
   void mark();
   double seconds_since_mark();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "host/flock.h"
+#include "host/simulation.h"
 #include "kernels/noise.h"
 #include "kernels/rules.h"
 
@@ -108,17 +109,18 @@ void pack_boids(const FlockState& state, std::size_t first, std::size_t count, c
 }
 
 // Stores `count` packed boids, which sit at positions [first, first + count) of the backend's
-// order, into `state` in input order: boids[k] is boid ids[k], or boid first + k when `ids` is
+// order, into `out` in input order: boids[k] is boid ids[k], or boid first + k when `ids` is
 // null (a backend that keeps input order).
 template <typename Real>
 void unpack_boids(const kernels::Boid<Real>* boids, const kernels::index_t* ids, std::size_t first,
-                  std::size_t count, FlockState& state) {
+                  std::size_t count, const StateView& out) {
+  const std::size_t stride = out.stride;
   for (std::size_t k = 0; k < count; ++k) {
-    const std::size_t to = ids ? ids[k] : first + k;
-    state.x[to] = boids[k].x;
-    state.y[to] = boids[k].y;
-    state.vx[to] = boids[k].vx;
-    state.vy[to] = boids[k].vy;
+    const std::size_t to = (ids ? ids[k] : first + k) * stride;
+    out.x[to] = boids[k].x;
+    out.y[to] = boids[k].y;
+    out.vx[to] = boids[k].vx;
+    out.vy[to] = boids[k].vy;
   }
 }
 

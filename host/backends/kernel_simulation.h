@@ -103,9 +103,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     return exec_.seconds_since_mark();
   }
 
-  FlockState state() const override {
-    FlockState state;
-    state.resize(count());
+  void state_into(const StateView& out) const override {
     const std::size_t stretch = std::min<std::size_t>(count(), kTransferBoids);
     std::vector<Boid> boids(Executor::kHostMemory ? 0 : stretch);
     std::vector<index_t> ids(Executor::kHostMemory || !hashed() ? 0 : stretch);
@@ -121,9 +119,24 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
           id = ids.data();
         }
       }
-      unpack_boids(from, id, first, n, state);
+      unpack_boids(from, id, first, n, out);
     }
-    return state;
+  }
+
+  DeviceState device_state() override {
+    if constexpr (Executor::kHostMemory) {
+      return {};
+    } else {
+      exec_.synchronize();  // the caller's work follows the steps queued so far
+      DeviceState d;
+      d.boids = boids_.data();
+      d.ids = hashed() ? index_.ids : nullptr;
+      d.count = count();
+      d.precision = config().precision;
+      d.stream = exec_.stream_handle();
+      d.device = exec_.device_ordinal();
+      return d;
+    }
   }
 
   FlockMetrics metrics() override {

@@ -14,7 +14,15 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
   void step(std::uint64_t steps) override {
     for (std::uint64_t s = 0; s < steps; ++s) stepper_.step(state_, config().params);
   }
-  FlockState state() const override { return state_; }
+  void state_into(const StateView& out) const override {
+    for (std::size_t i = 0; i < state_.size(); ++i) {
+      const std::size_t to = i * out.stride;
+      out.x[to] = state_.x[i];
+      out.y[to] = state_.y[i];
+      out.vx[to] = state_.vx[i];
+      out.vy[to] = state_.vy[i];
+    }
+  }
   FlockMetrics metrics() override { return measure_flock(state_, config().params); }
   void set_params(const FlockParams& params) override { change_params(params); }
   std::uint64_t steps_taken() const override { return stepper_.steps_taken(); }
