@@ -9,3 +9,20 @@ find_package(ZLIB REQUIRED)  # trajectory chunks compressed on every thread
 if(BOIDS_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
+
+# Debian's Python (not a pyenv or virtualenv one first on PATH): it draws the plots with
+# python3-matplotlib, runs the Python tests and loads the Python module.
+set(BOIDS_PYTHON "/usr/bin/python3" CACHE FILEPATH
+    "Python with matplotlib (Debian's python3-matplotlib) that draws the plots")
+if(BOIDS_BUILD_PYTHON)
+  # pybind11 (pybind11-dev) finds the Python it builds for through FindPython, told which.
+  set(Python_EXECUTABLE ${BOIDS_PYTHON} CACHE FILEPATH "Python the module is built for")
+  set(PYBIND11_FINDPYTHON ON)
+  find_package(Python 3.8 REQUIRED COMPONENTS Interpreter Development.Module)
+  find_package(pybind11 2.6 CONFIG)
+  if(NOT pybind11_FOUND)
+    message(FATAL_ERROR "boids: the Python module needs pybind11 (Debian's pybind11-dev, "
+                        "installed by scripts/install-deps); -DBOIDS_BUILD_PYTHON=OFF builds "
+                        "without it")
+  endif()
+endif()

@@ -2,5 +2,6 @@
 option(BOIDS_ENABLE_CUDA "Build the CUDA backend when a CUDA compiler is found" ON)
 option(BOIDS_BUILD_TESTS "Build the GoogleTest suites" ON)
 option(BOIDS_BUILD_BENCH "Build boids-bench" ON)
+option(BOIDS_BUILD_PYTHON "Build the Python module (needs pybind11-dev and python3-dev)" ON)
 option(BOIDS_BUILD_VIEWER "Build boids-viewer (needs GLFW, glad, Dear ImGui)" ON)
 option(BOIDS_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)

@@ -201,20 +201,43 @@ void write_state_file(const std::string& path, const FlockState& state) {
   write_file_atomically(path, format_state_file(path, state));
 }
 
+// Why an obstacle cannot be: its centre outside the world, or its radius not > 0; empty when
+// it can.
+std::string obstacle_problem(const Obstacle& o, const World& world) {
+  const double v[4] = {o.x, o.y, 0, 0};
+  std::string problem = row_problem(v, world);
+  if (problem.empty() && !(o.radius > 0 && std::isfinite(o.radius))) {
+    problem = "radius = " + shortest(o.radius) + " is not > 0";
+  }
+  return problem;
+}
+
 std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
                                       const World& world) {
   std::vector<Obstacle> obstacles;
   parse_numeric_csv(text, "obstacle file", name, {"x", "y", "radius"},
                     [&](const std::vector<double>& v, const RowError& error) {
-                      check_in_world(v[0], v[1], world, error);
-                      if (!(v[2] > 0)) {
-                        error.fail("radius = " + shortest(v[2]) + " is not > 0");
-                      }
+                      const std::string problem = obstacle_problem({v[0], v[1], v[2]}, world);
+                      if (!problem.empty()) error.fail(problem);
                       if (obstacles.size() >= kMaxObstacles) {
                         error.fail("more than " + std::to_string(kMaxObstacles) + " obstacles");
                       }
                       obstacles.push_back({v[0], v[1], v[2]});
                     });
+  return obstacles;
+}
+
+std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
+                                        const std::string& what) {
+  if (obstacles.size() > kMaxObstacles) {
+    throw InputError(what + ": more than " + std::to_string(kMaxObstacles) + " obstacles");
+  }
+  for (std::size_t row = 0; row < obstacles.size(); ++row) {
+    const std::string problem = obstacle_problem(obstacles[row], world);
+    if (!problem.empty()) {
+      throw InputError(what + ", row " + std::to_string(row) + ": " + problem);
+    }
+  }
   return obstacles;
 }
 

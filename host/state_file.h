@@ -53,4 +53,9 @@ std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& w
 std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
                                       const World& world);
 
+// Obstacles given in memory, checked as a file's rows; a refusal names `what` and the row
+// (0-based).
+std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
+                                        const std::string& what);
+
 }  // namespace boids

@@ -110,7 +110,7 @@ void check_combinations(const FlockOptions& o, Model model) {
   if (o.update == Update::kInPlace) {
     refuse(model != Model::kSteering,
            "--update in-place: only the steering lab's loop updates in place (--model steering)");
-    refuse(o.fov || o.noise || o.goal || o.wind || !o.obstacle_file.empty() ||
+    refuse(o.fov || o.noise || o.goal || o.wind || !o.obstacle_file.empty() || o.obstacles ||
                o.boundary == Boundary::kWalls,
            "--update in-place is the steering lab's own loop, which has no field of view, "
            "noise, goal, wind, obstacles or walls");
@@ -311,6 +311,7 @@ FlockParams resolve_params(const FlockOptions& o) {
   }
   if (o.wind) p.wind = *o.wind;
   if (!o.obstacle_file.empty()) p.obstacles = read_obstacle_file(o.obstacle_file, p.world);
+  if (o.obstacles) p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles");
   p.update = o.update.value_or(Update::kSynchronous);
   check_params(p, resolve_precision(o));
   return p;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "host/cli/options.h"
 #include "host/flock.h"
@@ -25,6 +26,8 @@ struct FlockOptions {
   std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight;
   std::optional<Vec2> goal, wind;
   std::string obstacle_file;
+  // Obstacles given in memory instead of a file (the Python module), checked as a file's rows.
+  std::optional<std::vector<Obstacle>> obstacles;
   std::optional<Update> update;
   std::string backend = "auto";        // auto | reference | cpu | cuda
   std::optional<Method> method;        // default: naive on the reference, else hashed

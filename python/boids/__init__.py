@@ -1,0 +1,223 @@
+"""Very large Reynolds flocks on GPUs and CPUs.
+
+    >>> import boids
+    >>> flock = boids.Flock(count=1000, seed=7)
+    >>> flock.step(600)
+    >>> flock.metrics()["polarization"]
+
+A flock takes the options of ``boids run`` by their long names (``max_speed`` for
+``--max-speed``), accepts and refuses them alike, and flies the same flight: the state after
+``flock.step(600)`` equals ``boids run --steps 600 --save`` bit for bit. Bad input raises
+ValueError with the command line's message; a failure of the machine raises RuntimeError.
+"""
+
+from ._boids import _Flock, __version__
+from ._boids import info as _info
+from ._boids import validate as _validate
+
+__all__ = ["Flock", "DeviceArray", "DeviceState", "info", "validate", "__version__"]
+
+
+class Flock:
+    """A flock of boids on one backend.
+
+    Flock(count=None, seed=42, backend="auto", method=None, precision=None, **params)
+
+    count      number of boids, >= 1 (default: the model's, 120; steering 220, vicsek 400)
+    seed       unsigned 64-bit seed of the random start and of the noise (default 42)
+    backend    "auto" (cuda when a GPU is usable, else cpu), "reference", "cpu" or "cuda"
+    method     "naive" or "hashed" (default hashed; the reference is naive)
+    precision  "float" or "double" (default float; the reference is double)
+
+    params, the model and its variants (see ``boids run --help`` for each range):
+    model              "boids" (seed 000), "steering" (seed 002) or "vicsek"
+    radius             perception radius r (default 10; steering 44, vicsek 1)
+    separation, alignment, cohesion
+                       the rules' weights (default 1.5, 1, 1; steering 1.6, 1, 0.9)
+    max_speed          v_max (default 1; steering 110); vicsek moves at a constant ``speed``
+    speed              the Vicsek model's constant speed (default 0.03)
+    dt                 the steering model's time step (default 1/60)
+    world              side L of a square world, or (W, H) (default 100; steering (800, 600),
+                       vicsek 10); or ``density``, boids per unit area, for a square world
+    density            boids per unit area: a square world of side sqrt(count / density)
+    boundary           "torus" or "walls"
+    wall_distance      walls push boids closer than this (default: the radius)
+    separation_radius  separation acts closer than this (default r / 2; steering 0.45 r)
+    fov                field of view in degrees, (0, 360]
+    noise              each heading turns by U(-noise/2, noise/2) radians each step
+    obstacles          discs no boid enters: rows (x, y, radius), or a CSV file's name
+    goal, goal_weight  a point (x, y) the boids steer towards, and how hard
+    wind               a velocity (wx, wy) added every step
+    update             "synchronous" or "in-place" (the steering lab's loop; reference only)
+    init               a state file (CSV or .npy) to start from, instead of count
+
+    An option given as None takes its default.
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self, count=None, seed=42, backend="auto", method=None, precision=None,
+                 **params):
+        params.update(count=count, seed=seed, backend=backend, method=method,
+                      precision=precision)
+        self._core = _Flock(params, None)
+
+    @classmethod
+    def from_state(cls, array, seed=42, backend="auto", method=None, precision=None, **params):
+        """A flock that starts from ``array``: shape (N, 4), rows x, y, vx, vy in the world.
+
+        Takes the options of Flock() but ``count`` and ``init``; the array is checked as a
+        state file is (finite, inside the world, outside the obstacles).
+        """
+        params.update(seed=seed, backend=backend, method=method, precision=precision)
+        flock = cls.__new__(cls)
+        flock._core = _Flock(params, array)
+        return flock
+
+    def step(self, n=1):
+        """Advances the flock n steps (n >= 0) without holding the GIL.
+
+        Ctrl-C stops a long call between steps; the flock keeps the steps it completed.
+        """
+        if n < 0:
+            raise ValueError(f"step: n must be >= 0, got {n!r}")
+        self._core.step(n)
+
+    @property
+    def state(self):
+        """The boids now: a new float64 array of shape (count, 4), rows x, y, vx, vy, in the
+        order they were given (input order), whatever order the backend keeps."""
+        return self._core.state
+
+    @property
+    def positions(self):
+        """A view of a new ``state``: columns x, y."""
+        return self._core.state[:, :2]
+
+    @property
+    def velocities(self):
+        """A view of a new ``state``: columns vx, vy."""
+        return self._core.state[:, 2:]
+
+    def set_state(self, array):
+        """Replaces every boid: ``array`` of shape (count, 4), checked as ``from_state`` checks
+        it. The steps taken go on (the noise stays keyed by them)."""
+        self._core.set_state(array)
+
+    def metrics(self):
+        """The seed's metrics, as ``boids run --json`` names them: polarization, order, flocks,
+        largest_flock, mean_nn_distance, mean_neighbors."""
+        return self._core.metrics()
+
+    @property
+    def params(self):
+        """The model and every variant in effect, as ``boids run --json`` reports them."""
+        return self._core.params
+
+    def set_params(self, **changes):
+        """Changes the model's parameters in place (weights, radius, max_speed, noise, fov,
+        goal, wind, obstacles, ...). The world, the model and count, seed, backend, method,
+        precision are fixed for a flock's life. A change given as None returns to the default.
+        """
+        self._core.set_params(changes)
+
+    def device_state(self):
+        """The flock in GPU memory, without a copy (cuda backend): a DeviceState whose
+        ``boids`` (count, 4) and ``ids`` (count,) carry ``__cuda_array_interface__`` (version 3),
+        so ``cupy.asarray(state.boids)`` and ``torch.as_tensor(state.boids, device="cuda")``
+        read it. Rows are in the backend's order: row k is boid ``ids[k]`` (``ids`` is None
+        when the backend keeps input order). Valid until the flock's next step or change.
+        RuntimeError for a flock in host memory."""
+        boids, ids, count, precision, stream, device = self._core.device_state()
+        typestr = "<f4" if precision == "float" else "<f8"
+        return DeviceState(
+            boids=DeviceArray(self, boids, (count, 4), typestr, stream, device),
+            ids=DeviceArray(self, ids, (count,), "<u4", stream, device) if ids else None,
+            precision=precision)
+
+    @property
+    def count(self):
+        """The number of boids."""
+        return self._core.count
+
+    @property
+    def seed(self):
+        """The seed of the start and of the noise."""
+        return self._core.seed
+
+    @property
+    def steps_taken(self):
+        """Steps taken since the flock began; the noise of a step is keyed by it."""
+        return self._core.steps_taken
+
+    @property
+    def backend(self):
+        """Where the flock runs: "reference", "cpu" or "cuda" ("auto" resolved)."""
+        return self._core.backend
+
+    @property
+    def method(self):
+        """"naive" (all pairs) or "hashed" (sorted cells)."""
+        return self._core.method
+
+    @property
+    def precision(self):
+        """"float" or "double"."""
+        return self._core.precision
+
+    @property
+    def device(self):
+        """The device, for people: "CPU, 2 OpenMP threads", a GPU's name, ..."""
+        return self._core.device
+
+    @property
+    def bytes_allocated(self):
+        """Memory the backend holds for the flock, in bytes (on the GPU for cuda)."""
+        return self._core.bytes_allocated
+
+    def __repr__(self):
+        if not hasattr(self, "_core"):
+            return "<boids.Flock, not made>"
+        return (f"boids.Flock(count={self.count}, model={self.params['model']!r}, "
+                f"backend={self.backend!r}, method={self.method!r}, "
+                f"precision={self.precision!r}, steps_taken={self.steps_taken})")
+
+
+class DeviceArray:
+    """An array in GPU memory that CuPy, PyTorch and Numba read through
+    ``__cuda_array_interface__``; it keeps its flock alive."""
+
+    def __init__(self, owner, pointer, shape, typestr, stream, device):
+        self._owner = owner
+        self.pointer = pointer
+        self.shape = shape
+        self.typestr = typestr
+        self.device = device
+        self._stream = stream
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": self.shape, "typestr": self.typestr, "data": (self.pointer, True),
+                "version": 3, "strides": None, "stream": self._stream or None}
+
+
+class DeviceState:
+    """What Flock.device_state returns: ``boids`` (count, 4) of x, y, vx, vy in the backend's
+    order, ``ids`` (count,) the input index of each row or None, and their ``precision``."""
+
+    def __init__(self, boids, ids, precision):
+        self.boids = boids
+        self.ids = ids
+        self.precision = precision
+
+
+def info():
+    """What this machine can run, as ``boids info --json`` prints it: the version, each
+    backend (available, device, methods, precisions) and what "auto" resolves to."""
+    return _info()
+
+
+def validate(backend="auto"):
+    """Runs ``boids validate --backend BACKEND`` ("auto", "cpu" or "cuda") and returns its
+    report as ``--json`` prints it: every case with its errors and verdict, and ``pass``."""
+    return _validate(backend)

@@ -1,0 +1,201 @@
+#include "python/convert.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "host/errors.h"
+#include "host/state_file.h"
+
+namespace boids::python {
+namespace {
+
+std::string option_of(const std::string& keyword) {
+  std::string name = "--" + keyword;
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
+bool is_text(const py::handle& value) {
+  return py::isinstance<py::str>(value) || py::hasattr(value, "__fspath__");
+}
+
+// A number as the command line would spell it: whole numbers in full, others in the shortest
+// text that reads back as the same double (Python's repr), so nothing is rounded on the way.
+// NumPy's scalars count, as numbers.Integral and numbers.Real; bool does not.
+std::string number_text(const std::string& option, const py::handle& value) {
+  const py::module_ numbers = py::module_::import("numbers");
+  const py::object number = py::reinterpret_borrow<py::object>(value);
+  if (!py::isinstance<py::bool_>(value)) {
+    if (py::isinstance(number, numbers.attr("Integral"))) return py::str(py::int_(number));
+    if (py::isinstance(number, numbers.attr("Real"))) return py::repr(py::float_(number));
+  }
+  throw InputError(option + ": expected a number, got " + py::repr(value).cast<std::string>());
+}
+
+bool is_number(const py::handle& value) {
+  return py::isinstance(value, py::module_::import("numbers").attr("Number"));
+}
+
+// What the command line would take for `keyword`: text as it is, a number, or a sequence of
+// numbers joined by commas (a world's W,H, a goal's or the wind's X,Y).
+std::string option_text(const std::string& keyword, const py::handle& value) {
+  const std::string option = option_of(keyword);
+  if (is_text(value)) {
+    return py::module_::import("os").attr("fspath")(value).cast<std::string>();
+  }
+  if (!is_number(value) &&
+      (py::isinstance<py::sequence>(value) || py::hasattr(value, "__array__"))) {
+    const py::list items = py::module_::import("builtins").attr("list")(value);
+    std::string text;
+    for (const py::handle item : items)
+      text += (text.empty() ? "" : ",") + number_text(option, item);
+    return text;
+  }
+  return number_text(option, value);
+}
+
+// `obstacles=` as rows of (x, y, radius); a file's name is taken as the command line takes it.
+std::vector<Obstacle> obstacle_rows(const py::handle& value) {
+  std::vector<Obstacle> obstacles;
+  const py::list rows = py::module_::import("builtins").attr("list")(value);
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    const py::handle item = rows[row];
+    const bool sequence = py::isinstance<py::sequence>(item) || py::hasattr(item, "__array__");
+    const py::list values =
+        sequence ? py::list(py::module_::import("builtins").attr("list")(item)) : py::list();
+    if (values.size() != 3) {
+      throw InputError("obstacles, row " + std::to_string(row) +
+                       ": expected three numbers (x, y, radius), got " +
+                       py::repr(item).cast<std::string>());
+    }
+    double v[3];
+    for (int c = 0; c < 3; ++c) {
+      number_text("obstacles, row " + std::to_string(row), values[c]);  // a number, or refused
+      v[c] = py::float_(values[c]).cast<double>();
+    }
+    obstacles.push_back({v[0], v[1], v[2]});
+  }
+  return obstacles;
+}
+
+void check_keyword(const std::string& keyword) {
+  const std::vector<std::string> known = flock_keywords();
+  if (std::find(known.begin(), known.end(), keyword) != known.end()) return;
+  std::string list;
+  for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+  throw py::type_error("unexpected keyword argument '" + keyword + "'; the flock's are " + list);
+}
+
+}  // namespace
+
+std::vector<std::string> flock_keywords() {
+  cli::FlockOptions ignored;
+  cli::OptionParser parser("");
+  cli::add_flock_options(parser, ignored);
+  std::vector<std::string> keywords;
+  for (std::string name : parser.names()) {
+    name = name.substr(2);
+    std::replace(name.begin(), name.end(), '-', '_');
+    keywords.push_back(name);
+  }
+  return keywords;
+}
+
+GivenOptions given_options(const py::dict& keywords) {
+  GivenOptions given;
+  merge(given, keywords);
+  return given;
+}
+
+void merge(GivenOptions& given, const py::dict& keywords) {
+  for (const auto& [key, value] : keywords) {
+    const std::string keyword = py::str(key);
+    check_keyword(keyword);
+    if (keyword == "obstacles") {
+      given.obstacles.reset();
+      given.texts.erase(keyword);
+      if (value.is_none()) continue;
+      if (is_text(value)) {
+        given.texts[keyword] = option_text(keyword, value);
+      } else {
+        given.obstacles = obstacle_rows(value);
+      }
+      continue;
+    }
+    if (value.is_none()) {
+      given.texts.erase(keyword);
+    } else {
+      given.texts[keyword] = option_text(keyword, value);
+    }
+  }
+}
+
+cli::FlockOptions parse_flock_options(const GivenOptions& given) {
+  cli::FlockOptions options;
+  cli::OptionParser parser("");
+  cli::add_flock_options(parser, options);
+  std::vector<std::string> args;
+  for (const auto& [keyword, text] : given.texts) args.push_back(option_of(keyword) + "=" + text);
+  parser.parse(args);
+  options.obstacles = given.obstacles;
+  return options;
+}
+
+py::object to_python(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::ordered_json::value_t::null:
+      return py::none();
+    case nlohmann::ordered_json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case nlohmann::ordered_json::value_t::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case nlohmann::ordered_json::value_t::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case nlohmann::ordered_json::value_t::number_float:
+      return py::float_(j.get<double>());
+    case nlohmann::ordered_json::value_t::string:
+      return py::str(j.get<std::string>());
+    case nlohmann::ordered_json::value_t::array: {
+      py::list list;
+      for (const auto& item : j) list.append(to_python(item));
+      return std::move(list);
+    }
+    case nlohmann::ordered_json::value_t::object: {
+      py::dict dict;
+      for (const auto& [key, item] : j.items()) dict[py::str(key)] = to_python(item);
+      return std::move(dict);
+    }
+    default:
+      break;
+  }
+  throw RuntimeError("a report holds a value Python cannot take");
+}
+
+FlockState state_of_array(const py::object& array, const World& world, const std::string& what) {
+  py::array_t<double, py::array::c_style | py::array::forcecast> rows;
+  try {
+    rows = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
+  } catch (const py::error_already_set&) {
+    rows = {};
+  }
+  if (!rows) {
+    throw InputError(what + ": expected an array of numbers of shape (N, 4): x, y, vx, vy");
+  }
+  std::ostringstream shape;
+  shape << "(";
+  for (py::ssize_t d = 0; d < rows.ndim(); ++d) shape << (d ? ", " : "") << rows.shape(d);
+  shape << (rows.ndim() == 1 ? ",)" : ")");
+  if (rows.ndim() == 2 && rows.shape(1) == 6) {
+    throw InputError(what + ": its shape " + shape.str() +
+                     " holds 3-D boids (x, y, z, vx, vy, vz); this engine is 2-D and takes shape "
+                     "(N, 4): x, y, vx, vy");
+  }
+  if (rows.ndim() != 2 || rows.shape(1) != 4) {
+    throw InputError(what + ": its shape is " + shape.str() + "; expected (N, 4): x, y, vx, vy");
+  }
+  const auto count = static_cast<std::uint64_t>(rows.shape(0));
+  py::gil_scoped_release release;
+  return state_from_rows(rows.data(), count, world, what);
+}
+
+}  // namespace boids::python

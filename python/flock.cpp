@@ -1,0 +1,162 @@
+#include "python/flock.h"
+
+#include <chrono>
+
+#include "host/cli/reports.h"
+#include "host/errors.h"
+#include "host/initial_state.h"
+#include "host/value_limits.h"
+
+namespace boids::python {
+namespace {
+
+// Options fixed for a flock's life, refused by set_params.
+constexpr const char* kFixed[] = {"count", "seed", "backend", "method", "precision", "init"};
+
+// The stretch a step call runs between checks for signals: long enough that the checks cost
+// nothing, short enough that Ctrl-C answers at once.
+constexpr double kStretchSeconds = 0.05;
+
+std::string shape_of(std::uint64_t count) {
+  return "(" + std::to_string(count) + ", 4)";
+}
+
+}  // namespace
+
+PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
+    : given_(given_options(keywords)) {
+  cli::FlockOptions options = parse_flock_options(given_);
+  if (state.is_none()) {
+    const SimulationConfig config = cli::resolve_config(options);
+    FlockState initial;
+    {
+      py::gil_scoped_release release;
+      if (options.init_file.empty()) check_memory(config, cli::resolve_count(options));
+      initial = cli::initial_state(options, config.params);
+      check_memory(config, initial.size());
+    }
+    sim_ = make_simulation(config, initial);
+    return;
+  }
+  for (const char* fixed : {"count", "init"}) {
+    if (given_.texts.count(fixed)) {
+      throw InputError(std::string(fixed) +
+                       ": from_state takes the flock from the array; give no " + fixed);
+    }
+  }
+  // The array's size before the world: a world given by --density depends on it.
+  const py::array rows = py::array::ensure(state);
+  if (rows && rows.ndim() == 2 && rows.shape(1) == 4 && rows.shape(0) > 0) {
+    options.count = static_cast<std::uint64_t>(rows.shape(0));
+  }
+  const SimulationConfig config = cli::resolve_config(options);
+  const FlockState initial = checked_state(state, config);
+  py::gil_scoped_release release;
+  check_memory(config, initial.size());
+  sim_ = make_simulation(config, initial);
+}
+
+FlockState PythonFlock::checked_state(const py::object& array, const SimulationConfig& config) {
+  FlockState state = state_of_array(array, config.params.world, "state");
+  check_state_values(state, config.precision,
+                     [](std::size_t i, int) { return "state, row " + std::to_string(i); });
+  try {
+    check_start(state, config.params);
+  } catch (const InputError& e) {
+    throw InputError(std::string("state: ") + e.what());
+  }
+  return state;
+}
+
+void PythonFlock::step(std::uint64_t n) {
+  std::uint64_t done = 0, stretch = 1;
+  while (done < n) {
+    const std::uint64_t steps = std::min(stretch, n - done);
+    double seconds = 0;
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(mutex_);
+      const auto start = std::chrono::steady_clock::now();
+      sim_->step(steps);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    done += steps;
+    if (done < n && PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (seconds < kStretchSeconds) stretch *= 2;
+  }
+}
+
+py::array_t<double> PythonFlock::state() {
+  py::array_t<double> out({static_cast<py::ssize_t>(count()), py::ssize_t{4}});
+  double* data = out.mutable_data();
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  sim_->state_into(StateView::rows(data));
+  return out;
+}
+
+void PythonFlock::set_state(const py::object& array) {
+  const py::array rows = py::array::ensure(array);
+  if (rows && rows.ndim() == 2 && rows.shape(1) == 4 &&
+      static_cast<std::uint64_t>(rows.shape(0)) != count()) {
+    throw InputError("set_state: expected shape " + shape_of(count()) + " for this flock of " +
+                     std::to_string(count()) + " boids, got " + shape_of(rows.shape(0)) +
+                     "; Flock.from_state makes a flock of another size");
+  }
+  const FlockState state = checked_state(array, sim_->config());
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  // In input order, as a new flock starts; the steps taken go on, and so does the noise.
+  sim_->resume(state, input_order(count()), sim_->steps_taken());
+}
+
+py::dict PythonFlock::metrics() {
+  FlockMetrics m;
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    m = sim_->metrics();
+  }
+  return to_python(cli::metrics_json(m));
+}
+
+py::dict PythonFlock::params() const {
+  return to_python(cli::params_json(sim_->config().params));
+}
+
+void PythonFlock::set_params(const py::dict& changes) {
+  for (const char* fixed : kFixed) {
+    if (changes.contains(fixed)) {
+      throw InputError(std::string(fixed) + ": fixed for a flock's life; make a new Flock");
+    }
+  }
+  GivenOptions given = given_;
+  merge(given, changes);
+  cli::FlockOptions options = parse_flock_options(given);
+  options.count = count();  // a world given by density stays the flock's
+  const FlockParams params = cli::resolve_params(options);
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    sim_->set_params(params);
+  }
+  given_ = std::move(given);
+}
+
+py::tuple PythonFlock::device_state() {
+  DeviceState d;
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    d = sim_->device_state();
+  }
+  if (!d.boids) {
+    throw RuntimeError("device_state: this flock lives in host memory (the " + backend() +
+                       " backend); read flock.state instead");
+  }
+  return py::make_tuple(reinterpret_cast<std::uintptr_t>(d.boids),
+                        reinterpret_cast<std::uintptr_t>(d.ids), d.count, to_string(d.precision),
+                        reinterpret_cast<std::uintptr_t>(d.stream), d.device);
+}
+
+}  // namespace boids::python

@@ -1,0 +1,52 @@
+// The flock behind boids.Flock: a Simulation made from keyword options (or a NumPy state), and
+// the Python-facing operations on it. Steps and copies run without the GIL, one at a time: a
+// mutex keeps two Python threads from working on the same flock at once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "host/simulation.h"
+#include "python/convert.h"
+
+namespace boids::python {
+
+class PythonFlock {
+ public:
+  // A flock from keyword options; from `state` (an (N, 4) array) when it is not None.
+  PythonFlock(const py::dict& keywords, const py::object& state);
+
+  // Steps n times without the GIL. Signals (Ctrl-C) are checked between stretches of the run;
+  // an interrupted call leaves the flock at the steps it completed.
+  void step(std::uint64_t n);
+
+  py::array_t<double> state();
+  void set_state(const py::object& array);
+  py::dict metrics();
+  py::dict params() const;
+  void set_params(const py::dict& changes);
+
+  // (boids pointer, ids pointer or 0, count, "float"/"double", stream, device ordinal) of a
+  // flock on a GPU; RuntimeError for one in host memory.
+  py::tuple device_state();
+
+  std::uint64_t count() const { return sim_->count(); }
+  std::uint64_t seed() const { return sim_->config().seed; }
+  std::uint64_t steps_taken() const { return sim_->steps_taken(); }
+  std::string backend() const { return to_string(sim_->config().backend); }
+  std::string method() const { return to_string(sim_->config().method); }
+  std::string precision() const { return to_string(sim_->config().precision); }
+  std::string device() const { return sim_->device(); }
+  std::uint64_t bytes_allocated() const { return sim_->bytes_allocated(); }
+
+ private:
+  // An (N, 4) array as a start for `config`, checked as a state file is.
+  static FlockState checked_state(const py::object& array, const SimulationConfig& config);
+
+  GivenOptions given_;
+  std::unique_ptr<Simulation> sim_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace boids::python

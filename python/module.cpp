@@ -1,0 +1,88 @@
+// The Python module boids._boids: the flock, the machine's backends and the validation. The
+// public face, with its documentation and signatures, is boids/__init__.py.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "host/cli/reports.h"
+#include "host/errors.h"
+#include "host/message_text.h"
+#include "host/validation.h"
+#include "python/convert.h"
+#include "python/flock.h"
+
+namespace py = pybind11;
+
+namespace boids::python {
+namespace {
+
+// `boids validate --backend B`: the same checks, the same refusals.
+py::dict validate(const std::string& backend_name) {
+  Backend backend = Backend::kCpu;
+  if (backend_name == "auto") {
+    backend = resolve_auto_backend();
+  } else if (backend_name == "cpu" || backend_name == "cuda") {
+    backend = *parse_backend(backend_name);
+  } else {
+    throw InputError("--backend: expected one of cpu, cuda, got " + quoted(backend_name));
+  }
+  if (backend == Backend::kCuda) {
+    const CudaAvailability cuda = cuda_availability();
+    if (!cuda.usable) {
+      throw RuntimeError("--backend cuda: the cuda backend cannot run here: " + cuda.reason);
+    }
+  }
+  ValidationReport report;
+  {
+    py::gil_scoped_release release;
+    report = validate_backend(backend);
+  }
+  return to_python(cli::validation_json(report));
+}
+
+}  // namespace
+}  // namespace boids::python
+
+PYBIND11_MODULE(_boids, m) {
+  using boids::python::PythonFlock;
+  m.doc() = "The compiled core of boids; use the boids package.";
+  // pybind11 finds NumPy's C API on first use, inside a function-local static: done first by
+  // two threads at once, one would wait for that static while holding the GIL, and the other
+  // for the GIL inside NumPy's import. Found here, at import, it is found once.
+  py::array_t<double> numpy_api_now(0);
+  m.attr("__version__") = BOIDS_VERSION;
+
+  // Bad input is the caller's (ValueError, with the command line's message); everything else
+  // is the machine's (RuntimeError). The order matters: InputError is a std::runtime_error.
+  py::register_exception_translator([](std::exception_ptr failure) {
+    try {
+      if (failure) std::rethrow_exception(failure);
+    } catch (const boids::InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const boids::RuntimeError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  py::class_<PythonFlock>(m, "_Flock")
+      .def(py::init<const py::dict&, const py::object&>(), py::arg("options"), py::arg("state"))
+      .def("step", &PythonFlock::step, py::arg("n") = 1)
+      .def_property_readonly("state", &PythonFlock::state)
+      .def("set_state", &PythonFlock::set_state, py::arg("array"))
+      .def("metrics", &PythonFlock::metrics)
+      .def_property_readonly("params", &PythonFlock::params)
+      .def("set_params", &PythonFlock::set_params, py::arg("changes"))
+      .def("device_state", &PythonFlock::device_state)
+      .def_property_readonly("count", &PythonFlock::count)
+      .def_property_readonly("seed", &PythonFlock::seed)
+      .def_property_readonly("steps_taken", &PythonFlock::steps_taken)
+      .def_property_readonly("backend", &PythonFlock::backend)
+      .def_property_readonly("method", &PythonFlock::method)
+      .def_property_readonly("precision", &PythonFlock::precision)
+      .def_property_readonly("device", &PythonFlock::device)
+      .def_property_readonly("bytes_allocated", &PythonFlock::bytes_allocated);
+
+  m.def("info", [] { return boids::python::to_python(boids::cli::info_json()); });
+  m.def("validate", &boids::python::validate, py::arg("backend") = "auto");
+  m.def("flock_keywords", &boids::python::flock_keywords);
+}

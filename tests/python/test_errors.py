@@ -1,0 +1,197 @@
+"""Every way to get boids.Flock wrong: ValueError with the command line's own message for
+what the command line refuses, ValueError or TypeError for what only Python can give, and
+nothing that crashes the interpreter."""
+
+import math
+
+import numpy as np
+import pytest
+
+import boids
+from conftest import CUDA, cli_error
+
+
+# (keyword options, the same as `boids run` arguments)
+REFUSED = [
+    (dict(radius=-1), ["--radius", "-1"]),
+    (dict(count=0), ["--count", "0"]),
+    (dict(count=2**31), ["--count", str(2**31)]),
+    (dict(seed=-1), ["--seed", "-1"]),
+    (dict(noise=7), ["--noise", "7"]),
+    (dict(noise=math.nan), ["--noise", "nan"]),
+    (dict(fov=0), ["--fov", "0"]),
+    (dict(model="bird"), ["--model", "bird"]),
+    (dict(backend="gpu"), ["--backend", "gpu"]),
+    (dict(method="fast"), ["--method", "fast"]),
+    (dict(world=(1, 2, 3)), ["--world", "1,2,3"]),
+    (dict(world=100, density=2), ["--world", "100", "--density", "2"]),
+    (dict(goal=(150, 10)), ["--goal", "150,10"]),
+    (dict(goal=(1, 2, 3)), ["--goal", "1,2,3"]),
+    (dict(goal_weight=2), ["--goal-weight", "2"]),
+    (dict(speed=0.1), ["--speed", "0.1"]),
+    (dict(model="vicsek", alignment=1), ["--model", "vicsek", "--alignment", "1"]),
+    (dict(dt=0.1), ["--dt", "0.1"]),
+    (dict(backend="reference", method="hashed"), ["--backend", "reference", "--method", "hashed"]),
+    (dict(backend="reference", precision="float"),
+     ["--backend", "reference", "--precision", "float"]),
+    (dict(update="in-place", model="steering", backend="cpu"),
+     ["--update", "in-place", "--model", "steering", "--backend", "cpu"]),
+    (dict(world=1e300, precision="float"), ["--world", "1e300", "--precision", "float"]),
+    (dict(max_speed=200), ["--max-speed", "200"]),
+    (dict(separation_radius=20), ["--separation-radius", "20"]),
+    (dict(init="/nonexistent/start.npy"), ["--init", "/nonexistent/start.npy"]),
+    (dict(obstacles="/nonexistent/discs.csv"), ["--obstacles", "/nonexistent/discs.csv"]),
+    (dict(wall_distance=3), ["--wall-distance", "3"]),
+]
+
+
+@pytest.mark.parametrize("options,args", REFUSED, ids=[" ".join(a) for _, a in REFUSED])
+def test_refused_with_the_command_lines_message(options, args):
+    with pytest.raises(ValueError) as refused:
+        boids.Flock(**options)
+    assert str(refused.value) == cli_error("run", "--steps", "1", *args)
+
+
+def test_a_state_file_refused_by_the_command_line_is_refused_alike(tmp_path):
+    start = tmp_path / "start.csv"
+    start.write_text("x,y,vx,vy\n1,2,0.5,0\n120,3,0,0.5\n")
+    with pytest.raises(ValueError) as refused:
+        boids.Flock(init=start)  # a path-like is a file name
+    assert str(refused.value) == cli_error("run", "--init", start)
+
+
+def test_unknown_keywords_are_type_errors_that_list_the_known():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'radious'.*radius"):
+        boids.Flock(radious=5)
+
+
+@pytest.mark.parametrize("value", [True, "five", [1, "x"], {"a": 1}, 1j])
+def test_values_that_are_not_numbers_are_refused(value):
+    with pytest.raises(ValueError, match="--radius"):
+        boids.Flock(radius=value)
+
+
+def random_state(count=10, world=100):
+    rng = np.random.default_rng(5)
+    return np.column_stack([rng.uniform(0, world, count), rng.uniform(0, world, count),
+                            rng.uniform(-1, 1, count), rng.uniform(-1, 1, count)])
+
+
+BAD_STATES = [
+    (np.zeros((5, 3)), r"state: its shape is \(5, 3\); expected \(N, 4\)"),
+    (np.zeros((5, 6)), r"state: its shape \(5, 6\) holds 3-D boids"),
+    (np.zeros(4), r"state: its shape is \(4,\); expected \(N, 4\)"),
+    (np.zeros((2, 2, 4)), r"state: its shape is \(2, 2, 4\)"),
+    (np.zeros((0, 4)), "state: no boids"),
+    (np.array([["a", "b", "c", "d"]]), "state: expected an array of numbers"),
+    ("x,y,vx,vy", "state: expected an array of numbers"),
+]
+
+
+@pytest.mark.parametrize("array,message", BAD_STATES)
+def test_bad_arrays_are_refused_by_shape_and_kind(array, message):
+    with pytest.raises(ValueError, match=message):
+        boids.Flock.from_state(array, backend="cpu")
+
+
+def test_bad_rows_are_refused_naming_the_row():
+    for column, value, message in [(0, 100.0, r"state, row 3: x = 100 is outside the world"),
+                                   (1, -1e-9, r"state, row 3: y = -1e-09 is outside"),
+                                   (2, np.nan, r"state, row 3: vx = nan is not finite"),
+                                   (3, np.inf, r"state, row 3: vy = inf is not finite")]:
+        array = random_state()
+        array[3, column] = value
+        with pytest.raises(ValueError, match=message):
+            boids.Flock.from_state(array, backend="cpu")
+    array = random_state()
+    array[2, 2] = 1e30
+    with pytest.raises(ValueError, match=r"state, row 2: vx = 1e30 is too large for "
+                                         r"--precision float"):
+        boids.Flock.from_state(array, backend="cpu")
+    array = random_state()
+    array[4, :2] = (20, 20)
+    with pytest.raises(ValueError, match=r"state: .*obstacle"):
+        boids.Flock.from_state(array, backend="cpu", obstacles=[(20, 20, 5)])
+
+
+def test_from_state_refuses_a_count_or_a_file():
+    with pytest.raises(ValueError, match="count: from_state takes the flock from the array"):
+        boids.Flock.from_state(random_state(), count=10)
+    with pytest.raises(ValueError, match="init: from_state"):
+        boids.Flock.from_state(random_state(), init="start.npy")
+
+
+def test_set_state_refuses_another_size_and_keeps_the_flock():
+    flock = boids.Flock(count=10, backend="cpu")
+    before = flock.state
+    with pytest.raises(ValueError, match=r"set_state: expected shape \(10, 4\) for this flock "
+                                         r"of 10 boids, got \(11, 4\)"):
+        flock.set_state(random_state(11))
+    bad = random_state()
+    bad[9, 0] = -5
+    with pytest.raises(ValueError, match="state, row 9"):
+        flock.set_state(bad)
+    assert flock.state.tobytes() == before.tobytes()
+
+
+@pytest.mark.parametrize("rows,message", [
+    ([(1, 2)], r"obstacles, row 0: expected three numbers \(x, y, radius\)"),
+    ([(1, 2, 3), 5], r"obstacles, row 1: expected three numbers"),
+    ([(1, 2, 0)], r"obstacles, row 0: radius = 0 is not > 0"),
+    ([(1, 200, 3)], r"obstacles, row 0: y = 200 is outside the world \[0, 100\)"),
+    ([(1, 2, "r")], r"obstacles, row 0: expected a number"),
+])
+def test_bad_obstacle_rows_are_refused_naming_the_row(rows, message):
+    with pytest.raises(ValueError, match=message):
+        boids.Flock(backend="cpu", obstacles=rows)
+
+
+def test_set_params_refuses_what_is_fixed_and_keeps_the_flock():
+    flock = boids.Flock(count=50, backend="cpu", alignment=0.5)
+    before = flock.params
+    for change, message in [(dict(count=60), "count: fixed for a flock's life"),
+                            (dict(seed=1), "seed: fixed"), (dict(backend="reference"), "backend"),
+                            (dict(precision="double"), "precision: fixed"),
+                            (dict(world=50), "the world's size and boundary cannot change"),
+                            (dict(boundary="walls"), "the world's size and boundary"),
+                            (dict(model="vicsek"), "--alignment: the Vicsek model has no"),
+                            (dict(radius=0), "--radius: expected a number > 0"),
+                            (dict(max_speed=1e9), "--max-speed")]:
+        with pytest.raises(ValueError, match=message):
+            flock.set_params(**change)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'weight'"):
+        flock.set_params(weight=1)
+    assert flock.params == before
+
+
+def test_step_refuses_negative_counts():
+    flock = boids.Flock(count=10, backend="cpu")
+    with pytest.raises(ValueError, match="step: n must be >= 0"):
+        flock.step(-1)
+    with pytest.raises(TypeError):
+        flock.step(1.5)
+    assert flock.steps_taken == 0
+
+
+@pytest.mark.skipif(CUDA["available"], reason="a CUDA device is usable here")
+def test_without_a_gpu_the_cuda_backend_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="cuda"):
+        boids.Flock(backend="cuda")
+    with pytest.raises(RuntimeError, match="--backend cuda: the cuda backend cannot run here"):
+        boids.validate("cuda")
+
+
+def test_device_state_of_a_host_flock_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="lives in host memory"):
+        boids.Flock(count=10, backend="cpu").device_state()
+
+
+def test_validate_refuses_an_unknown_backend_as_the_command_line_does():
+    with pytest.raises(ValueError) as refused:
+        boids.validate("reference")
+    assert str(refused.value) == cli_error("validate", "--backend", "reference")
+
+
+def test_a_flock_too_large_for_memory_is_refused_before_it_is_allocated():
+    with pytest.raises(RuntimeError, match="memory"):
+        boids.Flock(count=2**31 - 1, backend="reference")

@@ -1,0 +1,176 @@
+"""boids.Flock against the command line: the same flight bit for bit on every backend, method
+and precision; states in and out exact; parameters and metrics as `boids run --json` has them."""
+
+import numpy as np
+import pytest
+
+import boids
+from conftest import CONFIGS, cli_json, run_cli
+
+
+def same_bits(a, b):
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def options_args(options):
+    """Keyword options as `boids run` arguments."""
+    args = []
+    for key, value in options.items():
+        if isinstance(value, tuple):
+            value = ",".join(repr(float(v)) for v in value)
+        args += ["--" + key.replace("_", "-"), str(value)]
+    return args
+
+
+# Flights flown by both: the seed's example and variants of each model.
+FLIGHTS = {
+    "seed": dict(count=300, seed=5),
+    "steering": dict(count=200, seed=9, model="steering", boundary="walls", noise=0.3, fov=270),
+    "vicsek": dict(count=400, seed=2, model="vicsek", noise=1.5, density=4),
+    "goal-wind": dict(count=250, seed=4, goal=(30.0, 60.0), goal_weight=0.5, wind=(0.01, -0.02)),
+}
+
+
+@pytest.mark.parametrize("backend,method,precision", CONFIGS)
+def test_step_600_equals_boids_run_save(tmp_path, backend, method, precision):
+    options = dict(FLIGHTS["seed"], backend=backend, method=method, precision=precision)
+    saved = tmp_path / "end.npy"
+    run_cli("run", "--steps", 600, "--save", saved, *options_args(options))
+    flock = boids.Flock(**options)
+    flock.step(600)
+    assert flock.steps_taken == 600
+    assert same_bits(flock.state, np.load(saved))
+
+
+@pytest.mark.parametrize("flight", ["steering", "vicsek", "goal-wind"])
+@pytest.mark.parametrize("method", ["naive", "hashed"])
+def test_variants_equal_boids_run_save(tmp_path, flight, method):
+    options = dict(FLIGHTS[flight], backend="cpu", method=method)
+    saved = tmp_path / "end.npy"
+    run_cli("run", "--steps", 200, "--save", saved, *options_args(options))
+    flock = boids.Flock(**options)
+    flock.step(200)
+    assert same_bits(flock.state, np.load(saved))
+
+
+def test_obstacles_as_rows_equal_an_obstacle_file(tmp_path):
+    rows = [(20.0, 20.0, 5.0), (70.5, 40.0, 8.25)]
+    file = tmp_path / "obstacles.csv"
+    file.write_text("x,y,radius\n" + "".join(f"{x!r},{y!r},{r!r}\n" for x, y, r in rows))
+    from_rows = boids.Flock(count=200, backend="cpu", obstacles=rows)
+    from_file = boids.Flock(count=200, backend="cpu", obstacles=str(file))
+    from_rows.step(100)
+    from_file.step(100)
+    assert same_bits(from_rows.state, from_file.state)
+    assert from_rows.params["obstacles"] == 2
+
+
+def test_steps_in_pieces_equal_one_call():
+    whole = boids.Flock(count=500, seed=3, backend="cpu", noise=0.5)
+    whole.step(300)
+    pieces = boids.Flock(count=500, seed=3, backend="cpu", noise=0.5)
+    for n in (1, 0, 2, 97, 200):
+        pieces.step(n)
+    assert pieces.steps_taken == 300
+    assert same_bits(pieces.state, whole.state)
+
+
+@pytest.mark.parametrize("backend,method,precision", CONFIGS)
+def test_from_state_and_state_round_trip_exactly(backend, method, precision):
+    rng = np.random.default_rng(11)
+    array = np.column_stack([rng.uniform(0, 100, 1000), rng.uniform(0, 100, 1000),
+                             rng.uniform(-1, 1, 1000), rng.uniform(-1, 1, 1000)])
+    if precision == "float":  # a float flock holds float values
+        array = array.astype(np.float32).astype(np.float64)
+    flock = boids.Flock.from_state(array, backend=backend, method=method, precision=precision)
+    assert flock.count == 1000
+    assert same_bits(flock.state, array)
+    flock.step(3)  # the hashed method reorders its boids; state comes back in input order
+    flock.set_state(array)
+    assert same_bits(flock.state, array)
+
+
+def test_from_state_flies_as_boids_run_init(tmp_path):
+    start = boids.Flock(count=400, seed=8, backend="cpu", precision="double")
+    start.step(50)
+    array = start.state
+    np.save(tmp_path / "start.npy", array)
+    run_cli("run", "--init", tmp_path / "start.npy", "--steps", 100, "--backend", "cpu",
+            "--precision", "double", "--noise", "0.2", "--save", tmp_path / "end.npy")
+    flock = boids.Flock.from_state(array, backend="cpu", precision="double", noise=0.2)
+    flock.step(100)
+    assert same_bits(flock.state, np.load(tmp_path / "end.npy"))
+
+
+def test_from_state_takes_the_count_for_density():
+    array = boids.Flock(count=250, density=0.5, backend="cpu").state
+    flock = boids.Flock.from_state(array, density=0.5, backend="cpu")
+    assert flock.params["world"] == pytest.approx((250 / 0.5) ** 0.5)
+
+
+def test_positions_and_velocities_are_views_of_the_state():
+    flock = boids.Flock(count=50, backend="cpu")
+    positions, velocities = flock.positions, flock.velocities
+    assert positions.shape == velocities.shape == (50, 2)
+    assert positions.base is not None and velocities.base is not None
+    assert same_bits(np.hstack([positions, velocities]), flock.state)
+
+
+def test_input_arrays_of_other_layouts_are_taken():
+    array = boids.Flock(count=64, backend="cpu", precision="double").state
+    fortran = np.asfortranarray(array)
+    flock = boids.Flock.from_state(fortran, backend="cpu", precision="double")
+    assert same_bits(flock.state, array)
+    flock = boids.Flock.from_state(array.tolist(), backend="cpu", precision="double")
+    assert same_bits(flock.state, array)
+
+
+def test_metrics_and_params_are_boids_run_json(tmp_path):
+    options = dict(count=300, seed=6, backend="cpu", fov=300, boundary="walls")
+    report = cli_json("run", "--steps", 150, *options_args(options))
+    flock = boids.Flock(**options)
+    flock.step(150)
+    metrics = flock.metrics()
+    assert list(metrics) == ["polarization", "order", "flocks", "largest_flock",
+                             "mean_nn_distance", "mean_neighbors"]
+    assert metrics == {key: report[key] for key in metrics}
+    params = flock.params
+    assert params == {key: report[key] for key in params}
+    assert (flock.count, flock.seed, flock.backend, flock.method, flock.precision,
+            flock.device) == tuple(report[k] for k in (
+                "count", "seed", "backend", "method", "precision", "device"))
+
+
+def test_set_params_flies_as_a_flock_made_with_them():
+    changed = boids.Flock(count=300, seed=1, backend="cpu")
+    changed.set_params(alignment=0.25, noise=0.1, wind=(0.01, 0))
+    made = boids.Flock(count=300, seed=1, backend="cpu", alignment=0.25, noise=0.1,
+                       wind=(0.01, 0))
+    assert changed.params == made.params
+    changed.step(100)
+    made.step(100)
+    assert same_bits(changed.state, made.state)
+    changed.set_params(noise=None)  # back to the default
+    assert changed.params["noise"] == 0 and changed.params["alignment"] == 0.25
+
+
+def test_defaults_are_the_models():
+    assert boids.Flock(backend="cpu").count == 120
+    assert boids.Flock(model="steering", backend="cpu").count == 220
+    vicsek = boids.Flock(model="vicsek", backend="cpu")
+    assert vicsek.count == 400 and vicsek.params["world"] == 10
+    reference = boids.Flock(backend="reference")
+    assert (reference.method, reference.precision) == ("naive", "double")
+
+
+def test_numbers_of_every_python_kind_are_taken_exactly():
+    flock = boids.Flock(count=np.int64(100), radius=np.float32(7.5), alignment=0.1,
+                        world=(np.float64(90.0), 80), seed=2**64 - 1, backend="cpu")
+    p = flock.params
+    assert (flock.count, flock.seed) == (100, 2**64 - 1)
+    assert (p["radius"], p["alignment"], p["world"]) == (7.5, 0.1, [90.0, 80.0])
+
+
+def test_help_explains_every_option():
+    for keyword in boids._boids.flock_keywords():
+        assert keyword in boids.Flock.__doc__, keyword
