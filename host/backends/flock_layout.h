@@ -108,20 +108,23 @@ void pack_boids(const FlockState& state, std::size_t first, std::size_t count, c
   }
 }
 
+// Stores boid i's values in `out`.
+template <typename Real>
+void store_boid(const kernels::Boid<Real>& boid, std::size_t i, const StateView& out) {
+  const std::size_t to = i * out.stride;
+  out.x[to] = boid.x;
+  out.y[to] = boid.y;
+  out.vx[to] = boid.vx;
+  out.vy[to] = boid.vy;
+}
+
 // Stores `count` packed boids, which sit at positions [first, first + count) of the backend's
 // order, into `out` in input order: boids[k] is boid ids[k], or boid first + k when `ids` is
 // null (a backend that keeps input order).
 template <typename Real>
 void unpack_boids(const kernels::Boid<Real>* boids, const kernels::index_t* ids, std::size_t first,
                   std::size_t count, const StateView& out) {
-  const std::size_t stride = out.stride;
-  for (std::size_t k = 0; k < count; ++k) {
-    const std::size_t to = (ids ? ids[k] : first + k) * stride;
-    out.x[to] = boids[k].x;
-    out.y[to] = boids[k].y;
-    out.vx[to] = boids[k].vx;
-    out.vy[to] = boids[k].vy;
-  }
+  for (std::size_t k = 0; k < count; ++k) store_boid(boids[k], ids ? ids[k] : first + k, out);
 }
 
 }  // namespace boids
