@@ -1,6 +1,6 @@
 # The installed package, as a user meets it (CTest's package_consumer):
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX_COMPILER=... -DC_COMPILER=...
-#         [-DCONFIG=Release] -P tests/package/check.cmake
+#         [-DCONFIG=Release] [-DGENERATOR=Ninja] -P tests/package/check.cmake
 # installs BUILD_DIR into WORK_DIR/prefix (made afresh), checks the tree, builds and runs the
 # consumer project beside this script against it, and runs the installed executables. Any
 # failure stops it with a message.
@@ -37,6 +37,10 @@ endfunction()
 set(config_option)
 if(CONFIG)
   set(config_option --config ${CONFIG})
+endif()
+set(generator_option)
+if(GENERATOR)
+  set(generator_option -G ${GENERATOR})
 endif()
 run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
          ${config_option})
@@ -84,7 +88,7 @@ endforeach()
 
 # The consumer: configured against this prefix alone, with the build's compilers.
 run_step("configure the consumer"
-         ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR} -B ${consumer}
+         ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR} -B ${consumer} ${generator_option}
          -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
          -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_BUILD_TYPE=${CONFIG}
          -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
