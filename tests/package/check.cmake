@@ -1,6 +1,6 @@
 # The installed package, as a user meets it (CTest's package_consumer):
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX_COMPILER=... -DC_COMPILER=...
-#         [-DCONFIG=Release] [-DGENERATOR=Ninja] -P tests/package/check.cmake
+#         [-DCONFIG=Release] [-DGENERATOR=Ninja] [-DLIBDIR=lib64] -P tests/package/check.cmake
 # installs BUILD_DIR into WORK_DIR/prefix (made afresh), checks the tree, builds and runs the
 # consumer project beside this script against it, and runs the installed executables. Any
 # failure stops it with a message.
@@ -11,6 +11,9 @@ foreach(variable BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER C_COMPILER)
     message(FATAL_ERROR "check.cmake: -D${variable}=... is missing")
   endif()
 endforeach()
+if(NOT LIBDIR)
+  set(LIBDIR lib)  # GNUInstallDirs' CMAKE_INSTALL_LIBDIR
+endif()
 set(prefix ${WORK_DIR}/prefix)
 set(consumer ${WORK_DIR}/consumer)
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -48,9 +51,9 @@ run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${pr
 # The tree: headers under include/boids only, the library, the package, the executable and
 # its script.
 foreach(path include/boids/host/boids.h include/boids/host/simulation.h
-             include/boids/kernels/rules.h lib/libboids.a lib/cmake/boids/boidsConfig.cmake
-             lib/cmake/boids/boidsConfigVersion.cmake lib/cmake/boids/boidsTargets.cmake
-             bin/boids share/boids/plot_metrics.py)
+             include/boids/kernels/rules.h ${LIBDIR}/libboids.a
+             ${LIBDIR}/cmake/boids/boidsConfig.cmake ${LIBDIR}/cmake/boids/boidsConfigVersion.cmake
+             ${LIBDIR}/cmake/boids/boidsTargets.cmake bin/boids share/boids/plot_metrics.py)
   require_file(${path})
 endforeach()
 file(GLOB top RELATIVE ${prefix}/include ${prefix}/include/*)
@@ -75,7 +78,7 @@ foreach(header IN LISTS headers)
 endforeach()
 
 # The package names no path of the source or build tree: it works wherever the prefix goes.
-file(GLOB package_files ${prefix}/lib/cmake/boids/*.cmake)
+file(GLOB package_files ${prefix}/${LIBDIR}/cmake/boids/*.cmake)
 foreach(file IN LISTS package_files)
   file(READ ${file} text)
   foreach(tree ${SOURCE_DIR} ${BUILD_DIR})
@@ -93,7 +96,7 @@ run_step("configure the consumer"
          -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_BUILD_TYPE=${CONFIG}
          -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
 file(STRINGS ${consumer}/CMakeCache.txt found REGEX "^boids_DIR:")
-if(NOT found STREQUAL "boids_DIR:PATH=${prefix}/lib/cmake/boids")
+if(NOT found STREQUAL "boids_DIR:PATH=${prefix}/${LIBDIR}/cmake/boids")
   message(FATAL_ERROR "package: the consumer found another boids: ${found}")
 endif()
 run_step("build the consumer" ${CMAKE_COMMAND} --build ${consumer} ${config_option})
