@@ -230,8 +230,8 @@ void plot(const std::string& json_text, OutputFiles& outputs) {
   const int status = cli::run_python_script(BOIDS_BENCH_PLOT_SCRIPT,
                                             {report.path(), outputs.file_to_write("--plot")});
   if (status != 0)
-    throw RuntimeError("--plot: " BOIDS_BENCH_PLOT_SCRIPT " failed (exit status " +
-                       std::to_string(status) + ")");
+    throw RuntimeError("--plot: " + cli::python_script_path(BOIDS_BENCH_PLOT_SCRIPT) +
+                       " failed (exit status " + std::to_string(status) + ")");
   outputs.written_externally("--plot");
 }
 

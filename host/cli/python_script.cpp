@@ -13,22 +13,33 @@ extern char** environ;
 namespace boids::cli {
 namespace {
 
-std::string script_path(const std::string& source_path) {
+// The directory of the running executable, with its final '/'; empty when unknown.
+std::string executable_directory() {
   char self[4096];
   const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (length > 0) {
-    std::string beside(self, static_cast<std::size_t>(length));
-    beside = beside.substr(0, beside.find_last_of('/') + 1) +
-             source_path.substr(source_path.find_last_of('/') + 1);
-    if (access(beside.c_str(), R_OK) == 0) return beside;
-  }
-  return source_path;
+  if (length <= 0) return "";
+  const std::string path(self, static_cast<std::size_t>(length));
+  return path.substr(0, path.find_last_of('/') + 1);
 }
 
 }  // namespace
 
+std::string python_script_path(const std::string& source_path) {
+  const std::string name = source_path.substr(source_path.find_last_of('/') + 1);
+  const std::string directory = executable_directory();
+  if (!directory.empty()) {
+    // Beside the executable (a build's bin/), then where `cmake --install` puts the scripts
+    // (PREFIX/share/boids for PREFIX/bin: BOIDS_INSTALLED_SCRIPT_DIR is "../share/boids").
+    for (const std::string& candidate :
+         {directory + name, directory + BOIDS_INSTALLED_SCRIPT_DIR "/" + name}) {
+      if (access(candidate.c_str(), R_OK) == 0) return candidate;
+    }
+  }
+  return source_path;
+}
+
 int run_python_script(const std::string& source_path, const std::vector<std::string>& args) {
-  std::vector<std::string> all = {BOIDS_PYTHON, script_path(source_path)};
+  std::vector<std::string> all = {BOIDS_PYTHON, python_script_path(source_path)};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : all) argv.push_back(a.data());
@@ -41,7 +52,7 @@ int run_python_script(const std::string& source_path, const std::vector<std::str
 }
 
 std::string metrics_plot_script() {
-  return std::string(BOIDS_SCRIPT_DIR) + "/plot_metrics.py";
+  return python_script_path(std::string(BOIDS_SCRIPT_DIR) + "/plot_metrics.py");
 }
 
 void check_matplotlib(const std::string& option, const std::string& script) {

@@ -1,6 +1,6 @@
 // The Python scripts boids ships (plots drawn with matplotlib): found beside the executable
-// (a build copies them to build/bin), else where the source tree has them; run by Debian's
-// /usr/bin/python3.
+// (a build copies them to build/bin), else in ../share/boids beside the executable's directory
+// (an installed prefix), else where the source tree has them; run by Debian's /usr/bin/python3.
 #pragma once
 
 #include <string>
@@ -8,11 +8,16 @@
 
 namespace boids::cli {
 
-// Runs the script at `source_path` (or its namesake beside the executable) with `args`;
+// The script named like `source_path` (its last component) where the executable finds it:
+// beside itself, in ../share/boids, else `source_path` itself.
+std::string python_script_path(const std::string& source_path);
+
+// Runs python_script_path(source_path) with `args`;
 // returns its exit status (127 when it cannot be started).
 int run_python_script(const std::string& source_path, const std::vector<std::string>& args);
 
-// The metrics plot of `boids run --plot` (host/cli/plot_metrics.py).
+// The metrics plot of `boids run --plot` (host/cli/plot_metrics.py, where
+// python_script_path finds it).
 std::string metrics_plot_script();
 
 // Throws RuntimeError naming `option` when the Python that runs `script` cannot import

@@ -1,0 +1,61 @@
+# `cmake --install BUILD --prefix P`: the library as a CMake package, the executables and the
+# scripts they run. A consumer says find_package(boids 0.1) and links boids::boids.
+#   P/include/boids/host/*.h, P/include/boids/kernels/...   included as "host/simulation.h",
+#                                                           as in the source tree
+#   P/lib/libboids.a
+#   P/lib/cmake/boids/boidsConfig.cmake (+ Version, Targets) the package
+#   P/bin/boids, boids-bench, boids-viewer (those built)
+#   P/share/boids/*.py                                      the plot scripts (--plot)
+include(CMakePackageConfigHelpers)
+
+set(boids_install_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/boids)
+
+# The headers of the public API. hdf5_support.h is the trajectory writer's own and needs
+# HDF5's headers, which the package does not give its users; host/backends, host/reference
+# and host/cli are internal (no installed header includes them: tests/package/check.cmake).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/host/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids/host
+        FILES_MATCHING PATTERN "*.h"
+        PATTERN "hdf5_support.h" EXCLUDE
+        PATTERN "backends" EXCLUDE
+        PATTERN "reference" EXCLUDE
+        PATTERN "cli" EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids/kernels
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
+
+# A sanitizer build's library calls the sanitizers' runtimes: its users must link them.
+if(BOIDS_SANITIZE)
+  target_link_options(boids_core INTERFACE $<INSTALL_INTERFACE:-fsanitize=address>
+                                            $<INSTALL_INTERFACE:-fsanitize=undefined>)
+endif()
+
+install(TARGETS boids_core boids_kernels EXPORT boidsTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids)
+install(EXPORT boidsTargets NAMESPACE boids:: DESTINATION ${boids_install_cmakedir})
+
+# The CUDA code links the static runtime of a toolkit of the major version that compiled it.
+set(boids_cuda_major "")
+if(BOIDS_HAVE_CUDA)
+  set(boids_cuda_major ${CUDAToolkit_VERSION_MAJOR})
+endif()
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/boidsConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/boidsConfig.cmake
+                              INSTALL_DESTINATION ${boids_install_cmakedir})
+# 0.x: every minor version may change the API, so 0.1.y satisfies find_package(boids 0.1) and
+# 0.2 does not (SameMajorVersion would accept any 0.x). From 1.0, SameMajorVersion.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/boidsConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/boidsConfig.cmake ${PROJECT_BINARY_DIR}/boidsConfigVersion.cmake
+        DESTINATION ${boids_install_cmakedir})
+
+# The executables, and the scripts they look for in ../share/boids (host/cli/python_script.cpp).
+install(TARGETS boids RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/host/cli/plot_metrics.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/boids)
+if(TARGET boids-bench)
+  install(TARGETS boids-bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/bench/plot.py DESTINATION ${CMAKE_INSTALL_DATADIR}/boids)
+endif()
+if(TARGET boids-viewer)
+  install(TARGETS boids-viewer RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
