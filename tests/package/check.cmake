@@ -1,6 +1,8 @@
 # The installed package, as a user meets it (CTest's package_consumer):
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX_COMPILER=... -DC_COMPILER=...
-#         [-DCONFIG=Release] [-DGENERATOR=Ninja] [-DLIBDIR=lib64] -P tests/package/check.cmake
+#         [-DCONFIG=Release] [-DGENERATOR=Ninja] [-DLIBDIR=lib64]
+#         [-DPYTHON=/usr/bin/python3 -DPYTHON_DIR=lib/python3.11/dist-packages]
+#         -P tests/package/check.cmake
 # installs BUILD_DIR into WORK_DIR/prefix (made afresh), checks the tree, builds and runs the
 # consumer project beside this script against it, and runs the installed executables. Any
 # failure stops it with a message.
@@ -112,6 +114,18 @@ endif()
 run_step("boids --help" ${prefix}/bin/boids --help)
 if(NOT out MATCHES "Usage: boids <command>")
   message(FATAL_ERROR "package: unexpected output of boids --help:\n${out}")
+endif()
+
+# The Python package, where the install put it for the Python it was built for. (No `;` in
+# the code: run_step's arguments are a CMake list.)
+if(PYTHON)
+  run_step("import boids" ${CMAKE_COMMAND} -E env PYTHONPATH=${prefix}/${PYTHON_DIR}
+           PYTHONDONTWRITEBYTECODE=1 ${PYTHON} -c
+           "import boids\nf = boids.Flock(count=50, backend='cpu')\nf.step(10)\nassert \
+f.state.shape == (50, 4) and f.steps_taken == 10\nprint(boids.__file__)")
+  if(NOT out MATCHES "^${prefix}/${PYTHON_DIR}/boids/__init__.py")
+    message(FATAL_ERROR "package: boids was imported from elsewhere: ${out}")
+  endif()
 endif()
 
 # --plot runs the scripts installed in share/boids, not the source tree's. A stand-in that
