@@ -1,5 +1,7 @@
 #include "host/state_file.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cmath>
 
@@ -64,6 +66,9 @@ bool acceptable_row(const double (&v)[4], const World& world) {
   return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) && std::isfinite(v[3]) &&
          v[0] >= 0 && v[0] < world.width && v[1] >= 0 && v[1] < world.height;
 }
+
+// Thrown by a start check that has read all it needs of a file.
+struct ReadEnough {};
 
 // The header and the shape from the first block, and the size from the file system, before
 // a .npy file is read whole.
@@ -152,6 +157,30 @@ std::string format_npy_state(const FlockState& state) {
 
 bool is_npy_name(const std::string& path) {
   return has_extension(path, ".npy");
+}
+
+std::uint64_t state_file_rows(const std::string& path) {
+  if (is_npy_name(path)) {
+    std::uint64_t rows = 0;
+    try {
+      read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+        check_npy_start(first, size, path);
+        rows = parse_npy_header(first, "state file", path).rows;
+        throw ReadEnough{};
+      });
+    } catch (const ReadEnough&) {
+    }
+    return rows;
+  }
+  const std::string text =
+      read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+        check_csv_size(size, kMaxBoids, "state file", path);
+        check_csv_start(first, path);
+      });
+  // Lines after the header; a final line without its newline counts, a final blank one not.
+  std::uint64_t lines = static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n'));
+  if (!text.empty() && text.back() != '\n') ++lines;
+  return lines > 0 ? lines - 1 : 0;
 }
 
 FlockState read_state_file(const std::string& path, const World& world) {

@@ -5,6 +5,7 @@
 // header `x,y,radius`, one obstacle a line.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ namespace boids {
 // and the line (the row of a .npy file). A file that is not text (or, for .npy, has a wrong
 // header or size) is refused having read its first block only.
 FlockState read_state_file(const std::string& path, const World& world);
+
+// The number of boids a state file holds (rows after the header; a .npy file's first
+// dimension, from its header alone), for what depends on it before the file is read for a
+// world: a world given by a density. The file is read whole when read_state_file reads it.
+std::uint64_t state_file_rows(const std::string& path);
 
 // Parses state-file text; `name` is used in error messages.
 FlockState parse_state(const std::string& text, const std::string& name, const World& world);

@@ -411,6 +411,21 @@ TEST_F(Cli, StateFileVelocitiesBeyondThePrecisionAreRefused) {
              {"line 2, column 3", "1e250"});
 }
 
+// --density with --init: the world holds the file's boids at that density, not --count's.
+TEST_F(Cli, DensityFitsTheWorldToTheInitFilesBoids) {
+  for (const std::string name : {"start.npy", "start.csv"}) {
+    const Result made = run({"run", "--backend", "cpu", "--count", "500", "--density", "0.05",
+                             "--steps", "0", "--save", path(name)});
+    ASSERT_EQ(made.code, 0) << made.err;
+    const Result r = run({"run", "--backend", "cpu", "--init", path(name), "--density", "0.05",
+                          "--steps", "1", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    EXPECT_EQ(json["count"], 500);
+    EXPECT_DOUBLE_EQ(json["world"].get<double>(), std::sqrt(500 / 0.05)) << name;
+  }
+}
+
 // A boid that the seed's wrap would leave at L is at 0: a saved state reads back.
 TEST_F(Cli, SavedStateReadsBack) {
   write_file(path("edge.csv"), "x,y,vx,vy\n0,40,-1e-170,0\n40,0,0,-1e-170\n");

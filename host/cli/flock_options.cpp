@@ -280,7 +280,10 @@ FlockParams resolve_params(const FlockOptions& o) {
   if (o.world) {
     p.world = *o.world;
   } else if (o.density) {
-    const double side = std::sqrt(static_cast<double>(resolve_count(o)) / *o.density);
+    // --init overrides --count, and the file's boids fill the world too.
+    const std::uint64_t count =
+        o.init_file.empty() ? resolve_count(o) : state_file_rows(o.init_file);
+    const double side = std::sqrt(static_cast<double>(count) / *o.density);
     if (!(side > 0 && std::isfinite(side))) {
       throw InputError(
           "--density: the world's side sqrt(count / density) is not a positive number");
