@@ -5,7 +5,11 @@ import ast
 import inspect
 import os
 
+import numpy as np
+import pytest
+
 import boids
+from conftest import CUDA, NO_CUDA
 
 STUB = os.path.join(os.path.dirname(boids.__file__), "__init__.pyi")
 
@@ -52,3 +56,25 @@ def test_a_device_array_speaks_the_cuda_array_interface():
                          "version": 3, "strides": None, "stream": 0x55}
     assert boids.DeviceArray(owner, 1, (5,), "<u4", 0, 0).__cuda_array_interface__["stream"] \
         is None
+
+
+@pytest.mark.skipif(not CUDA["available"], reason=NO_CUDA)
+@pytest.mark.parametrize("method,precision", [("hashed", "float"), ("naive", "double")])
+def test_a_cuda_flock_hands_out_its_device_memory(method, precision):
+    flock = boids.Flock(count=1000, seed=3, backend="cuda", method=method, precision=precision)
+    flock.step(20)
+    state = flock.device_state()
+    boids_interface = state.boids.__cuda_array_interface__
+    assert boids_interface["shape"] == (1000, 4) and boids_interface["version"] == 3
+    assert boids_interface["typestr"] == ("<f4" if precision == "float" else "<f8")
+    assert boids_interface["data"][0] != 0
+    assert (state.ids is None) == (method == "naive")
+    try:
+        import cupy
+    except ImportError:
+        return  # the interface's contents need a reader of GPU memory
+    rows = cupy.asnumpy(cupy.asarray(state.boids)).astype(np.float64)
+    order = np.arange(1000) if state.ids is None else cupy.asnumpy(cupy.asarray(state.ids))
+    in_input_order = np.empty_like(rows)
+    in_input_order[order] = rows
+    assert in_input_order.tobytes() == flock.state.tobytes()
