@@ -18,10 +18,13 @@ from ._boids import validate as _validate
 __all__ = ["Flock", "DeviceArray", "DeviceState", "info", "validate", "__version__"]
 
 
+def _core_property(name, doc):
+    """A read-only property that the compiled flock answers."""
+    return property(lambda self: getattr(self._core, name), doc=doc)
+
+
 class Flock:
     """A flock of boids on one backend.
-
-    Flock(count=None, seed=42, backend="auto", method=None, precision=None, **params)
 
     count      number of boids, >= 1 (default: the model's, 120; steering 220, vicsek 400)
     seed       unsigned 64-bit seed of the random start and of the noise (default 42)
@@ -135,45 +138,19 @@ class Flock:
             ids=DeviceArray(self, ids, (count,), "<u4", stream, device) if ids else None,
             precision=precision)
 
-    @property
-    def count(self):
-        """The number of boids."""
-        return self._core.count
-
-    @property
-    def seed(self):
-        """The seed of the start and of the noise."""
-        return self._core.seed
-
-    @property
-    def steps_taken(self):
-        """Steps taken since the flock began; the noise of a step is keyed by it."""
-        return self._core.steps_taken
-
-    @property
-    def backend(self):
-        """Where the flock runs: "reference", "cpu" or "cuda" ("auto" resolved)."""
-        return self._core.backend
-
-    @property
-    def method(self):
-        """"naive" (all pairs) or "hashed" (sorted cells)."""
-        return self._core.method
-
-    @property
-    def precision(self):
-        """"float" or "double"."""
-        return self._core.precision
-
-    @property
-    def device(self):
-        """The device, for people: "CPU, 2 OpenMP threads", a GPU's name, ..."""
-        return self._core.device
-
-    @property
-    def bytes_allocated(self):
-        """Memory the backend holds for the flock, in bytes (on the GPU for cuda)."""
-        return self._core.bytes_allocated
+    count = _core_property("count", "The number of boids.")
+    seed = _core_property("seed", "The seed of the start and of the noise.")
+    steps_taken = _core_property(
+        "steps_taken", "Steps taken since the flock began; the noise of a step is keyed by it.")
+    backend = _core_property(
+        "backend", 'Where the flock runs: "reference", "cpu" or "cuda" ("auto" resolved).')
+    method = _core_property("method", '"naive" (all pairs) or "hashed" (sorted cells).')
+    precision = _core_property("precision", '"float" or "double".')
+    device = _core_property(
+        "device", 'The device, for people: "CPU, 2 OpenMP threads", a GPU\'s name, ...')
+    bytes_allocated = _core_property(
+        "bytes_allocated", "Memory the backend holds for the flock, in bytes (on the GPU for "
+        "cuda).")
 
     def __repr__(self):
         if not hasattr(self, "_core"):
