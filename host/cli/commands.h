@@ -10,5 +10,6 @@ namespace boids::cli {
 int run_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
 int info_command(const std::vector<std::string>& args);
+int sweep_command(const std::vector<std::string>& args);
 
 }  // namespace boids::cli

@@ -16,6 +16,7 @@ constexpr const char* kUsage =
     "\n"
     "Commands:\n"
     "  run       simulate a flock and report its metrics (boids run --help)\n"
+    "  sweep     the order parameter over a grid of parameters, replicas at each point\n"
     "  validate  check every method and precision of a backend against the reference\n"
     "  info      list the backends and devices of this machine\n"
     "\n"
@@ -40,8 +41,9 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "run") return boids::cli::run_command(rest);
   if (command == "validate") return boids::cli::validate_command(rest);
   if (command == "info") return boids::cli::info_command(rest);
+  if (command == "sweep") return boids::cli::sweep_command(rest);
   throw boids::InputError("unknown command " + boids::quoted(command) +
-                          " (commands: run, validate, info; see --help)");
+                          " (commands: run, sweep, validate, info; see --help)");
 }
 
 }  // namespace

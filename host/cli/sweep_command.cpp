@@ -1,0 +1,405 @@
+// `boids sweep`: the order parameter over a grid of parameter values, each point an ensemble of
+// replicas (host/ensemble.h). Rows reach the CSV file as points finish, so that an interrupted
+// sweep loses only the points in flight, and --resume skips the points the file holds.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "host/cli/commands.h"
+#include "host/cli/flock_options.h"
+#include "host/cli/progress.h"
+#include "host/ensemble.h"
+#include "host/errors.h"
+#include "host/initial_state.h"
+#include "host/message_text.h"
+
+namespace boids::cli {
+namespace {
+
+// The options a sweep may vary: the numeric options of `boids run` but the seed (the replicas'
+// seeds are --seed, --seed + 1, ...).
+const std::set<std::string> kSweepable = {
+    "count", "radius", "separation", "alignment", "cohesion",      "max-speed",
+    "speed", "dt",     "density",    "world",     "wall-distance", "separation-radius",
+    "fov",   "noise",  "goal-weight"};
+
+constexpr std::uint64_t kMaxValues = 10000;
+
+struct Param {
+  std::string name;                 // as the option is spelled, without "--"
+  std::vector<std::string> values;  // as texts the option takes
+};
+
+struct SweepOptions {
+  FlockOptions flock;
+  std::vector<Param> params;
+  std::uint64_t replicas = 4, discard = 0, steps = 1000, every = 10;
+  std::string csv_file;
+  bool resume = false, json = false, help = false;
+};
+
+// "%.12g": a range's values as people would write them (0.3, not 0.30000000000000004).
+std::string value_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.12g", value);
+  return text;
+}
+
+// NAME=V1,V2,... or NAME=START:STOP:STEP (STOP included).
+Param parse_param(const std::string& text) {
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    throw InputError("--param: expected NAME=V1,V2,... or NAME=START:STOP:STEP, got " +
+                     boids::quoted(text));
+  }
+  Param p;
+  p.name = text.substr(0, equals);
+  for (char& c : p.name) c = c == '_' ? '-' : c;
+  if (!kSweepable.count(p.name)) {
+    std::string names;
+    for (const std::string& n : kSweepable) names += (names.empty() ? "" : ", ") + n;
+    throw InputError("--param: " + boids::quoted(text.substr(0, equals)) +
+                     " is not an option a sweep can vary (" + names + ")");
+  }
+  const std::string spec = text.substr(equals + 1);
+  const std::string option = "--param " + p.name;
+  if (std::count(spec.begin(), spec.end(), ':') == 2) {
+    const auto a = spec.find(':'), b = spec.find(':', a + 1);
+    const double start = parse_real(option, spec.substr(0, a));
+    const double stop = parse_real(option, spec.substr(a + 1, b - a - 1));
+    const double step = parse_positive(option, spec.substr(b + 1));
+    if (stop < start) throw InputError(option + ": the range ends before it starts");
+    const double count = std::floor((stop - start) / step * (1 + 1e-12)) + 1;
+    if (!(count <= kMaxValues)) {
+      throw InputError(option + ": more than " + std::to_string(kMaxValues) + " values");
+    }
+    for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(count); ++i) {
+      p.values.push_back(value_text(start + static_cast<double>(i) * step));
+    }
+    return p;
+  }
+  std::stringstream values(spec);
+  for (std::string value; std::getline(values, value, ',');) {
+    if (value.empty()) throw InputError(option + ": an empty value in " + boids::quoted(spec));
+    p.values.push_back(value);
+  }
+  if (p.values.empty()) throw InputError(option + ": no values");
+  if (p.values.size() > kMaxValues) {
+    throw InputError(option + ": more than " + std::to_string(kMaxValues) + " values");
+  }
+  return p;
+}
+
+OptionParser make_parser(SweepOptions& o) {
+  OptionParser parser(
+      "Usage: boids sweep --param NAME=VALUES [--param ...] [options]\n"
+      "Flies --replicas flocks at every point of a grid of parameter values and reports the\n"
+      "polarization's mean, standard deviation and standard error, the Binder cumulant\n"
+      "U = 1 - <phi^4> / (3 <phi^2>^2), the susceptibility N (<phi^2> - <phi>^2), and the mean\n"
+      "flock count, largest flock and nearest-neighbour distance. Small flocks on the cpu backend\n"
+      "fly side by side, one to a thread; each flies as it would alone.");
+  parser.add_value("--param", "NAME=VALUES",
+                   "a parameter and its values: V1,V2,... or START:STOP:STEP; repeatable (the "
+                   "grid of all combinations). NAME: count, radius, separation, alignment, "
+                   "cohesion, max-speed, speed, dt, density, world, wall-distance, "
+                   "separation-radius, fov, noise, goal-weight",
+                   [&o](const std::string& v) { o.params.push_back(parse_param(v)); });
+  parser.add_value(
+      "--replicas", "K", "flocks a point, seeds --seed, --seed + 1, ... (default 4)",
+      [&o](const std::string& v) { o.replicas = parse_whole("--replicas", v, 1, 100000); });
+  parser.add_value("--discard", "T0", "steps of transient before measuring (default 0)",
+                   [&o](const std::string& v) { o.discard = parse_whole("--discard", v, 0); });
+  parser.add_value("--steps", "T", "measured steps, a multiple of --every (default 1000)",
+                   [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 1); });
+  parser.add_value("--every", "K", "steps between samples, >= 1 (default 10)",
+                   [&o](const std::string& v) { o.every = parse_whole("--every", v, 1); });
+  parser.add_value("--csv", "FILE", "write a row a point, as each point finishes",
+                   [&o](const std::string& v) { o.csv_file = parse_file_name("--csv", v); });
+  parser.add_flag("--resume", "skip the points --csv FILE already holds; append the others",
+                  [&o] { o.resume = true; });
+  parser.add_flag("--json", "print one JSON object instead of a table", [&o] { o.json = true; });
+  parser.add_flag("--help", "show this help", [&o] { o.help = true; });
+  add_flock_options(parser, o.flock);
+  return parser;
+}
+
+// The grid, first parameter outermost: each point is its values, one per parameter.
+std::vector<std::vector<std::string>> grid_of(const std::vector<Param>& params) {
+  std::vector<std::vector<std::string>> points = {{}};
+  for (const Param& p : params) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& point : points) {
+      for (const std::string& value : p.values) {
+        next.push_back(point);
+        next.back().push_back(value);
+      }
+    }
+    points = std::move(next);
+  }
+  return points;
+}
+
+// The flock options of a point: the sweep's, with the point's values given.
+FlockOptions point_options(const SweepOptions& o, const std::vector<std::string>& point) {
+  FlockOptions options = o.flock;
+  OptionParser parser("");
+  add_flock_options(parser, options);
+  std::vector<std::string> args;
+  for (std::size_t i = 0; i < point.size(); ++i) {
+    args.push_back("--" + o.params[i].name + "=" + point[i]);
+  }
+  parser.parse(args);
+  return options;
+}
+
+std::string csv_header(const SweepOptions& o) {
+  std::string header;
+  for (const Param& p : o.params) header += p.name + ",";
+  return header +
+         "boids,replicas,samples,polarization,polarization_std,polarization_sem,binder,"
+         "susceptibility,flocks,largest_flock,mean_nn_distance,elapsed_seconds";
+}
+
+std::string csv_row(const std::vector<std::string>& point, std::uint64_t count,
+                    const EnsembleStatistics& s, double seconds) {
+  std::ostringstream row;
+  row.precision(17);
+  for (const std::string& value : point) row << value << ",";
+  row << count << "," << s.replicas << "," << s.samples << "," << s.polarization_mean << ","
+      << s.polarization_std << "," << s.polarization_sem << "," << s.binder << ","
+      << s.susceptibility << "," << s.flocks_mean << "," << s.largest_flock_mean << ","
+      << s.nn_distance_mean << "," << seconds;
+  return row.str();
+}
+
+// The points an earlier run of the sweep wrote to `path` (its rows' leading values), after
+// checking that its header is this sweep's. A last line cut by a kill is cut away: its point
+// flies again.
+std::set<std::vector<std::string>> finished_points(const std::string& path, const SweepOptions& o) {
+  std::set<std::vector<std::string>> done;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return done;  // nothing to resume: the sweep starts the file
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  const std::string text = contents.str();
+  const std::size_t whole = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  if (whole == 0) return done;  // not even the header reached the disk: started afresh
+  std::stringstream lines(text.substr(0, whole));
+  std::string line;
+  if (!std::getline(lines, line) || line != csv_header(o)) {
+    throw InputError("--resume: " + quoted_path(path) + " is not this sweep's (its header is " +
+                     boids::quoted(line) + ", not " + boids::quoted(csv_header(o)) + ")");
+  }
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::stringstream row(line);
+    for (std::string f; std::getline(row, f, ',');) fields.push_back(f);
+    if (fields.size() != o.params.size() + 12) {
+      throw InputError("--resume: " + quoted_path(path) +
+                       " holds a row that is not this "
+                       "sweep's: " +
+                       boids::quoted(line));
+    }
+    done.insert(std::vector<std::string>(fields.begin(), fields.begin() + o.params.size()));
+  }
+  if (whole < text.size()) std::filesystem::resize_file(path, whole);
+  return done;
+}
+
+bool csv_has_header(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  return std::getline(in, line) && !in.eof();
+}
+
+// Appends a line and waits for it to reach the disk.
+void append_line(const std::string& path, const std::string& line, bool truncate) {
+  FILE* file = std::fopen(path.c_str(), truncate ? "w" : "a");
+  if (!file) throw RuntimeError("--csv: cannot write " + quoted_path(path));
+  const bool written = std::fputs((line + "\n").c_str(), file) >= 0 && std::fflush(file) == 0 &&
+                       fsync(fileno(file)) == 0;
+  if (std::fclose(file) != 0 || !written) {
+    throw RuntimeError("--csv: cannot write " + quoted_path(path));
+  }
+}
+
+// A point's value as JSON: a whole number as such, else a double.
+nlohmann::ordered_json json_number(const std::string& text) {
+  if (text.find_first_not_of("0123456789") == std::string::npos) {
+    return std::stoull(text);
+  }
+  return std::stod(text);
+}
+
+struct PointResult {
+  std::vector<std::string> point;
+  std::uint64_t count = 0;
+  EnsembleStatistics statistics;
+  double seconds = 0;  // since the sweep started, when the point finished
+};
+
+void print_results(const SweepOptions& o, const std::vector<PointResult>& results) {
+  if (o.json) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const PointResult& r : results) {
+      nlohmann::ordered_json row;
+      for (std::size_t i = 0; i < o.params.size(); ++i) {
+        row[o.params[i].name] = json_number(r.point[i]);
+      }
+      const EnsembleStatistics& s = r.statistics;
+      row["boids"] = r.count;
+      row["replicas"] = s.replicas;
+      row["samples"] = s.samples;
+      row["polarization"] = s.polarization_mean;
+      row["polarization_std"] = s.polarization_std;
+      row["polarization_sem"] = s.polarization_sem;
+      row["binder"] = s.binder;
+      row["susceptibility"] = s.susceptibility;
+      row["flocks"] = s.flocks_mean;
+      row["largest_flock"] = s.largest_flock_mean;
+      row["mean_nn_distance"] = s.nn_distance_mean;
+      j.push_back(row);
+    }
+    std::cout << j.dump(2) << std::endl;
+    return;
+  }
+  for (const Param& p : o.params) std::printf("%-12s ", p.name.c_str());
+  std::printf("%8s %10s %9s %8s %11s %8s\n", "boids", "phi", "+-sem", "binder", "chi", "flocks");
+  for (const PointResult& r : results) {
+    for (const std::string& v : r.point) std::printf("%-12s ", v.c_str());
+    const EnsembleStatistics& s = r.statistics;
+    std::printf("%8llu %10.6f %9.2e %8.4f %11.4g %8.2f\n", static_cast<unsigned long long>(r.count),
+                s.polarization_mean, s.polarization_sem, s.binder, s.susceptibility, s.flocks_mean);
+  }
+}
+
+}  // namespace
+
+int sweep_command(const std::vector<std::string>& args) {
+  SweepOptions o;
+  const OptionParser parser = make_parser(o);
+  std::vector<std::string> given;
+  {
+    // --param is the one option given more than once: each is taken out first.
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (args[i] == "--param" && i + 1 < args.size()) {
+        parser.parse({args[i], args[i + 1]});
+        ++i;
+      } else if (args[i].rfind("--param=", 0) == 0) {
+        parser.parse({args[i]});
+      } else {
+        rest.push_back(args[i]);
+      }
+    }
+    given = parser.parse(rest);
+  }
+  if (o.help) {
+    std::cout << parser.help();
+    return 0;
+  }
+  if (o.params.empty()) throw InputError("no --param given: a sweep needs one (see --help)");
+  std::set<std::string> names;
+  for (const Param& p : o.params) {
+    if (!names.insert(p.name).second) throw InputError("--param " + p.name + " is given twice");
+    for (const std::string& g : given) {
+      if (g == "--" + p.name) {
+        throw InputError("--" + p.name + " is given both as an option and as --param " + p.name);
+      }
+    }
+  }
+  if (names.count("density") && o.flock.world) {
+    throw InputError("--param density and --world both give the world's size: give one");
+  }
+  if (o.steps % o.every != 0) {
+    throw InputError("--steps " + std::to_string(o.steps) + " is not a multiple of --every " +
+                     std::to_string(o.every));
+  }
+  if (o.resume && o.csv_file.empty()) throw InputError("--resume needs --csv FILE");
+  if (!o.flock.init_file.empty()) throw InputError("--init: a sweep flies random starts");
+
+  // Every point is resolved before any flies, so that a bad value stops the sweep at once.
+  const auto points = grid_of(o.params);
+  std::vector<SimulationConfig> configs;
+  std::vector<std::uint64_t> counts;
+  for (const auto& point : points) {
+    const FlockOptions options = point_options(o, point);
+    configs.push_back(resolve_config(options));
+    counts.push_back(resolve_count(options));
+    check_memory(configs.back(), counts.back());
+  }
+  const std::set<std::vector<std::string>> done =
+      o.resume ? finished_points(o.csv_file, o) : std::set<std::vector<std::string>>{};
+  // A new sweep starts its file; a resumed one appends to it (or starts it, if it holds no
+  // header yet).
+  if (!o.csv_file.empty() && !(o.resume && csv_has_header(o.csv_file))) {
+    append_line(o.csv_file, csv_header(o), /*truncate=*/true);
+  }
+
+  // One batch: the replicas of every point still to fly.
+  std::vector<FlockMaker> flocks;
+  std::vector<std::size_t> point_of, replica_of;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    if (done.count(points[p])) continue;
+    for (std::uint64_t k = 0; k < o.replicas; ++k) {
+      SimulationConfig config = configs[p];
+      config.seed = o.flock.seed + k;
+      const std::uint64_t count = counts[p];
+      flocks.push_back([config, count] {
+        return make_simulation(config, make_initial_state(count, config.seed, config.params));
+      });
+      point_of.push_back(p);
+      replica_of.push_back(k);
+    }
+  }
+  const EnsemblePlan plan{o.discard, o.steps, o.every};
+  std::vector<std::uint64_t> remaining(points.size(), o.replicas);
+  // By replica, so that the statistics add in the same order however the flocks finish.
+  std::vector<std::vector<std::vector<EnsembleSample>>> samples(
+      points.size(), std::vector<std::vector<EnsembleSample>>(o.replicas));
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<PointResult> results;
+  ProgressBar progress(flocks.size());
+  std::uint64_t finished = 0;
+  const std::uint64_t largest = *std::max_element(counts.begin(), counts.end());
+  const int threads =
+      flocks.empty() ? 1 : ensemble_threads(configs[point_of.front()], largest, flocks.size());
+  fly_ensemble(flocks, plan, threads, [&](std::size_t i, const std::vector<EnsembleSample>& flown) {
+    progress.update(++finished);
+    const std::size_t p = point_of[i];
+    samples[p][replica_of[i]] = flown;
+    if (--remaining[p] > 0) return;
+    // Its replicas are done: the point's row, now.
+    PointResult r;
+    r.point = points[p];
+    r.count = counts[p];
+    r.statistics = ensemble_statistics(samples[p], counts[p]);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!o.csv_file.empty()) {
+      append_line(o.csv_file, csv_row(r.point, r.count, r.statistics, r.seconds),
+                  /*truncate=*/false);
+    }
+    results.push_back(std::move(r));
+    samples[p] = std::vector<std::vector<EnsembleSample>>(o.replicas);
+  });
+  progress.finish();
+  // In the grid's order, whatever order the points finished in.
+  std::sort(results.begin(), results.end(), [&](const PointResult& a, const PointResult& b) {
+    return std::find(points.begin(), points.end(), a.point) <
+           std::find(points.begin(), points.end(), b.point);
+  });
+  print_results(o, results);
+  return 0;
+}
+
+}  // namespace boids::cli

@@ -1,0 +1,186 @@
+// Ensembles and `boids sweep`: flocks flown side by side fly as they fly alone; the statistics
+// are the definitions'; a sweep refuses bad parameters and resumes without losing a point.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "host/ensemble.h"
+#include "host/errors.h"
+#include "host/initial_state.h"
+#include "tests/cli_fixture.h"
+
+namespace {
+
+using boids::EnsembleSample;
+
+std::vector<boids::FlockMaker> replicas(boids::Method method, boids::Precision precision, int k) {
+  std::vector<boids::FlockMaker> flocks;
+  for (int seed = 0; seed < k; ++seed) {
+    boids::SimulationConfig config;
+    config.backend = boids::Backend::kCpu;
+    config.method = method;
+    config.precision = precision;
+    config.seed = static_cast<std::uint64_t>(seed);
+    config.params.noise = 0.4;
+    config.params.fov = 300;
+    flocks.push_back([config] {
+      return boids::make_simulation(config,
+                                    boids::make_initial_state(400, config.seed, config.params));
+    });
+  }
+  return flocks;
+}
+
+bool same_bits(const std::vector<std::vector<EnsembleSample>>& a,
+               const std::vector<std::vector<EnsembleSample>>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].size() != b[i].size() ||
+        std::memcmp(a[i].data(), b[i].data(), a[i].size() * sizeof(EnsembleSample)) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Side by side, each on one thread, or one after another on every thread: the same samples.
+TEST(Ensemble, FlocksFlownSideBySideFlyAsAlone) {
+  const boids::EnsemblePlan plan{50, 100, 25};
+  for (const auto method : {boids::Method::kNaive, boids::Method::kHashed}) {
+    for (const auto precision : {boids::Precision::kFloat, boids::Precision::kDouble}) {
+      const auto flocks = replicas(method, precision, 5);
+      const auto alone = boids::fly_ensemble(flocks, plan, 1);
+      const auto batched = boids::fly_ensemble(flocks, plan, 3);
+      ASSERT_EQ(alone.size(), 5u);
+      ASSERT_EQ(alone[0].size(), 4u);
+      EXPECT_TRUE(same_bits(alone, batched))
+          << boids::to_string(method) << " " << boids::to_string(precision);
+      EXPECT_NE(alone[0][3].polarization, alone[1][3].polarization);  // replicas differ
+    }
+  }
+}
+
+TEST(Ensemble, EveryFlockIsReportedOnceAndAFailureStopsTheBatch) {
+  auto flocks = replicas(boids::Method::kHashed, boids::Precision::kFloat, 4);
+  std::vector<int> reported(4, 0);
+  boids::fly_ensemble(flocks, {0, 10, 10}, 2,
+                      [&](std::size_t i, const std::vector<EnsembleSample>& s) {
+                        ++reported[i];
+                        EXPECT_EQ(s.size(), 1u);
+                      });
+  EXPECT_EQ(reported, std::vector<int>(4, 1));
+  flocks[2] = []() -> std::unique_ptr<boids::Simulation> {
+    throw boids::RuntimeError("no memory for flock 2");
+  };
+  EXPECT_THROW(boids::fly_ensemble(flocks, {0, 10, 10}, 2), boids::RuntimeError);
+}
+
+TEST(Ensemble, StatisticsFollowTheirDefinitions) {
+  // phi = 0.2, 0.4 in one replica, 0.6, 0.8 in the other.
+  std::vector<std::vector<EnsembleSample>> r = {{{0.2, 1, 10, 2}, {0.4, 3, 20, 4}},
+                                                {{0.6, 1, 30, 6}, {0.8, 1, 40, 8}}};
+  const boids::EnsembleStatistics s = boids::ensemble_statistics(r, 50);
+  EXPECT_EQ(s.replicas, 2u);
+  EXPECT_EQ(s.samples, 4u);
+  EXPECT_DOUBLE_EQ(s.polarization_mean, 0.5);
+  const double phi2 = (0.04 + 0.16 + 0.36 + 0.64) / 4,
+               phi4 = (0.0016 + 0.0256 + 0.1296 + 0.4096) / 4;
+  EXPECT_NEAR(s.polarization_std, std::sqrt((phi2 - 0.25) * 4 / 3), 1e-15);
+  EXPECT_NEAR(s.binder, 1 - phi4 / (3 * phi2 * phi2), 1e-15);
+  EXPECT_NEAR(s.susceptibility, 50 * (phi2 - 0.25), 1e-13);
+  EXPECT_NEAR(s.polarization_sem, std::sqrt(((0.3 - 0.5) * (0.3 - 0.5) * 2) / 1 / 2), 1e-15);
+  EXPECT_DOUBLE_EQ(s.flocks_mean, 1.5);
+  EXPECT_DOUBLE_EQ(s.largest_flock_mean, 25);
+  EXPECT_DOUBLE_EQ(s.nn_distance_mean, 5);
+  // An ordered flock of constant phi: U = 2/3, chi = 0.
+  const auto ordered = boids::ensemble_statistics({{{0.9, 1, 1, 1}, {0.9, 1, 1, 1}}}, 10);
+  EXPECT_NEAR(ordered.binder, 2.0 / 3, 1e-15);
+  EXPECT_NEAR(ordered.susceptibility, 0, 1e-15);
+}
+
+class Sweep : public boids::test_support::CliFixture {
+ protected:
+  std::vector<std::string> sweep(std::vector<std::string> extra) const {
+    std::vector<std::string> args = {"sweep", "--model",    "vicsek", "--density", "4",  "--steps",
+                                     "40",    "--replicas", "3",      "--backend", "cpu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+  void expect_bad(const std::vector<std::string>& extra, const std::string& message) const {
+    const boids::test_support::Result r = run(sweep(extra));
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("boids: error: " + message), std::string::npos) << r.err;
+  }
+};
+
+TEST_F(Sweep, BadParametersAreRefused) {
+  expect_bad({}, "no --param given");
+  expect_bad({"--param", "weight=1,2"}, "--param: 'weight' is not an option a sweep can vary");
+  expect_bad({"--param", "seed=1,2"}, "--param: 'seed' is not an option");
+  expect_bad({"--param", "noise"}, "--param: expected NAME=V1,V2,... or NAME=START:STOP:STEP");
+  expect_bad({"--param", "noise=1,,2"}, "--param noise: an empty value");
+  expect_bad({"--param", "noise=2:1:0.5"}, "--param noise: the range ends before it starts");
+  expect_bad({"--param", "noise=0:1:0"}, "--param noise: expected a number > 0");
+  expect_bad({"--param", "noise=0:1e9:1e-9"}, "--param noise: more than 10000 values");
+  expect_bad({"--param", "noise=1,9"}, "--noise: expected radians in [0, 2 pi], got '9'");
+  expect_bad({"--param", "noise=1", "--param", "noise=2"}, "--param noise is given twice");
+  expect_bad({"--param", "noise=1", "--noise", "2"},
+             "--noise is given both as an option and as --param noise");
+  expect_bad({"--param", "noise=1", "--every", "30"}, "--steps 40 is not a multiple of --every 30");
+  expect_bad({"--param", "noise=1", "--resume"}, "--resume needs --csv FILE");
+}
+
+TEST_F(Sweep, RowsAreThePointsOfTheGridAndResumeLosesNone) {
+  const std::string csv = path("sweep.csv");
+  const auto args =
+      sweep({"--param", "noise=0.5:2.5:1", "--param", "count=40,60", "--csv", csv, "--json"});
+  const boids::test_support::Result first = run(args);
+  ASSERT_EQ(first.code, 0) << first.err;
+  const auto json = nlohmann::json::parse(first.out);
+  ASSERT_EQ(json.size(), 6u);
+  EXPECT_EQ(json[0]["noise"], 0.5);
+  EXPECT_EQ(json[1]["count"], 60);
+  EXPECT_EQ(json[1]["boids"], 60);
+  EXPECT_EQ(json[5]["noise"], 2.5);
+  EXPECT_EQ(json[0]["samples"], 12);  // 3 replicas, every 10 steps of 40
+  EXPECT_GT(json[0]["polarization"].get<double>(), json[5]["polarization"].get<double>());
+
+  const std::string whole = boids::test_support::read_file(csv);
+  std::vector<std::string> lines;
+  std::stringstream in(whole);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_EQ(lines[0].rfind("noise,count,boids,replicas,samples,polarization,", 0), 0u);
+  // A kill after three rows, in the middle of the fourth: resumed, the three stay and the
+  // other three are flown again, with the same statistics.
+  const auto without_time = [](const std::string& row) { return row.substr(0, row.rfind(',')); };
+  boids::test_support::write_file(csv, lines[0] + "\n" + lines[1] + "\n" + lines[2] + "\n" +
+                                           lines[3] + "\n" + lines[4].substr(0, 10));
+  std::vector<std::string> resumed_args = args;
+  resumed_args.push_back("--resume");
+  const boids::test_support::Result second = run(resumed_args);
+  ASSERT_EQ(second.code, 0) << second.err;
+  std::vector<std::string> after;
+  std::stringstream again(boids::test_support::read_file(csv));
+  for (std::string line; std::getline(again, line);) after.push_back(line);
+  ASSERT_EQ(after.size(), 7u);
+  EXPECT_EQ(after[0], lines[0]);
+  std::multiset<std::string> before_rows, after_rows;
+  for (std::size_t i = 1; i < 7; ++i) {
+    before_rows.insert(without_time(lines[i]));
+    after_rows.insert(without_time(after[i]));
+  }
+  EXPECT_EQ(before_rows, after_rows);
+
+  // A file of another sweep is refused, and left as it was.
+  boids::test_support::write_file(path("other.csv"), "alignment,count,x\n");
+  const boids::test_support::Result other =
+      run(sweep({"--param", "noise=1", "--csv", path("other.csv"), "--resume"}));
+  EXPECT_EQ(other.code, 2);
+  EXPECT_NE(other.err.find("is not this sweep's"), std::string::npos) << other.err;
+  EXPECT_EQ(boids::test_support::read_file(path("other.csv")), "alignment,count,x\n");
+}
+
+}  // namespace
