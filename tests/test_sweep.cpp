@@ -130,6 +130,9 @@ TEST_F(Sweep, BadParametersAreRefused) {
              "--noise is given both as an option and as --param noise");
   expect_bad({"--param", "noise=1", "--every", "30"}, "--steps 40 is not a multiple of --every 30");
   expect_bad({"--param", "noise=1", "--resume"}, "--resume needs --csv FILE");
+  expect_bad({"--param", "noise=1", "--plot", "out.jpg"},
+             "--plot: expected a file name ending in .png");
+  expect_bad({"--param", "noise=1", "--init", "start.csv"}, "--init: a sweep flies random starts");
 }
 
 TEST_F(Sweep, RowsAreThePointsOfTheGridAndResumeLosesNone) {
@@ -173,6 +176,13 @@ TEST_F(Sweep, RowsAreThePointsOfTheGridAndResumeLosesNone) {
     after_rows.insert(without_time(after[i]));
   }
   EXPECT_EQ(before_rows, after_rows);
+
+  // The plot draws every row of the file.
+  std::vector<std::string> plot_args = resumed_args;
+  plot_args.insert(plot_args.end(), {"--plot", path("sweep.png")});
+  const boids::test_support::Result plotted = run(plot_args);
+  ASSERT_EQ(plotted.code, 0) << plotted.err;
+  EXPECT_EQ(boids::test_support::read_file(path("sweep.png")).substr(1, 3), "PNG");
 
   // A file of another sweep is refused, and left as it was.
   boids::test_support::write_file(path("other.csv"), "alignment,count,x\n");

@@ -55,6 +55,10 @@ std::string metrics_plot_script() {
   return python_script_path(std::string(BOIDS_SCRIPT_DIR) + "/plot_metrics.py");
 }
 
+std::string sweep_plot_script() {
+  return python_script_path(std::string(BOIDS_SCRIPT_DIR) + "/plot_sweep.py");
+}
+
 void check_matplotlib(const std::string& option, const std::string& script) {
   if (run_python_script(script, {"--check"}) != 0) {
     throw RuntimeError(option + ": " BOIDS_PYTHON

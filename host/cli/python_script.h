@@ -20,6 +20,9 @@ int run_python_script(const std::string& source_path, const std::vector<std::str
 // python_script_path finds it).
 std::string metrics_plot_script();
 
+// The plot of `boids sweep --plot` (host/cli/plot_sweep.py, found the same way).
+std::string sweep_plot_script();
+
 // Throws RuntimeError naming `option` when the Python that runs `script` cannot import
 // matplotlib (the script answers --check).
 void check_matplotlib(const std::string& option, const std::string& script);

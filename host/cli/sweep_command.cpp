@@ -18,10 +18,12 @@
 #include "host/cli/commands.h"
 #include "host/cli/flock_options.h"
 #include "host/cli/progress.h"
+#include "host/cli/python_script.h"
 #include "host/ensemble.h"
 #include "host/errors.h"
 #include "host/initial_state.h"
 #include "host/message_text.h"
+#include "host/output_file.h"
 
 namespace boids::cli {
 namespace {
@@ -44,7 +46,7 @@ struct SweepOptions {
   FlockOptions flock;
   std::vector<Param> params;
   std::uint64_t replicas = 4, discard = 0, steps = 1000, every = 10;
-  std::string csv_file;
+  std::string csv_file, plot_file;
   bool resume = false, json = false, help = false;
 };
 
@@ -125,6 +127,14 @@ OptionParser make_parser(SweepOptions& o) {
                    [&o](const std::string& v) { o.every = parse_whole("--every", v, 1); });
   parser.add_value("--csv", "FILE", "write a row a point, as each point finishes",
                    [&o](const std::string& v) { o.csv_file = parse_file_name("--csv", v); });
+  parser.add_value("--plot", "FILE.png",
+                   "draw the polarization (with its standard error) and the Binder cumulant "
+                   "against the first parameter, a curve per value of the others (needs "
+                   "python3-matplotlib)",
+                   [&o](const std::string& v) {
+                     check_png_name("--plot", v);
+                     o.plot_file = v;
+                   });
   parser.add_flag("--resume", "skip the points --csv FILE already holds; append the others",
                   [&o] { o.resume = true; });
   parser.add_flag("--json", "print one JSON object instead of a table", [&o] { o.json = true; });
@@ -283,6 +293,36 @@ void print_results(const SweepOptions& o, const std::vector<PointResult>& result
   }
 }
 
+// Draws the sweep with host/cli/plot_sweep.py: every row of --csv (a resumed sweep's earlier
+// points too), or this run's.
+void plot_sweep(const SweepOptions& o, const std::vector<PointResult>& results,
+                OutputFiles& outputs) {
+  ScratchFile rows(".csv");
+  if (!o.csv_file.empty()) {
+    std::ifstream in(o.csv_file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    rows.write(text.str());
+  } else {
+    std::string text = csv_header(o) + "\n";
+    for (const PointResult& r : results) {
+      text += csv_row(r.point, r.count, r.statistics, r.seconds) + "\n";
+    }
+    rows.write(text);
+  }
+  const std::string title = to_string(o.flock.model.value_or(Model::kBoids)) + " model, " +
+                            std::to_string(o.replicas) + " replicas a point, " +
+                            std::to_string(o.steps / o.every) + " samples each";
+  const int status = run_python_script(
+      sweep_plot_script(),
+      {rows.path(), std::to_string(o.params.size()), title, outputs.file_to_write("--plot")});
+  if (status != 0) {
+    throw RuntimeError("--plot: " + sweep_plot_script() + " failed (exit status " +
+                       std::to_string(status) + ")");
+  }
+  outputs.written_externally("--plot");
+}
+
 }  // namespace
 
 int sweep_command(const std::vector<std::string>& args) {
@@ -327,6 +367,11 @@ int sweep_command(const std::vector<std::string>& args) {
   }
   if (o.resume && o.csv_file.empty()) throw InputError("--resume needs --csv FILE");
   if (!o.flock.init_file.empty()) throw InputError("--init: a sweep flies random starts");
+  OutputFiles outputs;  // the plot, written whole at the end (the CSV grows as points finish)
+  if (!o.plot_file.empty()) {
+    outputs.add("--plot", o.plot_file, ".png");
+    check_matplotlib("--plot", sweep_plot_script());
+  }
 
   // Every point is resolved before any flies, so that a bad value stops the sweep at once.
   const auto points = grid_of(o.params);
@@ -398,6 +443,8 @@ int sweep_command(const std::vector<std::string>& args) {
     return std::find(points.begin(), points.end(), a.point) <
            std::find(points.begin(), points.end(), b.point);
   });
+  if (outputs.has("--plot")) plot_sweep(o, results, outputs);
+  outputs.commit();
   print_results(o, results);
   return 0;
 }
