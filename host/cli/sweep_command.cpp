@@ -1,13 +1,11 @@
 // `boids sweep`: the order parameter over a grid of parameter values, each point an ensemble of
 // replicas (host/ensemble.h). Rows reach the CSV file as points finish, so that an interrupted
 // sweep loses only the points in flight, and --resume skips the points the file holds.
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -19,6 +17,7 @@
 #include "host/cli/flock_options.h"
 #include "host/cli/progress.h"
 #include "host/cli/python_script.h"
+#include "host/cli/sweep_csv.h"
 #include "host/ensemble.h"
 #include "host/errors.h"
 #include "host/initial_state.h"
@@ -172,75 +171,10 @@ FlockOptions point_options(const SweepOptions& o, const std::vector<std::string>
   return options;
 }
 
-std::string csv_header(const SweepOptions& o) {
-  std::string header;
-  for (const Param& p : o.params) header += p.name + ",";
-  return header +
-         "boids,replicas,samples,polarization,polarization_std,polarization_sem,binder,"
-         "susceptibility,flocks,largest_flock,mean_nn_distance,elapsed_seconds";
-}
-
-std::string csv_row(const std::vector<std::string>& point, std::uint64_t count,
-                    const EnsembleStatistics& s, double seconds) {
-  std::ostringstream row;
-  row.precision(17);
-  for (const std::string& value : point) row << value << ",";
-  row << count << "," << s.replicas << "," << s.samples << "," << s.polarization_mean << ","
-      << s.polarization_std << "," << s.polarization_sem << "," << s.binder << ","
-      << s.susceptibility << "," << s.flocks_mean << "," << s.largest_flock_mean << ","
-      << s.nn_distance_mean << "," << seconds;
-  return row.str();
-}
-
-// The points an earlier run of the sweep wrote to `path` (its rows' leading values), after
-// checking that its header is this sweep's. A last line cut by a kill is cut away: its point
-// flies again.
-std::set<std::vector<std::string>> finished_points(const std::string& path, const SweepOptions& o) {
-  std::set<std::vector<std::string>> done;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return done;  // nothing to resume: the sweep starts the file
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  const std::string text = contents.str();
-  const std::size_t whole = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-  if (whole == 0) return done;  // not even the header reached the disk: started afresh
-  std::stringstream lines(text.substr(0, whole));
-  std::string line;
-  if (!std::getline(lines, line) || line != csv_header(o)) {
-    throw InputError("--resume: " + quoted_path(path) + " is not this sweep's (its header is " +
-                     boids::quoted(line) + ", not " + boids::quoted(csv_header(o)) + ")");
-  }
-  while (std::getline(lines, line)) {
-    std::vector<std::string> fields;
-    std::stringstream row(line);
-    for (std::string f; std::getline(row, f, ',');) fields.push_back(f);
-    if (fields.size() != o.params.size() + 12) {
-      throw InputError("--resume: " + quoted_path(path) +
-                       " holds a row that is not this "
-                       "sweep's: " +
-                       boids::quoted(line));
-    }
-    done.insert(std::vector<std::string>(fields.begin(), fields.begin() + o.params.size()));
-  }
-  if (whole < text.size()) std::filesystem::resize_file(path, whole);
-  return done;
-}
-
-bool csv_has_header(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  return std::getline(in, line) && !in.eof();
-}
-
-// Appends a line and waits for it to reach the disk.
-void append_line(const std::string& path, const std::string& line, bool truncate) {
-  FILE* file = std::fopen(path.c_str(), truncate ? "w" : "a");
-  if (!file) throw RuntimeError("--csv: cannot write " + quoted_path(path));
-  const bool written = std::fputs((line + "\n").c_str(), file) >= 0 && std::fflush(file) == 0 &&
-                       fsync(fileno(file)) == 0;
-  if (std::fclose(file) != 0 || !written) {
-    throw RuntimeError("--csv: cannot write " + quoted_path(path));
-  }
+std::vector<std::string> param_names(const SweepOptions& o) {
+  std::vector<std::string> names;
+  for (const Param& p : o.params) names.push_back(p.name);
+  return names;
 }
 
 // A point's value as JSON: a whole number as such, else a double.
@@ -304,9 +238,9 @@ void plot_sweep(const SweepOptions& o, const std::vector<PointResult>& results,
     text << in.rdbuf();
     rows.write(text.str());
   } else {
-    std::string text = csv_header(o) + "\n";
+    std::string text = sweep_csv_header(param_names(o)) + "\n";
     for (const PointResult& r : results) {
-      text += csv_row(r.point, r.count, r.statistics, r.seconds) + "\n";
+      text += sweep_csv_row(r.point, r.count, r.statistics, r.seconds) + "\n";
     }
     rows.write(text);
   }
@@ -384,11 +318,12 @@ int sweep_command(const std::vector<std::string>& args) {
     check_memory(configs.back(), counts.back());
   }
   const std::set<std::vector<std::string>> done =
-      o.resume ? finished_points(o.csv_file, o) : std::set<std::vector<std::string>>{};
+      o.resume ? finished_sweep_points(o.csv_file, param_names(o))
+               : std::set<std::vector<std::string>>{};
   // A new sweep starts its file; a resumed one appends to it (or starts it, if it holds no
   // header yet).
-  if (!o.csv_file.empty() && !(o.resume && csv_has_header(o.csv_file))) {
-    append_line(o.csv_file, csv_header(o), /*truncate=*/true);
+  if (!o.csv_file.empty() && !(o.resume && sweep_csv_started(o.csv_file))) {
+    append_synced_line(o.csv_file, sweep_csv_header(param_names(o)), /*truncate=*/true);
   }
 
   // One batch: the replicas of every point still to fly.
@@ -431,8 +366,8 @@ int sweep_command(const std::vector<std::string>& args) {
     r.statistics = ensemble_statistics(samples[p], counts[p]);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!o.csv_file.empty()) {
-      append_line(o.csv_file, csv_row(r.point, r.count, r.statistics, r.seconds),
-                  /*truncate=*/false);
+      append_synced_line(o.csv_file, sweep_csv_row(r.point, r.count, r.statistics, r.seconds),
+                         /*truncate=*/false);
     }
     results.push_back(std::move(r));
     samples[p] = std::vector<std::vector<EnsembleSample>>(o.replicas);
