@@ -2,9 +2,16 @@
 // are the definitions'; a sweep refuses bad parameters and resumes without losing a point.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <thread>
 
 #include "host/ensemble.h"
 #include "host/errors.h"
@@ -191,6 +198,80 @@ TEST_F(Sweep, RowsAreThePointsOfTheGridAndResumeLosesNone) {
   EXPECT_EQ(other.code, 2);
   EXPECT_NE(other.err.find("is not this sweep's"), std::string::npos) << other.err;
   EXPECT_EQ(boids::test_support::read_file(path("other.csv")), "alignment,count,x\n");
+}
+
+// The rows of a sweep's CSV file without their last column (the seconds, which differ).
+std::multiset<std::string> rows_without_time(const std::string& text) {
+  std::multiset<std::string> rows;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) rows.insert(line.substr(0, line.rfind(',')));
+  return rows;
+}
+
+TEST_F(Sweep, AKilledSweepResumedHasEveryPointOnce) {
+  // 241 points of two flocks each: seconds of work, killed once two rows are on the disk.
+  const std::vector<std::string> args = {"sweep",
+                                         "--model",
+                                         "vicsek",
+                                         "--density",
+                                         "4",
+                                         "--backend",
+                                         "cpu",
+                                         "--count",
+                                         "40",
+                                         "--steps",
+                                         "2000",
+                                         "--every",
+                                         "100",
+                                         "--replicas",
+                                         "2",
+                                         "--param",
+                                         "noise=0:6:0.025",
+                                         "--csv",
+                                         path("killed.csv")};
+  std::string program = boids::test_support::boids_executable();
+  std::vector<std::string> copies = args;
+  std::vector<char*> argv = {program.data()};
+  for (std::string& a : copies) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout)) _exit(126);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  const auto lines = [&] {
+    const std::string text = boids::test_support::read_file(path("killed.csv"));
+    return std::count(text.begin(), text.end(), '\n');
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  int status = 0;
+  bool ended = false;  // before the kill: the test's sizes are wrong
+  while (lines() < 3 && std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      ended = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!ended) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep ended before it was killed";
+  ASSERT_GE(lines(), 3) << "no two rows within 120 s";
+  ASSERT_LT(lines(), 242) << "every row was written before the kill";
+
+  std::vector<std::string> resumed = args;
+  resumed.push_back("--resume");
+  const boids::test_support::Result r = run(resumed);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<std::string> whole = args;
+  whole.back() = path("whole.csv");
+  ASSERT_EQ(run(whole).code, 0);
+  const auto killed_rows = rows_without_time(boids::test_support::read_file(path("killed.csv")));
+  EXPECT_EQ(killed_rows.size(), 242u);
+  EXPECT_EQ(killed_rows, rows_without_time(boids::test_support::read_file(path("whole.csv"))));
 }
 
 }  // namespace
