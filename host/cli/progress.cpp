@@ -4,11 +4,12 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace boids::cli {
 
-ProgressBar::ProgressBar(std::uint64_t total)
-    : total_(total), enabled_(total > 0 && isatty(STDERR_FILENO)) {}
+ProgressBar::ProgressBar(std::uint64_t total, std::string unit)
+    : total_(total), unit_(std::move(unit)), enabled_(total > 0 && isatty(STDERR_FILENO)) {}
 
 ProgressBar::~ProgressBar() {
   finish();
@@ -27,10 +28,10 @@ void ProgressBar::update(std::uint64_t done) {
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double remaining =
       done > 0 ? elapsed * static_cast<double>(total_ - done) / static_cast<double>(done) : 0;
-  std::fprintf(stderr, "\r[%s%s] %3d%% %llu/%llu steps, %.0f s left ",
+  std::fprintf(stderr, "\r[%s%s] %3d%% %llu/%llu %s, %.0f s left ",
                std::string(filled, '#').c_str(), std::string(kWidth - filled, ' ').c_str(),
                static_cast<int>(fraction * 100), static_cast<unsigned long long>(done),
-               static_cast<unsigned long long>(total_), remaining);
+               static_cast<unsigned long long>(total_), unit_.c_str(), remaining);
   std::fflush(stderr);
   drawn_ = true;
 }

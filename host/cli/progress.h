@@ -4,12 +4,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 namespace boids::cli {
 
 class ProgressBar {
  public:
-  explicit ProgressBar(std::uint64_t total);
+  // `total` things to do, named `unit` ("steps", "flocks").
+  explicit ProgressBar(std::uint64_t total, std::string unit = "steps");
   ~ProgressBar();
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
@@ -21,6 +23,7 @@ class ProgressBar {
  private:
   using Clock = std::chrono::steady_clock;
   std::uint64_t total_;
+  std::string unit_;
   bool enabled_;
   bool drawn_ = false;
   Clock::time_point start_ = Clock::now();

@@ -349,7 +349,7 @@ int sweep_command(const std::vector<std::string>& args) {
       points.size(), std::vector<std::vector<EnsembleSample>>(o.replicas));
   const auto started = std::chrono::steady_clock::now();
   std::vector<PointResult> results;
-  ProgressBar progress(flocks.size());
+  ProgressBar progress(flocks.size(), "flocks");
   std::uint64_t finished = 0;
   const std::uint64_t largest = *std::max_element(counts.begin(), counts.end());
   const int threads =
