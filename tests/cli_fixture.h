@@ -46,7 +46,11 @@ class CliFixture : public ::testing::Test {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override {
+    std::filesystem::remove_all(dir_);
+    std::filesystem::remove(stem() + ".out");  // a started program's, when a test killed it
+    std::filesystem::remove(stem() + ".err");
+  }
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
@@ -63,29 +67,18 @@ class CliFixture : public ::testing::Test {
     return run_program(boids_executable(), args, stdout_to);
   }
 
+  // Starts `boids args...` in the test's directory and returns at once with its pid, for
+  // tests that stop it themselves (kill, then waitpid); its output goes to files beside the
+  // directory.
+  pid_t start(const std::vector<std::string>& args) const {
+    return spawn(boids_executable(), args, stem() + ".out", stem() + ".err");
+  }
+
   Result run_program(std::string program, const std::vector<std::string>& args,
                      const std::string& stdout_to = "") const {
-    const std::string stem = (dir_.parent_path() / dir_.filename()).string();
-    const std::string out_path = stdout_to.empty() ? stem + ".out" : stdout_to;
-    const std::string err_path = stem + ".err";
-    std::vector<char*> argv;
-    argv.push_back(program.data());
-    std::vector<std::string> copies = args;
-    for (std::string& a : copies) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int in = open("/dev/null", O_RDONLY);
-      if (out < 0 || err < 0 || in < 0) _exit(126);
-      dup2(in, 0);
-      dup2(out, 1);
-      dup2(err, 2);
-      if (chdir(dir_.c_str()) != 0) _exit(126);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
+    const std::string out_path = stdout_to.empty() ? stem() + ".out" : stdout_to;
+    const std::string err_path = stem() + ".err";
+    const pid_t pid = spawn(program, args, out_path, err_path);
     Result r;
     int status = 0;
     if (pid < 0 || waitpid(pid, &status, 0) != pid) {
@@ -118,6 +111,33 @@ class CliFixture : public ::testing::Test {
     for (const std::string& name : names) EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+
+  std::string stem() const { return (dir_.parent_path() / dir_.filename()).string(); }
+
+  // Forks and execs `program args...` in the test's directory, stdin from /dev/null, stdout and
+  // stderr into the files named.
+  pid_t spawn(std::string program, const std::vector<std::string>& args,
+              const std::string& out_path, const std::string& err_path) const {
+    std::vector<char*> argv;
+    argv.push_back(program.data());
+    std::vector<std::string> copies = args;
+    for (std::string& a : copies) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int in = open("/dev/null", O_RDONLY);
+      if (out < 0 || err < 0 || in < 0) _exit(126);
+      dup2(in, 0);
+      dup2(out, 1);
+      dup2(err, 2);
+      if (chdir(dir_.c_str()) != 0) _exit(126);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    return pid;
   }
 
   std::filesystem::path dir_;

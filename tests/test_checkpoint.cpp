@@ -184,18 +184,9 @@ std::vector<std::string> flight(std::vector<std::string> more) {
 
 TEST_F(CheckpointCli, AKilledRunContinuesFromItsLastCheckpoint) {
   // A run far too long to finish, killed once it has written a checkpoint or two.
-  std::string program = test_support::boids_executable();
-  std::vector<std::string> args =
+  const std::vector<std::string> args =
       flight({"--steps", "100000000", "--checkpoint", path("c.bin"), "--checkpoint-every", "20"});
-  std::vector<char*> argv = {program.data()};
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen("/dev/null", "w", stdout)) _exit(126);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
+  const pid_t pid = start(args);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!fs::exists(path("c.bin")) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

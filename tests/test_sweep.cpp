@@ -229,17 +229,7 @@ TEST_F(Sweep, AKilledSweepResumedHasEveryPointOnce) {
                                          "noise=0:6:0.025",
                                          "--csv",
                                          path("killed.csv")};
-  std::string program = boids::test_support::boids_executable();
-  std::vector<std::string> copies = args;
-  std::vector<char*> argv = {program.data()};
-  for (std::string& a : copies) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen("/dev/null", "w", stdout)) _exit(126);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
+  const pid_t pid = start(args);
   const auto lines = [&] {
     const std::string text = boids::test_support::read_file(path("killed.csv"));
     return std::count(text.begin(), text.end(), '\n');
