@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <exception>
@@ -95,7 +96,7 @@ EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSam
   s.polarization_mean = phi;
   s.polarization_std = std::sqrt(std::max(0.0, phi2 - phi * phi) * n / std::max(1.0, n - 1));
   s.binder = phi2 > 0 ? 1 - phi4 / (3 * phi2 * phi2) : 0;
-  s.susceptibility = static_cast<double>(count) * (phi2 - phi * phi);
+  s.susceptibility = static_cast<double>(count) * std::max(0.0, phi2 - phi * phi);
   s.flocks_mean = flocks / n;
   s.largest_flock_mean = largest / n;
   s.nn_distance_mean = nn / n;

@@ -29,7 +29,8 @@ std::string number_text(const std::string& option, const py::handle& value) {
     if (py::isinstance(number, numbers.attr("Integral"))) return py::str(py::int_(number));
     if (py::isinstance(number, numbers.attr("Real"))) return py::repr(py::float_(number));
   }
-  throw InputError(option + ": expected a number, got " + py::repr(value).cast<std::string>());
+  throw InputError(option + ": expected a real number (int or float), got " +
+                   py::repr(value).cast<std::string>());
 }
 
 bool is_number(const py::handle& value) {
@@ -42,6 +43,13 @@ std::string option_text(const std::string& keyword, const py::handle& value) {
   const std::string option = option_of(keyword);
   if (is_text(value)) {
     return py::module_::import("os").attr("fspath")(value).cast<std::string>();
+  }
+  if (py::isinstance<py::bytes>(value) || py::isinstance<py::bytearray>(value)) {
+    throw InputError(option + ": expected a number or text, got " +
+                     py::repr(value).cast<std::string>());
+  }
+  if (py::hasattr(value, "ndim") && py::int_(value.attr("ndim")).cast<int>() == 0) {
+    return number_text(option, value.attr("item")());  // a 0-d array is a scalar
   }
   if (!is_number(value) &&
       (py::isinstance<py::sequence>(value) || py::hasattr(value, "__array__"))) {
@@ -57,6 +65,10 @@ std::string option_text(const std::string& keyword, const py::handle& value) {
 // `obstacles=` as rows of (x, y, radius); a file's name is taken as the command line takes it.
 std::vector<Obstacle> obstacle_rows(const py::handle& value) {
   std::vector<Obstacle> obstacles;
+  if (!py::isinstance<py::sequence>(value) && !py::hasattr(value, "__array__")) {
+    throw InputError("obstacles: expected rows (x, y, radius) or a file's name, got " +
+                     py::repr(value).cast<std::string>());
+  }
   const py::list rows = py::module_::import("builtins").attr("list")(value);
   for (std::size_t row = 0; row < rows.size(); ++row) {
     const py::handle item = rows[row];
@@ -103,31 +115,35 @@ std::vector<std::string> flock_keywords() {
 
 GivenOptions given_options(const py::dict& keywords) {
   GivenOptions given;
-  merge(given, keywords);
-  return given;
-}
-
-void merge(GivenOptions& given, const py::dict& keywords) {
   for (const auto& [key, value] : keywords) {
     const std::string keyword = py::str(key);
     check_keyword(keyword);
-    if (keyword == "obstacles") {
-      given.obstacles.reset();
-      given.texts.erase(keyword);
-      if (value.is_none()) continue;
-      if (is_text(value)) {
-        given.texts[keyword] = option_text(keyword, value);
-      } else {
-        given.obstacles = obstacle_rows(value);
-      }
-      continue;
-    }
     if (value.is_none()) {
-      given.texts.erase(keyword);
+      given.cleared.insert(keyword);
+    } else if (keyword == "obstacles" && !is_text(value)) {
+      given.obstacles = obstacle_rows(value);
     } else {
       given.texts[keyword] = option_text(keyword, value);
     }
   }
+  return given;
+}
+
+GivenOptions merged(GivenOptions given, const GivenOptions& changes) {
+  const auto drop = [&given](const std::string& keyword) {
+    given.texts.erase(keyword);
+    if (keyword == "obstacles") given.obstacles.reset();
+  };
+  for (const std::string& keyword : changes.cleared) drop(keyword);
+  for (const auto& [keyword, text] : changes.texts) {
+    drop(keyword);
+    given.texts[keyword] = text;
+  }
+  if (changes.obstacles) {
+    drop("obstacles");
+    given.obstacles = changes.obstacles;
+  }
+  return given;
 }
 
 cli::FlockOptions parse_flock_options(const GivenOptions& given) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,14 +26,16 @@ namespace py = pybind11;
 struct GivenOptions {
   std::map<std::string, std::string> texts;  // keyword -> the option's value as text
   std::optional<std::vector<Obstacle>> obstacles;
+  std::set<std::string> cleared;  // keywords given as None: back to their defaults
 };
 
 // Converts keyword arguments. Throws TypeError for a keyword that names no flock option, and
 // InputError for a value that cannot be an option's (a tuple of three for a pair, ...).
 GivenOptions given_options(const py::dict& keywords);
 
-// Adds the options of `keywords` to `given`, replacing those given before; None removes one.
-void merge(GivenOptions& given, const py::dict& keywords);
+// `given` with `changes` made: their options replace those given before, and the cleared
+// ones are removed. Pure C++: callable without the GIL.
+GivenOptions merged(GivenOptions given, const GivenOptions& changes);
 
 // Parses the given options as `boids run` parses its command line.
 cli::FlockOptions parse_flock_options(const GivenOptions& given);

@@ -36,6 +36,7 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
       check_memory(config, initial.size());
     }
     sim_ = make_simulation(config, initial);
+    settle_given();
     return;
   }
   for (const char* fixed : {"count", "init"}) {
@@ -54,6 +55,25 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
   py::gil_scoped_release release;
   check_memory(config, initial.size());
   sim_ = make_simulation(config, initial);
+  settle_given();
+}
+
+void PythonFlock::settle_given() {
+  // Files are read once, when the flock is made: a later set_params keeps what they held.
+  given_.texts.erase("init");
+  if (given_.texts.erase("obstacles") > 0) given_.obstacles = sim_->config().params.obstacles;
+}
+
+SimulationConfig PythonFlock::config() const {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return sim_->config();
+}
+
+std::uint64_t PythonFlock::steps_taken() const {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return sim_->steps_taken();
 }
 
 FlockState PythonFlock::checked_state(const py::object& array, const SimulationConfig& config) {
@@ -103,7 +123,7 @@ void PythonFlock::set_state(const py::object& array) {
                      std::to_string(count()) + " boids, got " + shape_of(rows.shape(0)) +
                      "; Flock.from_state makes a flock of another size");
   }
-  const FlockState state = checked_state(array, sim_->config());
+  const FlockState state = checked_state(array, config());
   py::gil_scoped_release release;
   const std::lock_guard<std::mutex> lock(mutex_);
   // In input order, as a new flock starts; the steps taken go on, and so does the noise.
@@ -121,25 +141,24 @@ py::dict PythonFlock::metrics() {
 }
 
 py::dict PythonFlock::params() const {
-  return to_python(cli::params_json(sim_->config().params));
+  return to_python(cli::params_json(config().params));
 }
 
-void PythonFlock::set_params(const py::dict& changes) {
+void PythonFlock::set_params(const py::dict& keywords) {
   for (const char* fixed : kFixed) {
-    if (changes.contains(fixed)) {
+    if (keywords.contains(fixed)) {
       throw InputError(std::string(fixed) + ": fixed for a flock's life; make a new Flock");
     }
   }
-  GivenOptions given = given_;
-  merge(given, changes);
+  const GivenOptions changes = given_options(keywords);
+  py::gil_scoped_release release;
+  // The options given so far are read, changed and stored under the lock, so that two threads
+  // changing one flock each keep their change.
+  const std::lock_guard<std::mutex> lock(mutex_);
+  GivenOptions given = merged(given_, changes);
   cli::FlockOptions options = parse_flock_options(given);
   options.count = count();  // a world given by density stays the flock's
-  const FlockParams params = cli::resolve_params(options);
-  {
-    py::gil_scoped_release release;
-    const std::lock_guard<std::mutex> lock(mutex_);
-    sim_->set_params(params);
-  }
+  sim_->set_params(cli::resolve_params(options));
   given_ = std::move(given);
 }
 

@@ -33,7 +33,7 @@ class PythonFlock {
 
   std::uint64_t count() const { return sim_->count(); }
   std::uint64_t seed() const { return sim_->config().seed; }
-  std::uint64_t steps_taken() const { return sim_->steps_taken(); }
+  std::uint64_t steps_taken() const;
   std::string backend() const { return to_string(sim_->config().backend); }
   std::string method() const { return to_string(sim_->config().method); }
   std::string precision() const { return to_string(sim_->config().precision); }
@@ -41,6 +41,13 @@ class PythonFlock {
   std::uint64_t bytes_allocated() const { return sim_->bytes_allocated(); }
 
  private:
+  // After the simulation is made: the files among the options are read, and their contents
+  // stand in for them.
+  void settle_given();
+
+  // The simulation's configuration, read under the lock (set_params changes it).
+  SimulationConfig config() const;
+
   // An (N, 4) array as a start for `config`, checked as a state file is.
   static FlockState checked_state(const py::object& array, const SimulationConfig& config);
 

@@ -137,9 +137,27 @@ TEST_F(Sweep, BadParametersAreRefused) {
              "--noise is given both as an option and as --param noise");
   expect_bad({"--param", "noise=1", "--every", "30"}, "--steps 40 is not a multiple of --every 30");
   expect_bad({"--param", "noise=1", "--resume"}, "--resume needs --csv FILE");
+  ASSERT_EQ(run({"sweep", "--model", "vicsek", "--density", "4", "--steps", "40", "--replicas", "2",
+                 "--backend", "cpu", "--param", "count=50", "--csv", path("other.csv")})
+                .code,
+            0);
+  expect_bad({"--param", "count=50", "--csv", path("other.csv"), "--resume"},
+             "--resume: '" + path("other.csv") +
+                 "' holds a point flown with 50 boids, 2 replicas and 8 samples; this sweep flies "
+                 "50, 3 and 12");
   expect_bad({"--param", "noise=1", "--plot", "out.jpg"},
              "--plot: expected a file name ending in .png");
   expect_bad({"--param", "noise=1", "--init", "start.csv"}, "--init: a sweep flies random starts");
+}
+
+// A range ends at its STOP as written: a Vicsek sweep up to 2 pi stays inside --noise's range.
+TEST_F(Sweep, ARangeEndsAtItsStopAsWritten) {
+  const boids::test_support::Result r =
+      run(sweep({"--param", "noise=0:6.283185307179586:3.141592653589793", "--json"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto json = nlohmann::json::parse(r.out);
+  ASSERT_EQ(json.size(), 3u);
+  EXPECT_EQ(json[2]["noise"].get<double>(), 6.283185307179586);
 }
 
 TEST_F(Sweep, RowsAreThePointsOfTheGridAndResumeLosesNone) {

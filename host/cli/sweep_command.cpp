@@ -84,9 +84,14 @@ Param parse_param(const std::string& text) {
     if (!(count <= kMaxValues)) {
       throw InputError(option + ": more than " + std::to_string(kMaxValues) + " values");
     }
-    for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(count); ++i) {
+    const auto n = static_cast<std::uint64_t>(count);
+    for (std::uint64_t i = 0; i < n; ++i) {
       p.values.push_back(value_text(start + static_cast<double>(i) * step));
     }
+    // The ends as given, so that a range up to an option's bound (noise to 2 pi) stays in it.
+    p.values.front() = spec.substr(0, a);
+    const double last = start + static_cast<double>(n - 1) * step;
+    if (std::fabs(last - stop) <= 1e-9 * step) p.values.back() = spec.substr(a + 1, b - a - 1);
     return p;
   }
   std::stringstream values(spec);
@@ -177,12 +182,12 @@ std::vector<std::string> param_names(const SweepOptions& o) {
   return names;
 }
 
-// A point's value as JSON: a whole number as such, else a double.
+// A point's value as JSON: a whole number as such, else a double (as the option read it).
 nlohmann::ordered_json json_number(const std::string& text) {
-  if (text.find_first_not_of("0123456789") == std::string::npos) {
-    return std::stoull(text);
+  if (text.size() < 20 && text.find_first_not_of("0123456789") == std::string::npos) {
+    return std::strtoull(text.c_str(), nullptr, 10);
   }
-  return std::stod(text);
+  return std::strtod(text.c_str(), nullptr);
 }
 
 struct PointResult {
@@ -317,9 +322,22 @@ int sweep_command(const std::vector<std::string>& args) {
     counts.push_back(resolve_count(options));
     check_memory(configs.back(), counts.back());
   }
-  const std::set<std::vector<std::string>> done =
-      o.resume ? finished_sweep_points(o.csv_file, param_names(o))
-               : std::set<std::vector<std::string>>{};
+  const FinishedPoints done =
+      o.resume ? finished_sweep_points(o.csv_file, param_names(o)) : FinishedPoints{};
+  // A finished point must have been flown as this sweep flies it: as many boids, replicas and
+  // samples (the file does not record the other options).
+  const std::string sample_count = std::to_string(o.replicas * (o.steps / o.every));
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const auto row = done.find(points[p]);
+    if (row == done.end()) continue;
+    if (row->second[0] != std::to_string(counts[p]) ||
+        row->second[1] != std::to_string(o.replicas) || row->second[2] != sample_count) {
+      throw InputError("--resume: " + quoted_path(o.csv_file) + " holds a point flown with " +
+                       row->second[0] + " boids, " + row->second[1] + " replicas and " +
+                       row->second[2] + " samples; this sweep flies " + std::to_string(counts[p]) +
+                       ", " + std::to_string(o.replicas) + " and " + sample_count);
+    }
+  }
   // A new sweep starts its file; a resumed one appends to it (or starts it, if it holds no
   // header yet).
   if (!o.csv_file.empty() && !(o.resume && sweep_csv_started(o.csv_file))) {

@@ -32,9 +32,9 @@ std::string sweep_csv_row(const std::vector<std::string>& point, std::uint64_t c
   return row.str();
 }
 
-std::set<std::vector<std::string>> finished_sweep_points(const std::string& path,
-                                                         const std::vector<std::string>& params) {
-  std::set<std::vector<std::string>> done;
+FinishedPoints finished_sweep_points(const std::string& path,
+                                     const std::vector<std::string>& params) {
+  FinishedPoints done;
   std::ifstream in(path, std::ios::binary);
   if (!in) return done;  // nothing to resume: the sweep starts the file
   std::ostringstream contents;
@@ -59,7 +59,9 @@ std::set<std::vector<std::string>> finished_sweep_points(const std::string& path
                        "sweep's: " +
                        boids::quoted(line));
     }
-    done.insert(std::vector<std::string>(fields.begin(), fields.begin() + params.size()));
+    const auto split = fields.begin() + static_cast<std::ptrdiff_t>(params.size());
+    done[std::vector<std::string>(fields.begin(), split)] =
+        std::vector<std::string>(split, fields.end());
   }
   if (whole < text.size()) std::filesystem::resize_file(path, whole);
   return done;

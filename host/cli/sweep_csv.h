@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cstdint>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,10 +20,12 @@ std::string sweep_csv_row(const std::vector<std::string>& point, std::uint64_t c
                           const EnsembleStatistics& s, double seconds);
 
 // The points an earlier run of the sweep over `params` wrote to `path` (none when it is missing
-// or holds no whole line). Throws InputError for another sweep's file or a row not its own; a
-// last line cut by a kill is cut from the file, and its point flies again.
-std::set<std::vector<std::string>> finished_sweep_points(const std::string& path,
-                                                         const std::vector<std::string>& params);
+// or holds no whole line), each with the rest of its row (boids, replicas, samples, ...).
+// Throws InputError for another sweep's file or a row not its own; a last line cut by a kill is
+// cut from the file, and its point flies again.
+using FinishedPoints = std::map<std::vector<std::string>, std::vector<std::string>>;
+FinishedPoints finished_sweep_points(const std::string& path,
+                                     const std::vector<std::string>& params);
 
 // Whether `path` holds a whole first line (the header).
 bool sweep_csv_started(const std::string& path);

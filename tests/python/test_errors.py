@@ -65,7 +65,7 @@ def test_unknown_keywords_are_type_errors_that_list_the_known():
         boids.Flock(radious=5)
 
 
-@pytest.mark.parametrize("value", [True, "five", [1, "x"], {"a": 1}, 1j])
+@pytest.mark.parametrize("value", [True, "five", [1, "x"], {"a": 1}, 1j, b"5"])
 def test_values_that_are_not_numbers_are_refused(value):
     with pytest.raises(ValueError, match="--radius"):
         boids.Flock(radius=value)
@@ -139,7 +139,8 @@ def test_set_state_refuses_another_size_and_keeps_the_flock():
     ([(1, 2, 3), 5], r"obstacles, row 1: expected three numbers"),
     ([(1, 2, 0)], r"obstacles, row 0: radius = 0 is not > 0"),
     ([(1, 200, 3)], r"obstacles, row 0: y = 200 is outside the world \[0, 100\)"),
-    ([(1, 2, "r")], r"obstacles, row 0: expected a number"),
+    ([(1, 2, "r")], r"obstacles, row 0: expected a real number"),
+    (5, r"obstacles: expected rows \(x, y, radius\) or a file's name, got 5"),
 ])
 def test_bad_obstacle_rows_are_refused_naming_the_row(rows, message):
     with pytest.raises(ValueError, match=message):

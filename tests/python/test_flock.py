@@ -174,3 +174,20 @@ def test_numbers_of_every_python_kind_are_taken_exactly():
 def test_help_explains_every_option():
     for keyword in boids._boids.flock_keywords():
         assert keyword in boids.Flock.__doc__, keyword
+
+
+def test_files_are_read_once_when_the_flock_is_made(tmp_path):
+    start, rocks = tmp_path / "start.npy", tmp_path / "rocks.csv"
+    np.save(start, boids.Flock(count=200, density=0.05, backend="cpu", precision="double").state)
+    rocks.write_text("x,y,radius\n10,10,2\n")
+    flock = boids.Flock(init=start, density=0.05, obstacles=rocks, backend="cpu",
+                        precision="double")
+    start.unlink()
+    rocks.write_text("x,y,radius\n10,10,2\n20,20,2\n")
+    flock.set_params(noise=0.1)  # neither file is read again
+    assert flock.params["obstacles"] == 1 and flock.params["noise"] == 0.1
+    assert flock.params["world"] == pytest.approx((200 / 0.05) ** 0.5)
+
+
+def test_zero_dimensional_arrays_are_numbers():
+    assert boids.Flock(count=10, radius=np.array(5.0), backend="cpu").params["radius"] == 5

@@ -42,3 +42,21 @@ def test_two_threads_stepping_one_flock_take_turns():
         thread.join()
     assert shared.steps_taken == 60
     assert shared.state.tobytes() == alone.state.tobytes()
+
+
+def test_changes_from_two_threads_are_both_kept():
+    for _ in range(30):
+        flock = boids.Flock(count=50, backend="cpu")
+        barrier = threading.Barrier(2)
+
+        def change(**params):
+            barrier.wait()
+            flock.set_params(**params)
+
+        threads = [threading.Thread(target=change, kwargs=dict(noise=0.1)),
+                   threading.Thread(target=change, kwargs=dict(radius=5))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert (flock.params["noise"], flock.params["radius"]) == (0.1, 5)
