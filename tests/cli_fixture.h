@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_directory.h"
 #include "tests/test_support.h"
 
 namespace boids::test_support {
@@ -25,40 +26,14 @@ struct Result {
   std::string out, err;
 };
 
-inline std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-inline void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
-class CliFixture : public ::testing::Test {
+class CliFixture : public TestDirectory {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("boids_cli_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
+  CliFixture() : TestDirectory("boids_cli") {}
+
   void TearDown() override {
-    std::filesystem::remove_all(dir_);
+    TestDirectory::TearDown();
     std::filesystem::remove(stem() + ".out");  // a started program's, when a test killed it
     std::filesystem::remove(stem() + ".err");
-  }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  std::set<std::string> entries() const {
-    std::set<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(dir_))
-      names.insert(entry.path().filename().string());
-    return names;
   }
 
   // Runs `boids args...` in the test's directory; stdout goes to `stdout_to` when given
@@ -139,8 +114,6 @@ class CliFixture : public ::testing::Test {
     }
     return pid;
   }
-
-  std::filesystem::path dir_;
 };
 
 }  // namespace boids::test_support

@@ -13,6 +13,7 @@
 #include "host/errors.h"
 #include "host/message_text.h"
 #include "host/state_file.h"
+#include "tests/test_directory.h"
 
 namespace boids {
 namespace {
@@ -179,15 +180,9 @@ TEST(CsvMessages, OutOfRangeSaysWhichWay) {
              "is not a number");
 }
 
-class LargeInputFiles : public ::testing::Test {
+class LargeInputFiles : public test_support::TestDirectory {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("boids_messages_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  LargeInputFiles() : TestDirectory("boids_messages") {}
   // A file that starts with `start` and is `size` bytes long, sparse where the file system
   // allows: its size, not its contents, is what the reader must not trust.
   std::string make(const std::string& name, const std::string& start, std::uintmax_t size) {
@@ -205,7 +200,6 @@ class LargeInputFiles : public ::testing::Test {
     *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return m;
   }
-  fs::path dir_;
 };
 
 // 64 GiB: a reader that read it whole would run out of memory, or take minutes.

@@ -20,11 +20,14 @@
 #include "host/errors.h"
 #include "host/flock.h"
 #include "host/state_file.h"
+#include "tests/test_directory.h"
 
 namespace boids {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::read_file;
+using test_support::write_file;
 
 std::uint64_t bits(double v) {
   std::uint64_t b;
@@ -284,37 +287,9 @@ TEST(StateFileParsing, KeepsInputOrder) {
 // ---------------------------------------------------------------------------------------
 // Files
 
-class StateFileOnDisk : public ::testing::Test {
+class StateFileOnDisk : public test_support::TestDirectory {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("boids_state_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::permissions(dir_, fs::perms::owner_all, ignored);
-    fs::remove_all(dir_, ignored);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  static void write(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-  }
-  static std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  std::set<std::string> entries() const {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_))
-      names.insert(entry.path().filename().string());
-    return names;
-  }
+  StateFileOnDisk() : TestDirectory("boids_state") {}
   // read_state_file fails with an InputError whose message has each of `parts`.
   static void expect_read_error(const std::string& path, const std::vector<std::string>& parts) {
     try {
@@ -327,15 +302,14 @@ class StateFileOnDisk : public ::testing::Test {
       ADD_FAILURE() << "not an InputError: " << e.what();
     }
   }
-  fs::path dir_;
 };
 
 TEST_F(StateFileOnDisk, ReadErrorsNameTheFileAndLine) {
-  write(path("bad.csv"), "x,y,vx,vy\n1,2,3,4\n1,2,3\n");
+  write_file(path("bad.csv"), "x,y,vx,vy\n1,2,3,4\n1,2,3\n");
   expect_read_error(path("bad.csv"), {path("bad.csv"), "line 3:"});
-  write(path("crlf.csv"), "x,y,vx,vy\r\n1,2,3,4\r\n");
+  write_file(path("crlf.csv"), "x,y,vx,vy\r\n1,2,3,4\r\n");
   EXPECT_EQ(read_state_file(path("crlf.csv"), 100).size(), 1u);
-  write(path("empty.csv"), "");
+  write_file(path("empty.csv"), "");
   expect_read_error(path("empty.csv"), {path("empty.csv"), "line 1:", "empty"});
 }
 
@@ -356,7 +330,7 @@ TEST_F(StateFileOnDisk, NonRegularFilesAreRefused) {
 
 TEST_F(StateFileOnDisk, WriteFailureLeavesTheFileAndNoTemporaries) {
   const std::string target = path("state.csv");
-  write(target, "precious\n");
+  write_file(target, "precious\n");
   // Files may not grow beyond 16 bytes: the write of the temporary file fails (EFBIG), even
   // for root, for whom directory permissions do not count.
   struct sigaction ignore {
@@ -382,13 +356,13 @@ TEST_F(StateFileOnDisk, WriteFailureLeavesTheFileAndNoTemporaries) {
   sigaction(SIGXFSZ, &previous, nullptr);
   EXPECT_TRUE(threw) << message;
   EXPECT_NE(message.find(target), std::string::npos) << message;
-  EXPECT_EQ(read(target), "precious\n");
+  EXPECT_EQ(read_file(target), "precious\n");
   EXPECT_EQ(entries(), std::set<std::string>{"state.csv"});
 }
 
 TEST_F(StateFileOnDisk, UnwritableDirectory) {
   const std::string target = path("state.csv");
-  write(target, "precious\n");
+  write_file(target, "precious\n");
   fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
   if (access(dir_.c_str(), W_OK) == 0) {
     fs::permissions(dir_, fs::perms::owner_all);
@@ -396,7 +370,7 @@ TEST_F(StateFileOnDisk, UnwritableDirectory) {
   }
   EXPECT_THROW(write_state_file(target, random_state(10, 100, 6)), RuntimeError);
   fs::permissions(dir_, fs::perms::owner_all);
-  EXPECT_EQ(read(target), "precious\n");
+  EXPECT_EQ(read_file(target), "precious\n");
   EXPECT_EQ(entries(), std::set<std::string>{"state.csv"});
 }
 
@@ -408,23 +382,23 @@ TEST_F(StateFileOnDisk, MissingDirectory) {
 
 TEST_F(StateFileOnDisk, DestinationIsADirectory) {
   fs::create_directories(path("taken"));
-  write(path("taken/inside"), "keep");
+  write_file(path("taken/inside"), "keep");
   EXPECT_THROW(write_state_file(path("taken"), random_state(10, 100, 8)), RuntimeError);
   EXPECT_TRUE(fs::is_directory(path("taken")));
-  EXPECT_EQ(read(path("taken/inside")), "keep");
+  EXPECT_EQ(read_file(path("taken/inside")), "keep");
   EXPECT_EQ(entries(), std::set<std::string>{"taken"});
 }
 
 TEST_F(StateFileOnDisk, SuccessfulWriteLeavesOnlyTheFile) {
   const std::string target = path("state.csv");
-  write(target, "old contents that are longer than the new ones, to be sure they are gone\n");
+  write_file(target, "old contents that are longer than the new ones, to be sure they are gone\n");
   FlockState s;
   s.x = {1};
   s.y = {2};
   s.vx = {0.5};
   s.vy = {-0.25};
   write_state_file(target, s);
-  EXPECT_EQ(read(target), "x,y,vx,vy\n1,2,0.5,-0.25\n");
+  EXPECT_EQ(read_file(target), "x,y,vx,vy\n1,2,0.5,-0.25\n");
   EXPECT_EQ(entries(), std::set<std::string>{"state.csv"});
 }
 

@@ -21,6 +21,7 @@
 
 #include "host/errors.h"
 #include "host/trajectory_file.h"
+#include "tests/test_directory.h"
 
 namespace {
 
@@ -150,24 +151,9 @@ class Reader {
   hid_t file_;
 };
 
-class Trajectory : public ::testing::Test {
+class Trajectory : public boids::test_support::TestDirectory {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("boids_trajectory_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
-    return names;
-  }
-
-  fs::path dir_;
+  Trajectory() : TestDirectory("boids_trajectory") {}
 };
 
 }  // namespace
@@ -289,11 +275,11 @@ TEST_F(Trajectory, AnExistingFileIsReplacedOnlyByAWholeFrame) {
     EXPECT_EQ(entries().size(), 2u);  // and the temporary file
   }
   EXPECT_EQ(contents(path("t.h5")), "earlier");
-  EXPECT_EQ(entries(), std::vector<std::string>{"t.h5"});
+  EXPECT_EQ(entries(), std::set<std::string>{"t.h5"});
   {
     TrajectoryWriter writer(path("t.h5"), header(4));
     writer.append(0, 0, frame_state(4, 0), frame_metrics(0));
-    EXPECT_EQ(entries(), std::vector<std::string>{"t.h5"});
+    EXPECT_EQ(entries(), std::set<std::string>{"t.h5"});
     EXPECT_EQ(contents(path("t.h5")).substr(1, 3), "HDF");
     writer.append(1, 1, frame_state(4, 1), frame_metrics(1));
   }  // not closed: still readable
