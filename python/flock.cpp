@@ -26,33 +26,28 @@ std::string shape_of(std::uint64_t count) {
 PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
     : given_(given_options(keywords)) {
   cli::FlockOptions options = parse_flock_options(given_);
-  if (state.is_none()) {
-    const SimulationConfig config = cli::resolve_config(options);
-    FlockState initial;
-    {
-      py::gil_scoped_release release;
-      if (options.init_file.empty()) check_memory(config, cli::resolve_count(options));
-      initial = cli::initial_state(options, config.params);
-      check_memory(config, initial.size());
+  if (!state.is_none()) {
+    for (const char* fixed : {"count", "init"}) {
+      if (given_.texts.count(fixed)) {
+        throw InputError(std::string(fixed) +
+                         ": from_state takes the flock from the array; give no " + fixed);
+      }
     }
-    sim_ = make_simulation(config, initial);
-    settle_given();
-    return;
-  }
-  for (const char* fixed : {"count", "init"}) {
-    if (given_.texts.count(fixed)) {
-      throw InputError(std::string(fixed) +
-                       ": from_state takes the flock from the array; give no " + fixed);
+    // The array's size before the world: a world given by --density depends on it.
+    const py::array rows = py::array::ensure(state);
+    if (rows && rows.ndim() == 2 && rows.shape(1) == 4 && rows.shape(0) > 0) {
+      options.count = static_cast<std::uint64_t>(rows.shape(0));
     }
-  }
-  // The array's size before the world: a world given by --density depends on it.
-  const py::array rows = py::array::ensure(state);
-  if (rows && rows.ndim() == 2 && rows.shape(1) == 4 && rows.shape(0) > 0) {
-    options.count = static_cast<std::uint64_t>(rows.shape(0));
   }
   const SimulationConfig config = cli::resolve_config(options);
-  const FlockState initial = checked_state(state, config);
+  FlockState initial;
+  if (!state.is_none()) initial = checked_state(state, config);
   py::gil_scoped_release release;
+  if (state.is_none()) {
+    // A random start is checked before it is drawn; a state file once it is read.
+    if (options.init_file.empty()) check_memory(config, cli::resolve_count(options));
+    initial = cli::initial_state(options, config.params);
+  }
   check_memory(config, initial.size());
   sim_ = make_simulation(config, initial);
   settle_given();

@@ -163,7 +163,7 @@ TEST_F(Sweep, ARangeEndsAtItsStopAsWritten) {
 TEST_F(Sweep, RowsAreThePointsOfTheGridAndResumeLosesNone) {
   const std::string csv = path("sweep.csv");
   const auto args =
-      sweep({"--param", "noise=0.5:2.5:1", "--param", "count=40,60", "--csv", csv, "--json"});
+      sweep({"--param", "noise=0.5:2.5:1", "--param=count=40,60", "--csv", csv, "--json"});
   const boids::test_support::Result first = run(args);
   ASSERT_EQ(first.code, 0) << first.err;
   const auto json = nlohmann::json::parse(first.out);

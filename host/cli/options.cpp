@@ -69,6 +69,12 @@ void OptionParser::add_value(const std::string& name, const std::string& value_n
   options_.push_back({name, value_name, help, std::move(set), nullptr});
 }
 
+void OptionParser::add_repeated_value(const std::string& name, const std::string& value_name,
+                                      const std::string& help,
+                                      std::function<void(const std::string&)> set) {
+  options_.push_back({name, value_name, help, std::move(set), nullptr, true});
+}
+
 void OptionParser::add_flag(const std::string& name, const std::string& help,
                             std::function<void()> set) {
   options_.push_back({name, "", help, nullptr, std::move(set)});
@@ -94,7 +100,9 @@ std::vector<std::string> OptionParser::parse(const std::vector<std::string>& arg
     const std::string name = arg.substr(0, equals);
     const Option* option = find(name);
     if (!option) throw InputError("unknown option " + quoted(name) + " (see --help)");
-    if (!seen.insert(name).second) throw InputError(name + " is given more than once");
+    if (!seen.insert(name).second && !option->repeatable) {
+      throw InputError(name + " is given more than once");
+    }
     given.push_back(name);
     if (option->set_flag) {
       if (equals != std::string::npos) throw InputError(name + " takes no value");

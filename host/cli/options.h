@@ -28,9 +28,13 @@ class OptionParser {
   void add_value(const std::string& name, const std::string& value_name, const std::string& help,
                  std::function<void(const std::string&)> set);
   void add_flag(const std::string& name, const std::string& help, std::function<void()> set);
+  // A value option that may be given more than once; `set` takes each value in order.
+  void add_repeated_value(const std::string& name, const std::string& value_name,
+                          const std::string& help, std::function<void(const std::string&)> set);
 
   // Parses `--name value`, `--name=value` and `--flag`. Throws InputError for an unknown
-  // option, a missing value, an option given twice, a positional argument, or a bad value.
+  // option, a missing value, an option given twice (unless repeatable), a positional argument,
+  // or a bad value.
   // Returns the names of the options given, in order.
   std::vector<std::string> parse(const std::vector<std::string>& args) const;
 
@@ -44,6 +48,7 @@ class OptionParser {
     std::string name, value_name, help;
     std::function<void(const std::string&)> set_value;
     std::function<void()> set_flag;
+    bool repeatable = false;
   };
   const Option* find(const std::string& name) const;
 

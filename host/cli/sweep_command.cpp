@@ -114,12 +114,13 @@ OptionParser make_parser(SweepOptions& o) {
       "U = 1 - <phi^4> / (3 <phi^2>^2), the susceptibility N (<phi^2> - <phi>^2), and the mean\n"
       "flock count, largest flock and nearest-neighbour distance. Small flocks on the cpu backend\n"
       "fly side by side, one to a thread; each flies as it would alone.");
-  parser.add_value("--param", "NAME=VALUES",
-                   "a parameter and its values: V1,V2,... or START:STOP:STEP; repeatable (the "
-                   "grid of all combinations). NAME: count, radius, separation, alignment, "
-                   "cohesion, max-speed, speed, dt, density, world, wall-distance, "
-                   "separation-radius, fov, noise, goal-weight",
-                   [&o](const std::string& v) { o.params.push_back(parse_param(v)); });
+  parser.add_repeated_value(
+      "--param", "NAME=VALUES",
+      "a parameter and its values: V1,V2,... or START:STOP:STEP; repeatable (the "
+      "grid of all combinations). NAME: count, radius, separation, alignment, "
+      "cohesion, max-speed, speed, dt, density, world, wall-distance, "
+      "separation-radius, fov, noise, goal-weight",
+      [&o](const std::string& v) { o.params.push_back(parse_param(v)); });
   parser.add_value(
       "--replicas", "K", "flocks a point, seeds --seed, --seed + 1, ... (default 4)",
       [&o](const std::string& v) { o.replicas = parse_whole("--replicas", v, 1, 100000); });
@@ -191,6 +192,7 @@ nlohmann::ordered_json json_number(const std::string& text) {
 }
 
 struct PointResult {
+  std::size_t index = 0;  // in the grid
   std::vector<std::string> point;
   std::uint64_t count = 0;
   EnsembleStatistics statistics;
@@ -267,22 +269,7 @@ void plot_sweep(const SweepOptions& o, const std::vector<PointResult>& results,
 int sweep_command(const std::vector<std::string>& args) {
   SweepOptions o;
   const OptionParser parser = make_parser(o);
-  std::vector<std::string> given;
-  {
-    // --param is the one option given more than once: each is taken out first.
-    std::vector<std::string> rest;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (args[i] == "--param" && i + 1 < args.size()) {
-        parser.parse({args[i], args[i + 1]});
-        ++i;
-      } else if (args[i].rfind("--param=", 0) == 0) {
-        parser.parse({args[i]});
-      } else {
-        rest.push_back(args[i]);
-      }
-    }
-    given = parser.parse(rest);
-  }
+  const std::vector<std::string> given = parser.parse(args);
   if (o.help) {
     std::cout << parser.help();
     return 0;
@@ -379,6 +366,7 @@ int sweep_command(const std::vector<std::string>& args) {
     if (--remaining[p] > 0) return;
     // Its replicas are done: the point's row, now.
     PointResult r;
+    r.index = p;
     r.point = points[p];
     r.count = counts[p];
     r.statistics = ensemble_statistics(samples[p], counts[p]);
@@ -392,10 +380,8 @@ int sweep_command(const std::vector<std::string>& args) {
   });
   progress.finish();
   // In the grid's order, whatever order the points finished in.
-  std::sort(results.begin(), results.end(), [&](const PointResult& a, const PointResult& b) {
-    return std::find(points.begin(), points.end(), a.point) <
-           std::find(points.begin(), points.end(), b.point);
-  });
+  std::sort(results.begin(), results.end(),
+            [](const PointResult& a, const PointResult& b) { return a.index < b.index; });
   if (outputs.has("--plot")) plot_sweep(o, results, outputs);
   outputs.commit();
   print_results(o, results);
