@@ -6,8 +6,10 @@
 #pragma once
 
 #include "host/checkpoint.h"
+#include "host/ensemble.h"
 #include "host/errors.h"
 #include "host/flock.h"
+#include "host/flock_batch.h"
 #include "host/initial_state.h"
 #include "host/metrics.h"
 #include "host/npy_file.h"

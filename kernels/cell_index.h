@@ -117,14 +117,15 @@ void find_cell_starts(Executor& exec, const index_t* sorted_keys, index_t* cell_
 //   exec.sort_cells(keys, order, cell_start, count, cells, scratch): sorts the keys stably,
 //   leaving in `order` the sorting permutation (it may use `order`'s identity as the sort's
 //   values and `keys` as scratch) and in `cell_start` the cell starts.
-// With `carry_ids` the ids follow the boids into cell order (the hashed step); without, the
-// ids are left alone and `order` keeps the permutation (the metrics, on either method).
-template <typename Real, typename Executor>
-void build_cell_index(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
+// `key_boids(i)` writes boid i's key in [0, cells) and the identity (ComputeCellKeys for one
+// flock). With `carry_ids` the ids follow the boids into cell order (the hashed step);
+// without, the ids are left alone and `order` keeps the permutation (the metrics).
+template <typename Real, typename Executor, typename KeyBoids>
+void build_cell_index(Executor& exec, CellIndex<Real>& x, const KeyBoids& key_boids, index_t cells,
                       bool carry_ids) {
   const index_t n = x.count;
-  if (!x.keys_ready) exec.for_each(n, ComputeCellKeys<Real>{x.boids, x.keys, x.order, grid});
-  exec.sort_cells(x.keys, x.order, x.cell_start, n, grid.cells(), x.sort_scratch());
+  if (!x.keys_ready) exec.for_each(n, key_boids);
+  exec.sort_cells(x.keys, x.order, x.cell_start, n, cells, x.sort_scratch());
   x.keys_ready = false;  // the sort has used them
   if (carry_ids) {
     exec.for_each(n, ReorderByCell<Real, true>{x.boids, x.ids, x.order, x.sorted});
@@ -132,6 +133,14 @@ void build_cell_index(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& 
   } else {
     exec.for_each(n, ReorderByCell<Real, false>{x.boids, nullptr, x.order, x.sorted});
   }
+}
+
+// The index of one flock on `grid`.
+template <typename Real, typename Executor>
+void build_cell_index(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
+                      bool carry_ids) {
+  build_cell_index(exec, x, ComputeCellKeys<Real>{x.boids, x.keys, x.order, grid}, grid.cells(),
+                   carry_ids);
 }
 
 }  // namespace boids::kernels

@@ -7,11 +7,16 @@
 //                  then components sized and roots counted     (CountMembers, IsRoot)
 // They run on the cell index of the current positions (kernels/cell_index.h), and keep the
 // union-find in the index's key and order arrays, free once the boids are reordered: the
-// metrics need no memory of their own.
+// metrics need no memory of their own. The same passes measure one flock or every flock of a
+// batch at once (kernels/flock_set.h): each boid looks only at its own flock's cells, and the
+// sums add per flock.
 #pragma once
+
+#include <vector>
 
 #include "kernels/atomics.h"
 #include "kernels/cell_index.h"
+#include "kernels/flock_set.h"
 
 namespace boids::kernels {
 
@@ -51,23 +56,25 @@ BOIDS_HD inline Real distance_sq(const Boid<Real>& a, const Boid<Real>& b,
 
 // Searches square rings of cells outwards from the boid's cell; once the nearest boid found
 // is within `ring` cell widths, no unseen boid can be nearer. On a torus, when the rings would
-// wrap onto themselves, every boid is checked; between walls, cells beyond them are skipped.
-template <typename Real>
+// wrap onto themselves, every boid of the flock is checked; between walls, cells beyond them
+// are skipped.
+template <typename Real, typename Flocks>
 struct NearestNeighborDistance {
   const Boid<Real>* sorted;
   const index_t* cell_start;
-  CellGrid<Real> grid;
-  StepParams<Real> params;
-  index_t count;
+  Flocks flocks;
 
   // The distance from sorted boid i to its nearest other boid; 0 for a lone boid.
   BOIDS_HD double operator()(index_t i) const {
+    const FlockPlace<Real>& flock = flocks.of_slot(i);
+    const CellGrid<Real>& grid = flock.grid;
+    const index_t* starts = cell_start + flock.key_base;
     const Boid<Real> self = sorted[i];
     const int columns = static_cast<int>(grid.columns), rows = static_cast<int>(grid.rows);
     const int cx = static_cast<int>(grid.column(self.x));
     const int cy = static_cast<int>(grid.row(self.y));
-    const Real cell_width = params.width / static_cast<Real>(grid.columns);
-    const Real cell_height = params.height / static_cast<Real>(grid.rows);
+    const Real cell_width = flock.params.width / static_cast<Real>(grid.columns);
+    const Real cell_height = flock.params.height / static_cast<Real>(grid.rows);
     const Real unit = cell_width < cell_height ? cell_width : cell_height;
     // The last ring that does not wrap onto itself; between walls, one that covers the grid.
     const int rings = grid.wraps ? (min_of(columns, rows) - 1) / 2 : max_of(columns, rows);
@@ -86,18 +93,18 @@ struct NearestNeighborDistance {
             continue;
           }
           const auto cell = static_cast<index_t>(gy * columns + gx);
-          scan(i, self, cell_start[cell], cell_start[cell + 1], best);
+          scan(i, self, starts[cell], starts[cell + 1], flock.params, best);
         }
       }
       const Real reach = static_cast<Real>(ring) * unit;
       found = best >= Real(0) && best <= reach * reach;
     }
-    if (!found) scan(i, self, 0, count, best);
+    if (!found) scan(i, self, flock.first, flock.first + flock.count, flock.params, best);
     return best >= Real(0) ? square_root(static_cast<double>(best)) : 0.0;
   }
 
   BOIDS_HD void scan(index_t i, const Boid<Real>& self, index_t begin, index_t end,
-                     Real& best) const {
+                     const StepParams<Real>& params, Real& best) const {
     for (index_t k = begin; k < end; ++k) {
       if (k == i) continue;
       const Real d2 = distance_sq(self, sorted[k], params);
@@ -141,49 +148,50 @@ struct InitializeParents {
 };
 
 // The sorted boids and their cell index, as the metrics read them.
-template <typename Real>
-struct SortedFlock {
+template <typename Real, typename Flocks>
+struct SortedFlocks {
   const Boid<Real>* sorted;
   const index_t* cell_start;
-  CellGrid<Real> grid;
-  StepParams<Real> params;
+  Flocks flocks;
 
   // Calls `body(k)` for every sorted boid k closer than r to sorted boid i, i itself included.
   template <typename Body>
   BOIDS_HD void for_each_within_radius(index_t i, Body&& body) const {
+    const FlockPlace<Real>& flock = flocks.of_slot(i);
+    const index_t* starts = cell_start + flock.key_base;
     const Boid<Real> self = sorted[i];
-    grid.for_each_block_run(grid.column(self.x), grid.row(self.y),
-                            [&](index_t first_key, index_t last_key) {
-                              const index_t end = cell_start[last_key + 1];
-                              for (index_t k = cell_start[first_key]; k < end; ++k) {
-                                if (distance_sq(self, sorted[k], params) < params.radius_sq)
-                                  body(k);
-                              }
-                            });
+    flock.grid.for_each_block_run(
+        flock.grid.column(self.x), flock.grid.row(self.y),
+        [&](index_t first_key, index_t last_key) {
+          const index_t end = starts[last_key + 1];
+          for (index_t k = starts[first_key]; k < end; ++k) {
+            if (distance_sq(self, sorted[k], flock.params) < flock.params.radius_sq) body(k);
+          }
+        });
   }
 };
 
 // Joins each boid's flock with those of its neighbours.
-template <typename Real>
+template <typename Real, typename Flocks>
 struct LinkNeighbors {
-  SortedFlock<Real> flock;
+  SortedFlocks<Real, Flocks> flocks;
   index_t* parent;
 
   BOIDS_HD void operator()(index_t i) const {
-    flock.for_each_within_radius(i, [&](index_t k) {
+    flocks.for_each_within_radius(i, [&](index_t k) {
       if (k > i) link(parent, i, k);
     });
   }
 };
 
 // The number of other boids closer than r.
-template <typename Real>
+template <typename Real, typename Flocks>
 struct NeighborCount {
-  SortedFlock<Real> flock;
+  SortedFlocks<Real, Flocks> flocks;
 
   BOIDS_HD double operator()(index_t i) const {
     double neighbours = 0;
-    flock.for_each_within_radius(i, [&](index_t k) { neighbours += k != i ? 1 : 0; });
+    flocks.for_each_within_radius(i, [&](index_t k) { neighbours += k != i ? 1 : 0; });
     return neighbours;
   }
 };
@@ -217,38 +225,90 @@ struct MetricsResult {
   double mean_neighbors;
 };
 
-// Builds the cell index of the current positions (the state and the ids are left as they
-// are) and measures the flock. `Executor` also sums and takes maxima:
+// Sums of value_of(i) per flock, into out[f]: the executor's sum for one flock; for a batch,
+// its segmented sum over the flocks' slots, with
+//   exec.segmented_sum(starts, segments, value_of, out): out[s] the sum over
+//   [starts[s], starts[s + 1]), each added as exec.sum adds a flock of its own
+//   exec.segmented_maximum(values, starts, segments, out): out[s] the maximum likewise
+template <typename Real, typename Executor, typename ValueOf>
+void sum_per_flock(Executor& exec, const OneFlock<Real>& one, const ValueOf& value_of,
+                   double* out) {
+  out[0] = exec.sum(one.place.count, value_of);
+}
+template <typename Real, typename Executor, typename ValueOf>
+void sum_per_flock(Executor& exec, const BatchFlocks<Real>& batch, const ValueOf& value_of,
+                   double* out) {
+  exec.segmented_sum(batch.slot_start, batch.count, value_of, out);
+}
+template <typename Real, typename Executor>
+void maximum_per_flock(Executor& exec, const OneFlock<Real>& one, const index_t* values,
+                       index_t* out) {
+  out[0] = exec.maximum(values, one.place.count);
+}
+template <typename Real, typename Executor>
+void maximum_per_flock(Executor& exec, const BatchFlocks<Real>& batch, const index_t* values,
+                       index_t* out) {
+  exec.segmented_maximum(values, batch.slot_start, batch.count, out);
+}
+
+// Measures every flock of `flocks` on the cell index of their current positions (built by the
+// caller; the state and the ids are left as they are). `places` is the host's copy of the
+// flocks' places; out[f] receives flock f's metrics. `Executor` also sums and takes maxima:
 //   exec.sum(count, value_of) -> double: the sum of value_of(i), the same on every run
 //   exec.maximum(values, count) -> index_t
-template <typename Real, typename Executor>
-MetricsResult measure_flock(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
-                            const StepParams<Real>& params) {
+template <typename Real, typename Flocks, typename Executor>
+void measure_flocks(Executor& exec, CellIndex<Real>& x, const Flocks& flocks,
+                    const FlockPlace<Real>* places, index_t flock_count, MetricsResult* out) {
   const index_t n = x.count;
-  build_cell_index(exec, x, grid, /*carry_ids=*/false);
-
-  MetricsResult r;
-  const double mean_x = exec.sum(n, UnitHeading<Real>{x.sorted, false}) / n;
-  const double mean_y = exec.sum(n, UnitHeading<Real>{x.sorted, true}) / n;
-  r.polarization = square_root(mean_x * mean_x + mean_y * mean_y);
-  const double sum_vx = exec.sum(n, VelocityComponent<Real>{x.sorted, false});
-  const double sum_vy = exec.sum(n, VelocityComponent<Real>{x.sorted, true});
-  r.order = square_root(sum_vx * sum_vx + sum_vy * sum_vy) /
-            (static_cast<double>(n) * static_cast<double>(params.max_speed));
-  const SortedFlock<Real> flock{x.sorted, x.cell_start, grid, params};
-  r.mean_neighbors = exec.sum(n, NeighborCount<Real>{flock}) / n;
-
-  const NearestNeighborDistance<Real> nearest{x.sorted, x.cell_start, grid, params, n};
-  r.mean_nn_distance = n > 1 ? exec.sum(n, nearest) / n : 0.0;
+  std::vector<double> sums(6 * static_cast<std::size_t>(flock_count));
+  double* headings_x = sums.data();
+  double* headings_y = headings_x + flock_count;
+  double* velocities_x = headings_y + flock_count;
+  double* velocities_y = velocities_x + flock_count;
+  double* neighbours = velocities_y + flock_count;
+  double* nearest = neighbours + flock_count;
+  sum_per_flock(exec, flocks, UnitHeading<Real>{x.sorted, false}, headings_x);
+  sum_per_flock(exec, flocks, UnitHeading<Real>{x.sorted, true}, headings_y);
+  sum_per_flock(exec, flocks, VelocityComponent<Real>{x.sorted, false}, velocities_x);
+  sum_per_flock(exec, flocks, VelocityComponent<Real>{x.sorted, true}, velocities_y);
+  const SortedFlocks<Real, Flocks> sorted{x.sorted, x.cell_start, flocks};
+  sum_per_flock(exec, flocks, NeighborCount<Real, Flocks>{sorted}, neighbours);
+  sum_per_flock(exec, flocks, NearestNeighborDistance<Real, Flocks>{x.sorted, x.cell_start, flocks},
+                nearest);
 
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: the boids are reordered
   exec.for_each(n, InitializeParents{parent, members});
-  exec.for_each(n, LinkNeighbors<Real>{flock, parent});
+  exec.for_each(n, LinkNeighbors<Real, Flocks>{sorted, parent});
   exec.for_each(n, FlattenParents{parent});
   exec.for_each(n, CountMembers{parent, members});
-  r.flocks = exec.sum(n, IsRoot{parent});
-  r.largest_flock = exec.maximum(members, n);
+  std::vector<double> roots(flock_count);
+  std::vector<index_t> largest(flock_count);
+  sum_per_flock(exec, flocks, IsRoot{parent}, roots.data());
+  maximum_per_flock(exec, flocks, members, largest.data());
+
+  for (index_t f = 0; f < flock_count; ++f) {
+    const double count = places[f].count;
+    MetricsResult& r = out[f];
+    const double mean_x = headings_x[f] / count, mean_y = headings_y[f] / count;
+    r.polarization = square_root(mean_x * mean_x + mean_y * mean_y);
+    r.order = square_root(velocities_x[f] * velocities_x[f] + velocities_y[f] * velocities_y[f]) /
+              (count * static_cast<double>(places[f].params.max_speed));
+    r.mean_neighbors = neighbours[f] / count;
+    r.mean_nn_distance = places[f].count > 1 ? nearest[f] / count : 0.0;
+    r.flocks = roots[f];
+    r.largest_flock = largest[f];
+  }
+}
+
+// Builds the cell index of one flock's current positions and measures it.
+template <typename Real, typename Executor>
+MetricsResult measure_flock(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
+                            const StepParams<Real>& params) {
+  build_cell_index(exec, x, grid, /*carry_ids=*/false);
+  const OneFlock<Real> one{{0, x.count, 0, 0, grid, params}};
+  MetricsResult r;
+  measure_flocks(exec, x, one, &one.place, 1, &r);
   return r;
 }
 

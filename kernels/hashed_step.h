@@ -24,18 +24,21 @@ struct HashedStepBlock {
   const Boid<Real>* sorted;
   const index_t* ids;  // input index of each sorted boid (keys its noise)
   Boid<Real>* out;
-  const index_t* cell_start;
+  const index_t* cell_start;  // the flock's own: cell c starts at cell_start[c]
   CellGrid<Real> grid;
   StepParams<Real> params;
   index_t count;
   index_t* next_keys;   // the moved boids' cell keys, for the next step's sort
   index_t* next_order;  // the identity, for the next step's sort
+  // In a batch (kernels/batch_step.h), the flock's first slot and first cell key.
+  index_t first_slot = 0;
+  index_t key_base = 0;
 
   static index_t blocks_for(index_t count) { return (count + Lanes - 1) / Lanes; }
 
   BOIDS_HD void operator()(index_t block) const {
-    const index_t block_end = min_of<index_t>(block * Lanes + Lanes, count);
-    index_t first = block * Lanes;
+    const index_t block_end = first_slot + min_of<index_t>(block * Lanes + Lanes, count);
+    index_t first = first_slot + block * Lanes;
     while (first < block_end) {
       const index_t row = grid.row(sorted[first].y);
       index_t end = first + 1;
@@ -84,7 +87,7 @@ struct HashedStepBlock {
     for (index_t i = first; i < end; ++i) {
       const int lane = static_cast<int>(i - first);
       out[i] = next.boid(lane);
-      next_keys[i] = keys[lane];
+      next_keys[i] = key_base + keys[lane];
       next_order[i] = i;
     }
   }

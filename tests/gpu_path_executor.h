@@ -6,7 +6,8 @@
 //   - the sort as CUB's radix sort leaves it with an odd number of passes: sorted keys and
 //     permutation in the alternate buffers inside the lent scratch, the permutation copied
 //     back; then the cell starts by find_cell_starts' three stages;
-//   - sums in one pass in index order, maxima, union-find with threads racing on the links.
+//   - sums in one pass in index order, maxima, union-find with threads racing on the links;
+//   - a batch's flocks, each block finding its flock as a GPU thread does.
 #pragma once
 
 #include <omp.h>
@@ -102,6 +103,23 @@ class GpuPathExecutor : public HostMemory {
 
   kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) const {
     return count == 0 ? 0 : *std::max_element(values, values + count);
+  }
+
+  // A batch's sums, each segment in index order as sum() adds it.
+  template <typename ValueOf>
+  void segmented_sum(const kernels::index_t* starts, kernels::index_t segments,
+                     const ValueOf& value_of, double* out) const {
+    for (kernels::index_t s = 0; s < segments; ++s) {
+      out[s] = sum(starts[s + 1] - starts[s],
+                   [&](kernels::index_t i) { return value_of(starts[s] + i); });
+    }
+  }
+
+  void segmented_maximum(const kernels::index_t* values, const kernels::index_t* starts,
+                         kernels::index_t segments, kernels::index_t* out) const {
+    for (kernels::index_t s = 0; s < segments; ++s) {
+      out[s] = maximum(values + starts[s], starts[s + 1] - starts[s]);
+    }
   }
 };
 

@@ -116,21 +116,32 @@ class CpuExecutor : public HostMemory {
   // number of threads.
   template <typename ValueOf>
   double sum(kernels::index_t count, const ValueOf& value_of) {
-    constexpr std::int64_t kChunk = kSumChunk;
-    const std::int64_t n = count, chunks = (n + kChunk - 1) / kChunk;
+    const std::int64_t n = count, chunks = (n + kSumChunk - 1) / kSumChunk;
     partial_sums_.assign(static_cast<std::size_t>(chunks), 0.0);
     double* partial = partial_sums_.data();
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < chunks; ++c) {
-      double s = 0;
-      const std::int64_t end = std::min(n, (c + 1) * kChunk);
-      for (std::int64_t i = c * kChunk; i < end; ++i)
-        s += value_of(static_cast<kernels::index_t>(i));
-      partial[c] = s;
+      partial[c] = chunk_sum(c * kSumChunk, std::min(n, (c + 1) * kSumChunk), value_of);
     }
     double total = 0;
     for (std::int64_t c = 0; c < chunks; ++c) total += partial[c];
     return total;
+  }
+
+  // out[s] = the sum of value_of(i) over [starts[s], starts[s + 1]), added exactly as sum()
+  // adds a flock of its own (a batch's flocks, kernels/batch_step.h), a segment per thread.
+  template <typename ValueOf>
+  void segmented_sum(const kernels::index_t* starts, kernels::index_t segments,
+                     const ValueOf& value_of, double* out) const {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t s = 0; s < static_cast<std::int64_t>(segments); ++s) {
+      const std::int64_t first = starts[s], end = starts[s + 1];
+      double total = 0;
+      for (std::int64_t c = first; c < end; c += kSumChunk) {
+        total += chunk_sum(c, std::min(end, c + kSumChunk), value_of);
+      }
+      out[s] = total;
+    }
   }
 
   kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) const {
@@ -141,11 +152,28 @@ class CpuExecutor : public HostMemory {
     return best;
   }
 
+  void segmented_maximum(const kernels::index_t* values, const kernels::index_t* starts,
+                         kernels::index_t segments, kernels::index_t* out) const {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t s = 0; s < static_cast<std::int64_t>(segments); ++s) {
+      kernels::index_t best = 0;
+      for (kernels::index_t i = starts[s]; i < starts[s + 1]; ++i) best = std::max(best, values[i]);
+      out[s] = best;
+    }
+  }
+
  private:
   // Every sorting thread reads all keys, so only a few pay off, and only on many keys.
   static constexpr int kMaxSortThreads = 4;
   static constexpr kernels::index_t kMinKeysPerSortThread = 65536;
-  static constexpr kernels::index_t kSumChunk = 1 << 14;  // boids per partial sum
+  static constexpr std::int64_t kSumChunk = 1 << 14;  // boids per partial sum
+
+  template <typename ValueOf>
+  static double chunk_sum(std::int64_t first, std::int64_t end, const ValueOf& value_of) {
+    double s = 0;
+    for (std::int64_t i = first; i < end; ++i) s += value_of(static_cast<kernels::index_t>(i));
+    return s;
+  }
 
   std::vector<kernels::index_t> range_totals_;
   std::vector<double> partial_sums_;

@@ -56,4 +56,13 @@ std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config,
   return make_cuda_simulation_of<double>(config, initial, cuda.device_name);
 }
 
+std::unique_ptr<FlockBatch> make_cuda_batch(const std::vector<SimulationConfig>& configs,
+                                            const std::vector<FlockState>& initial) {
+  const CudaAvailability cuda = cuda_availability();
+  if (!cuda.usable) throw RuntimeError("the cuda backend cannot run here: " + cuda.reason);
+  if (configs.front().precision == Precision::kFloat)
+    return make_cuda_batch_of<float>(configs, initial, cuda.device_name);
+  return make_cuda_batch_of<double>(configs, initial, cuda.device_name);
+}
+
 }  // namespace boids

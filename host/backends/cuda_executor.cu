@@ -154,4 +154,25 @@ index_t CudaExecutor::maximum(const index_t* values, index_t count) {
   return result;
 }
 
+double* CudaExecutor::segment_results(index_t segments) {
+  if (segment_results_.size() < segments) {
+    synchronize();  // the old buffer may still be in use by queued work
+    segment_results_ = CudaBuffer<double>();
+    segment_results_ = CudaBuffer<double>(segments);
+  }
+  return segment_results_.data();
+}
+
+void CudaExecutor::segmented_maximum(const index_t* values, const index_t* starts, index_t segments,
+                                     index_t* out) {
+  if (segments == 0) return;
+  auto* results = reinterpret_cast<index_t*>(segment_results(segments));
+  std::size_t bytes = 0;
+  BOIDS_CUDA_CHECK(cub::DeviceSegmentedReduce::Max(nullptr, bytes, values, results, segments,
+                                                   starts, starts + 1, stream_.get()));
+  BOIDS_CUDA_CHECK(cub::DeviceSegmentedReduce::Max(temp(bytes, {}), bytes, values, results,
+                                                   segments, starts, starts + 1, stream_.get()));
+  download(out, results, segments);
+}
+
 }  // namespace boids

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/functional>
 #include <string>
 
@@ -35,7 +37,9 @@ class CudaExecutor {
   std::string device() const { return device_; }
   std::string memory_name() const { return "GPU memory"; }
   std::uint64_t available_memory() const;
-  std::uint64_t scratch_bytes() const { return temp_.bytes() + result_.bytes(); }
+  std::uint64_t scratch_bytes() const {
+    return temp_.bytes() + result_.bytes() + segment_results_.bytes();
+  }
 
   // Temporary storage CUB needs beyond `lent` bytes of lent scratch, for a flock of `count`
   // boids on `cells` cells: sized before anything is allocated.
@@ -115,6 +119,30 @@ class CudaExecutor {
 
   kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count);
 
+  // out[s] = the sum of value_of(i) over [starts[s], starts[s + 1]) (starts in device
+  // memory, out in the host's): CUB's segmented reduction, a thread block per segment, the
+  // same on every run. Its order of addition differs from sum()'s, so a batch's metrics agree
+  // with a lone flock's to rounding, not bit for bit.
+  template <typename ValueOf>
+  void segmented_sum(const kernels::index_t* starts, kernels::index_t segments,
+                     const ValueOf& value_of, double* out) {
+    if (segments == 0) return;
+    const auto values =
+        thrust::make_transform_iterator(thrust::counting_iterator<kernels::index_t>(0), value_of);
+    double* results = segment_results(segments);
+    std::size_t bytes = 0;
+    BOIDS_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
+        nullptr, bytes, values, results, segments, starts, starts + 1, cuda::std::plus<double>{},
+        0.0, stream_.get()));
+    BOIDS_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
+        temp(bytes, {}), bytes, values, results, segments, starts, starts + 1,
+        cuda::std::plus<double>{}, 0.0, stream_.get()));
+    download(out, results, segments);
+  }
+
+  void segmented_maximum(const kernels::index_t* values, const kernels::index_t* starts,
+                         kernels::index_t segments, kernels::index_t* out);
+
  private:
   template <typename Functor>
   static void launch(cudaStream_t stream, kernels::index_t count, const Functor& functor) {
@@ -129,6 +157,8 @@ class CudaExecutor {
   void hand_over(cudaStream_t earlier, cudaStream_t later);
   // `bytes` of temporary storage: in `lent` when it fits, else in the executor's own buffer.
   void* temp(std::size_t bytes, kernels::Scratch lent);
+  // Room for `segments` results of a segmented reduction (doubles, or indices in their bytes).
+  double* segment_results(kernels::index_t segments);
 
   std::string device_;
   CudaStream stream_;
@@ -136,6 +166,7 @@ class CudaExecutor {
   CudaEvent handoff_;       // ordering with other streams
   CudaBuffer<unsigned char> temp_;
   CudaBuffer<double> result_;  // one reduction's result (a double, or an index in its bytes)
+  CudaBuffer<double> segment_results_;
 };
 
 }  // namespace boids

@@ -1,8 +1,9 @@
-// What the per-precision files instantiate: KernelSimulation on CudaExecutor.
+// What the per-precision files instantiate: KernelSimulation and KernelBatch on CudaExecutor.
 #pragma once
 
 #include "host/backends/cuda_executor.cuh"
 #include "host/backends/cuda_simulation.cuh"
+#include "host/backends/kernel_batch.h"
 #include "host/backends/kernel_simulation.h"
 
 namespace boids {
@@ -12,6 +13,13 @@ std::unique_ptr<Simulation> make_cuda_simulation_of(const SimulationConfig& conf
                                                     const FlockState& initial,
                                                     const std::string& device) {
   return std::make_unique<KernelSimulation<Real, CudaExecutor>>(config, initial, device);
+}
+
+template <typename Real>
+std::unique_ptr<FlockBatch> make_cuda_batch_of(const std::vector<SimulationConfig>& configs,
+                                               const std::vector<FlockState>& initial,
+                                               const std::string& device) {
+  return std::make_unique<KernelBatch<Real, CudaExecutor>>(configs, initial, device);
 }
 
 template <typename Real>

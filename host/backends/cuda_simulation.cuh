@@ -5,7 +5,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "host/flock_batch.h"
 #include "host/simulation.h"
 
 namespace boids {
@@ -14,6 +16,11 @@ template <typename Real>
 std::unique_ptr<Simulation> make_cuda_simulation_of(const SimulationConfig& config,
                                                     const FlockState& initial,
                                                     const std::string& device);
+
+template <typename Real>
+std::unique_ptr<FlockBatch> make_cuda_batch_of(const std::vector<SimulationConfig>& configs,
+                                               const std::vector<FlockState>& initial,
+                                               const std::string& device);
 
 // GPU memory a flock of `count` boids needs, in bytes.
 template <typename Real>

@@ -1,5 +1,6 @@
 // Built instead of the CUDA sources when this build has no CUDA backend.
 #include "host/errors.h"
+#include "host/flock_batch.h"
 #include "host/simulation.h"
 
 namespace boids {
@@ -15,6 +16,11 @@ MemoryNeed cuda_memory_need(const SimulationConfig&, std::uint64_t count) {
 }
 
 std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig&, const FlockState&) {
+  throw RuntimeError("the cuda backend cannot run here: " + cuda_availability().reason);
+}
+
+std::unique_ptr<FlockBatch> make_cuda_batch(const std::vector<SimulationConfig>&,
+                                            const std::vector<FlockState>&) {
   throw RuntimeError("the cuda backend cannot run here: " + cuda_availability().reason);
 }
 

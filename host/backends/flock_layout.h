@@ -9,6 +9,7 @@
 
 #include "host/flock.h"
 #include "host/simulation.h"
+#include "kernels/flock_metrics.h"
 #include "kernels/noise.h"
 #include "kernels/rules.h"
 
@@ -125,6 +126,18 @@ template <typename Real>
 void unpack_boids(const kernels::Boid<Real>* boids, const kernels::index_t* ids, std::size_t first,
                   std::size_t count, const StateView& out) {
   for (std::size_t k = 0; k < count; ++k) store_boid(boids[k], ids ? ids[k] : first + k, out);
+}
+
+// The kernels' metrics as the host reports them.
+inline FlockMetrics flock_metrics_of(const kernels::MetricsResult& r) {
+  FlockMetrics m;
+  m.polarization = r.polarization;
+  m.order = r.order;
+  m.flocks = static_cast<std::uint64_t>(r.flocks);
+  m.largest_flock = r.largest_flock;
+  m.mean_nn_distance = r.mean_nn_distance;
+  m.mean_neighbors = r.mean_neighbors;
+  return m;
 }
 
 }  // namespace boids

@@ -145,15 +145,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   }
 
   FlockMetrics metrics() override {
-    const kernels::MetricsResult r = kernels::measure_flock(exec_, cell_index(), grid_, params_);
-    FlockMetrics m;
-    m.polarization = r.polarization;
-    m.order = r.order;
-    m.flocks = static_cast<std::uint64_t>(r.flocks);
-    m.largest_flock = r.largest_flock;
-    m.mean_nn_distance = r.mean_nn_distance;
-    m.mean_neighbors = r.mean_neighbors;
-    return m;
+    return flock_metrics_of(kernels::measure_flock(exec_, cell_index(), grid_, params_));
   }
 
   void set_params(const FlockParams& params) override {
