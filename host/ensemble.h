@@ -1,7 +1,7 @@
 // Ensembles: many independent flocks flown for the same plan, and the statistics of the order
-// parameter over them (a sweep's point is an ensemble of replicas). Small flocks on the cpu
-// backend fly side by side, one flock to a thread, where one flock could not keep the threads
-// busy; every flock flies exactly the flight it flies alone.
+// parameter over them (a sweep's point is an ensemble of replicas). Small flocks fly in
+// batches on a GPU and side by side on CPU threads; every flock flies exactly the flight it
+// flies alone.
 #pragma once
 
 #include <cstdint>
@@ -28,22 +28,43 @@ struct EnsembleSample {
   double mean_nn_distance = 0;
 };
 
-// A flock of the ensemble, made when its turn comes (so that a large ensemble never holds
-// every flock at once).
-using FlockMaker = std::function<std::unique_ptr<Simulation>()>;
+// A flock of the ensemble: its configuration, its size, and its start, made when its turn
+// comes (so that a large ensemble never holds every start at once).
+struct EnsembleFlock {
+  SimulationConfig config;
+  std::uint64_t count = 0;
+  std::function<FlockState()> start;
+};
 
-// Flies every flock by `plan` and returns each one's samples, in the order of `flocks`.
-// `threads` flocks fly at once, each on one OpenMP thread (1: one after another, each on every
-// thread). `done(i, samples)` is called, from one thread at a time, as flock i finishes.
+// How the flocks fly: one after another, each on every thread (the default); `threads` at
+// once, each on one OpenMP thread; or in batches of consecutive flocks of at most
+// `batch_boids` boids in all (host/flock_batch.h), each batch on the whole machine.
+struct EnsembleSchedule {
+  int threads = 1;
+  std::uint64_t batch_boids = 0;  // 0: no batches
+};
+
+// Flies every flock by `plan` and returns each one's samples, in the order of `flocks`; every
+// flock flies the flight it flies alone, whatever the schedule. `done(i, samples)` is called,
+// from one thread at a time, as flock i finishes (a batch's flocks finish together).
 using FlockDone = std::function<void(std::size_t, const std::vector<EnsembleSample>&)>;
-std::vector<std::vector<EnsembleSample>> fly_ensemble(const std::vector<FlockMaker>& flocks,
-                                                      const EnsemblePlan& plan, int threads,
+std::vector<std::vector<EnsembleSample>> fly_ensemble(const std::vector<EnsembleFlock>& flocks,
+                                                      const EnsemblePlan& plan,
+                                                      const EnsembleSchedule& schedule,
                                                       const FlockDone& done = {});
 
-// How many flocks of `count` boids on `config` fly at once on this machine: the cpu backend's
-// threads for flocks too small to keep them busy (below kSideBySideBoids), else 1.
+// The schedule for `flocks` on this machine. Automatically: on a GPU, flocks below
+// kBatchedBoids fly in batches of up to kBatchBoids (a flock alone fills a GPU only from a few
+// hundred thousand boids); on the cpu backend, flocks below kSideBySideBoids fly side by side,
+// a flock to a thread, where one flock could not keep the threads busy (bench/results/README.md
+// compares the ways on CPUs). Or as asked: alone, side by side, or batched (InputError where
+// the flocks cannot share a batch).
+enum class EnsembleWay { kAuto, kAlone, kSideBySide, kBatched };
 inline constexpr std::uint64_t kSideBySideBoids = 50000;
-int ensemble_threads(const SimulationConfig& config, std::uint64_t count, std::size_t flocks);
+inline constexpr std::uint64_t kBatchedBoids = 1 << 18;
+inline constexpr std::uint64_t kBatchBoids = 1 << 22;
+EnsembleSchedule ensemble_schedule(const std::vector<EnsembleFlock>& flocks,
+                                   EnsembleWay way = EnsembleWay::kAuto);
 
 // The order parameter's statistics over an ensemble of flocks of `count` boids: every sample of
 // every replica counts once; the standard error is over the replicas' means (a flock's samples

@@ -1,5 +1,6 @@
-// Ensembles and `boids sweep`: flocks flown side by side fly as they fly alone; the statistics
-// are the definitions'; a sweep refuses bad parameters and resumes without losing a point.
+// Ensembles and `boids sweep`: flocks flown side by side or in batches fly as they fly alone; the
+// statistics are the definitions'; a sweep refuses bad parameters and resumes without losing a
+// point.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -22,8 +23,9 @@ namespace {
 
 using boids::EnsembleSample;
 
-std::vector<boids::FlockMaker> replicas(boids::Method method, boids::Precision precision, int k) {
-  std::vector<boids::FlockMaker> flocks;
+std::vector<boids::EnsembleFlock> replicas(boids::Method method, boids::Precision precision,
+                                           int k) {
+  std::vector<boids::EnsembleFlock> flocks;
   for (int seed = 0; seed < k; ++seed) {
     boids::SimulationConfig config;
     config.backend = boids::Backend::kCpu;
@@ -32,10 +34,9 @@ std::vector<boids::FlockMaker> replicas(boids::Method method, boids::Precision p
     config.seed = static_cast<std::uint64_t>(seed);
     config.params.noise = 0.4;
     config.params.fov = 300;
-    flocks.push_back([config] {
-      return boids::make_simulation(config,
-                                    boids::make_initial_state(400, config.seed, config.params));
-    });
+    flocks.push_back({config, 400, [config] {
+                        return boids::make_initial_state(400, config.seed, config.params);
+                      }});
   }
   return flocks;
 }
@@ -52,36 +53,60 @@ bool same_bits(const std::vector<std::vector<EnsembleSample>>& a,
   return true;
 }
 
-// Side by side, each on one thread, or one after another on every thread: the same samples.
-TEST(Ensemble, FlocksFlownSideBySideFlyAsAlone) {
+// Side by side, each on one thread, in batches, or one after another on every thread: the
+// same samples.
+TEST(Ensemble, FlocksFlownSideBySideOrInBatchesFlyAsAlone) {
   const boids::EnsemblePlan plan{50, 100, 25};
   for (const auto method : {boids::Method::kNaive, boids::Method::kHashed}) {
     for (const auto precision : {boids::Precision::kFloat, boids::Precision::kDouble}) {
       const auto flocks = replicas(method, precision, 5);
-      const auto alone = boids::fly_ensemble(flocks, plan, 1);
-      const auto batched = boids::fly_ensemble(flocks, plan, 3);
+      const auto alone = boids::fly_ensemble(flocks, plan, {});
+      const auto side_by_side = boids::fly_ensemble(flocks, plan, {3, 0});
       ASSERT_EQ(alone.size(), 5u);
       ASSERT_EQ(alone[0].size(), 4u);
-      EXPECT_TRUE(same_bits(alone, batched))
-          << boids::to_string(method) << " " << boids::to_string(precision);
+      const std::string what = boids::to_string(method) + " " + boids::to_string(precision);
+      EXPECT_TRUE(same_bits(alone, side_by_side)) << what;
       EXPECT_NE(alone[0][3].polarization, alone[1][3].polarization);  // replicas differ
+      if (method == boids::Method::kHashed) {  // batches of 2, 2 and 1 flocks
+        EXPECT_TRUE(same_bits(alone, boids::fly_ensemble(flocks, plan, {1, 800}))) << what;
+      }
     }
   }
 }
 
-TEST(Ensemble, EveryFlockIsReportedOnceAndAFailureStopsTheBatch) {
+TEST(Ensemble, EveryFlockIsReportedOnceAndAFailureStopsTheEnsemble) {
   auto flocks = replicas(boids::Method::kHashed, boids::Precision::kFloat, 4);
-  std::vector<int> reported(4, 0);
-  boids::fly_ensemble(flocks, {0, 10, 10}, 2,
-                      [&](std::size_t i, const std::vector<EnsembleSample>& s) {
-                        ++reported[i];
-                        EXPECT_EQ(s.size(), 1u);
-                      });
-  EXPECT_EQ(reported, std::vector<int>(4, 1));
-  flocks[2] = []() -> std::unique_ptr<boids::Simulation> {
+  for (const boids::EnsembleSchedule schedule : {boids::EnsembleSchedule{2, 0}, {1, 1000}}) {
+    std::vector<int> reported(4, 0);
+    boids::fly_ensemble(flocks, {0, 10, 10}, schedule,
+                        [&](std::size_t i, const std::vector<EnsembleSample>& s) {
+                          ++reported[i];
+                          EXPECT_EQ(s.size(), 1u);
+                        });
+    EXPECT_EQ(reported, std::vector<int>(4, 1));
+  }
+  flocks[2].start = []() -> boids::FlockState {
     throw boids::RuntimeError("no memory for flock 2");
   };
-  EXPECT_THROW(boids::fly_ensemble(flocks, {0, 10, 10}, 2), boids::RuntimeError);
+  EXPECT_THROW(boids::fly_ensemble(flocks, {0, 10, 10}, {2, 0}), boids::RuntimeError);
+  EXPECT_THROW(boids::fly_ensemble(flocks, {0, 10, 10}, {1, 1000}), boids::RuntimeError);
+}
+
+// The schedule a sweep gets: side by side on CPUs for small flocks, one at a time for large.
+TEST(Ensemble, ScheduleFitsTheFlocks) {
+  auto flocks = replicas(boids::Method::kHashed, boids::Precision::kFloat, 4);
+  EXPECT_EQ(boids::ensemble_schedule(flocks).batch_boids, 0u);
+  EXPECT_GE(boids::ensemble_schedule(flocks).threads, 1);
+  for (auto& f : flocks) f.count = boids::kSideBySideBoids;
+  EXPECT_EQ(boids::ensemble_schedule(flocks).threads, 1);
+  EXPECT_EQ(boids::ensemble_schedule({flocks.front()}).threads, 1);
+  for (auto& f : flocks) {
+    f.config.backend = boids::Backend::kCuda;
+    f.count = 4000;
+  }
+  EXPECT_EQ(boids::ensemble_schedule(flocks).batch_boids, boids::kBatchBoids);
+  flocks[1].config.method = boids::Method::kNaive;  // naive flocks fly alone
+  EXPECT_EQ(boids::ensemble_schedule(flocks).batch_boids, 0u);
 }
 
 TEST(Ensemble, StatisticsFollowTheirDefinitions) {
@@ -148,6 +173,10 @@ TEST_F(Sweep, BadParametersAreRefused) {
   expect_bad({"--param", "noise=1", "--plot", "out.jpg"},
              "--plot: expected a file name ending in .png");
   expect_bad({"--param", "noise=1", "--init", "start.csv"}, "--init: a sweep flies random starts");
+  expect_bad({"--param", "noise=1", "--schedule", "fast"},
+             "--schedule: expected auto, alone, side-by-side or batched, got 'fast'");
+  expect_bad({"--param", "noise=1", "--schedule", "batched", "--method", "naive"},
+             "--schedule batched: flocks fly batched on the hashed method");
 }
 
 // A range ends at its STOP as written: a Vicsek sweep up to 2 pi stays inside --noise's range.
@@ -224,6 +253,22 @@ std::multiset<std::string> rows_without_time(const std::string& text) {
   std::stringstream in(text);
   for (std::string line; std::getline(in, line);) rows.insert(line.substr(0, line.rfind(',')));
   return rows;
+}
+
+// Every way of flying a sweep gives the same rows, bit for bit: a flock flies as it flies alone.
+TEST_F(Sweep, EveryScheduleGivesTheSameRows) {
+  std::multiset<std::string> first;
+  for (const std::string way : {"alone", "side-by-side", "batched", "auto"}) {
+    const std::string csv = path(way + ".csv");
+    const boids::test_support::Result r =
+        run(sweep({"--param", "noise=0.5,3", "--param", "count=30,70", "--precision", "double",
+                   "--schedule", way, "--csv", csv}));
+    ASSERT_EQ(r.code, 0) << way << ": " << r.err;
+    const std::multiset<std::string> rows = rows_without_time(boids::test_support::read_file(csv));
+    EXPECT_EQ(rows.size(), 5u);
+    if (first.empty()) first = rows;
+    EXPECT_EQ(rows, first) << way;
+  }
 }
 
 TEST_F(Sweep, AKilledSweepResumedHasEveryPointOnce) {

@@ -20,6 +20,7 @@
 #include "host/cli/sweep_csv.h"
 #include "host/ensemble.h"
 #include "host/errors.h"
+#include "host/flock_batch.h"
 #include "host/initial_state.h"
 #include "host/message_text.h"
 #include "host/output_file.h"
@@ -47,7 +48,17 @@ struct SweepOptions {
   std::uint64_t replicas = 4, discard = 0, steps = 1000, every = 10;
   std::string csv_file, plot_file;
   bool resume = false, json = false, help = false;
+  EnsembleWay way = EnsembleWay::kAuto;
 };
+
+EnsembleWay parse_way(const std::string& text) {
+  if (text == "auto") return EnsembleWay::kAuto;
+  if (text == "alone") return EnsembleWay::kAlone;
+  if (text == "side-by-side") return EnsembleWay::kSideBySide;
+  if (text == "batched") return EnsembleWay::kBatched;
+  throw InputError("--schedule: expected auto, alone, side-by-side or batched, got " +
+                   boids::quoted(text));
+}
 
 // "%.12g": a range's values as people would write them (0.3, not 0.30000000000000004).
 std::string value_text(double value) {
@@ -112,8 +123,8 @@ OptionParser make_parser(SweepOptions& o) {
       "Flies --replicas flocks at every point of a grid of parameter values and reports the\n"
       "polarization's mean, standard deviation and standard error, the Binder cumulant\n"
       "U = 1 - <phi^4> / (3 <phi^2>^2), the susceptibility N (<phi^2> - <phi>^2), and the mean\n"
-      "flock count, largest flock and nearest-neighbour distance. Small flocks on the cpu backend\n"
-      "fly side by side, one to a thread; each flies as it would alone.");
+      "flock count, largest flock and nearest-neighbour distance. Small flocks fly in batches\n"
+      "on a GPU and side by side on CPU threads; each flies as it would alone.");
   parser.add_repeated_value(
       "--param", "NAME=VALUES",
       "a parameter and its values: V1,V2,... or START:STOP:STEP; repeatable (the "
@@ -140,6 +151,11 @@ OptionParser make_parser(SweepOptions& o) {
                      check_png_name("--plot", v);
                      o.plot_file = v;
                    });
+  parser.add_value("--schedule", "WAY",
+                   "how the flocks fly: auto (batched on a GPU, side by side on CPUs, for flocks "
+                   "small enough), alone (one after another), side-by-side (a flock to a "
+                   "thread) or batched (many flocks as one; the hashed method)",
+                   [&o](const std::string& v) { o.way = parse_way(v); });
   parser.add_flag("--resume", "skip the points --csv FILE already holds; append the others",
                   [&o] { o.resume = true; });
   parser.add_flag("--json", "print one JSON object instead of a table", [&o] { o.json = true; });
@@ -325,14 +341,13 @@ int sweep_command(const std::vector<std::string>& args) {
                        ", " + std::to_string(o.replicas) + " and " + sample_count);
     }
   }
-  // A new sweep starts its file; a resumed one appends to it (or starts it, if it holds no
-  // header yet).
-  if (!o.csv_file.empty() && !(o.resume && sweep_csv_started(o.csv_file))) {
-    append_synced_line(o.csv_file, sweep_csv_header(param_names(o)), /*truncate=*/true);
+  if (o.way == EnsembleWay::kBatched && !batchable(configs)) {
+    throw InputError(
+        "--schedule batched: flocks fly batched on the hashed method of the cpu or "
+        "cuda backend only");
   }
-
-  // One batch: the replicas of every point still to fly.
-  std::vector<FlockMaker> flocks;
+  // One ensemble: the replicas of every point still to fly.
+  std::vector<EnsembleFlock> flocks;
   std::vector<std::size_t> point_of, replica_of;
   for (std::size_t p = 0; p < points.size(); ++p) {
     if (done.count(points[p])) continue;
@@ -340,13 +355,20 @@ int sweep_command(const std::vector<std::string>& args) {
       SimulationConfig config = configs[p];
       config.seed = o.flock.seed + k;
       const std::uint64_t count = counts[p];
-      flocks.push_back([config, count] {
-        return make_simulation(config, make_initial_state(count, config.seed, config.params));
-      });
+      flocks.push_back({config, count, [config, count] {
+                          return make_initial_state(count, config.seed, config.params);
+                        }});
       point_of.push_back(p);
       replica_of.push_back(k);
     }
   }
+  const EnsembleSchedule schedule = ensemble_schedule(flocks, o.way);
+  // A new sweep starts its file; a resumed one appends to it (or starts it, if it holds no
+  // header yet).
+  if (!o.csv_file.empty() && !(o.resume && sweep_csv_started(o.csv_file))) {
+    append_synced_line(o.csv_file, sweep_csv_header(param_names(o)), /*truncate=*/true);
+  }
+
   const EnsemblePlan plan{o.discard, o.steps, o.every};
   std::vector<std::uint64_t> remaining(points.size(), o.replicas);
   // By replica, so that the statistics add in the same order however the flocks finish.
@@ -356,28 +378,27 @@ int sweep_command(const std::vector<std::string>& args) {
   std::vector<PointResult> results;
   ProgressBar progress(flocks.size(), "flocks");
   std::uint64_t finished = 0;
-  const std::uint64_t largest = *std::max_element(counts.begin(), counts.end());
-  const int threads =
-      flocks.empty() ? 1 : ensemble_threads(configs[point_of.front()], largest, flocks.size());
-  fly_ensemble(flocks, plan, threads, [&](std::size_t i, const std::vector<EnsembleSample>& flown) {
-    progress.update(++finished);
-    const std::size_t p = point_of[i];
-    samples[p][replica_of[i]] = flown;
-    if (--remaining[p] > 0) return;
-    // Its replicas are done: the point's row, now.
-    PointResult r;
-    r.index = p;
-    r.point = points[p];
-    r.count = counts[p];
-    r.statistics = ensemble_statistics(samples[p], counts[p]);
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (!o.csv_file.empty()) {
-      append_synced_line(o.csv_file, sweep_csv_row(r.point, r.count, r.statistics, r.seconds),
-                         /*truncate=*/false);
-    }
-    results.push_back(std::move(r));
-    samples[p] = std::vector<std::vector<EnsembleSample>>(o.replicas);
-  });
+  fly_ensemble(
+      flocks, plan, schedule, [&](std::size_t i, const std::vector<EnsembleSample>& flown) {
+        progress.update(++finished);
+        const std::size_t p = point_of[i];
+        samples[p][replica_of[i]] = flown;
+        if (--remaining[p] > 0) return;
+        // Its replicas are done: the point's row, now.
+        PointResult r;
+        r.index = p;
+        r.point = points[p];
+        r.count = counts[p];
+        r.statistics = ensemble_statistics(samples[p], counts[p]);
+        r.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (!o.csv_file.empty()) {
+          append_synced_line(o.csv_file, sweep_csv_row(r.point, r.count, r.statistics, r.seconds),
+                             /*truncate=*/false);
+        }
+        results.push_back(std::move(r));
+        samples[p] = std::vector<std::vector<EnsembleSample>>(o.replicas);
+      });
   progress.finish();
   // In the grid's order, whatever order the points finished in.
   std::sort(results.begin(), results.end(),
