@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "host/checksum.h"
 #include "host/errors.h"
 #include "host/message_text.h"
 #include "host/value_limits.h"
@@ -21,35 +22,6 @@ constexpr char kMagic[8] = {'B', 'O', 'I', 'D', 'S', 'C', 'K', 'P'};
 constexpr std::uint32_t kMaxHeaderBytes = 64u << 20;  // room for 100,000 obstacles
 
 using json = nlohmann::json;
-
-// A 64-bit checksum over a byte stream, eight bytes at a time: each word is mixed in by an
-// invertible step, so that any change to one word changes the sum.
-class Checksum {
- public:
-  void add(const void* data, std::size_t size) {
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < size; ++i) {
-      word_ |= std::uint64_t{bytes[i]} << (8 * filled_);
-      if (++filled_ == 8) mix();
-    }
-  }
-  std::uint64_t value() const {
-    Checksum last = *this;
-    last.word_ ^= std::uint64_t{last.filled_} << 56;
-    last.mix();
-    return last.hash_ ^ (last.hash_ >> 31);
-  }
-
- private:
-  void mix() {
-    hash_ = (hash_ ^ word_) * 0x9E3779B97F4A7C15ULL;
-    hash_ = (hash_ << 31) | (hash_ >> 33);
-    word_ = 0;
-    filled_ = 0;
-  }
-  std::uint64_t hash_ = 0x243F6A8885A308D3ULL, word_ = 0;
-  unsigned filled_ = 0;
-};
 
 // Where a checkpoint's bytes come from: a file read in pieces, or a string (the fuzzer's).
 class Source {

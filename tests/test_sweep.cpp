@@ -170,6 +170,19 @@ TEST_F(Sweep, BadParametersAreRefused) {
              "--resume: '" + path("other.csv") +
                  "' holds a point flown with 50 boids, 2 replicas and 8 samples; this sweep flies "
                  "50, 3 and 12");
+  // The same sizes, but another option: the point's flight differs.
+  ASSERT_EQ(run(sweep({"--param", "count=50", "--csv", path("fov.csv")})).code, 0);
+  for (const std::vector<std::string> other :
+       {std::vector<std::string>{"--fov", "300"}, {"--seed", "7"}, {"--discard", "10"}}) {
+    std::vector<std::string> extra = {"--param", "count=50", "--csv", path("fov.csv"), "--resume"};
+    extra.insert(extra.end(), other.begin(), other.end());
+    expect_bad(extra, "--resume: '" + path("fov.csv") +
+                          "' holds a point (count=50) flown with other options than this sweep's");
+  }
+  EXPECT_EQ(run(sweep({"--param", "count=50", "--csv", path("fov.csv"), "--resume", "--schedule",
+                       "batched"}))
+                .code,
+            0);  // the schedule changes nothing in a flight
   expect_bad({"--param", "noise=1", "--plot", "out.jpg"},
              "--plot: expected a file name ending in .png");
   expect_bad({"--param", "noise=1", "--init", "start.csv"}, "--init: a sweep flies random starts");

@@ -193,6 +193,15 @@ FlockOptions point_options(const SweepOptions& o, const std::vector<std::string>
   return options;
 }
 
+// A point as NAME=VALUE, ...
+std::string point_text(const SweepOptions& o, const std::vector<std::string>& point) {
+  std::string text;
+  for (std::size_t i = 0; i < point.size(); ++i) {
+    text += (i > 0 ? ", " : "") + o.params[i].name + "=" + point[i];
+  }
+  return text;
+}
+
 std::vector<std::string> param_names(const SweepOptions& o) {
   std::vector<std::string> names;
   for (const Param& p : o.params) names.push_back(p.name);
@@ -212,6 +221,7 @@ struct PointResult {
   std::vector<std::string> point;
   std::uint64_t count = 0;
   EnsembleStatistics statistics;
+  std::string flight;  // sweep_flight
   double seconds = 0;  // since the sweep started, when the point finished
 };
 
@@ -263,7 +273,7 @@ void plot_sweep(const SweepOptions& o, const std::vector<PointResult>& results,
   } else {
     std::string text = sweep_csv_header(param_names(o)) + "\n";
     for (const PointResult& r : results) {
-      text += sweep_csv_row(r.point, r.count, r.statistics, r.seconds) + "\n";
+      text += sweep_csv_row(r.point, r.count, r.statistics, r.flight, r.seconds) + "\n";
     }
     rows.write(text);
   }
@@ -328,17 +338,27 @@ int sweep_command(const std::vector<std::string>& args) {
   const FinishedPoints done =
       o.resume ? finished_sweep_points(o.csv_file, param_names(o)) : FinishedPoints{};
   // A finished point must have been flown as this sweep flies it: as many boids, replicas and
-  // samples (the file does not record the other options).
+  // samples, and the same flight (every other option, and the plan).
+  const EnsemblePlan plan{o.discard, o.steps, o.every};
   const std::string sample_count = std::to_string(o.replicas * (o.steps / o.every));
   for (std::size_t p = 0; p < points.size(); ++p) {
     const auto row = done.find(points[p]);
     if (row == done.end()) continue;
-    if (row->second[0] != std::to_string(counts[p]) ||
-        row->second[1] != std::to_string(o.replicas) || row->second[2] != sample_count) {
+    const std::vector<std::string>& rest = row->second;
+    if (rest[kBoidsField] != std::to_string(counts[p]) ||
+        rest[kReplicasField] != std::to_string(o.replicas) || rest[kSamplesField] != sample_count) {
       throw InputError("--resume: " + quoted_path(o.csv_file) + " holds a point flown with " +
-                       row->second[0] + " boids, " + row->second[1] + " replicas and " +
-                       row->second[2] + " samples; this sweep flies " + std::to_string(counts[p]) +
-                       ", " + std::to_string(o.replicas) + " and " + sample_count);
+                       rest[kBoidsField] + " boids, " + rest[kReplicasField] + " replicas and " +
+                       rest[kSamplesField] + " samples; this sweep flies " +
+                       std::to_string(counts[p]) + ", " + std::to_string(o.replicas) + " and " +
+                       sample_count);
+    }
+    if (rest[kFlightField] != sweep_flight(configs[p], plan)) {
+      throw InputError("--resume: " + quoted_path(o.csv_file) + " holds a point (" +
+                       point_text(o, points[p]) +
+                       ") flown with other options than this sweep's: the model, weights, "
+                       "world, variants, backend, method, precision, --seed, --discard, "
+                       "--steps and --every must be the same");
     }
   }
   if (o.way == EnsembleWay::kBatched && !batchable(configs)) {
@@ -369,7 +389,6 @@ int sweep_command(const std::vector<std::string>& args) {
     append_synced_line(o.csv_file, sweep_csv_header(param_names(o)), /*truncate=*/true);
   }
 
-  const EnsemblePlan plan{o.discard, o.steps, o.every};
   std::vector<std::uint64_t> remaining(points.size(), o.replicas);
   // By replica, so that the statistics add in the same order however the flocks finish.
   std::vector<std::vector<std::vector<EnsembleSample>>> samples(
@@ -390,10 +409,12 @@ int sweep_command(const std::vector<std::string>& args) {
         r.point = points[p];
         r.count = counts[p];
         r.statistics = ensemble_statistics(samples[p], counts[p]);
+        r.flight = sweep_flight(configs[p], plan);
         r.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         if (!o.csv_file.empty()) {
-          append_synced_line(o.csv_file, sweep_csv_row(r.point, r.count, r.statistics, r.seconds),
+          append_synced_line(o.csv_file,
+                             sweep_csv_row(r.point, r.count, r.statistics, r.flight, r.seconds),
                              /*truncate=*/false);
         }
         results.push_back(std::move(r));

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "host/checkpoint.h"
+#include "host/checksum.h"
 #include "host/errors.h"
 #include "host/message_text.h"
 
@@ -17,18 +19,28 @@ std::string sweep_csv_header(const std::vector<std::string>& params) {
   for (const std::string& name : params) header += name + ",";
   return header +
          "boids,replicas,samples,polarization,polarization_std,polarization_sem,binder,"
-         "susceptibility,flocks,largest_flock,mean_nn_distance,elapsed_seconds";
+         "susceptibility,flocks,largest_flock,mean_nn_distance,flight,elapsed_seconds";
+}
+
+std::string sweep_flight(const SimulationConfig& config, const EnsemblePlan& plan) {
+  Checksum sum;
+  sum.add(flight_description(config));
+  sum.add(" discard " + std::to_string(plan.discard) + " steps " + std::to_string(plan.steps) +
+          " every " + std::to_string(plan.every));
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(sum.value()));
+  return text;
 }
 
 std::string sweep_csv_row(const std::vector<std::string>& point, std::uint64_t count,
-                          const EnsembleStatistics& s, double seconds) {
+                          const EnsembleStatistics& s, const std::string& flight, double seconds) {
   std::ostringstream row;
   row.precision(17);
   for (const std::string& value : point) row << value << ",";
   row << count << "," << s.replicas << "," << s.samples << "," << s.polarization_mean << ","
       << s.polarization_std << "," << s.polarization_sem << "," << s.binder << ","
       << s.susceptibility << "," << s.flocks_mean << "," << s.largest_flock_mean << ","
-      << s.nn_distance_mean << "," << seconds;
+      << s.nn_distance_mean << "," << flight << "," << seconds;
   return row.str();
 }
 
@@ -53,7 +65,7 @@ FinishedPoints finished_sweep_points(const std::string& path,
     std::vector<std::string> fields;
     std::stringstream row(line);
     for (std::string f; std::getline(row, f, ',');) fields.push_back(f);
-    if (fields.size() != params.size() + 12) {
+    if (fields.size() != params.size() + 13) {
       throw InputError("--resume: " + quoted_path(path) +
                        " holds a row that is not this "
                        "sweep's: " +

@@ -14,10 +14,18 @@ namespace boids::cli {
 
 std::string sweep_csv_header(const std::vector<std::string>& params);
 
-// A point's row: its values (as given), the flocks' size, the statistics and the seconds since
-// the sweep started.
+// The `flight` of a point: a checksum, as 16 hex digits, of everything that shapes its flights
+// beside the replicas and samples (the configuration with its backend, method, precision and
+// first seed, and the plan), so that --resume keeps only points this sweep would fly alike.
+std::string sweep_flight(const SimulationConfig& config, const EnsemblePlan& plan);
+
+// A point's row: its values (as given), the flocks' size, the statistics, its flight and the
+// seconds since the sweep started.
 std::string sweep_csv_row(const std::vector<std::string>& point, std::uint64_t count,
-                          const EnsembleStatistics& s, double seconds);
+                          const EnsembleStatistics& s, const std::string& flight, double seconds);
+
+// The fields of a finished point's row after its values.
+enum FinishedField { kBoidsField = 0, kReplicasField = 1, kSamplesField = 2, kFlightField = 11 };
 
 // The points an earlier run of the sweep over `params` wrote to `path` (none when it is missing
 // or holds no whole line), each with the rest of its row (boids, replicas, samples, ...).
