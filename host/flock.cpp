@@ -23,7 +23,7 @@ std::string to_string(Update update) {
 }
 
 bool FlockParams::seed_model() const {
-  return model == Model::kBoids && world.torus() && separation_radius == 0 && fov == 360 &&
+  return model == Model::kBoids && dimensions == 2 && world.torus() && separation_radius == 0 && fov == 360 &&
          noise == 0 && !has_goal && wind.x == 0 && wind.y == 0 && obstacles.empty() &&
          update == Update::kSynchronous;
 }

@@ -30,11 +30,13 @@ std::string to_string(Model model);
 std::string to_string(Boundary boundary);
 std::string to_string(Update update);
 
-// The rectangle the boids live in: positions in [0, width) x [0, height).
+// The rectangle the boids live in: positions in [0, width) x [0, height), and [0, depth) in
+// three dimensions (a box).
 struct World {
   double width = 100.0;
   double height = 100.0;
   Boundary boundary = Boundary::kTorus;
+  double depth = 100.0;  // in 3D only
 
   bool torus() const { return boundary == Boundary::kTorus; }
   bool square() const { return width == height; }
@@ -52,6 +54,7 @@ struct Vec2 {
 // The model's parameters; the defaults are the seed example's, and every variant is off.
 struct FlockParams {
   Model model = Model::kBoids;
+  int dimensions = 2;       // 2, or 3: the same rules in a box (docs/3d.md)
   double radius = 10.0;     // perception radius r
   double separation = 1.5;  // weight of the separation rule
   double alignment = 1.0;   // weight of the alignment rule
@@ -82,8 +85,11 @@ struct FlockParams {
 };
 
 // Positions in the world and velocities, one entry per boid (structure of arrays, as the seed).
+// A flock in three dimensions has z and vz too; in two they stay empty.
 struct FlockState {
   std::vector<double> x, y, vx, vy;
+  std::vector<double> z, vz;
+  int dimensions = 2;
 
   std::size_t size() const { return x.size(); }
   void resize(std::size_t count) {
@@ -91,6 +97,10 @@ struct FlockState {
     y.resize(count);
     vx.resize(count);
     vy.resize(count);
+    if (dimensions == 3) {
+      z.resize(count);
+      vz.resize(count);
+    }
   }
 };
 

@@ -7,6 +7,8 @@
 #include <numeric>
 #include <vector>
 
+#include "host/union_find.h"
+
 namespace boids {
 namespace {
 
@@ -120,14 +122,6 @@ void cells_within(const Grid& grid, std::int64_t cx, std::int64_t cy, std::int64
       if (c >= 0) cells.push_back(c);
     }
   }
-}
-
-std::size_t find_root(std::vector<std::size_t>& parent, std::size_t i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];
-    i = parent[i];
-  }
-  return i;
 }
 
 }  // namespace
@@ -449,6 +443,7 @@ double mean_nearest_neighbor_distance(const FlockState& state, double world) {
 }
 
 FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
+  if (state.dimensions == 3) return measure_flock_3d(state, params);
   FlockMetrics m;
   m.polarization = polarization(state);
   m.order = order_parameter(state, params.max_speed);

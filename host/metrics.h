@@ -33,6 +33,10 @@ double mean_neighbor_count(const FlockState& state, double radius, const World& 
 FlockCount count_flocks(const FlockState& state, double radius, double world);
 double mean_nearest_neighbor_distance(const FlockState& state, double world);
 
+// Every metric; a flock in three dimensions goes to measure_flock_3d.
 FlockMetrics measure_flock(const FlockState& state, const FlockParams& params);
+
+// The metrics in three dimensions, over every pair (host/metrics_3d.cpp, docs/3d.md).
+FlockMetrics measure_flock_3d(const FlockState& state, const FlockParams& params);
 
 }  // namespace boids

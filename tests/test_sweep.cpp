@@ -172,7 +172,7 @@ TEST_F(Sweep, BadParametersAreRefused) {
                  "50, 3 and 12");
   // The same sizes, but another option: the point's flight differs.
   ASSERT_EQ(run(sweep({"--param", "count=50", "--csv", path("fov.csv")})).code, 0);
-  for (const std::vector<std::string> other :
+  for (const std::vector<std::string>& other :
        {std::vector<std::string>{"--fov", "300"}, {"--seed", "7"}, {"--discard", "10"}}) {
     std::vector<std::string> extra = {"--param", "count=50", "--csv", path("fov.csv"), "--resume"};
     extra.insert(extra.end(), other.begin(), other.end());

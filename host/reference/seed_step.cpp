@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "host/errors.h"
 #include "host/reference.h"
 #include "host/reference/models.h"
 
@@ -20,6 +21,14 @@ ReferenceStepper::ReferenceStepper(std::uint64_t seed) : noise_key_(reference::n
 void ReferenceStepper::step(FlockState& state, const FlockParams& params) {
   const reference::StepContext context{noise_key_, steps_};
   steps_ += 1;
+  if (params.dimensions == 3 || state.dimensions == 3) {
+    if (params.dimensions != state.dimensions) {
+      throw InputError("a flock in " + std::to_string(state.dimensions) +
+                       " dimensions cannot fly in " + std::to_string(params.dimensions));
+    }
+    reference::boids_step_3d(state, params);
+    return;
+  }
   if (params.seed_model()) {
     seed_step(state, params);
     return;
