@@ -28,8 +28,9 @@ std::unique_ptr<FlockBatch> make_batch(const std::vector<SimulationConfig>& conf
         "flocks share a batch on the hashed method of the cpu or cuda backend, "
         "under one model and one precision");
   }
-  for (const FlockState& s : initial) {
-    if (s.size() == 0) throw InputError("a flock needs at least one boid");
+  for (std::size_t f = 0; f < initial.size(); ++f) {
+    if (initial[f].size() == 0) throw InputError("a flock needs at least one boid");
+    check_dimensions(configs[f], initial[f]);
   }
   if (configs.front().backend == Backend::kCuda) return make_cuda_batch(configs, initial);
   return make_cpu_batch(configs, initial);

@@ -46,12 +46,29 @@ std::optional<Precision> parse_precision(const std::string& name) {
   return std::nullopt;
 }
 
+void check_dimensions(const SimulationConfig& config, const FlockState& initial) {
+  const int d = config.params.dimensions;
+  if (d != 2 && d != 3) {
+    throw InputError("a flock flies in 2 or 3 dimensions, not " + std::to_string(d));
+  }
+  if (initial.dimensions != d) {
+    throw InputError("a start in " + std::to_string(initial.dimensions) +
+                     " dimensions cannot fly in " + std::to_string(d));
+  }
+  if (d == 3 && config.backend != Backend::kReference) {
+    throw InputError(
+        "in three dimensions only the reference backend flies so far "
+        "(--backend reference; docs/3d.md)");
+  }
+}
+
 std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config,
                                             const FlockState& initial) {
   if (initial.size() == 0) throw InputError("a flock needs at least one boid");
   if (initial.size() > kMaxBoids) {
     throw InputError("a flock has at most " + std::to_string(kMaxBoids) + " boids");
   }
+  check_dimensions(config, initial);
   switch (config.backend) {
     case Backend::kReference:
       return make_reference_simulation(config, initial);
@@ -103,6 +120,7 @@ bool is_permutation(const std::vector<std::uint64_t>& order) {
 
 FlockState Simulation::state() const {
   FlockState state;
+  state.dimensions = config_.params.dimensions;
   state.resize(count_);
   state_into(StateView::of(state));
   return state;

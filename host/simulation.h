@@ -33,16 +33,24 @@ struct SimulationConfig {
   std::uint64_t seed = 42;  // keys the noise: draws depend on (seed, step, boid)
 };
 
-// Four arrays of doubles, boid i's values at x[i * stride], y[i * stride], vx[...], vy[...].
+// Four arrays of doubles, boid i's values at x[i * stride], y[i * stride], vx[...], vy[...];
+// six in three dimensions, with z and vz (null in two).
 struct StateView {
   double* x = nullptr;
   double* y = nullptr;
   double* vx = nullptr;
   double* vy = nullptr;
   std::size_t stride = 1;
+  double* z = nullptr;
+  double* vz = nullptr;
 
   static StateView of(FlockState& state) {
-    return {state.x.data(), state.y.data(), state.vx.data(), state.vy.data(), 1};
+    StateView view{state.x.data(), state.y.data(), state.vx.data(), state.vy.data(), 1};
+    if (state.dimensions == 3) {
+      view.z = state.z.data();
+      view.vz = state.vz.data();
+    }
+    return view;
   }
   // Rows of four: x, y, vx, vy (a C-ordered (N, 4) array).
   static StateView rows(double* data) { return {data, data + 1, data + 2, data + 3, 4}; }
@@ -171,6 +179,10 @@ bool is_permutation(const std::vector<std::uint64_t>& order);
 // RuntimeError when the backend cannot run here (no CUDA device, not enough memory).
 std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config,
                                             const FlockState& initial);
+
+// Throws InputError unless `initial` and `config` agree on the flock's dimensions (2 or 3),
+// and its backend flies them.
+void check_dimensions(const SimulationConfig& config, const FlockState& initial);
 
 // Throws RuntimeError, before anything is allocated, when a flock of `count` boids under
 // `config` does not fit in this machine's memory (and the GPU's, for the cuda backend).

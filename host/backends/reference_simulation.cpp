@@ -21,6 +21,10 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
       out.y[to] = state_.y[i];
       out.vx[to] = state_.vx[i];
       out.vy[to] = state_.vy[i];
+      if (out.z) {
+        out.z[to] = state_.z[i];
+        out.vz[to] = state_.vz[i];
+      }
     }
   }
   FlockMetrics metrics() override { return measure_flock(state_, config().params); }
@@ -35,7 +39,7 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
   }
   std::string device() const override { return "CPU, one thread (reference)"; }
   std::uint64_t bytes_allocated() const override {
-    return count() * 4 * sizeof(double) * 3 + count() * sizeof(int);
+    return count() * 2 * config().params.dimensions * sizeof(double) * 3 + count() * sizeof(int);
   }
 
   ViewerAccess& viewer_access() override { return *this; }
