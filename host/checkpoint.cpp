@@ -297,6 +297,10 @@ std::string flight_description(const SimulationConfig& config) {
   j["wind"] = {p.wind.x, p.wind.y};
   j["update"] = to_string(p.update);
   j["obstacles"] = obstacles_json(p.obstacles);
+  if (p.dimensions == 3) {  // not in a 2D flight's description, which checkpoints hold
+    j["dimensions"] = 3;
+    j["depth"] = p.world.depth;
+  }
   return j.dump();
 }
 

@@ -131,10 +131,20 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
   return state;
 }
 
+void check_start_dimensions(int dimensions, const FlockParams& params) {
+  if (dimensions == params.dimensions) return;
+  throw InputError(dimensions == 3
+                       ? "its boids fly in three dimensions (x,y,z,vx,vy,vz): give --dimensions 3"
+                       : "its boids fly in two dimensions (x,y,vx,vy); --dimensions 3 needs "
+                         "x,y,z,vx,vy,vz");
+}
+
 void check_start(const FlockState& state, const FlockParams& params) {
+  check_start_dimensions(state.dimensions, params);
   for (std::size_t i = 0; i < state.size(); ++i) {
     if (!(state.x[i] >= 0 && state.x[i] < params.world.width && state.y[i] >= 0 &&
-          state.y[i] < params.world.height)) {
+          state.y[i] < params.world.height &&
+          (state.dimensions == 2 || (state.z[i] >= 0 && state.z[i] < params.world.depth)))) {
       throw InputError("boid " + std::to_string(i) + " is outside the world");
     }
     if (inside_an_obstacle(state.x[i], state.y[i], params)) {

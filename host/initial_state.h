@@ -24,4 +24,7 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
 // or inside an obstacle, or, under the Vicsek model, not at the speed V.
 void check_start(const FlockState& state, const FlockParams& params);
 
+// Throws InputError unless a start in `dimensions` can fly under `params`.
+void check_start_dimensions(int dimensions, const FlockParams& params);
+
 }  // namespace boids

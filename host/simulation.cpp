@@ -95,6 +95,10 @@ void Simulation::change_params(const FlockParams& params) {
   if (params.model != config_.params.model) {
     throw InputError("the model cannot change while boids fly it: start a new flock");
   }
+  if (params.dimensions != config_.params.dimensions ||
+      (params.dimensions == 3 && params.world.depth != now.depth)) {
+    throw InputError("the world's dimensions cannot change while boids are in it");
+  }
   config_.params = params;
 }
 

@@ -19,52 +19,73 @@ World square(double side) {
 }
 
 constexpr std::uint64_t kMaxObstacles = 100000;
-const char* const kColumns[] = {"x", "y", "vx", "vy"};
+const std::vector<std::string> kColumns2 = {"x", "y", "vx", "vy"};
+const std::vector<std::string> kColumns3 = {"x", "y", "z", "vx", "vy", "vz"};
 
-// The shape of a state: (N, 4) with 1 <= N <= kMaxBoids. A 3-D state, (N, 6), is named as
-// such, so that a 3-D engine's file is not taken for a broken one.
+const std::vector<std::string>& columns_of(int dimensions) {
+  return dimensions == 3 ? kColumns3 : kColumns2;
+}
+
+// The shape of a state: (N, 4), or (N, 6) in three dimensions, with 1 <= N <= kMaxBoids.
 void check_state_shape(const NpyMatrix& m, const std::string& name) {
   const auto fail = [&](const std::string& message) {
     throw InputError("state file " + quoted_path(name) + ": " + message);
   };
   const std::string shape = "(" + std::to_string(m.rows) + ", " + std::to_string(m.columns) + ")";
-  if (m.columns == 6) {
-    fail("its shape " + shape +
-         " holds 3-D boids (x, y, z, vx, vy, vz); this engine is 2-D and reads shape (N, 4): "
-         "x, y, vx, vy");
+  if (m.columns != 4 && m.columns != 6) {
+    fail("its shape is " + shape +
+         "; expected (N, 4): x, y, vx, vy, or (N, 6): x, y, z, vx, vy, vz");
   }
-  if (m.columns != 4) fail("its shape is " + shape + "; expected (N, 4): x, y, vx, vy");
   if (m.rows == 0) fail("no boids (its shape is " + shape + ")");
   if (m.rows > kMaxBoids) fail("more than " + std::to_string(kMaxBoids) + " boids " + shape);
 }
 
-// Why a row of four values cannot be a boid: the first value that is not finite, or a
-// position outside the world; empty when it can.
-std::string row_problem(const double (&v)[4], const World& world) {
-  for (int c = 0; c < 4; ++c) {
-    if (!std::isfinite(v[c]))
-      return std::string(kColumns[c]) + " = " + shortest(v[c]) + " is not finite";
+// Whether a row of a state in `dimensions` (positions, then velocities) can be a boid:
+// finite values, positions in the world.
+bool acceptable_row(const double* v, int dimensions, const World& world) {
+  const double side[3] = {world.width, world.height, world.depth};
+  for (int c = 0; c < 2 * dimensions; ++c) {
+    if (!std::isfinite(v[c])) return false;
   }
-  const double value[2] = {v[0], v[1]}, side[2] = {world.width, world.height};
-  for (int axis = 0; axis < 2; ++axis) {
-    if (!(value[axis] >= 0 && value[axis] < side[axis])) {
-      return std::string(kColumns[axis]) + " = " + shortest(value[axis]) +
-             " is outside the world [0, " + shortest(side[axis]) + ")";
+  for (int axis = 0; axis < dimensions; ++axis) {
+    if (!(v[axis] >= 0 && v[axis] < side[axis])) return false;
+  }
+  return true;
+}
+
+// Why such a row cannot be a boid: the first value that is not finite, or a position outside
+// the world; empty when it can.
+std::string row_problem(const double* v, int dimensions, const World& world) {
+  const std::vector<std::string>& names = columns_of(dimensions);
+  for (int c = 0; c < 2 * dimensions; ++c) {
+    if (!std::isfinite(v[c])) return names[c] + " = " + shortest(v[c]) + " is not finite";
+  }
+  const double side[3] = {world.width, world.height, world.depth};
+  for (int axis = 0; axis < dimensions; ++axis) {
+    if (!(v[axis] >= 0 && v[axis] < side[axis])) {
+      return names[axis] + " = " + shortest(v[axis]) + " is outside the world [0, " +
+             shortest(side[axis]) + ")";
     }
   }
   return {};
 }
 
-// Whether (x, y) lies in [0, width) x [0, height); else fails naming the coordinate.
-void check_in_world(double x, double y, const World& world, const RowError& error) {
-  const double v[4] = {x, y, 0, 0};
-  const std::string problem = row_problem(v, world);
-  if (!problem.empty()) error.fail(problem);
+// The columns of a state, each a column of `state`.
+std::vector<std::vector<double>*> columns(FlockState& state) {
+  if (state.dimensions == 3) return {&state.x, &state.y, &state.z, &state.vx, &state.vy, &state.vz};
+  return {&state.x, &state.y, &state.vx, &state.vy};
+}
+std::vector<const std::vector<double>*> columns(const FlockState& state) {
+  if (state.dimensions == 3) return {&state.x, &state.y, &state.z, &state.vx, &state.vy, &state.vz};
+  return {&state.x, &state.y, &state.vx, &state.vy};
 }
 
-bool acceptable_row(const double (&v)[4], const World& world) {
-  return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) && std::isfinite(v[3]) &&
-         v[0] >= 0 && v[0] < world.width && v[1] >= 0 && v[1] < world.height;
+// The dimensions a CSV state's header names: 3 for x,y,z,vx,vy,vz, else 2 (whose header the
+// reader then checks).
+int csv_dimensions(const std::string& text) {
+  std::string header = text.substr(0, text.find('\n'));
+  if (!header.empty() && header.back() == '\r') header.pop_back();
+  return header == "x,y,z,vx,vy,vz" ? 3 : 2;
 }
 
 // Thrown by a start check that has read all it needs of a file.
@@ -91,17 +112,19 @@ void check_csv_start(const std::string& first, const std::string& name) {
 
 FlockState parse_state(const std::string& text, const std::string& name, const World& world) {
   FlockState state;
+  state.dimensions = csv_dimensions(text);
+  const std::vector<std::vector<double>*> out = columns(state);
+  const int dimensions = state.dimensions;
   const CsvExtent extent =
-      parse_numeric_csv(text, "state file", name, {"x", "y", "vx", "vy"},
+      parse_numeric_csv(text, "state file", name, columns_of(dimensions),
                         [&](const std::vector<double>& v, const RowError& error) {
-                          check_in_world(v[0], v[1], world, error);
+                          if (!acceptable_row(v.data(), dimensions, world)) {
+                            error.fail(row_problem(v.data(), dimensions, world));
+                          }
                           if (state.size() >= kMaxBoids) {
                             error.fail("more than " + std::to_string(kMaxBoids) + " boids");
                           }
-                          state.x.push_back(v[0]);
-                          state.y.push_back(v[1]);
-                          state.vx.push_back(v[2]);
-                          state.vy.push_back(v[3]);
+                          for (std::size_t c = 0; c < out.size(); ++c) out[c]->push_back(v[c]);
                         });
   if (extent.rows == 0) {
     RowError("state file", name, extent.lines + 1)
@@ -115,17 +138,19 @@ FlockState parse_npy_state(const std::string& bytes, const std::string& name, co
   check_state_shape(m, name);
   check_npy_size(m, bytes.size(), "state file", name);
   FlockState state;
-  std::vector<double>* const columns[] = {&state.x, &state.y, &state.vx, &state.vy};
-  for (std::vector<double>* column : columns) column->resize(m.rows);
+  state.dimensions = m.columns == 6 ? 3 : 2;
+  state.resize(m.rows);
+  const std::vector<std::vector<double>*> out = columns(state);
   for (std::uint64_t row = 0; row < m.rows; ++row) {
-    double v[4];
-    for (std::uint64_t c = 0; c < 4; ++c) v[c] = npy_value(bytes, m, row, c);
+    double v[6] = {};
+    for (std::uint64_t c = 0; c < m.columns; ++c) v[c] = npy_value(bytes, m, row, c);
     // The message is built only for a row that fails: built for every row, it would take
     // longer than the reading.
-    if (!acceptable_row(v, world)) {
-      RowError("state file", name, "row " + std::to_string(row)).fail(row_problem(v, world));
+    if (!acceptable_row(v, state.dimensions, world)) {
+      RowError("state file", name, "row " + std::to_string(row))
+          .fail(row_problem(v, state.dimensions, world));
     }
-    for (std::uint64_t c = 0; c < 4; ++c) (*columns[c])[row] = v[c];
+    for (std::uint64_t c = 0; c < m.columns; ++c) (*out[c])[row] = v[c];
   }
   return state;
 }
@@ -140,8 +165,8 @@ FlockState state_from_rows(const double* rows, std::uint64_t count, const World&
   state.resize(count);
   for (std::uint64_t row = 0; row < count; ++row) {
     const double v[4] = {rows[4 * row], rows[4 * row + 1], rows[4 * row + 2], rows[4 * row + 3]};
-    if (!acceptable_row(v, world)) {
-      throw InputError(what + ", row " + std::to_string(row) + ": " + row_problem(v, world));
+    if (!acceptable_row(v, 2, world)) {
+      throw InputError(what + ", row " + std::to_string(row) + ": " + row_problem(v, 2, world));
     }
     state.x[row] = v[0];
     state.y[row] = v[1];
@@ -152,7 +177,7 @@ FlockState state_from_rows(const double* rows, std::uint64_t count, const World&
 }
 
 std::string format_npy_state(const FlockState& state) {
-  return format_npy({&state.x, &state.y, &state.vx, &state.vy});
+  return format_npy(columns(state));
 }
 
 bool is_npy_name(const std::string& path) {
@@ -183,6 +208,24 @@ std::uint64_t state_file_rows(const std::string& path) {
   return lines > 0 ? lines - 1 : 0;
 }
 
+int state_file_dimensions(const std::string& path) {
+  int dimensions = 2;
+  try {
+    read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+      if (is_npy_name(path)) {
+        check_npy_start(first, size, path);
+        dimensions = parse_npy_header(first, "state file", path).columns == 6 ? 3 : 2;
+      } else {
+        check_csv_start(first, path);
+        dimensions = csv_dimensions(first);
+      }
+      throw ReadEnough{};
+    });
+  } catch (const ReadEnough&) {
+  }
+  return dimensions;
+}
+
 FlockState read_state_file(const std::string& path, const World& world) {
   if (is_npy_name(path)) {
     const std::string bytes = read_input_file(
@@ -207,16 +250,17 @@ FlockState read_state_file(const std::string& path, double world) {
 }
 
 std::string format_state(const FlockState& state) {
-  std::string out = "x,y,vx,vy\n";
-  out.reserve(out.size() + state.size() * 80);
+  const std::vector<const std::vector<double>*> in = columns(state);
+  std::string out;
+  for (const std::string& name : columns_of(state.dimensions))
+    out += (out.empty() ? "" : ",") + name;
+  out += '\n';
+  out.reserve(out.size() + state.size() * 20 * in.size());
   for (std::size_t i = 0; i < state.size(); ++i) {
-    out += shortest(state.x[i]);
-    out += ',';
-    out += shortest(state.y[i]);
-    out += ',';
-    out += shortest(state.vx[i]);
-    out += ',';
-    out += shortest(state.vy[i]);
+    for (std::size_t c = 0; c < in.size(); ++c) {
+      if (c > 0) out += ',';
+      out += shortest((*in[c])[i]);
+    }
     out += '\n';
   }
   return out;
@@ -234,7 +278,7 @@ void write_state_file(const std::string& path, const FlockState& state) {
 // it can.
 std::string obstacle_problem(const Obstacle& o, const World& world) {
   const double v[4] = {o.x, o.y, 0, 0};
-  std::string problem = row_problem(v, world);
+  std::string problem = row_problem(v, 2, world);
   if (problem.empty() && !(o.radius > 0 && std::isfinite(o.radius))) {
     problem = "radius = " + shortest(o.radius) + " is not > 0";
   }

@@ -1,7 +1,8 @@
-// State files: CSV with the header `x,y,vx,vy` and one boid a line, in input order. Numbers
-// are written in the shortest form that reads back as the same double. A name ending in .npy
-// (any case) is a NumPy file instead: float64 '<f8', shape (N, 4), the same columns, rows in
-// input order (written in C order; Fortran order is read too). Obstacle files: CSV with the
+// State files: CSV with the header `x,y,vx,vy` (`x,y,z,vx,vy,vz` in three dimensions) and one
+// boid a line, in input order. Numbers are written in the shortest form that reads back as the
+// same double. A name ending in .npy (any case) is a NumPy file instead: float64 '<f8', shape
+// (N, 4) or (N, 6), the same columns, rows in input order (written in C order; Fortran order is
+// read too). The header or the shape gives the state's dimensions. Obstacle files: CSV with the
 // header `x,y,radius`, one obstacle a line.
 #pragma once
 
@@ -13,16 +14,19 @@
 
 namespace boids {
 
-// Reads and validates a state file for `world`: the exact header, four finite numbers a line,
-// positions in [0, width) x [0, height), at least one boid. Throws InputError naming the file
-// and the line (the row of a .npy file). A file that is not text (or, for .npy, has a wrong
-// header or size) is refused having read its first block only.
+// Reads and validates a state file for `world`: the exact header, four (six) finite numbers a
+// line, positions in [0, width) x [0, height) (x [0, depth)), at least one boid. Throws InputError
+// naming the file and the line (the row of a .npy file). A file that is not text (or, for .npy, has
+// a wrong header or size) is refused having read its first block only.
 FlockState read_state_file(const std::string& path, const World& world);
 
 // The number of boids a state file holds (rows after the header; a .npy file's first
 // dimension, from its header alone), for what depends on it before the file is read for a
 // world: a world given by a density. The file is read whole when read_state_file reads it.
 std::uint64_t state_file_rows(const std::string& path);
+
+// The dimensions of a state file's boids (2, or 3 for x,y,z,vx,vy,vz), from its first block.
+int state_file_dimensions(const std::string& path);
 
 // Parses state-file text; `name` is used in error messages.
 FlockState parse_state(const std::string& text, const std::string& name, const World& world);

@@ -177,21 +177,21 @@ void check_state_values(const FlockState& state, Precision precision, const std:
   check_state_values(state, precision, [&](std::size_t i, int axis) {
     // Where a reader finds it: a CSV's line and column, a .npy file's row (0-based).
     return "state file " + quoted_path(file) +
-           (is_npy_name(file)
-                ? ", row " + std::to_string(i)
-                : ", line " + std::to_string(i + 2) + ", column " + std::to_string(axis + 3));
+           (is_npy_name(file) ? ", row " + std::to_string(i)
+                              : ", line " + std::to_string(i + 2) + ", column " +
+                                    std::to_string(state.dimensions + axis + 1));
   });
 }
 
 void check_state_values(const FlockState& state, Precision precision,
                         const std::function<std::string(std::size_t, int)>& where) {
   const double largest = value_limits(precision).largest_state_speed;
+  const char* const names[3] = {"vx", "vy", "vz"};
   for (std::size_t i = 0; i < state.size(); ++i) {
-    const double v[2] = {state.vx[i], state.vy[i]};
-    for (int axis = 0; axis < 2; ++axis) {
+    const double v[3] = {state.vx[i], state.vy[i], state.dimensions == 3 ? state.vz[i] : 0.0};
+    for (int axis = 0; axis < state.dimensions; ++axis) {
       if (std::fabs(v[axis]) <= largest) continue;
-      const std::string what =
-          where(i, axis) + ": " + (axis == 0 ? "vx" : "vy") + " = " + number(v[axis]);
+      const std::string what = where(i, axis) + ": " + names[axis] + " = " + number(v[axis]);
       if (precision == Precision::kFloat &&
           std::fabs(v[axis]) <= value_limits(Precision::kDouble).largest_state_speed) {
         throw InputError(what + " is too large for --precision float (at most " + number(largest) +

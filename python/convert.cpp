@@ -203,8 +203,8 @@ FlockState state_of_array(const py::object& array, const World& world, const std
   shape << (rows.ndim() == 1 ? ",)" : ")");
   if (rows.ndim() == 2 && rows.shape(1) == 6) {
     throw InputError(what + ": its shape " + shape.str() +
-                     " holds 3-D boids (x, y, z, vx, vy, vz); this engine is 2-D and takes shape "
-                     "(N, 4): x, y, vx, vy");
+                     " holds 3-D boids (x, y, z, vx, vy, vz); the Python module takes flocks in "
+                     "two dimensions only, so far: shape (N, 4), x, y, vx, vy");
   }
   if (rows.ndim() != 2 || rows.shape(1) != 4) {
     throw InputError(what + ": its shape is " + shape.str() + "; expected (N, 4): x, y, vx, vy");

@@ -40,6 +40,11 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
     }
   }
   const SimulationConfig config = cli::resolve_config(options);
+  if (config.params.dimensions == 3) {
+    throw InputError(
+        "dimensions=3: the Python module flies flocks in two dimensions only, so "
+        "far (docs/3d.md)");
+  }
   FlockState initial;
   if (!state.is_none()) initial = checked_state(state, config);
   py::gil_scoped_release release;

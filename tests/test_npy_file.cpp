@@ -233,14 +233,19 @@ TEST(NpyRefusals, HeaderDictMustBeExact) {
   expect_refused(npy("{1: 2}", kTwoBoids), "a key that is not a string");
 }
 
-TEST(NpyRefusals, ShapeMustBeNByFour) {
+TEST(NpyRefusals, ShapeMustBeNByFourOrSix) {
   expect_refused(npy(dict("(8,)"), kTwoBoids), "its shape (8,) has 1 dimensions, not 2");
   expect_refused(npy(dict("(2, 2, 2)"), kTwoBoids), "(2, 2, 2) has 3 dimensions");
   expect_refused(npy(dict("()"), doubles({1})), "() has 0 dimensions");
-  expect_refused(npy(dict("(4, 2)"), kTwoBoids), "its shape is (4, 2); expected (N, 4)");
-  expect_refused(npy(dict("(1, 6)"), kTwoBoids.substr(0, 48)),
-                 "holds 3-D boids (x, y, z, vx, vy, vz); this engine is 2-D and reads shape "
-                 "(N, 4)");
+  expect_refused(npy(dict("(4, 2)"), kTwoBoids),
+                 "its shape is (4, 2); expected (N, 4): x, y, vx, vy, or (N, 6): x, y, z, vx, "
+                 "vy, vz");
+  // (N, 6) is a flock in three dimensions.
+  const FlockState box = parse_npy_state(npy(dict("(1, 6)"), kTwoBoids.substr(0, 48)), "box.npy",
+                                         World{100, 100, Boundary::kTorus});
+  EXPECT_EQ(box.dimensions, 3);
+  EXPECT_EQ(box.size(), 1u);
+  EXPECT_EQ(box.z.size(), 1u);
   expect_refused(npy(dict("(0, 4)"), ""), "no boids");
   expect_refused(npy(dict("(2147483648, 4)"), kTwoBoids), "more than 2147483647 boids");
   expect_refused(npy(dict("(2147483647, 4)"), kTwoBoids), "truncated");

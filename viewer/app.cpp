@@ -66,6 +66,11 @@ Viewer* viewer_of(GLFWwindow* window) {
 int run_viewer(const ViewerOptions& options) {
   // Everything the user gave is checked before a window opens.
   const SimulationConfig config = cli::resolve_config(options.flock);
+  if (config.params.dimensions == 3) {
+    throw InputError(
+        "--dimensions 3: the viewer draws flocks in two dimensions only, so far "
+        "(docs/3d.md)");
+  }
   OutputFiles outputs;  // checked, and its temporary file made, before a window opens
   if (!options.screenshot.empty()) outputs.add("--screenshot", options.screenshot, ".png");
   std::unique_ptr<Simulation> sim =

@@ -1,6 +1,9 @@
 #include "host/cli/flock_options.h"
 
 #include <cmath>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "host/errors.h"
 #include "host/initial_state.h"
@@ -46,19 +49,26 @@ Vec2 parse_pair(const std::string& option, const std::string& text) {
   return {parse_real(option, text.substr(0, comma)), parse_real(option, text.substr(comma + 1))};
 }
 
-// "W" (a square) or "W,H": positive sides.
-World parse_world(const std::string& text) {
-  const auto comma = text.find(',');
-  if (comma == std::string::npos) {
-    const double side = parse_positive("--world", text);
-    return World{side, side, Boundary::kTorus};
+// "L" (a square, or a cube), "W,H" or "W,H,D": positive sides, and how many were given.
+std::pair<World, int> parse_world(const std::string& text) {
+  std::vector<double> sides;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    sides.push_back(parse_positive("--world", text.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+    if (sides.size() == 3)
+      throw InputError("--world: expected L, W,H or W,H,D, got " + quoted(text));
   }
-  if (text.find(',', comma + 1) != std::string::npos) {
-    throw InputError("--world: expected W or W,H, got " + quoted(text));
-  }
-  return World{parse_positive("--world", text.substr(0, comma)),
-               parse_positive("--world", text.substr(comma + 1)), Boundary::kTorus};
+  World world{sides[0], sides.size() > 1 ? sides[1] : sides[0], Boundary::kTorus};
+  world.depth = sides.size() == 3 ? sides[2] : sides[0];
+  return {world, static_cast<int>(sides.size())};
 }
+
+// The density in three dimensions that gives the seed's mean neighbour count, 0.9 / r^3
+// (docs/3d.md): the default world of a 3D flock is the cube that holds it at that density.
+constexpr double kSeedNeighbourVolumeDensity = 0.9;
 
 // The defaults of each model: seed 000's example, seed 002's lab (its canvas taken as
 // 800 x 600), and Vicsek's figure 2a at density 4 (N = 400, L = 10).
@@ -105,6 +115,24 @@ void check_combinations(const FlockOptions& o, Model model) {
   refuse(o.density.has_value() && o.world.has_value(),
          "--density and --world both give the world's size: give one");
   refuse(o.goal_weight.has_value() && !o.goal.has_value(), "--goal-weight needs --goal X,Y");
+  const int dimensions = o.dimensions.value_or(2);
+  refuse(dimensions == 2 && o.world_sides == 3, "--world W,H,D needs --dimensions 3");
+  refuse(dimensions == 3 && o.world_sides == 2,
+         "--world: in three dimensions expected L (a cube) or W,H,D");
+  if (dimensions == 3) {
+    for (const auto& [given, name] :
+         {std::pair{o.model.has_value() && model != Model::kBoids, "--model"},
+          std::pair{o.boundary == Boundary::kWalls, "--boundary walls"},
+          std::pair{o.separation_radius.has_value(), "--separation-radius"},
+          std::pair{o.fov.has_value(), "--fov"}, std::pair{o.noise.has_value(), "--noise"},
+          std::pair{o.goal.has_value(), "--goal"}, std::pair{o.wind.has_value(), "--wind"},
+          std::pair{!o.obstacle_file.empty() || o.obstacles.has_value(), "--obstacles"},
+          std::pair{o.update.has_value(), "--update"}}) {
+      refuse(given, std::string(name) +
+                        ": not yet in three dimensions, where the seed's rules fly on a torus "
+                        "(docs/3d.md)");
+    }
+  }
   refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,
          "--wall-distance needs --boundary walls");
   if (o.update == Update::kInPlace) {
@@ -154,16 +182,28 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
   parser.add_value("--dt", "T",
                    "the steering model's time step, > 0, in the lengths' range (default 1/60)",
                    [&o](const std::string& v) { o.dt = parse_positive("--dt", v); });
-  parser.add_value("--world", "L|W,H",
-                   "the world: a square of side L or a W x H rectangle; lengths, numbers with "
-                   "their nonzero magnitudes in [1e-60, 1e60] ([1e-9, 1e9] under --precision "
-                   "float), as every length, speed, wind, goal and obstacle (default 100; "
-                   "steering 800,600, vicsek 10)",
-                   [&o](const std::string& v) { o.world = parse_world(v); });
+  parser.add_value(
+      "--world", "L|W,H|W,H,D",
+      "the world: a square (a cube) of side L, a W x H rectangle or a W x H x D box; "
+      "lengths, numbers with "
+      "their nonzero magnitudes in [1e-60, 1e60] ([1e-9, 1e9] under --precision "
+      "float), as every length, speed, wind, goal and obstacle (default 100; "
+      "steering 800,600, vicsek 10)",
+      [&o](const std::string& v) { std::tie(o.world, o.world_sides) = parse_world(v); });
   parser.add_value("--density", "RHO",
-                   "boids per unit area, > 0: a square world of side sqrt(count / RHO) (not with "
+                   "boids per unit area, > 0: a square world of side sqrt(count / RHO); per unit "
+                   "volume in three dimensions, a cube of side cbrt(count / RHO) (not with "
                    "--world)",
                    [&o](const std::string& v) { o.density = parse_positive("--density", v); });
+  parser.add_value("--dimensions", "D",
+                   "2, or 3: the seed's rules in a box, on the reference backend so far (default "
+                   "2; docs/3d.md)",
+                   [&o](const std::string& v) {
+                     if (v != "2" && v != "3") {
+                       throw InputError("--dimensions: expected 2 or 3, got " + quoted(v));
+                     }
+                     o.dimensions = v == "3" ? 3 : 2;
+                   });
   parser.add_value("--boundary", "B", "torus or walls (default torus)", [&o](const std::string& v) {
     o.boundary = parse_choice("--boundary", v, parse_boundary(v), "torus, walls");
   });
@@ -259,9 +299,14 @@ std::uint64_t resolve_count(const FlockOptions& o) {
   return o.count.value_or(defaults_of(o.model.value_or(Model::kBoids)).count);
 }
 
+// Whether the flock flies on the reference: asked for, or "auto" in three dimensions (where
+// only the reference flies so far); else "auto" is the cuda or cpu backend.
+bool on_reference(const FlockOptions& o) {
+  return o.backend == "reference" || (o.backend == "auto" && o.dimensions == 3);
+}
+
 Precision resolve_precision(const FlockOptions& o) {
-  // As resolve_config has it: "auto" is never the reference.
-  return o.precision.value_or(o.backend == "reference" ? Precision::kDouble : Precision::kFloat);
+  return o.precision.value_or(on_reference(o) ? Precision::kDouble : Precision::kFloat);
 }
 
 FlockParams resolve_params(const FlockOptions& o) {
@@ -277,18 +322,26 @@ FlockParams resolve_params(const FlockOptions& o) {
   p.max_speed =
       model == Model::kVicsek ? o.speed.value_or(d.max_speed) : o.max_speed.value_or(d.max_speed);
   if (o.dt) p.dt = *o.dt;
+  p.dimensions = o.dimensions.value_or(2);
+  const bool box = p.dimensions == 3;
   if (o.world) {
     p.world = *o.world;
-  } else if (o.density) {
+  } else if (o.density || box) {
     // --init overrides --count, and the file's boids fill the world too.
     const std::uint64_t count =
         o.init_file.empty() ? resolve_count(o) : state_file_rows(o.init_file);
-    const double side = std::sqrt(static_cast<double>(count) / *o.density);
+    const double density =
+        o.density.value_or(kSeedNeighbourVolumeDensity / (p.radius * p.radius * p.radius));
+    const double boids = static_cast<double>(count);
+    const double side = box ? std::cbrt(boids / density) : std::sqrt(boids / density);
     if (!(side > 0 && std::isfinite(side))) {
-      throw InputError(
-          "--density: the world's side sqrt(count / density) is not a positive number");
+      throw InputError(box ? "--density: the world's side cbrt(count / density) is not a "
+                             "positive number"
+                           : "--density: the world's side sqrt(count / density) is not a "
+                             "positive number");
     }
     p.world = World{side, side, Boundary::kTorus};
+    p.world.depth = side;
   } else {
     p.world = World{d.world, d.world_height, Boundary::kTorus};
   }
@@ -324,8 +377,15 @@ SimulationConfig resolve_config(const FlockOptions& o) {
   SimulationConfig config;
   config.params = resolve_params(o);
   config.seed = o.seed;
-  config.backend = o.backend == "auto" ? resolve_auto_backend() : *parse_backend(o.backend);
+  config.backend = on_reference(o)       ? Backend::kReference
+                   : o.backend == "auto" ? resolve_auto_backend()
+                                         : *parse_backend(o.backend);
   const bool reference = config.backend == Backend::kReference;
+  if (config.params.dimensions == 3 && !reference) {
+    throw InputError("--backend " + o.backend +
+                     ": in three dimensions only the reference backend flies so far "
+                     "(--backend reference or auto; docs/3d.md)");
+  }
   config.method = o.method.value_or(reference ? Method::kNaive : Method::kHashed);
   config.precision = resolve_precision(o);
   if (reference && config.method != Method::kNaive) {
@@ -344,6 +404,11 @@ SimulationConfig resolve_config(const FlockOptions& o) {
 
 FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
   if (o.init_file.empty()) return make_initial_state(resolve_count(o), o.seed, params);
+  try {  // before the values, which a world of other dimensions would refuse less clearly
+    check_start_dimensions(state_file_dimensions(o.init_file), params);
+  } catch (const InputError& e) {
+    throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
+  }
   FlockState state = read_state_file(o.init_file, params.world);
   check_state_values(state, resolve_precision(o), o.init_file);
   try {

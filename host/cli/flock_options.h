@@ -20,7 +20,9 @@ struct FlockOptions {
   std::uint64_t seed = 42;
   std::optional<Model> model;
   std::optional<double> radius, separation, alignment, cohesion, max_speed, speed, dt;
-  std::optional<World> world;  // --world W or W,H (torus unless --boundary walls)
+  std::optional<World> world;  // --world L, W,H or W,H,D (torus unless --boundary walls)
+  int world_sides = 0;         // how many sides --world gave
+  std::optional<int> dimensions;
   std::optional<double> density;
   std::optional<Boundary> boundary;
   std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight;
@@ -38,7 +40,7 @@ struct FlockOptions {
 // Registers every flock option: --count, --seed, --model, the weights, --radius, --max-speed,
 // --speed, --dt, --world, --density, --boundary, --separation-radius, --fov, --noise,
 // --wall-distance, --obstacles, --goal, --goal-weight, --wind, --update, --backend, --method,
-// --precision and --init.
+// --precision, --init and --dimensions.
 void add_flock_options(OptionParser& parser, FlockOptions& options);
 
 // The model's parameters: what was given, the rest the model's defaults (the seed example for

@@ -17,7 +17,14 @@ Json params_json(const FlockParams& p) {
   j["cohesion"] = p.cohesion;
   j["max_speed"] = p.max_speed;
   if (p.model == Model::kSteering) j["dt"] = p.dt;
-  j["world"] = p.world.square() ? Json(p.world.width) : Json({p.world.width, p.world.height});
+  if (p.dimensions == 3) {
+    j["dimensions"] = 3;
+    j["world"] = p.world.square() && p.world.depth == p.world.width
+                     ? Json(p.world.width)
+                     : Json({p.world.width, p.world.height, p.world.depth});
+  } else {
+    j["world"] = p.world.square() ? Json(p.world.width) : Json({p.world.width, p.world.height});
+  }
   j["boundary"] = to_string(p.world.boundary);
   j["separation_radius"] = p.effective_separation_radius();
   j["fov"] = p.fov;

@@ -53,6 +53,8 @@ class Flock:
     wind               a velocity (wx, wy) added every step
     update             "synchronous" or "in-place" (the steering lab's loop; reference only)
     init               a state file (CSV or .npy) to start from, instead of count
+    dimensions         2; 3 (``boids run --dimensions 3``) is refused until the module takes
+                       (N, 6) arrays
 
     An option given as None takes its default.
     """

@@ -43,6 +43,7 @@ class Flock:
         wind: Optional[_Pair] = None,
         update: Optional[Literal["synchronous", "in-place"]] = None,
         init: Optional[Union[str, PathLike]] = None,
+        dimensions: Optional[Literal[2]] = None,
     ) -> None: ...
     @classmethod
     def from_state(

@@ -196,3 +196,10 @@ def test_validate_refuses_an_unknown_backend_as_the_command_line_does():
 def test_a_flock_too_large_for_memory_is_refused_before_it_is_allocated():
     with pytest.raises(RuntimeError, match="memory"):
         boids.Flock(count=2**31 - 1, backend="reference")
+
+
+def test_three_dimensions_are_refused_until_the_module_takes_them():
+    # The command line flies them on the reference backend (docs/3d.md); the module's arrays
+    # are (N, 4).
+    with pytest.raises(ValueError, match="two dimensions only"):
+        boids.Flock(count=10, dimensions=3)

@@ -1,0 +1,112 @@
+// `boids run --dimensions 3` (docs/3d.md): a flock in a box on the reference backend, its state
+// files with a z column, what it measures, and what three dimensions do not take yet.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "host/initial_state.h"
+#include "host/metrics.h"
+#include "host/reference.h"
+#include "host/state_file.h"
+#include "tests/cli_fixture.h"
+
+namespace boids {
+namespace {
+
+class Cli3d : public test_support::CliFixture {
+ protected:
+  void expect_refused(const std::vector<std::string>& args, const std::string& message) const {
+    const test_support::Result r = run(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("boids: error: " + message), std::string::npos) << r.err;
+  }
+};
+
+// The default 3D flock is seed 000's example in the cube that gives its mean neighbour count;
+// the run is the reference's flight, its files hold z, and --init continues it exactly.
+TEST_F(Cli3d, RunsTheSeedsRulesInABoxAndSavesZ) {
+  const test_support::Result r =
+      run({"run", "--dimensions", "3", "--steps", "40", "--save", path("s.csv"), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto json = nlohmann::json::parse(r.out);
+  EXPECT_EQ(json["backend"], "reference");
+  EXPECT_EQ(json["dimensions"], 3);
+  const double side = json["world"].get<double>();
+  EXPECT_NEAR(side, std::cbrt(120 / 0.0009), 1e-9);
+
+  FlockParams p;
+  p.dimensions = 3;
+  p.world.width = p.world.height = p.world.depth = side;
+  FlockState expected = make_initial_state(120, 42, p);
+  ReferenceStepper stepper(42);
+  for (int t = 0; t < 40; ++t) stepper.step(expected, p);
+  const FlockState saved = read_state_file(path("s.csv"), p.world);
+  ASSERT_EQ(saved.dimensions, 3);
+  EXPECT_TRUE(test_support::bit_identical(saved, expected));
+  EXPECT_EQ(saved.z, expected.z);
+  EXPECT_EQ(saved.vz, expected.vz);
+  EXPECT_EQ(test_support::read_file(path("s.csv")).substr(0, 15), "x,y,z,vx,vy,vz\n");
+  EXPECT_NEAR(json["polarization"].get<double>(), measure_flock(expected, p).polarization, 1e-15);
+
+  // Continued from its file (whose 120 boids make the same cube), as .npy too, the flight goes
+  // on exactly.
+  ASSERT_EQ(run({"run", "--dimensions", "3", "--init", path("s.csv"), "--steps", "10", "--save",
+                 path("t.npy")})
+                .code,
+            0);
+  for (int t = 0; t < 10; ++t) stepper.step(expected, p);
+  const FlockState continued = read_state_file(path("t.npy"), p.world);
+  ASSERT_EQ(continued.dimensions, 3);
+  EXPECT_EQ(continued.z, expected.z);
+  EXPECT_TRUE(test_support::bit_identical(continued, expected));
+}
+
+TEST_F(Cli3d, BoxesAndDensities) {
+  const auto world_of = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"run", "--dimensions", "3", "--steps", "1", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const test_support::Result r = run(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out)["world"] : nlohmann::json();
+  };
+  EXPECT_EQ(world_of({"--world", "30,40,50", "--count", "20"}), nlohmann::json({30, 40, 50}));
+  EXPECT_EQ(world_of({"--world", "30", "--count", "20"}), 30);
+  EXPECT_NEAR(world_of({"--density", "0.001", "--count", "64"}).get<double>(), 40, 1e-9);
+}
+
+TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
+  expect_refused({"run", "--dimensions", "4"}, "--dimensions: expected 2 or 3, got '4'");
+  expect_refused({"run", "--dimensions", "3", "--backend", "cpu"},
+                 "--backend cpu: in three dimensions only the reference backend flies so far");
+  expect_refused({"run", "--dimensions", "3", "--noise", "1"},
+                 "--noise: not yet in three dimensions");
+  expect_refused({"run", "--dimensions", "3", "--model", "vicsek"},
+                 "--model: not yet in three dimensions");
+  expect_refused({"run", "--dimensions", "3", "--world", "10,20"},
+                 "--world: in three dimensions expected L (a cube) or W,H,D");
+  expect_refused({"run", "--world", "10,20,30"}, "--world W,H,D needs --dimensions 3");
+  expect_refused({"run", "--dimensions", "3", "--checkpoint", path("c.ckpt")},
+                 "--checkpoint: not yet in three dimensions");
+  expect_refused({"run", "--dimensions", "3", "--trajectory", path("t.h5")},
+                 "--trajectory: not yet in three dimensions");
+  // A state file's dimensions must be the run's.
+  ASSERT_EQ(run({"run", "--dimensions", "3", "--count", "5", "--steps", "0", "--world", "50",
+                 "--save", path("box.csv")})
+                .code,
+            0);
+  expect_refused({"run", "--init", path("box.csv"), "--world", "50"},
+                 "state file '" + path("box.csv") + "': its boids fly in three dimensions");
+  ASSERT_EQ(run({"run", "--count", "5", "--steps", "0", "--save", path("flat.csv")}).code, 0);
+  expect_refused({"run", "--dimensions", "3", "--init", path("flat.csv")},
+                 "state file '" + path("flat.csv") + "': its boids fly in two dimensions");
+  test_support::write_file(path("far.csv"), "x,y,z,vx,vy,vz\n1,2,60,0.5,0,0\n");
+  expect_refused(
+      {"run", "--dimensions", "3", "--init", path("far.csv"), "--world", "50"},
+      "state file '" + path("far.csv") + "', line 2: z = 60 is outside the world [0, 50)");
+}
+
+}  // namespace
+}  // namespace boids
