@@ -113,7 +113,7 @@ class Header {
     if (!v.is_string()) source_.refuse("'" + std::string(key) + "' is not text");
     return v.get<std::string>();
   }
-  Vec2 pair(const json& v, const char* key) const {
+  Vec3 pair(const json& v, const char* key) const {
     if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) {
       source_.refuse("'" + std::string(key) + "' is not two numbers");
     }
@@ -141,7 +141,7 @@ FlockParams params_of(const Header& h, Source& source) {
   p.alignment = h.number("alignment");
   p.cohesion = h.number("cohesion");
   p.max_speed = h.number("max_speed");
-  const Vec2 world = h.pair(h.field("world"), "world");
+  const Vec3 world = h.pair(h.field("world"), "world");
   p.world = {world.x, world.y, h.choice("boundary", {Boundary::kTorus, Boundary::kWalls})};
   p.separation_radius = h.number("separation_radius");
   p.fov = h.number("fov");

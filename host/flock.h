@@ -47,8 +47,8 @@ struct Obstacle {
   double x = 0, y = 0, radius = 0;
 };
 
-struct Vec2 {
-  double x = 0, y = 0;
+struct Vec3 {
+  double x = 0, y = 0, z = 0;  // z in three dimensions only
 };
 
 // The model's parameters; the defaults are the seed example's, and every variant is off.
@@ -68,9 +68,9 @@ struct FlockParams {
   double dt = 1.0 / 60.0;    // time step of the steering model (boids and Vicsek step by 1)
   double wall_distance = 0;  // walls push boids closer than this; 0 means the radius
   bool has_goal = false;
-  Vec2 goal;  // steered towards with goal_weight, when has_goal
+  Vec3 goal;  // steered towards with goal_weight, when has_goal
   double goal_weight = 1.0;
-  Vec2 wind;  // a velocity added every step (times dt) before the clamp
+  Vec3 wind;  // a velocity added every step (times dt) before the clamp
   std::vector<Obstacle> obstacles;
   Update update = Update::kSynchronous;
 

@@ -151,7 +151,10 @@ void check_start(const FlockState& state, const FlockParams& params) {
       throw InputError("boid " + std::to_string(i) + " starts inside an obstacle");
     }
     if (params.model == Model::kVicsek) {
-      const double speed = std::hypot(state.vx[i], state.vy[i]);
+      const double speed = state.dimensions == 3
+                               ? std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i] +
+                                           state.vz[i] * state.vz[i])
+                               : std::hypot(state.vx[i], state.vy[i]);
       if (!(std::abs(speed - params.max_speed) <= 1e-9 * params.max_speed)) {
         throw InputError("boid " + std::to_string(i) + " moves at speed " + std::to_string(speed) +
                          ": the Vicsek model's particles all move at " + "--speed " +

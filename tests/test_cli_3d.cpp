@@ -81,10 +81,15 @@ TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
   expect_refused({"run", "--dimensions", "4"}, "--dimensions: expected 2 or 3, got '4'");
   expect_refused({"run", "--dimensions", "3", "--backend", "cpu"},
                  "--backend cpu: in three dimensions only the reference backend flies so far");
-  expect_refused({"run", "--dimensions", "3", "--noise", "1"},
-                 "--noise: not yet in three dimensions");
-  expect_refused({"run", "--dimensions", "3", "--model", "vicsek"},
-                 "--model: not yet in three dimensions");
+  expect_refused({"run", "--dimensions", "3", "--model", "steering"},
+                 "--model steering: not yet in three dimensions");
+  expect_refused({"run", "--dimensions", "3", "--boundary", "walls"},
+                 "--boundary walls: not yet in three dimensions");
+  expect_refused({"run", "--dimensions", "3", "--goal", "1,2"},
+                 "--goal: in three dimensions expected X,Y,Z");
+  expect_refused({"run", "--wind", "1,2,3"}, "--wind X,Y,Z needs --dimensions 3");
+  expect_refused({"run", "--dimensions", "3", "--world", "50", "--goal", "1,2,60"},
+                 "--goal: the point lies outside the world");
   expect_refused({"run", "--dimensions", "3", "--world", "10,20"},
                  "--world: in three dimensions expected L (a cube) or W,H,D");
   expect_refused({"run", "--world", "10,20,30"}, "--world W,H,D needs --dimensions 3");

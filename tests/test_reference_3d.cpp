@@ -73,27 +73,62 @@ FlockState flatten(const FlockState& s, Plane plane, double level) {
   return f;
 }
 
-// Every added term of the third axis is +0, so a flock in a plane flies the 2D step exactly.
+// Every added term of the third axis is +0, so a flock in a plane flies the 2D step exactly:
+// under the seed's rules, with the field of view, the separation radius, the goal and the wind
+// in the plane, and under Vicsek's model.
+void expect_planar_flight_is_two_dimensional(const FlockParams& flat, int steps) {
+  const FlockState start = make_initial_state(240, 5, flat);
+  FlockState expected = start;
+  ReferenceStepper two_d(9);
+  for (int t = 0; t < steps; ++t) two_d.step(expected, flat);
+  for (const Plane plane : {Plane::kXY, Plane::kXZ, Plane::kYZ}) {
+    FlockState s = lift(start, plane, 31.25);
+    FlockParams p = flat;  // the plane's sides are the 2D world's; the third is its own
+    p.dimensions = 3;
+    p.world.depth = 70;
+    double& first = plane == Plane::kYZ ? p.world.height : p.world.width;
+    double& second = plane == Plane::kXY ? p.world.height : p.world.depth;
+    first = flat.world.width;
+    second = flat.world.height;
+    const auto in_plane = [&](const Vec3& v, double level) {
+      return plane == Plane::kXY   ? Vec3{v.x, v.y, level}
+             : plane == Plane::kXZ ? Vec3{v.x, level, v.y}
+                                   : Vec3{level, v.x, v.y};
+    };
+    p.goal = in_plane(flat.goal, 31.25);
+    p.wind = in_plane(flat.wind, 0);
+    ReferenceStepper three_d(9);
+    for (int t = 0; t < steps; ++t) three_d.step(s, p);
+    EXPECT_TRUE(bit_identical(flatten(s, plane, 31.25), expected))
+        << "plane " << static_cast<int>(plane);
+  }
+}
+
 TEST(Reference3d, AFlockInACoordinatePlaneFliesTheTwoDimensionalStep) {
   FlockParams flat;
   flat.world.width = 80;
   flat.world.height = 60;
-  const FlockState start = make_initial_state(240, 5, flat);
-  FlockState expected = start;
-  ReferenceStepper two_d(9);
-  for (int t = 0; t < 80; ++t) two_d.step(expected, flat);
-  for (const Plane plane : {Plane::kXY, Plane::kXZ, Plane::kYZ}) {
-    FlockState s = lift(start, plane, 31.25);
-    FlockParams p = box(70);  // the plane's sides are the 2D world's; the third is its own
-    double& first = plane == Plane::kYZ ? p.world.height : p.world.width;
-    double& second = plane == Plane::kXY ? p.world.height : p.world.depth;
-    first = 80;
-    second = 60;
-    ReferenceStepper three_d(9);
-    for (int t = 0; t < 80; ++t) three_d.step(s, p);
-    EXPECT_TRUE(bit_identical(flatten(s, plane, 31.25), expected))
-        << "plane " << static_cast<int>(plane);
-  }
+  expect_planar_flight_is_two_dimensional(flat, 80);
+}
+
+TEST(Reference3d, SoItDoesWithTheVariantsAndUnderVicsek) {
+  FlockParams flat;
+  flat.world.width = 80;
+  flat.world.height = 60;
+  flat.fov = 250;
+  flat.separation_radius = 3;
+  flat.has_goal = true;
+  flat.goal = {20, 45};
+  flat.goal_weight = 2;
+  flat.wind = {0.03, -0.02};
+  expect_planar_flight_is_two_dimensional(flat, 60);
+  FlockParams vicsek = flat;
+  vicsek.model = Model::kVicsek;
+  vicsek.radius = 4;
+  vicsek.max_speed = 0.5;
+  vicsek.separation_radius = 0;
+  vicsek.goal_weight = 0.3;
+  expect_planar_flight_is_two_dimensional(vicsek, 60);
 }
 
 // Turning the axes (x, y, z) -> (y, z, x) turns the flight: only the order of the three terms
@@ -296,14 +331,80 @@ TEST(Reference3d, TheSeedsExampleInACubeAtTheSameNeighbourDensity) {
   }
 }
 
+// The noise turns each heading to a direction uniform on the cap of half-angle eta / 2 around
+// it: never farther than eta / 2, cos(theta) uniform in [cos(eta / 2), 1] (mean halfway), the
+// azimuth uniform (no side preferred), the speed kept; at eta = 2 pi the headings are uniform
+// on the sphere.
+TEST(Reference3d, NoiseTurnsHeadingsUniformlyWithinACone) {
+  FlockParams p = box(1000);  // no boid sees another
+  p.radius = 1e-3;
+  p.noise = 1.2;
+  FlockState s = make_initial_state(4000, 2, p);
+  const FlockState before = s;
+  ReferenceStepper stepper(3);
+  stepper.step(s, p);
+  double mean_cos = 0, side = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double a[3] = {before.vx[i], before.vy[i], before.vz[i]};
+    const double b[3] = {s.vx[i], s.vy[i], s.vz[i]};
+    const double cos_t = (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);  // speeds are 1
+    ASSERT_NEAR(std::sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]), 1, 1e-12);
+    ASSERT_GE(cos_t, std::cos(0.6) - 1e-12) << "boid " << i;
+    mean_cos += cos_t / 4000;
+    // The turn's side: its component along a fixed direction perpendicular to the heading.
+    const double n[3] = {a[1], -a[0], 0};
+    side += (b[0] * n[0] + b[1] * n[1]) / 4000;
+  }
+  EXPECT_NEAR(mean_cos, (1 + std::cos(0.6)) / 2, 0.003);
+  EXPECT_NEAR(side, 0, 0.01);
+
+  p.noise = 2 * kPi;
+  ReferenceStepper full(4);
+  full.step(s, p);
+  double z2 = 0, hx = 0, hy = 0, hz = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    z2 += s.vz[i] * s.vz[i] / 4000;
+    hx += s.vx[i] / 4000, hy += s.vy[i] / 4000, hz += s.vz[i] / 4000;
+  }
+  EXPECT_NEAR(z2, 1.0 / 3, 0.02);
+  EXPECT_LT(std::sqrt(hx * hx + hy * hy + hz * hz), 0.04);
+  // The draws are the seed's: the same flight again, another with another seed.
+  FlockState again = before, other = before;
+  ReferenceStepper same(3), different(5);
+  p.noise = 1.2;
+  same.step(again, p);
+  different.step(other, p);
+  FlockState once = before;
+  ReferenceStepper first(3);
+  first.step(once, p);
+  EXPECT_TRUE(bit_identical(again, once));
+  EXPECT_NE(other.vz[10], once.vz[10]);
+}
+
+// The field of view is a cone about the heading: a boid straight behind along z is not seen.
+TEST(Reference3d, TheFieldOfViewIsACone) {
+  FlockParams p = box(100);
+  p.fov = 180;
+  FlockState s = two_boids({50, 50}, {50, 50}, {50, 45}, {0, 0}, {0, 0.3}, {0.7, 0.7});
+  FlockState alone = two_boids({50}, {50}, {50}, {0}, {0}, {0.7});
+  ReferenceStepper a, b;
+  a.step(s, p);
+  b.step(alone, p);
+  EXPECT_EQ(s.vz[0], alone.vz[0]);  // boid 0 heads +z; boid 1 is 5 behind it
+  EXPECT_EQ(s.vy[0], 0.0);
+  EXPECT_NE(s.vy[1], 0.3);  // boid 1 sees boid 0 ahead, and aligns
+}
+
 TEST(Reference3d, WhatIsNotCarriedOverIsRefused) {
   FlockParams p = box(50);
   FlockState s = make_initial_state(10, 1, p);
   ReferenceStepper stepper;
-  for (const auto change :
-       {+[](FlockParams& q) { q.noise = 0.5; }, +[](FlockParams& q) { q.fov = 200; },
-        +[](FlockParams& q) { q.model = Model::kVicsek; },
-        +[](FlockParams& q) { q.world.boundary = Boundary::kWalls; }}) {
+  for (const auto change : {+[](FlockParams& q) { q.model = Model::kSteering; },
+                            +[](FlockParams& q) { q.world.boundary = Boundary::kWalls; },
+                            +[](FlockParams& q) {
+                              q.obstacles = {{10, 10, 2}};
+                            },
+                            +[](FlockParams& q) { q.update = Update::kInPlace; }}) {
     FlockParams q = p;
     change(q);
     EXPECT_THROW(stepper.step(s, q), InputError);

@@ -127,7 +127,7 @@ TEST_P(VariantTest, NoBoidEndsAStepInsideAnObstacle) {
 }
 
 // The mean distance of the boids to the goal, across the torus.
-double distance_to_goal(const FlockState& s, const Vec2& goal) {
+double distance_to_goal(const FlockState& s, const Vec3& goal) {
   double sum = 0;
   for (std::size_t i = 0; i < s.size(); ++i) sum += torus_distance(s.x[i], s.y[i], goal.x, goal.y);
   return sum / static_cast<double>(s.size());

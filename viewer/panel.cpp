@@ -162,7 +162,7 @@ void Viewer::variant_controls() {
   // Under Vicsek wind adds to each step: both components together stay within the room the
   // speed leaves.
   FlockParams calm = ui_;
-  calm.wind = Vec2{};
+  calm.wind = Vec3{};
   const double room =
       ui_.model == Model::kVicsek ? largest_max_speed(calm) - ui_.max_speed : ui_.max_speed;
   const double most = std::max(0.0, std::min(ui_.max_speed, room / std::sqrt(2.0)));

@@ -1,5 +1,6 @@
 #include "host/cli/flock_options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 #include <utility>
@@ -40,13 +41,18 @@ std::optional<Update> parse_update(const std::string& name) {
   return std::nullopt;
 }
 
-// "X,Y": two finite numbers.
-Vec2 parse_pair(const std::string& option, const std::string& text) {
-  const auto comma = text.find(',');
-  if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) {
-    throw InputError(option + ": expected two numbers X,Y, got " + quoted(text));
+// "X,Y" or "X,Y,Z": finite numbers, and how many were given.
+std::pair<Vec3, int> parse_vector(const std::string& option, const std::string& text) {
+  const auto parts = std::count(text.begin(), text.end(), ',') + 1;
+  if (parts != 2 && parts != 3) {
+    throw InputError(option + ": expected two numbers X,Y (three in three dimensions), got " +
+                     quoted(text));
   }
-  return {parse_real(option, text.substr(0, comma)), parse_real(option, text.substr(comma + 1))};
+  const auto first = text.find(','), second = text.find(',', first + 1);
+  Vec3 v{parse_real(option, text.substr(0, first)),
+         parse_real(option, text.substr(first + 1, second - first - 1)), 0.0};
+  if (parts == 3) v.z = parse_real(option, text.substr(second + 1));
+  return {v, static_cast<int>(parts)};
 }
 
 // "L" (a square, or a cube), "W,H" or "W,H,D": positive sides, and how many were given.
@@ -119,18 +125,21 @@ void check_combinations(const FlockOptions& o, Model model) {
   refuse(dimensions == 2 && o.world_sides == 3, "--world W,H,D needs --dimensions 3");
   refuse(dimensions == 3 && o.world_sides == 2,
          "--world: in three dimensions expected L (a cube) or W,H,D");
+  for (const auto& [values, name] :
+       {std::pair{o.goal_values, "--goal"}, std::pair{o.wind_values, "--wind"}}) {
+    refuse(values == 3 && dimensions == 2, std::string(name) + " X,Y,Z needs --dimensions 3");
+    refuse(values == 2 && dimensions == 3,
+           std::string(name) + ": in three dimensions expected X,Y,Z");
+  }
   if (dimensions == 3) {
     for (const auto& [given, name] :
-         {std::pair{o.model.has_value() && model != Model::kBoids, "--model"},
+         {std::pair{model == Model::kSteering, "--model steering"},
           std::pair{o.boundary == Boundary::kWalls, "--boundary walls"},
-          std::pair{o.separation_radius.has_value(), "--separation-radius"},
-          std::pair{o.fov.has_value(), "--fov"}, std::pair{o.noise.has_value(), "--noise"},
-          std::pair{o.goal.has_value(), "--goal"}, std::pair{o.wind.has_value(), "--wind"},
           std::pair{!o.obstacle_file.empty() || o.obstacles.has_value(), "--obstacles"},
           std::pair{o.update.has_value(), "--update"}}) {
       refuse(given, std::string(name) +
-                        ": not yet in three dimensions, where the seed's rules fly on a torus "
-                        "(docs/3d.md)");
+                        ": not yet in three dimensions, where the boids and Vicsek models fly on "
+                        "the box's torus (docs/3d.md)");
     }
   }
   refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,
@@ -241,13 +250,15 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                      if (v.empty()) throw InputError("--obstacles: the file name is empty");
                      o.obstacle_file = v;
                    });
-  parser.add_value("--goal", "X,Y", "a point in the world the boids steer towards",
-                   [&o](const std::string& v) { o.goal = parse_pair("--goal", v); });
+  parser.add_value(
+      "--goal", "X,Y|X,Y,Z", "a point in the world the boids steer towards",
+      [&o](const std::string& v) { std::tie(o.goal, o.goal_values) = parse_vector("--goal", v); });
   parser.add_value(
       "--goal-weight", "W", "how hard they steer to the goal, in [0, 1e6] (default 1)",
       [&o](const std::string& v) { o.goal_weight = parse_non_negative("--goal-weight", v); });
-  parser.add_value("--wind", "WX,WY", "a velocity added to every boid each step (times dt)",
-                   [&o](const std::string& v) { o.wind = parse_pair("--wind", v); });
+  parser.add_value(
+      "--wind", "WX,WY|WX,WY,WZ", "a velocity added to every boid each step (times dt)",
+      [&o](const std::string& v) { std::tie(o.wind, o.wind_values) = parse_vector("--wind", v); });
   parser.add_value("--update", "U",
                    "synchronous or in-place (the steering lab's own loop; reference backend only; "
                    "default synchronous)",
@@ -358,7 +369,8 @@ FlockParams resolve_params(const FlockOptions& o) {
   if (o.wall_distance) p.wall_distance = *o.wall_distance;
   if (o.goal) {
     if (!(o.goal->x >= 0 && o.goal->x < p.world.width && o.goal->y >= 0 &&
-          o.goal->y < p.world.height)) {
+          o.goal->y < p.world.height &&
+          (p.dimensions == 2 || (o.goal->z >= 0 && o.goal->z < p.world.depth)))) {
       throw InputError("--goal: the point lies outside the world");
     }
     p.has_goal = true;

@@ -26,7 +26,8 @@ struct FlockOptions {
   std::optional<double> density;
   std::optional<Boundary> boundary;
   std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight;
-  std::optional<Vec2> goal, wind;
+  std::optional<Vec3> goal, wind;
+  int goal_values = 0, wind_values = 0;  // how many coordinates each gave
   std::string obstacle_file;
   // Obstacles given in memory instead of a file (the Python module), checked as a file's rows.
   std::optional<std::vector<Obstacle>> obstacles;

@@ -1,35 +1,19 @@
-// Seed 000's rules in a box (docs/3d.md): the seed's step with a third axis, a plain gather over
-// every other boid in ascending index order, written apart from the 2D step and the kernels.
-// Compiled without floating-point contraction, as the rest of the reference.
+// Seed 000's rules in a box (docs/3d.md), with the variants carried over so far: the field of
+// view as a cone, the separation radius, the noise as a turn within a cone, the goal and the
+// wind as 3-vectors. A plain gather over every other boid in ascending index order, written
+// apart from the 2D step and the kernels. Compiled without floating-point contraction, as the
+// rest of the reference.
 #include <cmath>
 #include <vector>
 
-#include "host/errors.h"
 #include "host/reference/models.h"
+#include "host/reference/space_3d.h"
 
 namespace boids::reference {
 namespace {
 
-constexpr double K_SEP = 0.05;
-constexpr double K_ALI = 0.05;
-constexpr double K_COH = 0.005;
-
-// The seed's wrap of an offset on one axis of the torus.
-double wrapped(double d, double side) {
-  if (d > side / 2) return d - side;
-  if (d < -side / 2) return d + side;
-  return d;
-}
-
-// The seed's wrap of a moved coordinate, the side itself being 0.
-double wrapped_position(double x, double side) {
-  if (x < 0) {
-    x += side;
-  } else if (x >= side) {
-    x -= side;
-  }
-  return identify_side_with_zero(x, side);
-}
+constexpr double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
+constexpr double K_GOAL = 0.02;                              // the goal's, per v_max
 
 struct Sums {
   int count = 0;
@@ -38,64 +22,41 @@ struct Sums {
   double sx = 0, sy = 0, sz = 0;  // separation: -d / d^2 of the close ones
 };
 
-Sums gather(const FlockState& s, const FlockParams& p, std::size_t i) {
+Sums gather(const FlockState& s, const FlockParams& p, std::size_t i, double cos_half) {
   const double r2 = p.radius * p.radius;
-  const double s2 = r2 / 4;
+  const double sr = p.effective_separation_radius();
+  const double s2 = p.separation_radius > 0 ? sr * sr : r2 / 4;
   Sums sums;
   for (std::size_t j = 0; j < s.size(); ++j) {
     if (j == i) continue;
-    const double dx = wrapped(s.x[j] - s.x[i], p.world.width);
-    const double dy = wrapped(s.y[j] - s.y[i], p.world.height);
-    const double dz = wrapped(s.z[j] - s.z[i], p.world.depth);
-    const double d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 >= r2) continue;
+    const Offset3 d = offset_3d(p, s, i, j);
+    if (!sees_3d(p, cos_half, d, s.vx[i], s.vy[i], s.vz[i]) || !(d.d2 < r2)) continue;
     sums.count += 1;
     sums.ax += s.vx[j];
     sums.ay += s.vy[j];
     sums.az += s.vz[j];
-    sums.cx += dx;
-    sums.cy += dy;
-    sums.cz += dz;
-    if (d2 < s2 && d2 > 0) {
-      sums.sx -= dx / d2;
-      sums.sy -= dy / d2;
-      sums.sz -= dz / d2;
+    sums.cx += d.x;
+    sums.cy += d.y;
+    sums.cz += d.z;
+    if (d.d2 < s2 && d.d2 > 0) {
+      sums.sx -= d.x / d.d2;
+      sums.sy -= d.y / d.d2;
+      sums.sz -= d.z / d.d2;
     }
   }
   return sums;
 }
 
-// Before the speed is taken: components beyond 2^510 scaled by 2^-600, as shrink_if_huge.
-bool shrink_if_huge_3d(double& x, double& y, double& z) {
-  if (!(std::fabs(x) > 0x1.0p510 || std::fabs(y) > 0x1.0p510 || std::fabs(z) > 0x1.0p510)) {
-    return false;
-  }
-  x *= 0x1.0p-600;
-  y *= 0x1.0p-600;
-  z *= 0x1.0p-600;
-  return true;
-}
-
 }  // namespace
 
-void boids_step_3d(FlockState& state, const FlockParams& p) {
-  if (!(p.model == Model::kBoids && p.world.torus() && p.separation_radius == 0 && p.fov == 360 &&
-        p.noise == 0 && !p.has_goal && p.wind.x == 0 && p.wind.y == 0 && p.obstacles.empty() &&
-        p.update == Update::kSynchronous)) {
-    throw InputError(
-        "in three dimensions the reference flies the seed's rules on a torus only, "
-        "so far: no other model and no variants");
-  }
-  const std::size_t n = state.size();
-  std::vector<Sums> sums(n);
-  for (std::size_t i = 0; i < n; ++i) sums[i] = gather(state, p, i);
-  const double vmax = p.max_speed;
-  const double vmin = vmax / 2;
+void boids_step_3d(FlockState& s, const FlockParams& p, const StepContext& context) {
+  const std::size_t n = s.size();
+  const double cos_half = cos_half_view(p);
+  const double vmax = p.max_speed, vmin = vmax / 2;
+  FlockState next = s;
   for (std::size_t i = 0; i < n; ++i) {
-    double& vx = state.vx[i];
-    double& vy = state.vy[i];
-    double& vz = state.vz[i];
-    const Sums& g = sums[i];
+    const Sums g = gather(s, p, i, cos_half);
+    double vx = s.vx[i], vy = s.vy[i], vz = s.vz[i];
     if (g.count > 0) {
       vx += p.separation * K_SEP * g.sx + p.alignment * K_ALI * (g.ax / g.count - vx) +
             p.cohesion * K_COH * (g.cx / g.count);
@@ -103,6 +64,19 @@ void boids_step_3d(FlockState& state, const FlockParams& p) {
             p.cohesion * K_COH * (g.cy / g.count);
       vz += p.separation * K_SEP * g.sz + p.alignment * K_ALI * (g.az / g.count - vz) +
             p.cohesion * K_COH * (g.cz / g.count);
+    }
+    if (p.has_goal) {
+      double gx, gy, gz;
+      goal_direction_3d(p, s.x[i], s.y[i], s.z[i], gx, gy, gz);
+      const double seek = K_GOAL * p.goal_weight * vmax;
+      vx += seek * gx;
+      vy += seek * gy;
+      vz += seek * gz;
+    }
+    if (p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0) {
+      vx += p.wind.x;
+      vy += p.wind.y;
+      vz += p.wind.z;
     }
     double ux = vx, uy = vy, uz = vz;
     const bool huge = shrink_if_huge_3d(ux, uy, uz);
@@ -116,10 +90,10 @@ void boids_step_3d(FlockState& state, const FlockParams& p) {
       vy = vy / speed * vmin;
       vz = vz / speed * vmin;
     }
-    state.x[i] = wrapped_position(state.x[i] + vx, p.world.width);
-    state.y[i] = wrapped_position(state.y[i] + vy, p.world.height);
-    state.z[i] = wrapped_position(state.z[i] + vz, p.world.depth);
+    turn_within_cone(p, context, i, vx, vy, vz);
+    land_3d(p, s, i, vx, vy, vz, vx, vy, vz, next);
   }
+  s = std::move(next);
 }
 
 }  // namespace boids::reference

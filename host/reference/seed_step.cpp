@@ -26,7 +26,17 @@ void ReferenceStepper::step(FlockState& state, const FlockParams& params) {
       throw InputError("a flock in " + std::to_string(state.dimensions) +
                        " dimensions cannot fly in " + std::to_string(params.dimensions));
     }
-    reference::boids_step_3d(state, params);
+    if (params.model == Model::kSteering || !params.world.torus() || !params.obstacles.empty() ||
+        params.update != Update::kSynchronous) {
+      throw InputError(
+          "in three dimensions the reference flies the boids and Vicsek models on "
+          "the box's torus, so far: no steering model, walls or obstacles");
+    }
+    if (params.model == Model::kVicsek) {
+      reference::vicsek_step_3d(state, params, context);
+    } else {
+      reference::boids_step_3d(state, params, context);
+    }
     return;
   }
   if (params.seed_model()) {

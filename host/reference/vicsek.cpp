@@ -8,15 +8,11 @@
 namespace boids::reference {
 namespace {
 
-// (x, y) / |(x, y)|; false, leaving it alone, when it has no length. A vector whose square
-// would overflow is shrunk first (exactly), so that it keeps its direction.
 bool normalise(double& x, double& y) {
-  double ux = x, uy = y;
-  shrink_if_huge(ux, uy);
-  const double length = std::sqrt(ux * ux + uy * uy);
-  if (!(length > 0)) return false;
-  x = ux / length;
-  y = uy / length;
+  double v[2] = {x, y};
+  if (!reference::normalise(v, 2)) return false;
+  x = v[0];
+  y = v[1];
   return true;
 }
 

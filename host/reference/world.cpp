@@ -46,6 +46,19 @@ bool shrink_if_huge(double& x, double& y) {
   return true;
 }
 
+bool normalise(double* v, int n) {
+  bool huge = false;
+  for (int k = 0; k < n; ++k) huge = huge || std::fabs(v[k]) > 0x1.0p510;
+  double u[3] = {};
+  for (int k = 0; k < n; ++k) u[k] = huge ? v[k] * 0x1.0p-600 : v[k];
+  double square = u[0] * u[0];
+  for (int k = 1; k < n; ++k) square += u[k] * u[k];
+  const double length = std::sqrt(square);
+  if (!(length > 0)) return false;
+  for (int k = 0; k < n; ++k) v[k] = u[k] / length;
+  return true;
+}
+
 std::uint64_t noise_key(std::uint64_t seed) {
   return splitmix_finalizer(seed ^ 0x6e6f697365000000ULL);
 }
@@ -87,11 +100,19 @@ void polynomial_cos_sin(double angle, double& c, double& s) {
   s = sin_a;
 }
 
+double noise_draw(std::uint64_t key, std::uint64_t step, std::uint64_t id) {
+  const std::uint64_t mixed = splitmix_finalizer(step + 0x9e3779b97f4a7c15ULL * (id + 1));
+  const std::uint64_t bits = splitmix_finalizer(mixed ^ key);
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
+
+std::uint64_t salted_key(std::uint64_t key, std::uint64_t salt) {
+  return splitmix_finalizer(key ^ salt);
+}
+
 void noise_rotation(const FlockParams& p, const StepContext& context, std::uint64_t id, double& c,
                     double& s) {
-  const std::uint64_t mixed = splitmix_finalizer(context.step + 0x9e3779b97f4a7c15ULL * (id + 1));
-  const std::uint64_t bits = splitmix_finalizer(mixed ^ context.noise_key);
-  const double u = static_cast<double>(bits >> 11) * 0x1.0p-53;
+  const double u = noise_draw(context.noise_key, context.step, id);
   polynomial_cos_sin((u - 0.5) * p.noise, c, s);
 }
 

@@ -19,6 +19,12 @@ struct StepContext {
 
 std::uint64_t noise_key(std::uint64_t seed);
 
+// Uniform in [0, 1) with 53 random bits, for boid `id` at `step`, from `key`: the noise's draw.
+double noise_draw(std::uint64_t key, std::uint64_t step, std::uint64_t id);
+
+// Another key from `key`, for a second draw of the same boid and step.
+std::uint64_t salted_key(std::uint64_t key, std::uint64_t salt);
+
 // The rotation of boid `id`'s noise at `step`, for eta = `noise`: cos and sin of an angle
 // uniform in [-eta/2, eta/2].
 void noise_rotation(const FlockParams& p, const StepContext& context, std::uint64_t id, double& c,
@@ -39,6 +45,11 @@ double identify_side_with_zero(double x, double side);
 // direction), and true is returned; else nothing changes. A speed or force of such a vector
 // is then over any limit, and it is clamped along the scaled vector.
 bool shrink_if_huge(double& x, double& y);
+
+// v / |v| for the n <= 3 components of v; false, leaving v alone, when it has no length. A
+// vector whose square would overflow is shrunk first (as shrink_if_huge), keeping its
+// direction. The squares add in axis order.
+bool normalise(double* v, int n);
 
 // The offset from (ax, ay) to (bx, by): wrapped on a torus, plain between walls.
 void offset(const FlockParams& p, double ax, double ay, double bx, double by, double& dx,

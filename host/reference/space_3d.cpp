@@ -1,0 +1,109 @@
+#include "host/reference/space_3d.h"
+
+#include <cmath>
+
+namespace boids::reference {
+namespace {
+
+double wrapped(double d, double side) {
+  if (d > side / 2) return d - side;
+  if (d < -(side / 2)) return d + side;
+  return d;
+}
+
+double wrapped_position(double x, double side) {
+  if (x < 0) {
+    x += side;
+  } else if (x >= side) {
+    x -= side;
+  }
+  return identify_side_with_zero(x, side);
+}
+
+// The key of the noise's second draw in 3D (the turn's azimuth), from the run's.
+constexpr std::uint64_t kAzimuthKey = 0x636f6e65636f6e65ULL;  // "conecone"
+
+}  // namespace
+
+Offset3 offset_3d(const FlockParams& p, const FlockState& s, std::size_t i, std::size_t j) {
+  Offset3 d;
+  d.x = wrapped(s.x[j] - s.x[i], p.world.width);
+  d.y = wrapped(s.y[j] - s.y[i], p.world.height);
+  d.z = wrapped(s.z[j] - s.z[i], p.world.depth);
+  d.d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+  return d;
+}
+
+bool sees_3d(const FlockParams& p, double cos_half, const Offset3& d, double vx, double vy,
+             double vz) {
+  if (p.fov >= 360) return true;
+  const double v2 = vx * vx + vy * vy + vz * vz;
+  if (v2 == 0) return true;
+  const double along = d.x * vx + d.y * vy + d.z * vz;
+  return along * std::fabs(along) >= cos_half * std::fabs(cos_half) * v2 * d.d2;
+}
+
+void goal_direction_3d(const FlockParams& p, double x, double y, double z, double& gx, double& gy,
+                       double& gz) {
+  gx = gy = gz = 0;
+  if (!p.has_goal) return;
+  const double dx = wrapped(p.goal.x - x, p.world.width);
+  const double dy = wrapped(p.goal.y - y, p.world.height);
+  const double dz = wrapped(p.goal.z - z, p.world.depth);
+  const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+  if (d > 0) {
+    gx = dx / d;
+    gy = dy / d;
+    gz = dz / d;
+  }
+}
+
+void turn_within_cone(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
+                      double& y, double& z) {
+  if (!(p.noise > 0)) return;
+  const double length = std::sqrt(x * x + y * y + z * z);
+  if (!(length > 0)) return;
+  const double ux = x / length, uy = y / length, uz = z / length;
+  // The polar angle: cos(theta) uniform in [cos(noise / 2), 1], uniform on the cap's area.
+  double cos_half = 1, sin_half = 0;
+  polynomial_cos_sin(p.noise / 2, cos_half, sin_half);
+  const double a = noise_draw(context.noise_key, context.step, id);
+  const double cos_t = 1 - a * (1 - cos_half);
+  const double sin_t = std::sqrt(std::fmax(0.0, (1 - cos_t) * (1 + cos_t)));
+  // The azimuth, uniform in [-pi, pi), from a second draw.
+  double cos_p = 1, sin_p = 0;
+  const double b = noise_draw(salted_key(context.noise_key, kAzimuthKey), context.step, id);
+  polynomial_cos_sin((b - 0.5) * (2 * kPi), cos_p, sin_p);
+  // Two unit vectors perpendicular to u and to each other, without trigonometry (Duff et al.,
+  // "Building an orthonormal basis, revisited", 2017).
+  const double sign = uz >= 0 ? 1.0 : -1.0;
+  const double k = -1 / (sign + uz);
+  const double m = ux * uy * k;
+  const double e1x = 1 + sign * ux * ux * k, e1y = sign * m, e1z = -sign * ux;
+  const double e2x = m, e2y = sign + uy * uy * k, e2z = -uy;
+  x = (cos_t * ux + sin_t * (cos_p * e1x + sin_p * e2x)) * length;
+  y = (cos_t * uy + sin_t * (cos_p * e1y + sin_p * e2y)) * length;
+  z = (cos_t * uz + sin_t * (cos_p * e1z + sin_p * e2z)) * length;
+}
+
+bool shrink_if_huge_3d(double& x, double& y, double& z) {
+  if (!(std::fabs(x) > 0x1.0p510 || std::fabs(y) > 0x1.0p510 || std::fabs(z) > 0x1.0p510)) {
+    return false;
+  }
+  x *= 0x1.0p-600;
+  y *= 0x1.0p-600;
+  z *= 0x1.0p-600;
+  return true;
+}
+
+void land_3d(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy,
+             double dz, double vx, double vy, double vz, FlockState& next) {
+  next.x[i] = wrapped_position(s.x[i] + dx, p.world.width);
+  next.y[i] = wrapped_position(s.y[i] + dy, p.world.height);
+  next.z[i] = wrapped_position(s.z[i] + dz, p.world.depth);
+  next.vx[i] = vx;
+  next.vy[i] = vy;
+  next.vz[i] = vz;
+}
+
+}  // namespace boids::reference
