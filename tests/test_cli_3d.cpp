@@ -83,8 +83,8 @@ TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
                  "--backend cpu: in three dimensions only the reference backend flies so far");
   expect_refused({"run", "--dimensions", "3", "--model", "steering"},
                  "--model steering: not yet in three dimensions");
-  expect_refused({"run", "--dimensions", "3", "--boundary", "walls"},
-                 "--boundary walls: not yet in three dimensions");
+  expect_refused({"run", "--dimensions", "3", "--obstacles", path("o.csv")},
+                 "--obstacles: not yet in three dimensions");
   expect_refused({"run", "--dimensions", "3", "--goal", "1,2"},
                  "--goal: in three dimensions expected X,Y,Z");
   expect_refused({"run", "--wind", "1,2,3"}, "--wind X,Y,Z needs --dimensions 3");

@@ -111,6 +111,43 @@ TEST(Reference3d, AFlockInACoordinatePlaneFliesTheTwoDimensionalStep) {
   expect_planar_flight_is_two_dimensional(flat, 80);
 }
 
+TEST(Reference3d, SoItDoesBetweenWalls) {
+  FlockParams flat;
+  flat.world.width = 80;
+  flat.world.height = 60;
+  flat.world.boundary = Boundary::kWalls;
+  flat.wall_distance = 12;
+  flat.max_speed = 2;  // boids reach the walls, and some cross and are reflected
+  expect_planar_flight_is_two_dimensional(flat, 120);
+  flat.model = Model::kVicsek;
+  flat.radius = 4;
+  expect_planar_flight_is_two_dimensional(flat, 120);
+}
+
+// Walls push on every axis and reflect: a fast, noisy flock never leaves the box.
+TEST(Reference3d, WallsKeepEveryBoidInTheBox) {
+  FlockParams p = box(30);
+  p.world.depth = 12;
+  p.world.boundary = Boundary::kWalls;
+  p.max_speed = 3;
+  p.noise = 2;
+  FlockState s = make_initial_state(300, 6, p);
+  ReferenceStepper stepper(6);
+  double lowest = 12, highest = 0;
+  for (int t = 0; t < 200; ++t) {
+    stepper.step(s, p);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      ASSERT_TRUE(s.x[i] >= 0 && s.x[i] < 30 && s.y[i] >= 0 && s.y[i] < 30 && s.z[i] >= 0 &&
+                  s.z[i] < 12)
+          << "boid " << i << " at step " << t;
+      lowest = std::min(lowest, s.z[i]);
+      highest = std::max(highest, s.z[i]);
+    }
+  }
+  EXPECT_LT(lowest, 1);  // they did reach the floor and the ceiling
+  EXPECT_GT(highest, 11);
+}
+
 TEST(Reference3d, SoItDoesWithTheVariantsAndUnderVicsek) {
   FlockParams flat;
   flat.world.width = 80;
@@ -400,7 +437,6 @@ TEST(Reference3d, WhatIsNotCarriedOverIsRefused) {
   FlockState s = make_initial_state(10, 1, p);
   ReferenceStepper stepper;
   for (const auto change : {+[](FlockParams& q) { q.model = Model::kSteering; },
-                            +[](FlockParams& q) { q.world.boundary = Boundary::kWalls; },
                             +[](FlockParams& q) {
                               q.obstacles = {{10, 10, 2}};
                             },

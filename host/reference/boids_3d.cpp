@@ -1,8 +1,8 @@
 // Seed 000's rules in a box (docs/3d.md), with the variants carried over so far: the field of
 // view as a cone, the separation radius, the noise as a turn within a cone, the goal and the
-// wind as 3-vectors. A plain gather over every other boid in ascending index order, written
-// apart from the 2D step and the kernels. Compiled without floating-point contraction, as the
-// rest of the reference.
+// wind as 3-vectors, the walls of the box. A plain gather over every other boid in ascending index
+// order, written apart from the 2D step and the kernels. Compiled without floating-point
+// contraction, as the rest of the reference.
 #include <cmath>
 #include <vector>
 
@@ -13,7 +13,7 @@ namespace boids::reference {
 namespace {
 
 constexpr double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
-constexpr double K_GOAL = 0.02;                              // the goal's, per v_max
+constexpr double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
 
 struct Sums {
   int count = 0;
@@ -65,13 +65,15 @@ void boids_step_3d(FlockState& s, const FlockParams& p, const StepContext& conte
       vz += p.separation * K_SEP * g.sz + p.alignment * K_ALI * (g.az / g.count - vz) +
             p.cohesion * K_COH * (g.cz / g.count);
     }
-    if (p.has_goal) {
-      double gx, gy, gz;
+    if (!p.world.torus() || p.has_goal) {  // the world's terms, added as in 2D
+      double ux, uy, uz, gx, gy, gz;
+      wall_avoidance_3d(p, s.x[i], s.y[i], s.z[i], ux, uy, uz);
       goal_direction_3d(p, s.x[i], s.y[i], s.z[i], gx, gy, gz);
+      const double avoid = K_AVOID * vmax;
       const double seek = K_GOAL * p.goal_weight * vmax;
-      vx += seek * gx;
-      vy += seek * gy;
-      vz += seek * gz;
+      vx += avoid * ux + seek * gx;
+      vy += avoid * uy + seek * gy;
+      vz += avoid * uz + seek * gz;
     }
     if (p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0) {
       vx += p.wind.x;

@@ -18,8 +18,9 @@ void steering_step(FlockState& state, const FlockParams& params, const StepConte
 // it, candidates from the lab's hash grid, no neighbours across the edges.
 void steering_lab_step(FlockState& state, const FlockParams& params, const StepContext& context);
 
-// In three dimensions (docs/3d.md), on the box's torus: seed 000's rules with the field of
-// view, the separation radius, the noise, the goal and the wind; and Vicsek's model.
+// In three dimensions (docs/3d.md), on the box's torus or between its walls: seed 000's rules
+// with the field of view, the separation radius, the noise, the goal and the wind; and
+// Vicsek's model.
 void boids_step_3d(FlockState& state, const FlockParams& params, const StepContext& context);
 void vicsek_step_3d(FlockState& state, const FlockParams& params, const StepContext& context);
 

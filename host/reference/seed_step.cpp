@@ -26,11 +26,11 @@ void ReferenceStepper::step(FlockState& state, const FlockParams& params) {
       throw InputError("a flock in " + std::to_string(state.dimensions) +
                        " dimensions cannot fly in " + std::to_string(params.dimensions));
     }
-    if (params.model == Model::kSteering || !params.world.torus() || !params.obstacles.empty() ||
+    if (params.model == Model::kSteering || !params.obstacles.empty() ||
         params.update != Update::kSynchronous) {
       throw InputError(
-          "in three dimensions the reference flies the boids and Vicsek models on "
-          "the box's torus, so far: no steering model, walls or obstacles");
+          "in three dimensions the reference flies the boids and Vicsek models, "
+          "so far: no steering model and no obstacles");
     }
     if (params.model == Model::kVicsek) {
       reference::vicsek_step_3d(state, params, context);

@@ -5,7 +5,9 @@
 namespace boids::reference {
 namespace {
 
-double wrapped(double d, double side) {
+// An offset along one axis: wrapped as the seed wraps on the torus, plain between walls.
+double wrapped(const FlockParams& p, double d, double side) {
+  if (!p.world.torus()) return d;
   if (d > side / 2) return d - side;
   if (d < -(side / 2)) return d + side;
   return d;
@@ -27,9 +29,9 @@ constexpr std::uint64_t kAzimuthKey = 0x636f6e65636f6e65ULL;  // "conecone"
 
 Offset3 offset_3d(const FlockParams& p, const FlockState& s, std::size_t i, std::size_t j) {
   Offset3 d;
-  d.x = wrapped(s.x[j] - s.x[i], p.world.width);
-  d.y = wrapped(s.y[j] - s.y[i], p.world.height);
-  d.z = wrapped(s.z[j] - s.z[i], p.world.depth);
+  d.x = wrapped(p, s.x[j] - s.x[i], p.world.width);
+  d.y = wrapped(p, s.y[j] - s.y[i], p.world.height);
+  d.z = wrapped(p, s.z[j] - s.z[i], p.world.depth);
   d.d2 = d.x * d.x + d.y * d.y + d.z * d.z;
   return d;
 }
@@ -47,9 +49,9 @@ void goal_direction_3d(const FlockParams& p, double x, double y, double z, doubl
                        double& gz) {
   gx = gy = gz = 0;
   if (!p.has_goal) return;
-  const double dx = wrapped(p.goal.x - x, p.world.width);
-  const double dy = wrapped(p.goal.y - y, p.world.height);
-  const double dz = wrapped(p.goal.z - z, p.world.depth);
+  const double dx = wrapped(p, p.goal.x - x, p.world.width);
+  const double dy = wrapped(p, p.goal.y - y, p.world.height);
+  const double dz = wrapped(p, p.goal.z - z, p.world.depth);
   const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
   if (d > 0) {
     gx = dx / d;
@@ -96,11 +98,35 @@ bool shrink_if_huge_3d(double& x, double& y, double& z) {
   return true;
 }
 
+void wall_avoidance_3d(const FlockParams& p, double x, double y, double z, double& ux, double& uy,
+                       double& uz) {
+  ux = uy = uz = 0;
+  if (p.world.torus()) return;
+  const double reach = p.effective_wall_distance();
+  const double position[3] = {x, y, z};
+  const double side[3] = {p.world.width, p.world.height, p.world.depth};
+  double* push[3] = {&ux, &uy, &uz};
+  for (int a = 0; a < 3; ++a) {
+    if (position[a] < reach) *push[a] += 1 - position[a] / reach;
+    if (side[a] - position[a] < reach) *push[a] -= 1 - (side[a] - position[a]) / reach;
+  }
+}
+
 void land_3d(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy,
              double dz, double vx, double vy, double vz, FlockState& next) {
-  next.x[i] = wrapped_position(s.x[i] + dx, p.world.width);
-  next.y[i] = wrapped_position(s.y[i] + dy, p.world.height);
-  next.z[i] = wrapped_position(s.z[i] + dz, p.world.depth);
+  double x = s.x[i] + dx, y = s.y[i] + dy, z = s.z[i] + dz;
+  if (p.world.torus()) {
+    x = wrapped_position(x, p.world.width);
+    y = wrapped_position(y, p.world.height);
+    z = wrapped_position(z, p.world.depth);
+  } else {
+    reflect_off_walls(x, vx, p.world.width);
+    reflect_off_walls(y, vy, p.world.height);
+    reflect_off_walls(z, vz, p.world.depth);
+  }
+  next.x[i] = x;
+  next.y[i] = y;
+  next.z[i] = z;
   next.vx[i] = vx;
   next.vy[i] = vy;
   next.vz[i] = vz;

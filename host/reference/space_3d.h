@@ -38,8 +38,14 @@ void turn_within_cone(const FlockParams& p, const StepContext& context, std::uin
 // shrink_if_huge; true when it did.
 bool shrink_if_huge_3d(double& x, double& y, double& z);
 
-// Boid i of `s` moves by (dx, dy, dz), wrapped as the seed wraps, with new velocity
-// (vx, vy, vz); into `next`.
+// How urgently the walls of the box push a boid at (x, y, z), and where: per axis, the sum of
+// (1 - gap / reach) times the direction away from each wall within reach; 0 on the torus.
+void wall_avoidance_3d(const FlockParams& p, double x, double y, double z, double& ux, double& uy,
+                       double& uz);
+
+// Boid i of `s` moves by (dx, dy, dz) with new velocity (vx, vy, vz), into `next`: wrapped as the
+// seed wraps on the torus; between walls, reflected off each wall it crossed (its velocity
+// turned on that axis), as the 2D world reflects.
 void land_3d(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy,
              double dz, double vx, double vy, double vz, FlockState& next);
 

@@ -46,6 +46,18 @@ bool shrink_if_huge(double& x, double& y) {
   return true;
 }
 
+void reflect_off_walls(double& x, double& v, double side) {
+  if (x < 0) {
+    x = -x;
+    v = -v;
+  } else if (x >= side) {
+    x = side + side - x;
+    v = -v;
+  }
+  if (x < 0) x = 0;
+  if (x >= side) x = just_below(side);
+}
+
 bool normalise(double* v, int n) {
   bool huge = false;
   for (int k = 0; k < n; ++k) huge = huge || std::fabs(v[k]) > 0x1.0p510;
@@ -200,25 +212,8 @@ void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double&
                  double before_x, double before_y) {
   const double W = p.world.width, H = p.world.height;
   if (!p.world.torus()) {
-    // A boid that crossed a wall comes back as far as it went beyond it, and turns.
-    if (x < 0) {
-      x = -x;
-      vx = -vx;
-    } else if (x >= W) {
-      x = W + W - x;
-      vx = -vx;
-    }
-    if (y < 0) {
-      y = -y;
-      vy = -vy;
-    } else if (y >= H) {
-      y = H + H - y;
-      vy = -vy;
-    }
-    if (x < 0) x = 0;
-    if (x >= W) x = just_below(W);
-    if (y < 0) y = 0;
-    if (y >= H) y = just_below(H);
+    reflect_off_walls(x, vx, W);
+    reflect_off_walls(y, vy, H);
   }
   for (const Obstacle& o : p.obstacles) {
     double dx, dy;

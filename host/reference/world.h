@@ -46,6 +46,11 @@ double identify_side_with_zero(double x, double side);
 // is then over any limit, and it is clamped along the scaled vector.
 bool shrink_if_huge(double& x, double& y);
 
+// Between walls, along one axis of side `side`: a boid that crossed a wall comes back as far as
+// it went beyond it, and its velocity v turns; one still outside (a step longer than the side)
+// stops at the wall.
+void reflect_off_walls(double& x, double& v, double side);
+
 // v / |v| for the n <= 3 components of v; false, leaving v alone, when it has no length. A
 // vector whose square would overflow is shrunk first (as shrink_if_huge), keeping its
 // direction. The squares add in axis order.
