@@ -81,8 +81,6 @@ TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
   expect_refused({"run", "--dimensions", "4"}, "--dimensions: expected 2 or 3, got '4'");
   expect_refused({"run", "--dimensions", "3", "--backend", "cpu"},
                  "--backend cpu: in three dimensions only the reference backend flies so far");
-  expect_refused({"run", "--dimensions", "3", "--model", "steering"},
-                 "--model steering: not yet in three dimensions");
   expect_refused({"run", "--dimensions", "3", "--obstacles", path("o.csv")},
                  "--obstacles: not yet in three dimensions");
   expect_refused({"run", "--dimensions", "3", "--goal", "1,2"},

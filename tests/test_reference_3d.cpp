@@ -82,10 +82,12 @@ void expect_planar_flight_is_two_dimensional(const FlockParams& flat, int steps)
   ReferenceStepper two_d(9);
   for (int t = 0; t < steps; ++t) two_d.step(expected, flat);
   for (const Plane plane : {Plane::kXY, Plane::kXZ, Plane::kYZ}) {
-    FlockState s = lift(start, plane, 31.25);
+    // The third axis: deep enough that its walls never reach the plane.
+    const double depth = std::max(70.0, 3 * flat.effective_wall_distance()), level = depth / 2;
+    FlockState s = lift(start, plane, level);
     FlockParams p = flat;  // the plane's sides are the 2D world's; the third is its own
     p.dimensions = 3;
-    p.world.depth = 70;
+    p.world.depth = depth;
     double& first = plane == Plane::kYZ ? p.world.height : p.world.width;
     double& second = plane == Plane::kXY ? p.world.height : p.world.depth;
     first = flat.world.width;
@@ -95,11 +97,11 @@ void expect_planar_flight_is_two_dimensional(const FlockParams& flat, int steps)
              : plane == Plane::kXZ ? Vec3{v.x, level, v.y}
                                    : Vec3{level, v.x, v.y};
     };
-    p.goal = in_plane(flat.goal, 31.25);
+    p.goal = in_plane(flat.goal, level);
     p.wind = in_plane(flat.wind, 0);
     ReferenceStepper three_d(9);
     for (int t = 0; t < steps; ++t) three_d.step(s, p);
-    EXPECT_TRUE(bit_identical(flatten(s, plane, 31.25), expected))
+    EXPECT_TRUE(bit_identical(flatten(s, plane, level), expected))
         << "plane " << static_cast<int>(plane);
   }
 }
@@ -146,6 +148,26 @@ TEST(Reference3d, WallsKeepEveryBoidInTheBox) {
   }
   EXPECT_LT(lowest, 1);  // they did reach the floor and the ceiling
   EXPECT_GT(highest, 11);
+}
+
+// Seed 002's steering model in a plane flies its 2D step too: on the torus with the variants,
+// and between walls.
+TEST(Reference3d, SoDoesTheSteeringModel) {
+  FlockParams flat;
+  flat.model = Model::kSteering;
+  flat.world.width = 400;
+  flat.world.height = 300;
+  flat.radius = 44;
+  flat.separation = 1.6;
+  flat.cohesion = 0.9;
+  flat.max_speed = 110;
+  flat.fov = 300;
+  flat.has_goal = true;
+  flat.goal = {100, 200};
+  flat.wind = {4, -3};
+  expect_planar_flight_is_two_dimensional(flat, 60);
+  flat.world.boundary = Boundary::kWalls;
+  expect_planar_flight_is_two_dimensional(flat, 60);
 }
 
 TEST(Reference3d, SoItDoesWithTheVariantsAndUnderVicsek) {
@@ -436,8 +458,7 @@ TEST(Reference3d, WhatIsNotCarriedOverIsRefused) {
   FlockParams p = box(50);
   FlockState s = make_initial_state(10, 1, p);
   ReferenceStepper stepper;
-  for (const auto change : {+[](FlockParams& q) { q.model = Model::kSteering; },
-                            +[](FlockParams& q) {
+  for (const auto change : {+[](FlockParams& q) {
                               q.obstacles = {{10, 10, 2}};
                             },
                             +[](FlockParams& q) { q.update = Update::kInPlace; }}) {

@@ -133,12 +133,9 @@ void check_combinations(const FlockOptions& o, Model model) {
   }
   if (dimensions == 3) {
     for (const auto& [given, name] :
-         {std::pair{model == Model::kSteering, "--model steering"},
-          std::pair{!o.obstacle_file.empty() || o.obstacles.has_value(), "--obstacles"},
+         {std::pair{!o.obstacle_file.empty() || o.obstacles.has_value(), "--obstacles"},
           std::pair{o.update.has_value(), "--update"}}) {
-      refuse(given, std::string(name) +
-                        ": not yet in three dimensions, where the boids and Vicsek models fly "
-                        "(docs/3d.md)");
+      refuse(given, std::string(name) + ": not yet in three dimensions (docs/3d.md)");
     }
   }
   refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,

@@ -19,10 +19,11 @@ void steering_step(FlockState& state, const FlockParams& params, const StepConte
 void steering_lab_step(FlockState& state, const FlockParams& params, const StepContext& context);
 
 // In three dimensions (docs/3d.md), on the box's torus or between its walls: seed 000's rules
-// with the field of view, the separation radius, the noise, the goal and the wind; and
-// Vicsek's model.
+// with the field of view, the separation radius, the noise, the goal and the wind; Vicsek's
+// model; seed 002's steering model, synchronously.
 void boids_step_3d(FlockState& state, const FlockParams& params, const StepContext& context);
 void vicsek_step_3d(FlockState& state, const FlockParams& params, const StepContext& context);
+void steering_step_3d(FlockState& state, const FlockParams& params, const StepContext& context);
 
 // Vicsek et al. 1995.
 void vicsek_step(FlockState& state, const FlockParams& params, const StepContext& context);

@@ -26,16 +26,21 @@ void ReferenceStepper::step(FlockState& state, const FlockParams& params) {
       throw InputError("a flock in " + std::to_string(state.dimensions) +
                        " dimensions cannot fly in " + std::to_string(params.dimensions));
     }
-    if (params.model == Model::kSteering || !params.obstacles.empty() ||
-        params.update != Update::kSynchronous) {
+    if (!params.obstacles.empty() || params.update != Update::kSynchronous) {
       throw InputError(
-          "in three dimensions the reference flies the boids and Vicsek models, "
-          "so far: no steering model and no obstacles");
+          "in three dimensions the reference flies every model synchronously, "
+          "so far without obstacles");
     }
-    if (params.model == Model::kVicsek) {
-      reference::vicsek_step_3d(state, params, context);
-    } else {
-      reference::boids_step_3d(state, params, context);
+    switch (params.model) {
+      case Model::kBoids:
+        reference::boids_step_3d(state, params, context);
+        return;
+      case Model::kSteering:
+        reference::steering_step_3d(state, params, context);
+        return;
+      case Model::kVicsek:
+        reference::vicsek_step_3d(state, params, context);
+        return;
     }
     return;
   }
