@@ -42,9 +42,10 @@ struct World {
   bool square() const { return width == height; }
 };
 
-// A disc no boid may enter.
+// A disc (a sphere, in three dimensions) no boid may enter.
 struct Obstacle {
   double x = 0, y = 0, radius = 0;
+  double z = 0;  // in three dimensions, where it is a sphere
 };
 
 struct Vec3 {

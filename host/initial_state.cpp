@@ -45,9 +45,29 @@ bool inside_an_obstacle(double x, double y, const FlockParams& params) {
   return false;
 }
 
+// The same for a sphere's inside, in three dimensions.
+bool inside_a_sphere(double x, double y, double z, const FlockParams& params) {
+  const World& w = params.world;
+  for (const Obstacle& o : params.obstacles) {
+    double dx = x - o.x, dy = y - o.y, dz = z - o.z;
+    if (w.torus()) {
+      dx -= w.width * std::round(dx / w.width);
+      dy -= w.height * std::round(dy / w.height);
+      dz -= w.depth * std::round(dz / w.depth);
+    }
+    if (dx * dx + dy * dy + dz * dz < o.radius * o.radius) return true;
+  }
+  return false;
+}
+
 // Draws of a position redrawn because it fell inside an obstacle: far from the heading's.
 constexpr std::uint64_t kRedraw = 0x80000000ULL;
 constexpr std::uint64_t kRedraws = 100000;
+
+[[noreturn]] void throw_crowded() {
+  throw InputError("the obstacles leave almost no room: a boid found no free place in " +
+                   std::to_string(kRedraws) + " tries");
+}
 
 }  // namespace
 
@@ -61,12 +81,25 @@ FlockState make_initial_state_3d(std::uint64_t count, std::uint64_t seed, const 
   state.dimensions = 3;
   state.resize(count);
   const auto n = static_cast<std::int64_t>(count);
+  bool crowded = false;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const auto boid = static_cast<std::uint64_t>(i);
-    state.x[i] = random_position(seed, boid, 0, p.world.width);
-    state.y[i] = random_position(seed, boid, 1, p.world.height);
-    state.z[i] = random_position(seed, boid, 2, p.world.depth);
+    double x = random_position(seed, boid, 0, p.world.width);
+    double y = random_position(seed, boid, 1, p.world.height);
+    double z = random_position(seed, boid, 2, p.world.depth);
+    for (std::uint64_t k = 0; inside_a_sphere(x, y, z, p); ++k) {
+      if (k == kRedraws) {
+        crowded = true;
+        break;
+      }
+      x = random_position(seed, boid, kRedraw + 3 * k, p.world.width);
+      y = random_position(seed, boid, kRedraw + 3 * k + 1, p.world.height);
+      z = random_position(seed, boid, kRedraw + 3 * k + 2, p.world.depth);
+    }
+    state.x[i] = x;
+    state.y[i] = y;
+    state.z[i] = z;
     for (std::uint64_t draw = 3;; draw += 3) {
       const double a = 2.0 * random_unit(seed, boid, draw) - 1.0;
       const double b = 2.0 * random_unit(seed, boid, draw + 1) - 1.0;
@@ -80,18 +113,14 @@ FlockState make_initial_state_3d(std::uint64_t count, std::uint64_t seed, const 
       break;
     }
   }
+  if (crowded) throw_crowded();
   return state;
 }
 
 }  // namespace
 
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params) {
-  if (params.dimensions == 3) {
-    if (!params.obstacles.empty()) {
-      throw InputError("obstacles in three dimensions are not yet carried over");
-    }
-    return make_initial_state_3d(count, seed, params);
-  }
+  if (params.dimensions == 3) return make_initial_state_3d(count, seed, params);
   FlockState state;
   state.resize(count);
   const auto n = static_cast<std::int64_t>(count);
@@ -124,10 +153,7 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
       break;
     }
   }
-  if (crowded) {
-    throw InputError("the obstacles leave almost no room: a boid found no free place in " +
-                     std::to_string(kRedraws) + " tries");
-  }
+  if (crowded) throw_crowded();
   return state;
 }
 
@@ -147,7 +173,8 @@ void check_start(const FlockState& state, const FlockParams& params) {
           (state.dimensions == 2 || (state.z[i] >= 0 && state.z[i] < params.world.depth)))) {
       throw InputError("boid " + std::to_string(i) + " is outside the world");
     }
-    if (inside_an_obstacle(state.x[i], state.y[i], params)) {
+    if (state.dimensions == 3 ? inside_a_sphere(state.x[i], state.y[i], state.z[i], params)
+                              : inside_an_obstacle(state.x[i], state.y[i], params)) {
       throw InputError("boid " + std::to_string(i) + " starts inside an obstacle");
     }
     if (params.model == Model::kVicsek) {

@@ -276,9 +276,10 @@ void write_state_file(const std::string& path, const FlockState& state) {
 
 // Why an obstacle cannot be: its centre outside the world, or its radius not > 0; empty when
 // it can.
-std::string obstacle_problem(const Obstacle& o, const World& world) {
-  const double v[4] = {o.x, o.y, 0, 0};
-  std::string problem = row_problem(v, 2, world);
+std::string obstacle_problem(const Obstacle& o, const World& world, int dimensions) {
+  const double v[6] = {o.x, o.y, o.z, 0, 0, 0};
+  const double flat[4] = {o.x, o.y, 0, 0};
+  std::string problem = row_problem(dimensions == 3 ? v : flat, dimensions, world);
   if (problem.empty() && !(o.radius > 0 && std::isfinite(o.radius))) {
     problem = "radius = " + shortest(o.radius) + " is not > 0";
   }
@@ -286,17 +287,22 @@ std::string obstacle_problem(const Obstacle& o, const World& world) {
 }
 
 std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
-                                      const World& world) {
+                                      const World& world, int dimensions) {
   std::vector<Obstacle> obstacles;
-  parse_numeric_csv(text, "obstacle file", name, {"x", "y", "radius"},
-                    [&](const std::vector<double>& v, const RowError& error) {
-                      const std::string problem = obstacle_problem({v[0], v[1], v[2]}, world);
-                      if (!problem.empty()) error.fail(problem);
-                      if (obstacles.size() >= kMaxObstacles) {
-                        error.fail("more than " + std::to_string(kMaxObstacles) + " obstacles");
-                      }
-                      obstacles.push_back({v[0], v[1], v[2]});
-                    });
+  const bool sphere = dimensions == 3;
+  parse_numeric_csv(
+      text, "obstacle file", name,
+      sphere ? std::vector<std::string>{"x", "y", "z", "radius"}
+             : std::vector<std::string>{"x", "y", "radius"},
+      [&](const std::vector<double>& v, const RowError& error) {
+        const Obstacle o = sphere ? Obstacle{v[0], v[1], v[3], v[2]} : Obstacle{v[0], v[1], v[2]};
+        const std::string problem = obstacle_problem(o, world, dimensions);
+        if (!problem.empty()) error.fail(problem);
+        if (obstacles.size() >= kMaxObstacles) {
+          error.fail("more than " + std::to_string(kMaxObstacles) + " obstacles");
+        }
+        obstacles.push_back(o);
+      });
   return obstacles;
 }
 
@@ -306,7 +312,7 @@ std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const W
     throw InputError(what + ": more than " + std::to_string(kMaxObstacles) + " obstacles");
   }
   for (std::size_t row = 0; row < obstacles.size(); ++row) {
-    const std::string problem = obstacle_problem(obstacles[row], world);
+    const std::string problem = obstacle_problem(obstacles[row], world, 2);
     if (!problem.empty()) {
       throw InputError(what + ", row " + std::to_string(row) + ": " + problem);
     }
@@ -314,8 +320,10 @@ std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const W
   return obstacles;
 }
 
-std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world) {
-  return parse_obstacles(read_csv_file(path, "obstacle file", kMaxObstacles), path, world);
+std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world,
+                                         int dimensions) {
+  return parse_obstacles(read_csv_file(path, "obstacle file", kMaxObstacles), path, world,
+                         dimensions);
 }
 
 }  // namespace boids

@@ -3,7 +3,7 @@
 // same double. A name ending in .npy (any case) is a NumPy file instead: float64 '<f8', shape
 // (N, 4) or (N, 6), the same columns, rows in input order (written in C order; Fortran order is
 // read too). The header or the shape gives the state's dimensions. Obstacle files: CSV with the
-// header `x,y,radius`, one obstacle a line.
+// header `x,y,radius` (spheres `x,y,z,radius` in three dimensions), one obstacle a line.
 #pragma once
 
 #include <cstdint>
@@ -57,11 +57,13 @@ std::string format_state_file(const std::string& path, const FlockState& state);
 // Writes them, whole or not at all.
 void write_state_file(const std::string& path, const FlockState& state);
 
-// Reads and validates an obstacle file for `world`: the exact header, three finite numbers a
-// line, centres in the world, radii > 0. An empty list (a header alone) is allowed.
-std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world);
+// Reads and validates an obstacle file for `world` in `dimensions`: the exact header, three
+// (four) finite numbers a line, centres in the world, radii > 0. An empty list (a header
+// alone) is allowed.
+std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world,
+                                         int dimensions = 2);
 std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
-                                      const World& world);
+                                      const World& world, int dimensions = 2);
 
 // Obstacles given in memory, checked as a file's rows; a refusal names `what` and the row
 // (0-based).

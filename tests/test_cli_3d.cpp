@@ -64,6 +64,24 @@ TEST_F(Cli3d, RunsTheSeedsRulesInABoxAndSavesZ) {
   EXPECT_TRUE(test_support::bit_identical(continued, expected));
 }
 
+// Spheres from an obstacle file: no boid is inside one at the end.
+TEST_F(Cli3d, FliesAmongSpheres) {
+  test_support::write_file(path("spheres.csv"), "x,y,z,radius\n20,20,20,7\n5,30,10,4\n");
+  const test_support::Result r =
+      run({"run", "--dimensions", "3", "--world", "40", "--count", "200", "--steps", "100",
+           "--max-speed", "2", "--obstacles", path("spheres.csv"), "--save", path("s.npy")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  FlockParams p;
+  p.dimensions = 3;
+  p.world.width = p.world.height = p.world.depth = 40;
+  const FlockState s = read_state_file(path("s.npy"), p.world);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double d2 =
+        std::pow(s.x[i] - 20, 2) + std::pow(s.y[i] - 20, 2) + std::pow(s.z[i] - 20, 2);
+    EXPECT_GE(d2, 49 * (1 - 1e-12)) << "boid " << i;
+  }
+}
+
 TEST_F(Cli3d, BoxesAndDensities) {
   const auto world_of = [&](const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"run", "--dimensions", "3", "--steps", "1", "--json"};
@@ -81,8 +99,13 @@ TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
   expect_refused({"run", "--dimensions", "4"}, "--dimensions: expected 2 or 3, got '4'");
   expect_refused({"run", "--dimensions", "3", "--backend", "cpu"},
                  "--backend cpu: in three dimensions only the reference backend flies so far");
-  expect_refused({"run", "--dimensions", "3", "--obstacles", path("o.csv")},
-                 "--obstacles: not yet in three dimensions");
+  test_support::write_file(path("discs.csv"), "x,y,radius\n10,10,3\n");
+  expect_refused({"run", "--dimensions", "3", "--obstacles", path("discs.csv")},
+                 "obstacle file '" + path("discs.csv") + "'");
+  test_support::write_file(path("spheres.csv"), "x,y,z,radius\n10,10,90,3\n");
+  expect_refused(
+      {"run", "--dimensions", "3", "--world", "50", "--obstacles", path("spheres.csv")},
+      "obstacle file '" + path("spheres.csv") + "', line 2: z = 90 is outside the world [0, 50)");
   expect_refused({"run", "--dimensions", "3", "--goal", "1,2"},
                  "--goal: in three dimensions expected X,Y,Z");
   expect_refused({"run", "--wind", "1,2,3"}, "--wind X,Y,Z needs --dimensions 3");

@@ -132,9 +132,8 @@ void check_combinations(const FlockOptions& o, Model model) {
            std::string(name) + ": in three dimensions expected X,Y,Z");
   }
   if (dimensions == 3) {
-    for (const auto& [given, name] :
-         {std::pair{!o.obstacle_file.empty() || o.obstacles.has_value(), "--obstacles"},
-          std::pair{o.update.has_value(), "--update"}}) {
+    for (const auto& [given, name] : {std::pair{o.obstacles.has_value(), "obstacles"},
+                                      std::pair{o.update.has_value(), "--update"}}) {
       refuse(given, std::string(name) + ": not yet in three dimensions (docs/3d.md)");
     }
   }
@@ -374,7 +373,9 @@ FlockParams resolve_params(const FlockOptions& o) {
     p.goal_weight = o.goal_weight.value_or(1.0);
   }
   if (o.wind) p.wind = *o.wind;
-  if (!o.obstacle_file.empty()) p.obstacles = read_obstacle_file(o.obstacle_file, p.world);
+  if (!o.obstacle_file.empty()) {
+    p.obstacles = read_obstacle_file(o.obstacle_file, p.world, p.dimensions);
+  }
   if (o.obstacles) p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles");
   p.update = o.update.value_or(Update::kSynchronous);
   check_params(p, resolve_precision(o));

@@ -65,9 +65,9 @@ void boids_step_3d(FlockState& s, const FlockParams& p, const StepContext& conte
       vz += p.separation * K_SEP * g.sz + p.alignment * K_ALI * (g.az / g.count - vz) +
             p.cohesion * K_COH * (g.cz / g.count);
     }
-    if (!p.world.torus() || p.has_goal) {  // the world's terms, added as in 2D
+    if (!p.world.torus() || !p.obstacles.empty() || p.has_goal) {  // the world's terms, as in 2D
       double ux, uy, uz, gx, gy, gz;
-      wall_avoidance_3d(p, s.x[i], s.y[i], s.z[i], ux, uy, uz);
+      avoidance_3d(p, s.x[i], s.y[i], s.z[i], ux, uy, uz);
       goal_direction_3d(p, s.x[i], s.y[i], s.z[i], gx, gy, gz);
       const double avoid = K_AVOID * vmax;
       const double seek = K_GOAL * p.goal_weight * vmax;

@@ -26,10 +26,8 @@ void ReferenceStepper::step(FlockState& state, const FlockParams& params) {
       throw InputError("a flock in " + std::to_string(state.dimensions) +
                        " dimensions cannot fly in " + std::to_string(params.dimensions));
     }
-    if (!params.obstacles.empty() || params.update != Update::kSynchronous) {
-      throw InputError(
-          "in three dimensions the reference flies every model synchronously, "
-          "so far without obstacles");
+    if (params.update != Update::kSynchronous) {
+      throw InputError("in three dimensions the reference flies every model synchronously");
     }
     switch (params.model) {
       case Model::kBoids:

@@ -98,38 +98,116 @@ bool shrink_if_huge_3d(double& x, double& y, double& z) {
   return true;
 }
 
-void wall_avoidance_3d(const FlockParams& p, double x, double y, double z, double& ux, double& uy,
-                       double& uz) {
-  ux = uy = uz = 0;
-  if (p.world.torus()) return;
-  const double reach = p.effective_wall_distance();
-  const double position[3] = {x, y, z};
+// The offset from (ax, ay, az) to (bx, by, bz): wrapped on the torus, plain between walls.
+void offset_between(const FlockParams& p, const double (&a)[3], const double (&b)[3],
+                    double (&d)[3]) {
   const double side[3] = {p.world.width, p.world.height, p.world.depth};
+  for (int k = 0; k < 3; ++k) d[k] = wrapped(p, b[k] - a[k], side[k]);
+}
+
+void avoidance_3d(const FlockParams& p, double x, double y, double z, double& ux, double& uy,
+                  double& uz) {
+  ux = uy = uz = 0;
   double* push[3] = {&ux, &uy, &uz};
-  for (int a = 0; a < 3; ++a) {
-    if (position[a] < reach) *push[a] += 1 - position[a] / reach;
-    if (side[a] - position[a] < reach) *push[a] -= 1 - (side[a] - position[a]) / reach;
+  const double position[3] = {x, y, z};
+  if (!p.world.torus()) {
+    const double reach = p.effective_wall_distance();
+    const double side[3] = {p.world.width, p.world.height, p.world.depth};
+    for (int a = 0; a < 3; ++a) {
+      if (position[a] < reach) *push[a] += 1 - position[a] / reach;
+      if (side[a] - position[a] < reach) *push[a] -= 1 - (side[a] - position[a]) / reach;
+    }
   }
+  const double reach = std::sqrt(p.radius * p.radius);
+  for (const Obstacle& o : p.obstacles) {
+    double d[3];
+    offset_between(p, {o.x, o.y, o.z}, position, d);
+    const double distance = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const double gap = distance - o.radius;
+    if (!(distance > 0) || gap >= reach) continue;
+    const double urgency = gap > 0 ? 1 - gap / reach : 1;
+    for (int a = 0; a < 3; ++a) *push[a] += urgency * d[a] / distance;
+  }
+}
+
+namespace {
+
+bool inside_a_sphere(const FlockParams& p, const double (&position)[3]) {
+  for (const Obstacle& o : p.obstacles) {
+    double d[3];
+    offset_between(p, {o.x, o.y, o.z}, position, d);
+    if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < o.radius * o.radius) return true;
+  }
+  return false;
+}
+
+// A boid that ended inside a sphere is put on its surface, its velocity into it reflected; one
+// left inside another (overlapping spheres) or outside the box stays where it was, turned back.
+void keep_out_of_spheres(const FlockParams& p, double (&x)[3], double (&v)[3],
+                         const double (&before)[3]) {
+  const double side[3] = {p.world.width, p.world.height, p.world.depth};
+  for (const Obstacle& o : p.obstacles) {
+    double d[3];
+    offset_between(p, {o.x, o.y, o.z}, x, d);
+    const double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    if (!(d2 < o.radius * o.radius)) continue;
+    const double distance = std::sqrt(d2);
+    double n[3] = {1, 0, 0};
+    if (distance > 0) {
+      for (int a = 0; a < 3; ++a) n[a] = d[a] / distance;
+    }
+    const double edge = o.radius * (1 + 1e-14);
+    const double centre[3] = {o.x, o.y, o.z};
+    for (int a = 0; a < 3; ++a) {
+      x[a] = centre[a] + n[a] * edge;
+      if (p.world.torus()) x[a] = wrapped_position(x[a], side[a]);
+    }
+    const double inward = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+    if (inward < 0) {
+      for (int a = 0; a < 3; ++a) v[a] -= 2 * inward * n[a];
+    }
+  }
+  bool inside_world = true;
+  for (int a = 0; a < 3; ++a) inside_world = inside_world && x[a] >= 0 && x[a] < side[a];
+  if (!inside_world || inside_a_sphere(p, x)) {
+    for (int a = 0; a < 3; ++a) {
+      x[a] = before[a];
+      v[a] = -v[a];
+    }
+  }
+}
+
+}  // namespace
+
+bool inside_an_obstacle_3d(const FlockParams& p, double x, double y, double z) {
+  return inside_a_sphere(p, {x, y, z});
+}
+
+void keep_inside_3d(const FlockParams& p, double (&x)[3], double (&v)[3],
+                    const double (&before)[3]) {
+  if (!p.world.torus()) {
+    reflect_off_walls(x[0], v[0], p.world.width);
+    reflect_off_walls(x[1], v[1], p.world.height);
+    reflect_off_walls(x[2], v[2], p.world.depth);
+  }
+  if (!p.obstacles.empty()) keep_out_of_spheres(p, x, v, before);
 }
 
 void land_3d(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy,
              double dz, double vx, double vy, double vz, FlockState& next) {
-  double x = s.x[i] + dx, y = s.y[i] + dy, z = s.z[i] + dz;
+  double x[3] = {s.x[i] + dx, s.y[i] + dy, s.z[i] + dz}, v[3] = {vx, vy, vz};
   if (p.world.torus()) {
-    x = wrapped_position(x, p.world.width);
-    y = wrapped_position(y, p.world.height);
-    z = wrapped_position(z, p.world.depth);
-  } else {
-    reflect_off_walls(x, vx, p.world.width);
-    reflect_off_walls(y, vy, p.world.height);
-    reflect_off_walls(z, vz, p.world.depth);
+    x[0] = wrapped_position(x[0], p.world.width);
+    x[1] = wrapped_position(x[1], p.world.height);
+    x[2] = wrapped_position(x[2], p.world.depth);
   }
-  next.x[i] = x;
-  next.y[i] = y;
-  next.z[i] = z;
-  next.vx[i] = vx;
-  next.vy[i] = vy;
-  next.vz[i] = vz;
+  keep_inside_3d(p, x, v, {s.x[i], s.y[i], s.z[i]});
+  next.x[i] = x[0];
+  next.y[i] = x[1];
+  next.z[i] = x[2];
+  next.vx[i] = v[0];
+  next.vy[i] = v[1];
+  next.vz[i] = v[2];
 }
 
 }  // namespace boids::reference

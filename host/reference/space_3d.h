@@ -38,14 +38,24 @@ void turn_within_cone(const FlockParams& p, const StepContext& context, std::uin
 // shrink_if_huge; true when it did.
 bool shrink_if_huge_3d(double& x, double& y, double& z);
 
-// How urgently the walls of the box push a boid at (x, y, z), and where: per axis, the sum of
-// (1 - gap / reach) times the direction away from each wall within reach; 0 on the torus.
-void wall_avoidance_3d(const FlockParams& p, double x, double y, double z, double& ux, double& uy,
-                       double& uz);
+// How urgently the walls of the box and the spheres push a boid at (x, y, z), and where: the
+// sum of (1 - gap / reach) times the direction away from each wall (per axis) and each sphere
+// within reach, as in 2D; 0 on a torus without obstacles.
+void avoidance_3d(const FlockParams& p, double x, double y, double z, double& ux, double& uy,
+                  double& uz);
+
+// Whether (x, y, z) lies inside one of the spheres.
+bool inside_an_obstacle_3d(const FlockParams& p, double x, double y, double z);
+
+// Puts a moved boid at x, moving at v, back inside the walls (reflected off each it crossed,
+// its velocity turned on that axis) and out of the spheres (on the surface, its velocity into
+// the sphere reflected; left at `before` and turned back when still inside one), as the 2D
+// world keeps its boids.
+void keep_inside_3d(const FlockParams& p, double (&x)[3], double (&v)[3],
+                    const double (&before)[3]);
 
 // Boid i of `s` moves by (dx, dy, dz) with new velocity (vx, vy, vz), into `next`: wrapped as the
-// seed wraps on the torus; between walls, reflected off each wall it crossed (its velocity
-// turned on that axis), as the 2D world reflects.
+// seed wraps on the torus, then kept inside (keep_inside_3d).
 void land_3d(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy,
              double dz, double vx, double vy, double vz, FlockState& next);
 

@@ -67,9 +67,9 @@ void steering_force(const FlockState& s, const FlockParams& p, std::size_t i, co
       for (int a = 0; a < 3; ++a) force[a] += p.separation * (g.sep[a] * scale - v[a]) * 1.5;
     }
   }
-  if (!p.world.torus() || p.has_goal) {
+  if (!p.world.torus() || !p.obstacles.empty() || p.has_goal) {
     double push[3], goal[3];
-    wall_avoidance_3d(p, position[0], position[1], position[2], push[0], push[1], push[2]);
+    avoidance_3d(p, position[0], position[1], position[2], push[0], push[1], push[2]);
     for (int a = 0; a < 3; ++a) force[a] += maxForce * push[a];
     if (p.has_goal) {
       goal_direction_3d(p, position[0], position[1], position[2], goal[0], goal[1], goal[2]);
@@ -122,12 +122,9 @@ void steering_step_3d(FlockState& s, const FlockParams& p, const StepContext& co
     double moved[3];
     for (int a = 0; a < 3; ++a) {
       moved[a] = position[a] + nv[a] * dt;
-      if (p.world.torus()) {
-        moved[a] = lab_position(moved[a], sides[a]);
-      } else {
-        reflect_off_walls(moved[a], nv[a], sides[a]);
-      }
+      if (p.world.torus()) moved[a] = lab_position(moved[a], sides[a]);
     }
+    keep_inside_3d(p, moved, nv, position);
     next.x[i] = moved[0], next.y[i] = moved[1], next.z[i] = moved[2];
     next.vx[i] = nv[0], next.vy[i] = nv[1], next.vz[i] = nv[2];
   }
