@@ -227,11 +227,8 @@ void add_outputs(const Options& o, OutputFiles& outputs) {
 void plot(const std::string& json_text, OutputFiles& outputs) {
   ScratchFile report(".json");
   report.write(json_text);
-  const int status = cli::run_python_script(BOIDS_BENCH_PLOT_SCRIPT,
-                                            {report.path(), outputs.file_to_write("--plot")});
-  if (status != 0)
-    throw RuntimeError("--plot: " + cli::python_script_path(BOIDS_BENCH_PLOT_SCRIPT) +
-                       " failed (exit status " + std::to_string(status) + ")");
+  cli::run_plot_script("--plot", BOIDS_BENCH_PLOT_SCRIPT,
+                       {report.path(), outputs.file_to_write("--plot")});
   outputs.written_externally("--plot");
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "host/errors.h"
 
@@ -33,29 +34,18 @@ double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw) {
 
 namespace {
 
-bool inside_an_obstacle(double x, double y, const FlockParams& params) {
+// Whether `position` (its first `dimensions` coordinates) lies inside a disc (a sphere in 3D).
+bool inside_an_obstacle(const double (&position)[3], int dimensions, const FlockParams& params) {
+  const double side[3] = {params.world.width, params.world.height, params.world.depth};
   for (const Obstacle& o : params.obstacles) {
-    double dx = x - o.x, dy = y - o.y;
-    if (params.world.torus()) {
-      dx -= params.world.width * std::round(dx / params.world.width);
-      dy -= params.world.height * std::round(dy / params.world.height);
+    const double centre[3] = {o.x, o.y, o.z};
+    double d2 = 0;
+    for (int a = 0; a < dimensions; ++a) {
+      double d = position[a] - centre[a];
+      if (params.world.torus()) d -= side[a] * std::round(d / side[a]);
+      d2 = a == 0 ? d * d : d2 + d * d;
     }
-    if (dx * dx + dy * dy < o.radius * o.radius) return true;
-  }
-  return false;
-}
-
-// The same for a sphere's inside, in three dimensions.
-bool inside_a_sphere(double x, double y, double z, const FlockParams& params) {
-  const World& w = params.world;
-  for (const Obstacle& o : params.obstacles) {
-    double dx = x - o.x, dy = y - o.y, dz = z - o.z;
-    if (w.torus()) {
-      dx -= w.width * std::round(dx / w.width);
-      dy -= w.height * std::round(dy / w.height);
-      dz -= w.depth * std::round(dz / w.depth);
-    }
-    if (dx * dx + dy * dy + dz * dz < o.radius * o.radius) return true;
+    if (d2 < o.radius * o.radius) return true;
   }
   return false;
 }
@@ -64,96 +54,57 @@ bool inside_a_sphere(double x, double y, double z, const FlockParams& params) {
 constexpr std::uint64_t kRedraw = 0x80000000ULL;
 constexpr std::uint64_t kRedraws = 100000;
 
-[[noreturn]] void throw_crowded() {
-  throw InputError("the obstacles leave almost no room: a boid found no free place in " +
-                   std::to_string(kRedraws) + " tries");
-}
-
 }  // namespace
 
-namespace {
-
-// A start in the box (docs/3d.md): positions from draws 0, 1 and 2; a heading uniform on the
-// sphere without trigonometry, a point uniform in the unit ball (accepted with probability
-// pi/6 a try, three draws each), scaled to v_max.
-FlockState make_initial_state_3d(std::uint64_t count, std::uint64_t seed, const FlockParams& p) {
-  FlockState state;
-  state.dimensions = 3;
-  state.resize(count);
-  const auto n = static_cast<std::int64_t>(count);
-  bool crowded = false;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const auto boid = static_cast<std::uint64_t>(i);
-    double x = random_position(seed, boid, 0, p.world.width);
-    double y = random_position(seed, boid, 1, p.world.height);
-    double z = random_position(seed, boid, 2, p.world.depth);
-    for (std::uint64_t k = 0; inside_a_sphere(x, y, z, p); ++k) {
-      if (k == kRedraws) {
-        crowded = true;
-        break;
-      }
-      x = random_position(seed, boid, kRedraw + 3 * k, p.world.width);
-      y = random_position(seed, boid, kRedraw + 3 * k + 1, p.world.height);
-      z = random_position(seed, boid, kRedraw + 3 * k + 2, p.world.depth);
-    }
-    state.x[i] = x;
-    state.y[i] = y;
-    state.z[i] = z;
-    for (std::uint64_t draw = 3;; draw += 3) {
-      const double a = 2.0 * random_unit(seed, boid, draw) - 1.0;
-      const double b = 2.0 * random_unit(seed, boid, draw + 1) - 1.0;
-      const double c = 2.0 * random_unit(seed, boid, draw + 2) - 1.0;
-      const double s = a * a + b * b + c * c;
-      if (s > 1.0 || s < 1e-12) continue;
-      const double length = std::sqrt(s);
-      state.vx[i] = a / length * p.max_speed;
-      state.vy[i] = b / length * p.max_speed;
-      state.vz[i] = c / length * p.max_speed;
-      break;
-    }
-  }
-  if (crowded) throw_crowded();
-  return state;
-}
-
-}  // namespace
-
+// Boid i's start in D dimensions: its position from draws 0 .. D - 1 (redrawn from 2^31 + D k
+// while it falls inside an obstacle); its heading without trigonometry, a point uniform in the
+// unit disc (ball), from draws D, D + 1, ... in tries of D (each accepted with probability
+// pi/4 in 2D, pi/6 in 3D), scaled to v_max (docs/3d.md).
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params) {
-  if (params.dimensions == 3) return make_initial_state_3d(count, seed, params);
+  const int D = params.dimensions;
+  if (D != 2 && D != 3) {
+    throw InputError("a flock flies in 2 or 3 dimensions, not " + std::to_string(D));
+  }
   FlockState state;
+  state.dimensions = D;
   state.resize(count);
+  std::vector<double>* const positions[3] = {&state.x, &state.y, &state.z};
+  std::vector<double>* const velocities[3] = {&state.vx, &state.vy, &state.vz};
+  const double side[3] = {params.world.width, params.world.height, params.world.depth};
   const auto n = static_cast<std::int64_t>(count);
   bool crowded = false;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const auto boid = static_cast<std::uint64_t>(i);
-    double x = random_position(seed, boid, 0, params.world.width);
-    double y = random_position(seed, boid, 1, params.world.height);
-    for (std::uint64_t k = 0; inside_an_obstacle(x, y, params); ++k) {
+    double position[3] = {0, 0, 0};
+    for (int a = 0; a < D; ++a) position[a] = random_position(seed, boid, a, side[a]);
+    for (std::uint64_t k = 0; inside_an_obstacle(position, D, params); ++k) {
       if (k == kRedraws) {
         crowded = true;
         break;
       }
-      x = random_position(seed, boid, kRedraw + 2 * k, params.world.width);
-      y = random_position(seed, boid, kRedraw + 2 * k + 1, params.world.height);
+      for (int a = 0; a < D; ++a) {
+        position[a] = random_position(seed, boid, kRedraw + D * k + a, side[a]);
+      }
     }
-    state.x[i] = x;
-    state.y[i] = y;
-    // A heading without trigonometry: a point uniform in the unit disc, scaled to v_max.
-    // Each try is accepted with probability pi/4; the draw counter keeps it per boid.
-    for (std::uint64_t draw = 2;; draw += 2) {
-      const double a = 2.0 * random_unit(seed, boid, draw) - 1.0;
-      const double b = 2.0 * random_unit(seed, boid, draw + 1) - 1.0;
-      const double s = a * a + b * b;
+    for (int a = 0; a < D; ++a) (*positions[a])[i] = position[a];
+    for (std::uint64_t draw = D;; draw += D) {
+      double u[3] = {0, 0, 0};
+      double s = 0;
+      for (int a = 0; a < D; ++a) {
+        u[a] = 2.0 * random_unit(seed, boid, draw + a) - 1.0;
+        s = a == 0 ? u[a] * u[a] : s + u[a] * u[a];
+      }
       if (s > 1.0 || s < 1e-12) continue;
       const double length = std::sqrt(s);
-      state.vx[i] = a / length * params.max_speed;
-      state.vy[i] = b / length * params.max_speed;
+      for (int a = 0; a < D; ++a) (*velocities[a])[i] = u[a] / length * params.max_speed;
       break;
     }
   }
-  if (crowded) throw_crowded();
+  if (crowded) {
+    throw InputError("the obstacles leave almost no room: a boid found no free place in " +
+                     std::to_string(kRedraws) + " tries");
+  }
   return state;
 }
 
@@ -173,8 +124,8 @@ void check_start(const FlockState& state, const FlockParams& params) {
           (state.dimensions == 2 || (state.z[i] >= 0 && state.z[i] < params.world.depth)))) {
       throw InputError("boid " + std::to_string(i) + " is outside the world");
     }
-    if (state.dimensions == 3 ? inside_a_sphere(state.x[i], state.y[i], state.z[i], params)
-                              : inside_an_obstacle(state.x[i], state.y[i], params)) {
+    const double position[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
+    if (inside_an_obstacle(position, state.dimensions, params)) {
       throw InputError("boid " + std::to_string(i) + " starts inside an obstacle");
     }
     if (params.model == Model::kVicsek) {

@@ -7,27 +7,10 @@
 #include <numeric>
 #include <vector>
 
-#include "host/union_find.h"
+#include "host/metrics_support.h"
 
 namespace boids {
 namespace {
-
-double wrap(double d, double side) {
-  const double half = side / 2;
-  if (d > half) return d - side;
-  if (d < -half) return d + side;
-  return d;
-}
-
-// Squared distance between boids i and j: across the torus's edges, or plain between walls.
-double distance_sq(const FlockState& s, std::size_t i, std::size_t j, const World& world) {
-  double dx = s.x[j] - s.x[i], dy = s.y[j] - s.y[i];
-  if (world.torus()) {
-    dx = wrap(dx, world.width);
-    dy = wrap(dy, world.height);
-  }
-  return dx * dx + dy * dy;
-}
 
 // Boids bucketed into columns x rows cells of the world (a counting sort by cell).
 struct Grid {

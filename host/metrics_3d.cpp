@@ -8,27 +8,9 @@
 #include <vector>
 
 #include "host/metrics.h"
-#include "host/union_find.h"
+#include "host/metrics_support.h"
 
 namespace boids {
-namespace {
-
-double wrapped(double d, double side, bool torus) {
-  if (!torus) return d;
-  if (d > side / 2) return d - side;
-  if (d < -side / 2) return d + side;
-  return d;
-}
-
-double distance_sq(const FlockState& s, const World& w, std::size_t i, std::size_t j) {
-  const bool torus = w.torus();
-  const double dx = wrapped(s.x[j] - s.x[i], w.width, torus);
-  const double dy = wrapped(s.y[j] - s.y[i], w.height, torus);
-  const double dz = wrapped(s.z[j] - s.z[i], w.depth, torus);
-  return dx * dx + dy * dy + dz * dz;
-}
-
-}  // namespace
 
 FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
   const std::size_t n = s.size();
@@ -58,7 +40,7 @@ FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
     const auto i = static_cast<std::size_t>(row);
     for (std::size_t j = 0; j < n; ++j) {
       if (j == i) continue;
-      const double d2 = distance_sq(s, p.world, i, j);
+      const double d2 = distance_sq(s, i, j, p.world);
       nearest[i] = std::min(nearest[i], d2);
       if (d2 < r2) ++neighbours[i];
     }
@@ -67,7 +49,7 @@ FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
   std::iota(parent.begin(), parent.end(), std::size_t{0});
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
-      if (distance_sq(s, p.world, i, j) < r2) parent[find_root(parent, j)] = find_root(parent, i);
+      if (distance_sq(s, i, j, p.world) < r2) parent[find_root(parent, j)] = find_root(parent, i);
     }
   }
   std::vector<std::uint64_t> members(n, 0);

@@ -123,14 +123,13 @@ class KernelBatch final : public FlockBatch {
     return counts;
   }
 
-  // As KernelSimulation's, for every boid and cell of the batch, with its tables.
+  // A flock's arrays (KernelSimulation's) for every boid and cell of the batch, and its tables
+  // (the places, their starts, the segmented sums' results).
   std::uint64_t bytes_needed(std::size_t obstacles) const {
-    const std::uint64_t n = boids_count_, tables = 2 * (places_.size() + 1);
-    return 2 * n * sizeof(Boid) + 3 * n * sizeof(index_t) +
-           (std::uint64_t{cells_} + 1 + tables) * sizeof(index_t) + places_.size() * sizeof(Place) +
-           obstacles * sizeof(kernels::Obstacle<Real>) +
-           Executor::scratch_needed(boids_count_, cells_, n * sizeof(Boid)) +
-           places_.size() * sizeof(double);  // the segmented sums' results
+    const std::uint64_t tables = 2 * (places_.size() + 1) * sizeof(index_t) +
+                                 places_.size() * (sizeof(Place) + sizeof(double));
+    return KernelSimulation<Real, Executor>::bytes_needed(Method::kHashed, boids_count_, cells_) +
+           tables + obstacles * sizeof(kernels::Obstacle<Real>);
   }
 
   void allocate() {

@@ -62,11 +62,14 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   // measures its flock at least once.
   static std::uint64_t bytes_needed(Method method, std::uint64_t count,
                                     const kernels::CellGrid<Real>& grid) {
+    return bytes_needed(method, count, grid.cells());
+  }
+  // The same for `cells` cells in all (a batch's).
+  static std::uint64_t bytes_needed(Method method, std::uint64_t count, index_t cells) {
     const std::uint64_t arrays = method == Method::kHashed ? 3 : 2;  // (ids,) keys, order
     return 2 * count * sizeof(Boid) + arrays * count * sizeof(index_t) +
-           (std::uint64_t{grid.cells()} + 1) * sizeof(index_t) +
-           Executor::scratch_needed(static_cast<index_t>(count), grid.cells(),
-                                    count * sizeof(Boid));
+           (std::uint64_t{cells} + 1) * sizeof(index_t) +
+           Executor::scratch_needed(static_cast<index_t>(count), cells, count * sizeof(Boid));
   }
 
   static kernels::CellGrid<Real> grid_for(const FlockParams& params, std::uint64_t count) {

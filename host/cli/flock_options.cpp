@@ -41,32 +41,36 @@ std::optional<Update> parse_update(const std::string& name) {
   return std::nullopt;
 }
 
+// The numbers of the comma-separated `text`: `least` to `most` of them, each read by
+// read(option, field); `form` says what was expected.
+template <typename Read>
+std::vector<double> numbers_of(const std::string& option, const std::string& text,
+                               std::size_t least, std::size_t most, const std::string& form,
+                               Read read) {
+  const auto count = static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1;
+  if (count < least || count > most) {
+    throw InputError(option + ": expected " + form + ", got " + quoted(text));
+  }
+  std::vector<double> numbers;
+  for (std::size_t start = 0; numbers.size() < count;) {
+    const auto comma = text.find(',', start);
+    numbers.push_back(read(option, text.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return numbers;
+}
+
 // "X,Y" or "X,Y,Z": finite numbers, and how many were given.
 std::pair<Vec3, int> parse_vector(const std::string& option, const std::string& text) {
-  const auto parts = std::count(text.begin(), text.end(), ',') + 1;
-  if (parts != 2 && parts != 3) {
-    throw InputError(option + ": expected two numbers X,Y (three in three dimensions), got " +
-                     quoted(text));
-  }
-  const auto first = text.find(','), second = text.find(',', first + 1);
-  Vec3 v{parse_real(option, text.substr(0, first)),
-         parse_real(option, text.substr(first + 1, second - first - 1)), 0.0};
-  if (parts == 3) v.z = parse_real(option, text.substr(second + 1));
-  return {v, static_cast<int>(parts)};
+  const std::vector<double> v =
+      numbers_of(option, text, 2, 3, "two numbers X,Y (three in three dimensions)", parse_real);
+  return {Vec3{v[0], v[1], v.size() == 3 ? v[2] : 0.0}, static_cast<int>(v.size())};
 }
 
 // "L" (a square, or a cube), "W,H" or "W,H,D": positive sides, and how many were given.
 std::pair<World, int> parse_world(const std::string& text) {
-  std::vector<double> sides;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = text.find(',', start);
-    sides.push_back(parse_positive("--world", text.substr(start, comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-    if (sides.size() == 3)
-      throw InputError("--world: expected L, W,H or W,H,D, got " + quoted(text));
-  }
+  const std::vector<double> sides =
+      numbers_of("--world", text, 1, 3, "L, W,H or W,H,D", parse_positive);
   World world{sides[0], sides.size() > 1 ? sides[1] : sides[0], Boundary::kTorus};
   world.depth = sides.size() == 3 ? sides[2] : sides[0];
   return {world, static_cast<int>(sides.size())};

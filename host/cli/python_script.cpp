@@ -51,6 +51,15 @@ int run_python_script(const std::string& source_path, const std::vector<std::str
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+void run_plot_script(const std::string& option, const std::string& source_path,
+                     const std::vector<std::string>& args) {
+  const int status = run_python_script(source_path, args);
+  if (status != 0) {
+    throw RuntimeError(option + ": " + python_script_path(source_path) + " failed (exit status " +
+                       std::to_string(status) + ")");
+  }
+}
+
 std::string metrics_plot_script() {
   return python_script_path(std::string(BOIDS_SCRIPT_DIR) + "/plot_metrics.py");
 }

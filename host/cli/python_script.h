@@ -16,6 +16,11 @@ std::string python_script_path(const std::string& source_path);
 // returns its exit status (127 when it cannot be started).
 int run_python_script(const std::string& source_path, const std::vector<std::string>& args);
 
+// Runs a plot script as run_python_script does; throws RuntimeError naming `option` and the
+// script when it fails.
+void run_plot_script(const std::string& option, const std::string& source_path,
+                     const std::vector<std::string>& args);
+
 // The metrics plot of `boids run --plot` (host/cli/plot_metrics.py, where
 // python_script_path finds it).
 std::string metrics_plot_script();

@@ -176,13 +176,8 @@ void plot_metrics(std::uint64_t count, const SimulationConfig& config,
   series.write(metrics_csv);
   const std::string title = std::to_string(count) + " boids, " + to_string(config.params.model) +
                             " model, seed " + std::to_string(config.seed);
-  const int status = run_python_script(
-      metrics_plot_script(),
-      {series.path(), std::to_string(count), title, outputs.file_to_write("--plot")});
-  if (status != 0) {
-    throw RuntimeError("--plot: " + metrics_plot_script() + " failed (exit status " +
-                       std::to_string(status) + ")");
-  }
+  run_plot_script("--plot", metrics_plot_script(),
+                  {series.path(), std::to_string(count), title, outputs.file_to_write("--plot")});
   outputs.written_externally("--plot");
 }
 

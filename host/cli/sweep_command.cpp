@@ -280,13 +280,9 @@ void plot_sweep(const SweepOptions& o, const std::vector<PointResult>& results,
   const std::string title = to_string(o.flock.model.value_or(Model::kBoids)) + " model, " +
                             std::to_string(o.replicas) + " replicas a point, " +
                             std::to_string(o.steps / o.every) + " samples each";
-  const int status = run_python_script(
-      sweep_plot_script(),
+  run_plot_script(
+      "--plot", sweep_plot_script(),
       {rows.path(), std::to_string(o.params.size()), title, outputs.file_to_write("--plot")});
-  if (status != 0) {
-    throw RuntimeError("--plot: " + sweep_plot_script() + " failed (exit status " +
-                       std::to_string(status) + ")");
-  }
   outputs.written_externally("--plot");
 }
 

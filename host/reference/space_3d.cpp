@@ -7,19 +7,7 @@ namespace {
 
 // An offset along one axis: wrapped as the seed wraps on the torus, plain between walls.
 double wrapped(const FlockParams& p, double d, double side) {
-  if (!p.world.torus()) return d;
-  if (d > side / 2) return d - side;
-  if (d < -(side / 2)) return d + side;
-  return d;
-}
-
-double wrapped_position(double x, double side) {
-  if (x < 0) {
-    x += side;
-  } else if (x >= side) {
-    x -= side;
-  }
-  return identify_side_with_zero(x, side);
+  return p.world.torus() ? wrap(d, side) : d;
 }
 
 // The key of the noise's second draw in 3D (the turn's azimuth), from the run's.
@@ -160,7 +148,7 @@ void keep_out_of_spheres(const FlockParams& p, double (&x)[3], double (&v)[3],
     const double centre[3] = {o.x, o.y, o.z};
     for (int a = 0; a < 3; ++a) {
       x[a] = centre[a] + n[a] * edge;
-      if (p.world.torus()) x[a] = wrapped_position(x[a], side[a]);
+      if (p.world.torus()) x[a] = wrap_position(x[a], side[a]);
     }
     const double inward = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
     if (inward < 0) {
@@ -197,9 +185,9 @@ void land_3d(const FlockParams& p, const FlockState& s, std::size_t i, double dx
              double dz, double vx, double vy, double vz, FlockState& next) {
   double x[3] = {s.x[i] + dx, s.y[i] + dy, s.z[i] + dz}, v[3] = {vx, vy, vz};
   if (p.world.torus()) {
-    x[0] = wrapped_position(x[0], p.world.width);
-    x[1] = wrapped_position(x[1], p.world.height);
-    x[2] = wrapped_position(x[2], p.world.depth);
+    x[0] = wrap_position(x[0], p.world.width);
+    x[1] = wrap_position(x[1], p.world.height);
+    x[2] = wrap_position(x[2], p.world.depth);
   }
   keep_inside_3d(p, x, v, {s.x[i], s.y[i], s.z[i]});
   next.x[i] = x[0];

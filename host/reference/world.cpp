@@ -12,6 +12,16 @@ std::uint64_t splitmix_finalizer(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+double just_below(double side) {
+  return side - side * 0x1.0p-52;
+}
+
+}  // namespace
+
+double identify_side_with_zero(double x, double side) {
+  return x == side ? 0.0 : x;
+}
+
 double wrap(double d, double side) {
   if (d > side / 2) {
     d -= side;
@@ -27,16 +37,6 @@ double wrap_position(double x, double side) {
   else if (x >= side)
     x -= side;
   return identify_side_with_zero(x, side);
-}
-
-double just_below(double side) {
-  return side - side * 0x1.0p-52;
-}
-
-}  // namespace
-
-double identify_side_with_zero(double x, double side) {
-  return x == side ? 0.0 : x;
 }
 
 bool shrink_if_huge(double& x, double& y) {

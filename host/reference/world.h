@@ -40,6 +40,13 @@ void polynomial_cos_sin(double angle, double& c, double& s);
 // x < 0 by less than half an ulp of it) is 0, as the torus identifies them.
 double identify_side_with_zero(double x, double side);
 
+// An offset along one axis of the torus of side `side`, wrapped as the seed wraps it.
+double wrap(double d, double side);
+
+// A coordinate moved along one axis of the torus, wrapped back as the seed wraps it (the side
+// itself being 0).
+double wrap_position(double x, double side);
+
 // Before the length of (x, y) is taken: where a component exceeds 2^510, so that
 // x^2 + y^2 could overflow, (x, y) is multiplied by 2^-600 (exactly, which keeps its
 // direction), and true is returned; else nothing changes. A speed or force of such a vector
