@@ -1,8 +1,7 @@
 // The cpu backend: the kernels on OpenMP threads (CpuExecutor), one instantiation of
-// KernelSimulation and KernelBatch per precision. Compiled for the kernels' instruction set
+// KernelSimulation per precision (batches in cpu_batch.cpp). Compiled for the kernels' instruction set
 // (cmake/BoidsFloatingPoint.cmake): naive and hashed steps vectorise across boids.
 #include "host/backends/cpu_executor.h"
-#include "host/backends/kernel_batch.h"
 #include "host/backends/kernel_simulation.h"
 
 namespace boids {
@@ -28,13 +27,6 @@ std::unique_ptr<Simulation> make_cpu_simulation(const SimulationConfig& config,
   if (config.precision == Precision::kFloat)
     return std::make_unique<KernelSimulation<float, CpuExecutor>>(config, initial);
   return std::make_unique<KernelSimulation<double, CpuExecutor>>(config, initial);
-}
-
-std::unique_ptr<FlockBatch> make_cpu_batch(const std::vector<SimulationConfig>& configs,
-                                           const std::vector<FlockState>& initial) {
-  if (configs.front().precision == Precision::kFloat)
-    return std::make_unique<KernelBatch<float, CpuExecutor>>(configs, initial);
-  return std::make_unique<KernelBatch<double, CpuExecutor>>(configs, initial);
 }
 
 }  // namespace boids
