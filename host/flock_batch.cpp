@@ -31,6 +31,9 @@ std::unique_ptr<FlockBatch> make_batch(const std::vector<SimulationConfig>& conf
   for (std::size_t f = 0; f < initial.size(); ++f) {
     if (initial[f].size() == 0) throw InputError("a flock needs at least one boid");
     check_dimensions(configs[f], initial[f]);
+    if (configs[f].params.dimensions != 2) {
+      throw InputError("batches hold flocks in two dimensions; a flock in three flies alone");
+    }
   }
   if (configs.front().backend == Backend::kCuda) return make_cuda_batch(configs, initial);
   return make_cpu_batch(configs, initial);

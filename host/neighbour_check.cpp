@@ -4,11 +4,11 @@
 //   seen     within the field of view          d.v >= cos(fov / 2) |d||v|
 //   near     a neighbour                       d < r (steering: d <= r)
 //   pushes   separation acts                   d < the separation radius, d > 0 (steering 1e-3)
-//   wrap     how the offset wraps              at +-W / 2 and +-H / 2, on a torus
+//   wrap     how the offset wraps              at +-W / 2, +-H / 2 (and +-D / 2), on a torus
 // In double the two must agree exactly: any difference is a bug. In float a difference is
 // allowed only where rounding can cause it: the pair lies within a band around the threshold it
-// crossed. The band is 1e-5 * max(r, W, H) for distances and offsets (float rounds positions by
-// about 6e-8 of the world and r^2 by 6e-8 r^2, so rounding moves a distance by less than about
+// crossed. The band is 1e-5 * max(r, W, H (, D)) for distances and offsets (float rounds positions
+// by about 6e-8 of the world and r^2 by 6e-8 r^2, so rounding moves a distance by less than about
 // 1e-6 of the larger), and 1e-5 |d||v| for the field of view. Any other difference is
 // unexplained and fails the case. A boid with an allowed difference steers by another set of
 // terms, so its float result may differ by far more than rounding: it is left out of the error
@@ -30,48 +30,48 @@ struct PairDecision {
   bool seen = true;
   bool near = false;
   bool pushes = false;
-  int shift_x = 0, shift_y = 0;  // -1, 0 or +1: how the offset was wrapped
+  int shift[3] = {0, 0, 0};  // per axis -1, 0 or +1: how the offset was wrapped
 };
 
 // What the double decisions measured, for the bands.
 struct PairGeometry {
   double distance = 0;
-  double raw_x = 0, raw_y = 0;  // offsets before wrapping
-  double view_margin = 0;       // d.v - cos(fov / 2) |d||v|
-  double view_scale = 0;        // |d||v|
+  double raw[3] = {0, 0, 0};  // offsets before wrapping
+  double view_margin = 0;     // d.v - cos(fov / 2) |d||v|
+  double view_scale = 0;      // |d||v|
 };
 
-// In double, written as the reference writes it (and sharing no code with the kernels).
-PairDecision decide_in_double(double xi, double yi, double vxi, double vyi, double xj, double yj,
-                              const FlockParams& p, double cos_half, PairGeometry& g) {
+// In double, written as the reference writes it (and sharing no code with the kernels), for
+// boid i at position xi heading vi and boid j at xj, in `dims` dimensions.
+PairDecision decide_in_double(const double (&xi)[3], const double (&vi)[3], const double (&xj)[3],
+                              int dims, const FlockParams& p, double cos_half, PairGeometry& g) {
   PairDecision d;
-  double dx = xj - xi, dy = yj - yi;
-  g.raw_x = dx;
-  g.raw_y = dy;
-  if (p.world.torus()) {
-    const double W = p.world.width, H = p.world.height;
-    if (dx > W / 2) {
-      dx -= W;
-      d.shift_x = -1;
-    } else if (dx < -(W / 2)) {
-      dx += W;
-      d.shift_x = 1;
-    }
-    if (dy > H / 2) {
-      dy -= H;
-      d.shift_y = -1;
-    } else if (dy < -(H / 2)) {
-      dy += H;
-      d.shift_y = 1;
+  const double sides[3] = {p.world.width, p.world.height, p.world.depth};
+  double delta[3] = {0, 0, 0};
+  for (int a = 0; a < dims; ++a) {
+    delta[a] = g.raw[a] = xj[a] - xi[a];
+    if (!p.world.torus()) continue;
+    if (delta[a] > sides[a] / 2) {
+      delta[a] -= sides[a];
+      d.shift[a] = -1;
+    } else if (delta[a] < -(sides[a] / 2)) {
+      delta[a] += sides[a];
+      d.shift[a] = 1;
     }
   }
-  const double d2 = dx * dx + dy * dy;
+  double d2 = delta[0] * delta[0], v2 = vi[0] * vi[0], along = delta[0] * vi[0];
+  for (int a = 1; a < dims; ++a) {
+    d2 += delta[a] * delta[a];
+    v2 += vi[a] * vi[a];
+    along += delta[a] * vi[a];
+  }
   g.distance = std::sqrt(d2);
   if (p.fov < 360) {
-    const double v2 = vxi * vxi + vyi * vyi;
     g.view_scale = std::sqrt(d2 * v2);
-    g.view_margin = dx * vxi + dy * vyi - cos_half * g.view_scale;
-    d.seen = reference::sees(p, cos_half, dx, dy, d2, vxi, vyi);
+    g.view_margin = along - cos_half * g.view_scale;
+    // d.v >= c |d||v|, tested as the reference tests it (without a square root); a boid at
+    // rest sees all around.
+    d.seen = v2 == 0 || along * std::fabs(along) >= cos_half * std::fabs(cos_half) * v2 * d2;
   }
   const double r2 = p.radius * p.radius;
   const double sr = p.effective_separation_radius();
@@ -93,13 +93,15 @@ PairDecision decide_in_double(double xi, double yi, double vxi, double vyi, doub
 }
 
 // In the backend's precision, with the kernels' own rule code: what boid i gathers of boid j.
-template <typename Model, typename Real>
-PairDecision decide_in_kernels(const kernels::Boid<Real>& self, const kernels::Boid<Real>& other,
+template <typename Model, typename Real, int D>
+PairDecision decide_in_kernels(const kernels::Boid<Real, D>& self,
+                               const kernels::Boid<Real, D>& other,
                                const kernels::StepParams<Real>& p) {
-  typename Model::template Sums<Real, 1> sums;
+  typename Model::template Sums<Real, 1, D> sums;
   Model::start(sums, 0, self);
   const int before = sums.count[0];
-  const kernels::LaneBoids<Real, 1> lane{{self.x}, {self.y}, {self.vx}, {self.vy}};
+  kernels::LaneBoids<Real, 1, D> lane;
+  lane.set(0, self);
   PairDecision d;
   kernels::with_pair_flags(p.torus, p.limited_view, [&](auto flags) {
     using F = decltype(flags);
@@ -107,30 +109,36 @@ PairDecision decide_in_kernels(const kernels::Boid<Real>& self, const kernels::B
   });
   d.near = sums.count[0] == before + 1;
   if constexpr (!std::is_same_v<Model, kernels::Vicsek>) {
-    d.pushes = sums.push_x[0] != Real(0) || sums.push_y[0] != Real(0);
+    for (int a = 0; a < D; ++a) d.pushes = d.pushes || sums.push[a][0] != Real(0);
   }
-  Real dx = other.x - self.x, dy = other.y - self.y;
-  const Real raw_x = dx, raw_y = dy;
-  if (p.torus) {
-    dx = kernels::wrap_x(dx, p);
-    dy = kernels::wrap_y(dy, p);
+  Real delta[D];
+  for (int a = 0; a < D; ++a) {
+    const Real raw = other.position[a] - self.position[a];
+    delta[a] = p.torus ? kernels::wrap_axis(raw, a, p) : raw;
+    d.shift[a] = (delta[a] > raw) - (delta[a] < raw);
   }
-  d.shift_x = (dx > raw_x) - (dx < raw_x);
-  d.shift_y = (dy > raw_y) - (dy < raw_y);
-  if (p.limited_view) {
-    d.seen = kernels::in_view(dx, dy, dx * dx + dy * dy, self.vx, self.vy, p);
-  }
+  if (p.limited_view) d.seen = kernels::in_view(delta, kernels::length_sq(delta), self.velocity, p);
   return d;
 }
 
-template <typename Model, typename Real>
+// Boid i's position and velocity, as three coordinates (the third 0 in 2D).
+void boid_of(const FlockState& s, std::size_t i, double (&x)[3], double (&v)[3]) {
+  const bool box = s.dimensions == 3;
+  x[0] = s.x[i], x[1] = s.y[i], x[2] = box ? s.z[i] : 0.0;
+  v[0] = s.vx[i], v[1] = s.vy[i], v[2] = box ? s.vz[i] : 0.0;
+}
+
+template <typename Model, typename Real, int D>
 NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& params) {
   const std::size_t n = s.size();
   const auto p = step_params_of<Real>(params, 0);
-  std::vector<kernels::Boid<Real>> cast(n);
+  std::vector<kernels::Boid<Real, D>> cast(n);
   pack_boids(s, 0, n, params.world, cast.data());
   const bool may_round = sizeof(Real) < sizeof(double);
-  const double band = 1e-5 * std::max({params.radius, params.world.width, params.world.height});
+  const double sides[3] = {params.world.width, params.world.height, params.world.depth};
+  double largest = std::max(params.radius, sides[0]);
+  for (int a = 1; a < D; ++a) largest = std::max(largest, sides[a]);
+  const double band = 1e-5 * largest;
   const auto within = [band](double value, double threshold) {
     return std::abs(value - threshold) <= band;
   };
@@ -142,11 +150,13 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
   for (std::size_t i = 0; i < n; ++i) {
     std::uint64_t count_double = 0, count_real = 0;
     bool rounding = false, unexplained = false;
+    double xi[3], vi[3], xj[3], vj[3];
+    boid_of(s, i, xi, vi);
     for (std::size_t j = 0; j < n; ++j) {
       if (j == i) continue;
+      boid_of(s, j, xj, vj);
       PairGeometry g;
-      const PairDecision dd =
-          decide_in_double(s.x[i], s.y[i], s.vx[i], s.vy[i], s.x[j], s.y[j], params, c, g);
+      const PairDecision dd = decide_in_double(xi, vi, xj, D, params, c, g);
       const PairDecision dr = decide_in_kernels<Model>(cast[i], cast[j], p);
       count_double += dd.near;
       count_real += dr.near;
@@ -164,13 +174,11 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
         explained = explained && (within(g.distance, separation_radius) ||
                                   within(g.distance, 0.0) || within(g.distance, 1e-3));
       }
-      if (dd.near && dr.near && dd.shift_x != dr.shift_x) {
-        differs = true;
-        explained = explained && within(std::abs(g.raw_x), params.world.width / 2);
-      }
-      if (dd.near && dr.near && dd.shift_y != dr.shift_y) {
-        differs = true;
-        explained = explained && within(std::abs(g.raw_y), params.world.height / 2);
+      for (int a = 0; a < D; ++a) {
+        if (dd.near && dr.near && dd.shift[a] != dr.shift[a]) {
+          differs = true;
+          explained = explained && within(std::abs(g.raw[a]), sides[a] / 2);
+        }
       }
       if (!differs) continue;
       if (may_round && explained) {
@@ -187,25 +195,31 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
   return check;
 }
 
-template <typename Real>
+template <typename Real, int D>
 NeighbourCheck check_for_model(const FlockState& state, const FlockParams& params) {
   switch (params.model) {
     case Model::kSteering:
-      return check_neighbours_in<kernels::Steering, Real>(state, params);
+      return check_neighbours_in<kernels::Steering, Real, D>(state, params);
     case Model::kVicsek:
-      return check_neighbours_in<kernels::Vicsek, Real>(state, params);
+      return check_neighbours_in<kernels::Vicsek, Real, D>(state, params);
     case Model::kBoids:
       break;
   }
-  return check_neighbours_in<kernels::Boids, Real>(state, params);
+  return check_neighbours_in<kernels::Boids, Real, D>(state, params);
+}
+
+template <typename Real>
+NeighbourCheck check_in_dimensions(const FlockState& state, const FlockParams& params) {
+  if (params.dimensions == 3) return check_for_model<Real, 3>(state, params);
+  return check_for_model<Real, 2>(state, params);
 }
 
 }  // namespace
 
 NeighbourCheck check_neighbours(const FlockState& state, const FlockParams& params,
                                 Precision precision) {
-  if (precision == Precision::kFloat) return check_for_model<float>(state, params);
-  return check_for_model<double>(state, params);
+  if (precision == Precision::kFloat) return check_in_dimensions<float>(state, params);
+  return check_in_dimensions<double>(state, params);
 }
 
 }  // namespace boids

@@ -55,11 +55,6 @@ void check_dimensions(const SimulationConfig& config, const FlockState& initial)
     throw InputError("a start in " + std::to_string(initial.dimensions) +
                      " dimensions cannot fly in " + std::to_string(d));
   }
-  if (d == 3 && config.backend != Backend::kReference) {
-    throw InputError(
-        "in three dimensions only the reference backend flies so far "
-        "(--backend reference; docs/3d.md)");
-  }
 }
 
 std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config,

@@ -14,14 +14,24 @@
 
 namespace boids::kernels {
 
+// A lane's position and velocity, as vectors.
+template <typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void lane_vectors(const LaneBoids<Real, Lanes, D>& boids, int lane,
+                                        Real (&x)[D], Real (&v)[D]) {
+  for (int a = 0; a < D; ++a) {
+    x[a] = boids.position[a][lane];
+    v[a] = boids.velocity[a][lane];
+  }
+}
+
 // Sets the block's new velocities: the seed's arithmetic, and only where a length met a
 // square too large for it (a velocity of 1e200 from a state file), the block again with its
 // lengths taken at a smaller scale (length_of), which gives the same bits wherever nothing was
 // that large.
-template <typename Model, typename E, typename Real, typename Sums, int Lanes>
-BOIDS_HD BOIDS_INLINE void steer_lanes(LaneBoids<Real, Lanes>& next,
-                                       const LaneBoids<Real, Lanes>& self, const Sums& sums,
-                                       const LaneTerms<Real, Lanes>& terms,
+template <typename Model, typename E, typename Real, typename Sums, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void steer_lanes(LaneBoids<Real, Lanes, D>& next,
+                                       const LaneBoids<Real, Lanes, D>& self, const Sums& sums,
+                                       const LaneTerms<Real, Lanes, D>& terms,
                                        const StepParams<Real>& params) {
   const StepParams<Real> p = params;  // a local copy: its fields may be read under any switch
   int large = 0;
@@ -29,44 +39,53 @@ BOIDS_HD BOIDS_INLINE void steer_lanes(LaneBoids<Real, Lanes>& next,
 #pragma omp simd reduction(| : large)
 #endif
   for (int lane = 0; lane < Lanes; ++lane) {
-    Real vx = self.vx[lane], vy = self.vy[lane];
-    large |=
-        Model::template steer<E, false>(self.x[lane], self.y[lane], vx, vy, sums, terms, lane, p);
-    next.vx[lane] = vx;
-    next.vy[lane] = vy;
+    Real x[D], v[D];
+    lane_vectors(self, lane, x, v);
+    large |= Model::template steer<E, false>(x, v, sums, terms, lane, p);
+    for (int a = 0; a < D; ++a) next.velocity[a][lane] = v[a];
   }
   if (large) {
     for (int lane = 0; lane < Lanes; ++lane) {
-      Real vx = self.vx[lane], vy = self.vy[lane];
-      Model::template steer<E, true>(self.x[lane], self.y[lane], vx, vy, sums, terms, lane, p);
-      next.vx[lane] = vx;
-      next.vy[lane] = vy;
+      Real x[D], v[D];
+      lane_vectors(self, lane, x, v);
+      Model::template steer<E, true>(x, v, sums, terms, lane, p);
+      for (int a = 0; a < D; ++a) next.velocity[a][lane] = v[a];
     }
   }
 }
 
+// A lane's displacement in this step, from its new velocity.
+template <typename Model, typename E, typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void lane_displacement(const LaneBoids<Real, Lanes, D>& next, int lane,
+                                             const StepParams<Real>& p, Real (&d)[D]) {
+  Real v[D];
+  for (int a = 0; a < D; ++a) v[a] = next.velocity[a][lane];
+  Model::template displacement<E>(v, p, d);
+}
+
 // Sets the block's new positions on a torus without obstacles.
-template <typename Model, typename E, typename Real, int Lanes>
-BOIDS_HD BOIDS_INLINE void move_on_torus(LaneBoids<Real, Lanes>& next,
-                                         const LaneBoids<Real, Lanes>& self,
+template <typename Model, typename E, typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void move_on_torus(LaneBoids<Real, Lanes, D>& next,
+                                         const LaneBoids<Real, Lanes, D>& self,
                                          const StepParams<Real>& p) {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
   for (int lane = 0; lane < Lanes; ++lane) {
-    Real dx, dy;
-    Model::template displacement<E>(next.vx[lane], next.vy[lane], p, dx, dy);
-    next.x[lane] = Model::onto_torus(self.x[lane], dx, p.width);
-    next.y[lane] = Model::onto_torus(self.y[lane], dy, p.height);
+    Real d[D];
+    lane_displacement<Model, E>(next, lane, p, d);
+    for (int a = 0; a < D; ++a) {
+      next.position[a][lane] = Model::onto_torus(self.position[a][lane], d[a], p.side[a]);
+    }
   }
 }
 
 // Marks the lanes whose moved boid an obstacle may hold: exactly so among the near obstacles,
 // and all lanes whose move was longer than the near obstacles are good for (or all of them,
 // without near obstacles).
-template <typename Real, int Lanes>
-BOIDS_HD BOIDS_INLINE void may_be_held(int (&held)[Lanes], const LaneBoids<Real, Lanes>& next,
-                                       const LaneBoids<Real, Lanes>& self,
+template <typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void may_be_held(int (&held)[Lanes], const LaneBoids<Real, Lanes, D>& next,
+                                       const LaneBoids<Real, Lanes, D>& self,
                                        const StepParams<Real>& p) {
   if (p.obstacle_count == 0 || !p.near_obstacles) {
     for (int lane = 0; lane < Lanes; ++lane) held[lane] = p.obstacle_count > 0 ? 1 : 0;
@@ -77,9 +96,11 @@ BOIDS_HD BOIDS_INLINE void may_be_held(int (&held)[Lanes], const LaneBoids<Real,
 #pragma omp simd
 #endif
   for (int lane = 0; lane < Lanes; ++lane) {
-    Real dx, dy;
-    offset_between(self.x[lane], self.y[lane], next.x[lane], next.y[lane], p, dx, dy);
-    held[lane] = dx * dx + dy * dy <= travel_sq ? 0 : 1;
+    Real from[D], to[D], d[D];
+    lane_position(self, lane, from);
+    lane_position(next, lane, to);
+    offset_between(from, to, p, d);
+    held[lane] = length_sq(d) <= travel_sq ? 0 : 1;
   }
   for (index_t k = 0; k < p.near_count; ++k) {
     const Obstacle<Real> o = p.near_obstacles[k];
@@ -87,7 +108,9 @@ BOIDS_HD BOIDS_INLINE void may_be_held(int (&held)[Lanes], const LaneBoids<Real,
 #pragma omp simd
 #endif
     for (int lane = 0; lane < Lanes; ++lane) {
-      held[lane] |= holds(o, next.x[lane], next.y[lane], p) ? 1 : 0;
+      Real x[D];
+      lane_position(next, lane, x);
+      held[lane] |= holds(o, x, p) ? 1 : 0;
     }
   }
 }
@@ -96,8 +119,8 @@ BOIDS_HD BOIDS_INLINE void may_be_held(int (&held)[Lanes], const LaneBoids<Real,
 // is reflected, one that ends outside the world stays where it was and turns back. Most boids
 // are held by no obstacle, which the obstacles near the block settle (see narrow_obstacles);
 // the few that one may hold are settled one by one against all of them.
-template <typename Model, typename E, typename Real, int Lanes>
-BOIDS_HD void move_in_world(LaneBoids<Real, Lanes>& next, const LaneBoids<Real, Lanes>& self,
+template <typename Model, typename E, typename Real, int Lanes, int D>
+BOIDS_HD void move_in_world(LaneBoids<Real, Lanes, D>& next, const LaneBoids<Real, Lanes, D>& self,
                             int active, const StepParams<Real>& p) {
   if (p.torus) {
     move_on_torus<Model, E>(next, self, p);
@@ -106,47 +129,44 @@ BOIDS_HD void move_in_world(LaneBoids<Real, Lanes>& next, const LaneBoids<Real, 
 #pragma omp simd
 #endif
     for (int lane = 0; lane < Lanes; ++lane) {
-      Real vx = next.vx[lane], vy = next.vy[lane], dx, dy;
-      Model::template displacement<E>(vx, vy, p, dx, dy);
-      Real x = self.x[lane] + dx, y = self.y[lane] + dy;
-      reflect_axis(x, vx, p.width);
-      reflect_axis(y, vy, p.height);
-      next.x[lane] = x;
-      next.y[lane] = y;
-      next.vx[lane] = vx;
-      next.vy[lane] = vy;
+      Real d[D];
+      lane_displacement<Model, E>(next, lane, p, d);
+      for (int a = 0; a < D; ++a) {
+        Real x = self.position[a][lane] + d[a], v = next.velocity[a][lane];
+        reflect_axis(x, v, p.side[a]);
+        next.position[a][lane] = x;
+        next.velocity[a][lane] = v;
+      }
     }
   }
   int held[Lanes];
   may_be_held(held, next, self, p);
   for (int lane = 0; lane < active; ++lane) {
     if (held[lane] == 0) continue;
-    const Boid<Real> before{self.x[lane], self.y[lane], next.vx[lane], next.vy[lane]};
-    const Boid<Real> b = settle_among_obstacles(
-        Boid<Real>{next.x[lane], next.y[lane], next.vx[lane], next.vy[lane]}, before, p);
-    next.x[lane] = b.x;
-    next.y[lane] = b.y;
-    next.vx[lane] = b.vx;
-    next.vy[lane] = b.vy;
+    Boid<Real, D> before = next.boid(lane);
+    for (int a = 0; a < D; ++a) before.position[a] = self.position[a][lane];
+    next.set(lane, settle_among_obstacles(next.boid(lane), before, p));
   }
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
   for (int lane = 0; lane < Lanes; ++lane) {
-    const bool back = (held[lane] == 0) & !in_world(next.x[lane], next.y[lane], p);
-    next.x[lane] = back ? self.x[lane] : next.x[lane];
-    next.y[lane] = back ? self.y[lane] : next.y[lane];
-    next.vx[lane] = back ? -next.vx[lane] : next.vx[lane];
-    next.vy[lane] = back ? -next.vy[lane] : next.vy[lane];
+    Real x[D];
+    lane_position(next, lane, x);
+    const bool back = (held[lane] == 0) & !in_world(x, p);
+    for (int a = 0; a < D; ++a) {
+      next.position[a][lane] = back ? self.position[a][lane] : next.position[a][lane];
+      next.velocity[a][lane] = back ? -next.velocity[a][lane] : next.velocity[a][lane];
+    }
   }
 }
 
 // The stages after the terms: `next` becomes the block's boids after the step. Lanes from
 // `active` on hold no boid (their results are not stored).
-template <typename Model, typename E, typename Real, typename Sums, int Lanes>
-BOIDS_HD BOIDS_INLINE void advance_lanes(LaneBoids<Real, Lanes>& next,
-                                         const LaneBoids<Real, Lanes>& self, int active,
-                                         const Sums& sums, const LaneTerms<Real, Lanes>& terms,
+template <typename Model, typename E, typename Real, typename Sums, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void advance_lanes(LaneBoids<Real, Lanes, D>& next,
+                                         const LaneBoids<Real, Lanes, D>& self, int active,
+                                         const Sums& sums, const LaneTerms<Real, Lanes, D>& terms,
                                          const StepParams<Real>& p) {
   steer_lanes<Model, E>(next, self, sums, terms, p);
   if (E::kWorldTerms && (!p.torus || p.obstacle_count > 0)) {
@@ -158,12 +178,12 @@ BOIDS_HD BOIDS_INLINE void advance_lanes(LaneBoids<Real, Lanes>& next,
 
 // A block's step after its gathering: with the extras, the world's terms first (`id_of(lane)`,
 // the input index of a lane's boid, keys its noise), then the stages above.
-template <typename Model, typename E, typename Real, typename Sums, int Lanes, typename IdOf>
-BOIDS_HD BOIDS_INLINE void advance_block(LaneBoids<Real, Lanes>& next,
-                                         const LaneBoids<Real, Lanes>& self, int active,
+template <typename Model, typename E, typename Real, typename Sums, int Lanes, int D, typename IdOf>
+BOIDS_HD BOIDS_INLINE void advance_block(LaneBoids<Real, Lanes, D>& next,
+                                         const LaneBoids<Real, Lanes, D>& self, int active,
                                          const Sums& sums, IdOf&& id_of,
                                          const StepParams<Real>& p) {
-  LaneTerms<Real, Lanes> terms{};  // unread without the extras
+  LaneTerms<Real, Lanes, D> terms{};  // unread without the extras
   if constexpr (E::kAny) {
     index_t ids[Lanes];  // lanes past the last boid repeat it, as `self` does
     for (int lane = 0; lane < Lanes; ++lane) ids[lane] = id_of(min_of(lane, active - 1));
@@ -173,11 +193,11 @@ BOIDS_HD BOIDS_INLINE void advance_block(LaneBoids<Real, Lanes>& next,
 }
 
 // One boid's step after its gathering, the extras chosen at run time: a GPU thread's.
-template <typename Model, typename Real, typename Sums>
-BOIDS_HD BOIDS_INLINE Boid<Real> advance_one(const Boid<Real>& b, const Sums& sums, index_t id,
-                                             const StepParams<Real>& p) {
-  const LaneBoids<Real, 1> self{{b.x}, {b.y}, {b.vx}, {b.vy}};
-  LaneBoids<Real, 1> next;
+template <typename Model, typename Real, typename Sums, int D>
+BOIDS_HD BOIDS_INLINE Boid<Real, D> advance_one(const Boid<Real, D>& b, const Sums& sums,
+                                                index_t id, const StepParams<Real>& p) {
+  LaneBoids<Real, 1, D> self, next;
+  self.set(0, b);
   with_extras(p, [&](auto extras) {
     advance_block<Model, decltype(extras)>(
         next, self, 1, sums, [&](int) { return id; }, p);

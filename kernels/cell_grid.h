@@ -1,40 +1,69 @@
-// The uniform grid of the sorted-cell hash: cells at least r wide and high over the W x H
-// world, keyed row by row, so that the cells of one row of a boid's 3x3 block are contiguous
-// in sorted order. On a torus the block continues across the edges; between walls it stops.
+// The uniform grid of the sorted-cell hash, in D = 2 or 3 dimensions: cells at least r wide
+// along each axis of the world, keyed line by line (a line is the cells along x that share
+// their other coordinates), so that the cells of one line of a boid's 3x3 (3x3x3) block are
+// contiguous in sorted order: the block is 3 (9) runs of keys. On a torus the block continues
+// across the edges; between walls it stops.
 #pragma once
 
 #include "kernels/host_device.h"
 
 namespace boids::kernels {
 
-template <typename Real>
+template <typename Real, int D>
 struct CellGrid {
-  index_t columns, rows;
-  Real columns_per_unit;  // columns / W
-  Real rows_per_unit;     // rows / H
-  bool wraps;             // the torus
+  static_assert(D == 2 || D == 3, "grids have two or three dimensions");
+  // The lines around a line of a block, and the runs of keys they make (at most 2 a line).
+  static constexpr int kLines = D == 2 ? 3 : 9;
+  static constexpr int kRuns = 2 * kLines;
 
-  BOIDS_HD index_t cells() const { return columns * rows; }
+  index_t counts[D];  // cells along each axis: columns, rows (, layers)
+  Real per_unit[D];   // counts[a] / side[a]
+  bool wraps;         // the torus
 
-  // Cell coordinates of a position in the world; clamped so that rounding never leaves the grid.
-  BOIDS_HD index_t column(Real x) const { return clamp_cell(x * columns_per_unit, columns); }
-  BOIDS_HD index_t row(Real y) const { return clamp_cell(y * rows_per_unit, rows); }
+  BOIDS_HD index_t cells() const {
+    index_t n = counts[0];
+    for (int a = 1; a < D; ++a) n *= counts[a];
+    return n;
+  }
+  BOIDS_HD index_t lines() const { return cells() / counts[0]; }
 
-  BOIDS_HD index_t key(Real x, Real y) const { return row(y) * columns + column(x); }
+  // Cell coordinate of a position along one axis; clamped so that rounding never leaves the
+  // grid.
+  BOIDS_HD index_t cell(int axis, Real x) const {
+    return clamp_cell(x * per_unit[axis], counts[axis]);
+  }
+  BOIDS_HD index_t column(Real x) const { return cell(0, x); }
 
-  // Whether the cells around a span of columns of a row lie away from the torus's edges, and
+  // The line of cells that holds a position: its row (and layer).
+  BOIDS_HD index_t line(const Real (&position)[D]) const {
+    index_t l = cell(D - 1, position[D - 1]);
+    for (int a = D - 2; a >= 1; --a) l = l * counts[a] + cell(a, position[a]);
+    return l;
+  }
+
+  BOIDS_HD index_t key(const Real (&position)[D]) const {
+    return line(position) * counts[0] + column(position[0]);
+  }
+
+  // Whether the cells around a span of columns of a line lie away from the torus's edges, and
   // are narrow enough that every offset between them is shorter than half the world: then no
   // offset needs wrapping. Two cells of slack cover rounding at cell borders. Between walls,
   // nothing ever wraps.
-  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, index_t row) const {
+  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, index_t l) const {
     if (!wraps) return true;
-    return first_column >= 1 && last_column + 2 <= columns && row >= 1 && row + 2 <= rows &&
-           2 * (last_column - first_column + 5) <= columns && 10 <= rows;
+    bool inside = first_column >= 1 && last_column + 2 <= counts[0] &&
+                  2 * (last_column - first_column + 5) <= counts[0];
+    for (int a = 1; a < D; ++a) {
+      const index_t c = l % counts[a], n = counts[a];
+      l /= counts[a];
+      inside = inside && c >= 1 && c + 2 <= n && 10 <= n;
+    }
+    return inside;
   }
 
-  // The contiguous runs of keys that make up a block of cells: at most 3 rows of 2 runs.
+  // The contiguous runs of keys that make up a block of cells.
   struct Runs {
-    index_t first[6], last[6];
+    index_t first[kRuns], last[kRuns];
     int count = 0;
     BOIDS_HD void add(index_t first_key, index_t last_key) {
       first[count] = first_key;
@@ -43,50 +72,36 @@ struct CellGrid {
     }
   };
 
-  // The runs of the cells around a span of columns [first_column, last_column] of row cy:
-  // columns first - 1 to last + 1 of rows cy - 1 to cy + 1, each cell exactly once. On grids
-  // narrower than 3 cells, or when the span covers the row, a whole row is one run; at the
-  // edges of the torus a row splits in two runs, and between walls the block is cut off.
+  // The runs of the cells around a span of columns [first_column, last_column] of line `l`:
+  // columns first - 1 to last + 1 of the lines around it (one cell either way along each other
+  // axis, rows inside layers, in ascending order of the offset), each cell exactly once. On
+  // grids narrower than 3 cells, or when the span covers the line, a whole line is one run; at
+  // the edges of the torus a line splits in two runs, and between walls the block is cut off.
   // (A list rather than a callback, so that the hot loops over it stay in one function.)
-  BOIDS_HD Runs span_runs(index_t first_column, index_t last_column, index_t cy) const {
+  BOIDS_HD Runs span_runs(index_t first_column, index_t last_column, index_t l) const {
+    index_t around[D][3];  // the coordinates around the line's along each axis but x
+    int around_count[D];
+    for (int a = 1; a < D; ++a) {
+      around_count[a] = neighbours(a, l % counts[a], around[a]);
+      l /= counts[a];
+    }
     Runs runs;
-    const bool all_rows = rows < 3;
-    const int row_count = all_rows ? static_cast<int>(rows) : 3;
-    const bool whole_row = columns < 3 || last_column - first_column + 3 >= columns;
-    for (int r = 0; r < row_count; ++r) {
-      index_t row;
-      if (all_rows) {
-        row = static_cast<index_t>(r);
-      } else if (wraps) {
-        row = (cy + rows - 1 + r) % rows;
-      } else {
-        if ((r == 0 && cy == 0) || (r == 2 && cy + 1 == rows)) continue;
-        row = cy - 1 + r;
-      }
-      const index_t row_key = row * columns;
-      if (whole_row) {
-        runs.add(row_key, row_key + columns - 1);
-      } else if (!wraps) {
-        const index_t left = first_column > 0 ? first_column - 1 : 0;
-        const index_t right = last_column + 1 < columns ? last_column + 1 : columns - 1;
-        runs.add(row_key + left, row_key + right);
-      } else if (first_column == 0) {
-        runs.add(row_key, row_key + last_column + 1);
-        runs.add(row_key + columns - 1, row_key + columns - 1);
-      } else if (last_column == columns - 1) {
-        runs.add(row_key, row_key);
-        runs.add(row_key + first_column - 1, row_key + columns - 1);
-      } else {
-        runs.add(row_key + first_column - 1, row_key + last_column + 1);
+    const int layers = D == 3 ? around_count[D - 1] : 1;
+    for (int z = 0; z < layers; ++z) {
+      for (int y = 0; y < around_count[1]; ++y) {
+        index_t neighbour = around[1][y];
+        if constexpr (D == 3) neighbour += around[2][z] * counts[1];
+        add_line_runs(runs, neighbour * counts[0], first_column, last_column);
       }
     }
     return runs;
   }
 
-  // Calls visit(first_key, last_key) for each run of the 3x3 block around cell (cx, cy).
+  // Calls visit(first_key, last_key) for each run of the block of cells around cell `key`.
   template <typename Visit>
-  BOIDS_HD void for_each_block_run(index_t cx, index_t cy, Visit&& visit) const {
-    const Runs runs = span_runs(cx, cx, cy);
+  BOIDS_HD void for_each_block_run(index_t key, Visit&& visit) const {
+    const index_t c = key % counts[0];
+    const Runs runs = span_runs(c, c, key / counts[0]);
     for (int r = 0; r < runs.count; ++r) visit(runs.first[r], runs.last[r]);
   }
 
@@ -95,6 +110,45 @@ struct CellGrid {
     if (!(scaled >= Real(0))) return 0;
     const index_t c = static_cast<index_t>(scaled);
     return c < count ? c : count - 1;
+  }
+
+  // The coordinates c - 1, c, c + 1 along `axis`: every one on an axis of fewer than 3
+  // cells, wrapped on the torus, cut off at the walls. Returns how many.
+  BOIDS_HD int neighbours(int axis, index_t c, index_t (&out)[3]) const {
+    const index_t n = counts[axis];
+    int count = 0;
+    for (int r = 0; r < (n < 3 ? static_cast<int>(n) : 3); ++r) {
+      if (n < 3) {
+        out[count++] = static_cast<index_t>(r);
+      } else if (wraps) {
+        out[count++] = (c + n - 1 + static_cast<index_t>(r)) % n;
+      } else if (!((r == 0 && c == 0) || (r == 2 && c + 1 == n))) {
+        out[count++] = c - 1 + static_cast<index_t>(r);
+      }
+    }
+    return count;
+  }
+
+  // The runs of the columns around [first_column, last_column] in the line starting at key
+  // `line_key`.
+  BOIDS_HD void add_line_runs(Runs& runs, index_t line_key, index_t first_column,
+                              index_t last_column) const {
+    const index_t columns = counts[0];
+    if (columns < 3 || last_column - first_column + 3 >= columns) {
+      runs.add(line_key, line_key + columns - 1);
+    } else if (!wraps) {
+      const index_t left = first_column > 0 ? first_column - 1 : 0;
+      const index_t right = last_column + 1 < columns ? last_column + 1 : columns - 1;
+      runs.add(line_key + left, line_key + right);
+    } else if (first_column == 0) {
+      runs.add(line_key, line_key + last_column + 1);
+      runs.add(line_key + columns - 1, line_key + columns - 1);
+    } else if (last_column == columns - 1) {
+      runs.add(line_key, line_key);
+      runs.add(line_key + first_column - 1, line_key + columns - 1);
+    } else {
+      runs.add(line_key + first_column - 1, line_key + last_column + 1);
+    }
   }
 };
 
@@ -105,32 +159,39 @@ inline int key_bits(index_t cells) {
   return bits;
 }
 
-// A grid for neighbour radius `radius` on a width x height world. Cells are widened by a margin
-// that covers the rounding of positions in `Real`, so two boids closer than r are never two
-// cells apart. The grid has at most one cell per boid: in a sparser flock, smaller cells would
-// only cost memory (the cell starts stay within 4 bytes per boid) and a longer scan of empty
-// cells; then both sides shrink by the same factor. At most one cell per boid also keeps every
-// key below 2^31.
-template <typename Real>
-CellGrid<Real> make_cell_grid(double radius, double width, double height, index_t count,
-                              bool wraps) {
+// A grid for neighbour radius `radius` on a world with sides `side`. Cells are widened by a
+// margin that covers the rounding of positions in `Real`, so two boids closer than r are never
+// two cells apart. The grid has at most one cell per boid: in a sparser flock, smaller cells
+// would only cost memory (the cell starts stay within 4 bytes per boid) and a longer scan of
+// empty cells; then every side shrinks by the same factor. At most one cell per boid also keeps
+// every key below 2^31.
+template <typename Real, int D>
+CellGrid<Real, D> make_cell_grid(double radius, const double (&side)[D], index_t count,
+                                 bool wraps) {
   const double rounding = 16.0 * static_cast<double>(sizeof(Real) == 4 ? 1.1920929e-7 : 2.2e-16);
-  const double margin = 1.0 + rounding * max_of(1.0, max_of(width, height) / radius);
-  double columns = max_of(std::floor(width / (radius * margin)), 1.0);
-  double rows = max_of(std::floor(height / (radius * margin)), 1.0);
-  const double most = max_of(static_cast<double>(count), 1.0);
-  if (columns * rows > most) {
-    const double shrink = std::sqrt(most / (columns * rows));
-    columns = max_of(std::floor(columns * shrink), 1.0);
-    rows = max_of(std::floor(rows * shrink), 1.0);
-    columns = min_of(columns, max_of(std::floor(most / rows), 1.0));  // one side was at 1
-    rows = min_of(rows, max_of(std::floor(most / columns), 1.0));
+  double widest = side[0];
+  for (int a = 1; a < D; ++a) widest = max_of(widest, side[a]);
+  const double margin = 1.0 + rounding * max_of(1.0, widest / radius);
+  double n[D], cells = 1;
+  for (int a = 0; a < D; ++a) {
+    n[a] = max_of(std::floor(side[a] / (radius * margin)), 1.0);
+    cells *= n[a];
   }
-  CellGrid<Real> grid;
-  grid.columns = static_cast<index_t>(columns);
-  grid.rows = static_cast<index_t>(rows);
-  grid.columns_per_unit = static_cast<Real>(columns / width);
-  grid.rows_per_unit = static_cast<Real>(rows / height);
+  const double most = max_of(static_cast<double>(count), 1.0);
+  if (cells > most) {
+    const double shrink = D == 2 ? std::sqrt(most / cells) : std::cbrt(most / cells);
+    for (int a = 0; a < D; ++a) n[a] = max_of(std::floor(n[a] * shrink), 1.0);
+    for (int a = 0; a < D; ++a) {  // a side held at 1 leaves room along the others
+      double others = 1;
+      for (int b = 0; b < D; ++b) others *= b == a ? 1.0 : n[b];
+      n[a] = min_of(n[a], max_of(std::floor(most / others), 1.0));
+    }
+  }
+  CellGrid<Real, D> grid;
+  for (int a = 0; a < D; ++a) {
+    grid.counts[a] = static_cast<index_t>(n[a]);
+    grid.per_unit[a] = static_cast<Real>(n[a] / side[a]);
+  }
   grid.wraps = wraps;
   return grid;
 }

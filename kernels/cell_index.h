@@ -22,18 +22,18 @@ struct Scratch {
 };
 
 // The arrays of an index; views of memory the simulation owns.
-template <typename Real>
+template <typename Real, int D>
 struct CellIndex {
-  Boid<Real>* boids;    // the state; in cell order of the last index on the hashed method
-  Boid<Real>* sorted;   // the state reordered into cell order (lent to the sort before that)
-  index_t* ids;         // ids[i]: input index of boids[i] (hashed method only)
-  index_t* keys;        // cell keys; scratch once the cell starts are known
-  index_t* order;       // the identity before the sort, the sorting permutation after it
-  index_t* cell_start;  // cells + 1 entries: boids of cell c are [cell_start[c], cell_start[c+1])
+  Boid<Real, D>* boids;   // the state; in cell order of the last index on the hashed method
+  Boid<Real, D>* sorted;  // the state reordered into cell order (lent to the sort before that)
+  index_t* ids;           // ids[i]: input index of boids[i] (hashed method only)
+  index_t* keys;          // cell keys; scratch once the cell starts are known
+  index_t* order;         // the identity before the sort, the sorting permutation after it
+  index_t* cell_start;    // cells + 1 entries: boids of cell c are [cell_start[c], cell_start[c+1])
   index_t count;
   bool keys_ready = false;  // keys and order hold the keys of `boids` and the identity
 
-  Scratch sort_scratch() const { return {sorted, sizeof(Boid<Real>) * count}; }
+  Scratch sort_scratch() const { return {sorted, sizeof(Boid<Real, D>) * count}; }
 
   // After a reorder that carried the ids, `order` holds the ids in cell order and `ids` the
   // old ones, no longer needed: the two arrays trade places. A swap of two distinct arrays,
@@ -50,15 +50,15 @@ struct Identity {
   BOIDS_HD void operator()(index_t i) const { values[i] = i; }
 };
 
-template <typename Real>
+template <typename Real, int D>
 struct ComputeCellKeys {
-  const Boid<Real>* boids;
+  const Boid<Real, D>* boids;
   index_t* keys;
   index_t* order;
-  CellGrid<Real> grid;
+  CellGrid<Real, D> grid;
 
   BOIDS_HD void operator()(index_t i) const {
-    keys[i] = grid.key(boids[i].x, boids[i].y);
+    keys[i] = grid.key(boids[i].position);
     order[i] = i;
   }
 };
@@ -66,12 +66,12 @@ struct ComputeCellKeys {
 // Gathers the boids into cell order. With `CarryIds`, also the ids: each entry of `order` is
 // read once, by its own index, and replaced by the id of the boid it named, so the ids need
 // no array of their own (see CellIndex::adopt_sorted_ids).
-template <typename Real, bool CarryIds>
+template <typename Real, int D, bool CarryIds>
 struct ReorderByCell {
-  const Boid<Real>* boids;
+  const Boid<Real, D>* boids;
   const index_t* ids;
   index_t* order;
-  Boid<Real>* sorted;
+  Boid<Real, D>* sorted;
 
   BOIDS_HD void operator()(index_t i) const {
     const index_t from = order[i];
@@ -120,26 +120,26 @@ void find_cell_starts(Executor& exec, const index_t* sorted_keys, index_t* cell_
 // `key_boids(i)` writes boid i's key in [0, cells) and the identity (ComputeCellKeys for one
 // flock). With `carry_ids` the ids follow the boids into cell order (the hashed step);
 // without, the ids are left alone and `order` keeps the permutation (the metrics).
-template <typename Real, typename Executor, typename KeyBoids>
-void build_cell_index(Executor& exec, CellIndex<Real>& x, const KeyBoids& key_boids, index_t cells,
-                      bool carry_ids) {
+template <typename Real, int D, typename Executor, typename KeyBoids>
+void build_cell_index(Executor& exec, CellIndex<Real, D>& x, const KeyBoids& key_boids,
+                      index_t cells, bool carry_ids) {
   const index_t n = x.count;
   if (!x.keys_ready) exec.for_each(n, key_boids);
   exec.sort_cells(x.keys, x.order, x.cell_start, n, cells, x.sort_scratch());
   x.keys_ready = false;  // the sort has used them
   if (carry_ids) {
-    exec.for_each(n, ReorderByCell<Real, true>{x.boids, x.ids, x.order, x.sorted});
+    exec.for_each(n, ReorderByCell<Real, D, true>{x.boids, x.ids, x.order, x.sorted});
     x.adopt_sorted_ids();
   } else {
-    exec.for_each(n, ReorderByCell<Real, false>{x.boids, nullptr, x.order, x.sorted});
+    exec.for_each(n, ReorderByCell<Real, D, false>{x.boids, nullptr, x.order, x.sorted});
   }
 }
 
 // The index of one flock on `grid`.
-template <typename Real, typename Executor>
-void build_cell_index(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
+template <typename Real, int D, typename Executor>
+void build_cell_index(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                       bool carry_ids) {
-  build_cell_index(exec, x, ComputeCellKeys<Real>{x.boids, x.keys, x.order, grid}, grid.cells(),
+  build_cell_index(exec, x, ComputeCellKeys<Real, D>{x.boids, x.keys, x.order, grid}, grid.cells(),
                    carry_ids);
 }
 

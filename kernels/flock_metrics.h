@@ -21,79 +21,93 @@
 namespace boids::kernels {
 
 // One axis of a boid's unit heading, in double; a boid at rest adds nothing.
-template <typename Real>
+template <typename Real, int D>
 struct UnitHeading {
-  const Boid<Real>* boids;
-  bool y_axis;
+  const Boid<Real, D>* boids;
+  int axis;
 
   BOIDS_HD double operator()(index_t i) const {
-    const double vx = boids[i].vx, vy = boids[i].vy;
-    const double speed = square_root(vx * vx + vy * vy);
+    double v[D];
+    for (int a = 0; a < D; ++a) v[a] = boids[i].velocity[a];
+    const double speed = square_root(length_sq(v));
     if (!(speed > 0)) return 0.0;
-    return (y_axis ? vy : vx) / speed;
+    return v[axis] / speed;
   }
 };
 
 // One component of a boid's velocity, in double.
-template <typename Real>
+template <typename Real, int D>
 struct VelocityComponent {
-  const Boid<Real>* boids;
-  bool y_axis;
+  const Boid<Real, D>* boids;
+  int axis;
 
   BOIDS_HD double operator()(index_t i) const {
-    return static_cast<double>(y_axis ? boids[i].vy : boids[i].vx);
+    return static_cast<double>(boids[i].velocity[axis]);
   }
 };
 
 // The squared distance between two boids: across the torus's edges, or plain between walls.
-template <typename Real>
-BOIDS_HD inline Real distance_sq(const Boid<Real>& a, const Boid<Real>& b,
+template <typename Real, int D>
+BOIDS_HD inline Real distance_sq(const Boid<Real, D>& a, const Boid<Real, D>& b,
                                  const StepParams<Real>& p) {
-  Real dx, dy;
-  offset_between(a.x, a.y, b.x, b.y, p, dx, dy);
-  return dx * dx + dy * dy;
+  Real d[D];
+  offset_between(a.position, b.position, p, d);
+  return length_sq(d);
 }
 
-// Searches square rings of cells outwards from the boid's cell; once the nearest boid found
-// is within `ring` cell widths, no unseen boid can be nearer. On a torus, when the rings would
-// wrap onto themselves, every boid of the flock is checked; between walls, cells beyond them
-// are skipped.
-template <typename Real, typename Flocks>
+// Searches shells of cells outwards from the boid's cell (square rings in 2D, cube shells in
+// 3D); once the nearest boid found is within `ring` cell widths, no unseen boid can be nearer.
+// On a torus, when the shells would wrap onto themselves, every boid of the flock is checked;
+// between walls, cells beyond them are skipped.
+template <typename Real, int D, typename Flocks>
 struct NearestNeighborDistance {
-  const Boid<Real>* sorted;
+  const Boid<Real, D>* sorted;
   const index_t* cell_start;
   Flocks flocks;
 
   // The distance from sorted boid i to its nearest other boid; 0 for a lone boid.
   BOIDS_HD double operator()(index_t i) const {
-    const FlockPlace<Real>& flock = flocks.of_slot(i);
-    const CellGrid<Real>& grid = flock.grid;
+    const FlockPlace<Real, D>& flock = flocks.of_slot(i);
+    const CellGrid<Real, D>& grid = flock.grid;
     const index_t* starts = cell_start + flock.key_base;
-    const Boid<Real> self = sorted[i];
-    const int columns = static_cast<int>(grid.columns), rows = static_cast<int>(grid.rows);
-    const int cx = static_cast<int>(grid.column(self.x));
-    const int cy = static_cast<int>(grid.row(self.y));
-    const Real cell_width = flock.params.width / static_cast<Real>(grid.columns);
-    const Real cell_height = flock.params.height / static_cast<Real>(grid.rows);
-    const Real unit = cell_width < cell_height ? cell_width : cell_height;
-    // The last ring that does not wrap onto itself; between walls, one that covers the grid.
-    const int rings = grid.wraps ? (min_of(columns, rows) - 1) / 2 : max_of(columns, rows);
+    const Boid<Real, D> self = sorted[i];
+    int counts[3] = {1, 1, 1}, at[3] = {0, 0, 0};
+    Real unit = flock.params.side[0] / static_cast<Real>(grid.counts[0]);
+    int fewest = static_cast<int>(grid.counts[0]), most = fewest;
+    for (int a = 0; a < D; ++a) {
+      counts[a] = static_cast<int>(grid.counts[a]);
+      at[a] = static_cast<int>(grid.cell(a, self.position[a]));
+      unit = min_of(unit, flock.params.side[a] / static_cast<Real>(grid.counts[a]));
+      fewest = min_of(fewest, counts[a]);
+      most = max_of(most, counts[a]);
+    }
+    // The last shell that does not wrap onto itself; between walls, one that covers the grid.
+    const int rings = grid.wraps ? (fewest - 1) / 2 : most;
     Real best = Real(-1);
     bool found = false;
     for (int ring = 0; ring <= rings && !found; ++ring) {
-      for (int oy = -ring; oy <= ring; ++oy) {
-        const bool edge_row = oy == -ring || oy == ring;
-        const int step = edge_row ? 1 : 2 * ring;
-        for (int ox = -ring; ox <= ring; ox += step > 0 ? step : 1) {
-          int gx = cx + ox, gy = cy + oy;
-          if (grid.wraps) {
-            gx = (gx + columns) % columns;
-            gy = (gy + rows) % rows;
-          } else if (gx < 0 || gy < 0 || gx >= columns || gy >= rows) {
-            continue;
+      const int depth = D == 3 ? ring : 0;
+      for (int oz = -depth; oz <= depth; ++oz) {
+        for (int oy = -ring; oy <= ring; ++oy) {
+          const bool face = oy == -ring || oy == ring || (D == 3 && (oz == -ring || oz == ring));
+          const int step = face ? 1 : 2 * ring;
+          for (int ox = -ring; ox <= ring; ox += step > 0 ? step : 1) {
+            const int offset[3] = {ox, oy, oz};
+            int cell = 0;
+            bool inside = true;
+            for (int a = D - 1; a >= 0; --a) {
+              int c = at[a] + offset[a];
+              if (grid.wraps) {
+                c = (c + counts[a]) % counts[a];
+              } else {
+                inside = inside && c >= 0 && c < counts[a];
+              }
+              cell = cell * counts[a] + c;
+            }
+            if (!inside) continue;
+            const auto key = static_cast<index_t>(cell);
+            scan(i, self, starts[key], starts[key + 1], flock.params, best);
           }
-          const auto cell = static_cast<index_t>(gy * columns + gx);
-          scan(i, self, starts[cell], starts[cell + 1], flock.params, best);
         }
       }
       const Real reach = static_cast<Real>(ring) * unit;
@@ -103,7 +117,7 @@ struct NearestNeighborDistance {
     return best >= Real(0) ? square_root(static_cast<double>(best)) : 0.0;
   }
 
-  BOIDS_HD void scan(index_t i, const Boid<Real>& self, index_t begin, index_t end,
+  BOIDS_HD void scan(index_t i, const Boid<Real, D>& self, index_t begin, index_t end,
                      const StepParams<Real>& params, Real& best) const {
     for (index_t k = begin; k < end; ++k) {
       if (k == i) continue;
@@ -148,21 +162,20 @@ struct InitializeParents {
 };
 
 // The sorted boids and their cell index, as the metrics read them.
-template <typename Real, typename Flocks>
+template <typename Real, int D, typename Flocks>
 struct SortedFlocks {
-  const Boid<Real>* sorted;
+  const Boid<Real, D>* sorted;
   const index_t* cell_start;
   Flocks flocks;
 
   // Calls `body(k)` for every sorted boid k closer than r to sorted boid i, i itself included.
   template <typename Body>
   BOIDS_HD void for_each_within_radius(index_t i, Body&& body) const {
-    const FlockPlace<Real>& flock = flocks.of_slot(i);
+    const FlockPlace<Real, D>& flock = flocks.of_slot(i);
     const index_t* starts = cell_start + flock.key_base;
-    const Boid<Real> self = sorted[i];
+    const Boid<Real, D> self = sorted[i];
     flock.grid.for_each_block_run(
-        flock.grid.column(self.x), flock.grid.row(self.y),
-        [&](index_t first_key, index_t last_key) {
+        flock.grid.key(self.position), [&](index_t first_key, index_t last_key) {
           const index_t end = starts[last_key + 1];
           for (index_t k = starts[first_key]; k < end; ++k) {
             if (distance_sq(self, sorted[k], flock.params) < flock.params.radius_sq) body(k);
@@ -172,9 +185,9 @@ struct SortedFlocks {
 };
 
 // Joins each boid's flock with those of its neighbours.
-template <typename Real, typename Flocks>
+template <typename Real, int D, typename Flocks>
 struct LinkNeighbors {
-  SortedFlocks<Real, Flocks> flocks;
+  SortedFlocks<Real, D, Flocks> flocks;
   index_t* parent;
 
   BOIDS_HD void operator()(index_t i) const {
@@ -185,9 +198,9 @@ struct LinkNeighbors {
 };
 
 // The number of other boids closer than r.
-template <typename Real, typename Flocks>
+template <typename Real, int D, typename Flocks>
 struct NeighborCount {
-  SortedFlocks<Real, Flocks> flocks;
+  SortedFlocks<Real, D, Flocks> flocks;
 
   BOIDS_HD double operator()(index_t i) const {
     double neighbours = 0;
@@ -230,23 +243,23 @@ struct MetricsResult {
 //   exec.segmented_sum(starts, segments, value_of, out): out[s] the sum over
 //   [starts[s], starts[s + 1]), each added as exec.sum adds a flock of its own
 //   exec.segmented_maximum(values, starts, segments, out): out[s] the maximum likewise
-template <typename Real, typename Executor, typename ValueOf>
-void sum_per_flock(Executor& exec, const OneFlock<Real>& one, const ValueOf& value_of,
+template <typename Real, int D, typename Executor, typename ValueOf>
+void sum_per_flock(Executor& exec, const OneFlock<Real, D>& one, const ValueOf& value_of,
                    double* out) {
   out[0] = exec.sum(one.place.count, value_of);
 }
-template <typename Real, typename Executor, typename ValueOf>
-void sum_per_flock(Executor& exec, const BatchFlocks<Real>& batch, const ValueOf& value_of,
+template <typename Real, int D, typename Executor, typename ValueOf>
+void sum_per_flock(Executor& exec, const BatchFlocks<Real, D>& batch, const ValueOf& value_of,
                    double* out) {
   exec.segmented_sum(batch.slot_start, batch.count, value_of, out);
 }
-template <typename Real, typename Executor>
-void maximum_per_flock(Executor& exec, const OneFlock<Real>& one, const index_t* values,
+template <typename Real, int D, typename Executor>
+void maximum_per_flock(Executor& exec, const OneFlock<Real, D>& one, const index_t* values,
                        index_t* out) {
   out[0] = exec.maximum(values, one.place.count);
 }
-template <typename Real, typename Executor>
-void maximum_per_flock(Executor& exec, const BatchFlocks<Real>& batch, const index_t* values,
+template <typename Real, int D, typename Executor>
+void maximum_per_flock(Executor& exec, const BatchFlocks<Real, D>& batch, const index_t* values,
                        index_t* out) {
   exec.segmented_maximum(values, batch.slot_start, batch.count, out);
 }
@@ -256,30 +269,31 @@ void maximum_per_flock(Executor& exec, const BatchFlocks<Real>& batch, const ind
 // flocks' places; out[f] receives flock f's metrics. `Executor` also sums and takes maxima:
 //   exec.sum(count, value_of) -> double: the sum of value_of(i), the same on every run
 //   exec.maximum(values, count) -> index_t
-template <typename Real, typename Flocks, typename Executor>
-void measure_flocks(Executor& exec, CellIndex<Real>& x, const Flocks& flocks,
-                    const FlockPlace<Real>* places, index_t flock_count, MetricsResult* out) {
+template <typename Real, int D, typename Flocks, typename Executor>
+void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
+                    const FlockPlace<Real, D>* places, index_t flock_count, MetricsResult* out) {
   const index_t n = x.count;
-  std::vector<double> sums(6 * static_cast<std::size_t>(flock_count));
-  double* headings_x = sums.data();
-  double* headings_y = headings_x + flock_count;
-  double* velocities_x = headings_y + flock_count;
-  double* velocities_y = velocities_x + flock_count;
-  double* neighbours = velocities_y + flock_count;
-  double* nearest = neighbours + flock_count;
-  sum_per_flock(exec, flocks, UnitHeading<Real>{x.sorted, false}, headings_x);
-  sum_per_flock(exec, flocks, UnitHeading<Real>{x.sorted, true}, headings_y);
-  sum_per_flock(exec, flocks, VelocityComponent<Real>{x.sorted, false}, velocities_x);
-  sum_per_flock(exec, flocks, VelocityComponent<Real>{x.sorted, true}, velocities_y);
-  const SortedFlocks<Real, Flocks> sorted{x.sorted, x.cell_start, flocks};
-  sum_per_flock(exec, flocks, NeighborCount<Real, Flocks>{sorted}, neighbours);
-  sum_per_flock(exec, flocks, NearestNeighborDistance<Real, Flocks>{x.sorted, x.cell_start, flocks},
-                nearest);
+  const std::size_t flocks_count = flock_count;
+  // Per flock: D sums of unit headings, D of velocities, the neighbours and the nearest.
+  std::vector<double> sums((2 * D + 2) * flocks_count);
+  double* headings = sums.data();
+  double* velocities = headings + D * flocks_count;
+  double* neighbours = velocities + D * flocks_count;
+  double* nearest = neighbours + flocks_count;
+  for (int a = 0; a < D; ++a) {
+    sum_per_flock(exec, flocks, UnitHeading<Real, D>{x.sorted, a}, headings + a * flocks_count);
+    sum_per_flock(exec, flocks, VelocityComponent<Real, D>{x.sorted, a},
+                  velocities + a * flocks_count);
+  }
+  const SortedFlocks<Real, D, Flocks> sorted{x.sorted, x.cell_start, flocks};
+  sum_per_flock(exec, flocks, NeighborCount<Real, D, Flocks>{sorted}, neighbours);
+  sum_per_flock(exec, flocks,
+                NearestNeighborDistance<Real, D, Flocks>{x.sorted, x.cell_start, flocks}, nearest);
 
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: the boids are reordered
   exec.for_each(n, InitializeParents{parent, members});
-  exec.for_each(n, LinkNeighbors<Real, Flocks>{sorted, parent});
+  exec.for_each(n, LinkNeighbors<Real, D, Flocks>{sorted, parent});
   exec.for_each(n, FlattenParents{parent});
   exec.for_each(n, CountMembers{parent, members});
   std::vector<double> roots(flock_count);
@@ -289,11 +303,15 @@ void measure_flocks(Executor& exec, CellIndex<Real>& x, const Flocks& flocks,
 
   for (index_t f = 0; f < flock_count; ++f) {
     const double count = places[f].count;
+    double mean[D], total[D];
+    for (int a = 0; a < D; ++a) {
+      mean[a] = headings[a * flocks_count + f] / count;
+      total[a] = velocities[a * flocks_count + f];
+    }
     MetricsResult& r = out[f];
-    const double mean_x = headings_x[f] / count, mean_y = headings_y[f] / count;
-    r.polarization = square_root(mean_x * mean_x + mean_y * mean_y);
-    r.order = square_root(velocities_x[f] * velocities_x[f] + velocities_y[f] * velocities_y[f]) /
-              (count * static_cast<double>(places[f].params.max_speed));
+    r.polarization = square_root(length_sq(mean));
+    r.order =
+        square_root(length_sq(total)) / (count * static_cast<double>(places[f].params.max_speed));
     r.mean_neighbors = neighbours[f] / count;
     r.mean_nn_distance = places[f].count > 1 ? nearest[f] / count : 0.0;
     r.flocks = roots[f];
@@ -302,11 +320,11 @@ void measure_flocks(Executor& exec, CellIndex<Real>& x, const Flocks& flocks,
 }
 
 // Builds the cell index of one flock's current positions and measures it.
-template <typename Real, typename Executor>
-MetricsResult measure_flock(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
+template <typename Real, int D, typename Executor>
+MetricsResult measure_flock(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                             const StepParams<Real>& params) {
   build_cell_index(exec, x, grid, /*carry_ids=*/false);
-  const OneFlock<Real> one{{0, x.count, 0, 0, grid, params}};
+  const OneFlock<Real, D> one{{0, x.count, 0, 0, grid, params}};
   MetricsResult r;
   measure_flocks(exec, x, one, &one.place, 1, &r);
   return r;

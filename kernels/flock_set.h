@@ -12,13 +12,13 @@
 namespace boids::kernels {
 
 // Where one flock sits in its arrays, and its world.
-template <typename Real>
+template <typename Real, int D>
 struct FlockPlace {
   index_t first;  // its boids are slots [first, first + count)
   index_t count;
   index_t key_base;     // its cells are keys [key_base, key_base + grid.cells())
   index_t first_block;  // its first block of the hashed step
-  CellGrid<Real> grid;
+  CellGrid<Real, D> grid;
   StepParams<Real> params;
 };
 
@@ -37,21 +37,21 @@ BOIDS_HD inline index_t segment_of(const index_t* starts, index_t n, index_t x) 
 }
 
 // A single flock, as a set of one: every slot is its own.
-template <typename Real>
+template <typename Real, int D>
 struct OneFlock {
-  FlockPlace<Real> place;
-  BOIDS_HD const FlockPlace<Real>& of_slot(index_t) const { return place; }
+  FlockPlace<Real, D> place;
+  BOIDS_HD const FlockPlace<Real, D>& of_slot(index_t) const { return place; }
 };
 
 // A batch, its tables in the executor's memory.
-template <typename Real>
+template <typename Real, int D>
 struct BatchFlocks {
-  const FlockPlace<Real>* places;
+  const FlockPlace<Real, D>* places;
   const index_t* slot_start;   // count + 1 entries: places[f].first, then the batch's boids
   const index_t* block_start;  // count + 1 entries: places[f].first_block, then all blocks
   index_t count;               // flocks
 
-  BOIDS_HD const FlockPlace<Real>& of_slot(index_t i) const {
+  BOIDS_HD const FlockPlace<Real, D>& of_slot(index_t i) const {
     return places[segment_of(slot_start, count, i)];
   }
   BOIDS_HD index_t of_block(index_t block) const { return segment_of(block_start, count, block); }

@@ -1,5 +1,6 @@
 // The sorted-cell hash step: the cell index (kernels/cell_index.h: hash, sort, reorder, cell
-// starts), then each boid gathers its 3x3 block as row runs (HashedStepBlock). The step also
+// starts), then each boid gathers its 3x3 block as 3 row runs, or its 3x3x3 block as 9
+// (HashedStepBlock). The step also
 // keys the boids it moves, so the next index needs no pass of its own to hash them. Boids stay
 // in cell order between steps, so the next sort finds them nearly sorted and the step reads
 // neighbours from contiguous memory; an id array maps them back to input order.
@@ -11,21 +12,21 @@
 
 namespace boids::kernels {
 
-// Steps a block of `Lanes` consecutive sorted boids. The boids of a block that share a row
-// of cells gather together from the cells around their span of columns: a superset of each
-// one's 3x3 block, in which the distance test rejects the others. With one lane (a GPU
-// thread per boid) that is exactly the boid's 3x3 block; on CPU threads the lane loop
-// vectorises across boids, each adding its candidates in sorted order.
-template <typename Model, typename Real, int Lanes>
+// Steps a block of `Lanes` consecutive sorted boids. The boids of a block that share a line
+// of cells (a row; in 3D, a row of a layer) gather together from the cells around their span
+// of columns: a superset of each one's block of cells, in which the distance test rejects the
+// others. With one lane (a GPU thread per boid) that is exactly the boid's block; on CPU
+// threads the lane loop vectorises across boids, each adding its candidates in sorted order.
+template <typename Model, typename Real, int Lanes, int D>
 struct HashedStepBlock {
   static constexpr index_t kNearObstacles = 32;  // room for the obstacles near one block
-  using Sums = typename Model::template Sums<Real, Lanes>;
+  using Sums = typename Model::template Sums<Real, Lanes, D>;
 
-  const Boid<Real>* sorted;
+  const Boid<Real, D>* sorted;
   const index_t* ids;  // input index of each sorted boid (keys its noise)
-  Boid<Real>* out;
+  Boid<Real, D>* out;
   const index_t* cell_start;  // the flock's own: cell c starts at cell_start[c]
-  CellGrid<Real> grid;
+  CellGrid<Real, D> grid;
   StepParams<Real> params;
   index_t count;
   index_t* next_keys;   // the moved boids' cell keys, for the next step's sort
@@ -40,26 +41,26 @@ struct HashedStepBlock {
     const index_t block_end = first_slot + min_of<index_t>(block * Lanes + Lanes, count);
     index_t first = first_slot + block * Lanes;
     while (first < block_end) {
-      const index_t row = grid.row(sorted[first].y);
+      const index_t line = grid.line(sorted[first].position);
       index_t end = first + 1;
-      while (end < block_end && grid.row(sorted[end].y) == row) ++end;
-      step_row_segment(first, end, row);
+      while (end < block_end && grid.line(sorted[end].position) == line) ++end;
+      step_line_segment(first, end, line);
       first = end;
     }
   }
 
  private:
-  // Steps sorted boids [first, end), all in row `row`, hence in ascending columns.
-  BOIDS_HD void step_row_segment(index_t first, index_t end, index_t row) const {
+  // Steps sorted boids [first, end), all in line `line`, hence in ascending columns.
+  BOIDS_HD void step_line_segment(index_t first, index_t end, index_t line) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
-    LaneBoids<Real, Lanes> self;
+    LaneBoids<Real, Lanes, D> self;
     Sums sums;
     start_lanes<Model>(sorted, first, end - 1, self, sums);
-    const index_t first_column = grid.column(sorted[first].x);
-    const index_t last_column = grid.column(sorted[end - 1].x);
-    const bool wraps = !grid.spans_without_wrap(first_column, last_column, row);
+    const index_t first_column = grid.column(sorted[first].position[0]);
+    const index_t last_column = grid.column(sorted[end - 1].position[0]);
+    const bool wraps = !grid.spans_without_wrap(first_column, last_column, line);
     with_pair_flags(wraps, p.limited_view, [&](auto flags) BOIDS_LAMBDA_INLINE {
-      gather<decltype(flags)>(sums, self, first, first_column, last_column, row, p);
+      gather<decltype(flags)>(sums, self, first, first_column, last_column, line, p);
     });
     with_extras(p, [&](auto extras) BOIDS_LAMBDA_INLINE {
       advance_all<decltype(extras)>(sums, self, first, end, p);
@@ -69,13 +70,13 @@ struct HashedStepBlock {
   // Moves sorted boids [first, end) (kernels/advance.h) and keys them for the next sort. With
   // the extras, the world's terms come first, from the obstacles near the block only.
   template <typename E>
-  BOIDS_HD BOIDS_INLINE void advance_all(const Sums& sums, const LaneBoids<Real, Lanes>& self,
+  BOIDS_HD BOIDS_INLINE void advance_all(const Sums& sums, const LaneBoids<Real, Lanes, D>& self,
                                          index_t first, index_t end,
                                          const StepParams<Real>& step) const {
     StepParams<Real> p = step;
     Obstacle<Real> near[Lanes > 1 ? kNearObstacles : 1];
     if (E::kAny && Lanes > 1 && p.obstacle_count > 0) narrow_to_block(p, self, near);
-    LaneBoids<Real, Lanes> next;
+    LaneBoids<Real, Lanes, D> next;
     advance_block<Model, E>(
         next, self, static_cast<int>(end - first), sums,
         [&](int lane) BOIDS_LAMBDA_INLINE { return ids[first + static_cast<index_t>(lane)]; }, p);
@@ -83,7 +84,11 @@ struct HashedStepBlock {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-    for (int lane = 0; lane < Lanes; ++lane) keys[lane] = grid.key(next.x[lane], next.y[lane]);
+    for (int lane = 0; lane < Lanes; ++lane) {
+      Real x[D];
+      lane_position(next, lane, x);
+      keys[lane] = grid.key(x);
+    }
     for (index_t i = first; i < end; ++i) {
       const int lane = static_cast<int>(i - first);
       out[i] = next.boid(lane);
@@ -94,30 +99,32 @@ struct HashedStepBlock {
 
   // Narrows the obstacles to those near the block's boids: most blocks have none near, and a
   // step among obstacles costs about as much as one without.
-  BOIDS_HD void narrow_to_block(StepParams<Real>& p, const LaneBoids<Real, Lanes>& self,
+  BOIDS_HD void narrow_to_block(StepParams<Real>& p, const LaneBoids<Real, Lanes, D>& self,
                                 Obstacle<Real>* near) const {
-    Real x0 = self.x[0], x1 = self.x[0], y0 = self.y[0], y1 = self.y[0];
-    for (int lane = 1; lane < Lanes; ++lane) {
-      x0 = min_of(x0, self.x[lane]);
-      x1 = max_of(x1, self.x[lane]);
-      y0 = min_of(y0, self.y[lane]);
-      y1 = max_of(y1, self.y[lane]);
+    Real low[D], high[D], wind[D];
+    for (int a = 0; a < D; ++a) {
+      low[a] = high[a] = self.position[a][0];
+      for (int lane = 1; lane < Lanes; ++lane) {
+        low[a] = min_of(low[a], self.position[a][lane]);
+        high[a] = max_of(high[a], self.position[a][lane]);
+      }
+      wind[a] = p.wind[a];
     }
-    const Real wind = square_root(p.wind_x * p.wind_x + p.wind_y * p.wind_y);
-    const Real travel = (p.max_speed + wind) * p.dt * Real(1.01);  // a step's longest move
-    narrow_obstacles(p, x0, x1, y0, y1, travel, near, kNearObstacles);
+    const Real travel =
+        (p.max_speed + square_root(length_sq(wind))) * p.dt * Real(1.01);  // a step's longest move
+    narrow_obstacles(p, low, high, travel, near, kNearObstacles);
   }
 
   // Adds the candidates around the span to every lane but the boid itself.
   template <typename F>
-  BOIDS_HD BOIDS_INLINE void gather(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t first,
-                                    index_t first_column, index_t last_column, index_t row,
-                                    const StepParams<Real>& p) const {
-    const typename CellGrid<Real>::Runs runs = grid.span_runs(first_column, last_column, row);
+  BOIDS_HD BOIDS_INLINE void gather(Sums& sums, const LaneBoids<Real, Lanes, D>& self,
+                                    index_t first, index_t first_column, index_t last_column,
+                                    index_t line, const StepParams<Real>& p) const {
+    const typename CellGrid<Real, D>::Runs runs = grid.span_runs(first_column, last_column, line);
     for (int r = 0; r < runs.count; ++r) {
       const index_t run_end = cell_start[runs.last[r] + 1];
       for (index_t j = cell_start[runs.first[r]]; j < run_end; ++j) {
-        const Boid<Real> candidate = sorted[j];
+        const Boid<Real, D> candidate = sorted[j];
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
@@ -134,11 +141,11 @@ struct HashedStepBlock {
 // build_cell_index); Executor::hashed_lanes<Real> is the boids per block of the step (1 on a
 // GPU). The step writes the moved boids over the state in cell order, and their keys and the
 // identity into the index's spare arrays, ready for the next sort.
-template <typename Model, typename Real, typename Executor>
-void hashed_step(Executor& exec, CellIndex<Real>& x, const CellGrid<Real>& grid,
+template <typename Model, typename Real, int D, typename Executor>
+void hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                  const StepParams<Real>& params) {
   build_cell_index(exec, x, grid, /*carry_ids=*/true);
-  using Step = HashedStepBlock<Model, Real, Executor::template hashed_lanes<Real>>;
+  using Step = HashedStepBlock<Model, Real, Executor::template hashed_lanes<Real>, D>;
   exec.for_each(Step::blocks_for(x.count), Step{x.sorted, x.ids, x.boids, x.cell_start, grid,
                                                 params, x.count, x.keys, x.order});
   x.keys_ready = true;

@@ -80,7 +80,7 @@ BOIDS_HD inline T max_of(T a, T b) {
 }
 
 // Where the square of a vector's length could overflow: a component above kLargest (so that
-// x^2 + y^2 <= 2 kLargest^2 is finite), and the exact power of two kShrink that brings any
+// x^2 + y^2 + z^2 <= 3 kLargest^2 is finite), and the exact power of two kShrink that brings any
 // finite component back to where its square is finite and normal.
 template <typename Real>
 struct LengthRange;
@@ -97,31 +97,50 @@ struct LengthRange<double> {
   static constexpr double kShrink = 0x1.0p-600;
 };
 
-// Scales (x, y) so that sqrt(x^2 + y^2) can be taken: by kShrink where a component is too
-// large, else by 1, which leaves every bit as it was. The scaling is exact, so the direction
-// is kept to the last bit (a component small enough to become subnormal may lose bits, but
-// it is then negligible beside the other). A select, not a branch, so that lanes vectorise.
-// Returns whether the vector was shrunk.
-template <typename Real>
-BOIDS_HD BOIDS_INLINE bool scale_for_length(Real& x, Real& y) {
-  const bool huge = max_of(absolute(x), absolute(y)) > LengthRange<Real>::kLargest;
+// Scales a vector so that the square root of its squared length can be taken: by kShrink
+// where a component is too large, else by 1, which leaves every bit as it was. The scaling is
+// exact, so the direction is kept to the last bit (a component small enough to become
+// subnormal may lose bits, but it is then negligible beside the others). Selects, not
+// branches, so that lanes vectorise. Returns whether the vector was shrunk.
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE bool scale_for_length(Real (&v)[D]) {
+  Real largest = absolute(v[0]);
+  for (int a = 1; a < D; ++a) largest = max_of(largest, absolute(v[a]));
+  const bool huge = largest > LengthRange<Real>::kLargest;
   const Real scale = huge ? LengthRange<Real>::kShrink : Real(1);
-  x = x * scale;
-  y = y * scale;
+  for (int a = 0; a < D; ++a) v[a] = v[a] * scale;
   return huge;
 }
 
-// The length of (x, y). Without `Large`, the seed's sqrt(x^2 + y^2), and `large` is set where
-// that square may have overflowed (it exceeds kLargestSquare, as it does whenever a component
-// exceeds kLargest): the caller then takes the length again under `Large`, which scales (x,
-// y) first (scale_for_length) and sets `scale` to the factor. Where nothing is that large
-// both give the same bits, so a block of boids takes the seed's way and only a block that met
-// such a square pays for the scaling.
-template <bool Large, typename Real>
-BOIDS_HD BOIDS_INLINE Real length_of(Real& x, Real& y, Real& scale, bool& large) {
+// The squared length of a vector, its squares added in axis order as the seed adds x^2 + y^2:
+// in a plane of a box the added z^2 is +0, which changes no bit.
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE Real length_sq(const Real (&v)[D]) {
+  Real square = v[0] * v[0];
+  for (int a = 1; a < D; ++a) square = square + v[a] * v[a];
+  return square;
+}
+
+// The dot product of two vectors, added in axis order.
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE Real dot(const Real (&u)[D], const Real (&v)[D]) {
+  Real sum = u[0] * v[0];
+  for (int a = 1; a < D; ++a) sum = sum + u[a] * v[a];
+  return sum;
+}
+
+// The length of `v`. Without `Large`, the seed's sqrt(x^2 + y^2 (+ z^2)), and `large` is set
+// where that square may have overflowed (it exceeds kLargestSquare, as it does whenever a
+// component exceeds kLargest): the caller then takes the length again under `Large`, which
+// scales `v` first (scale_for_length) and sets `scale` to the factor. Where nothing is that
+// large both give the same bits, so a block of boids takes the seed's way and only a block that
+// met such a square pays for the scaling. (Three squares of kLargest still add to a finite
+// value.)
+template <bool Large, typename Real, int D>
+BOIDS_HD BOIDS_INLINE Real length_of(Real (&v)[D], Real& scale, bool& large) {
   scale = Real(1);
-  if constexpr (Large) scale = scale_for_length(x, y) ? LengthRange<Real>::kShrink : Real(1);
-  const Real square = x * x + y * y;
+  if constexpr (Large) scale = scale_for_length(v) ? LengthRange<Real>::kShrink : Real(1);
+  const Real square = length_sq(v);
   if constexpr (!Large) large = large | !(square <= LengthRange<Real>::kLargestSquare);
   return square_root(square);
 }

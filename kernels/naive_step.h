@@ -10,12 +10,12 @@ namespace boids::kernels {
 // Steps `Lanes` consecutive boids (one block) against all candidates. On CPU threads the lane
 // loop vectorises across boids, so each boid still adds its neighbours one by one in index
 // order. (On a GPU the cuda backend runs the shared-memory tiled kernel with one lane.)
-template <typename Model, typename Real, int Lanes>
+template <typename Model, typename Real, int Lanes, int D>
 struct NaiveStepBlock {
-  using Sums = typename Model::template Sums<Real, Lanes>;
+  using Sums = typename Model::template Sums<Real, Lanes, D>;
 
-  const Boid<Real>* in;
-  Boid<Real>* out;
+  const Boid<Real, D>* in;
+  Boid<Real, D>* out;
   index_t count;
   StepParams<Real> params;
 
@@ -24,7 +24,7 @@ struct NaiveStepBlock {
   BOIDS_HD void operator()(index_t block) const {
     const index_t first = block * Lanes;
     const index_t block_end = min_of<index_t>(first + Lanes, count);
-    LaneBoids<Real, Lanes> self;
+    LaneBoids<Real, Lanes, D> self;
     Sums sums;
     start_lanes<Model>(in, first, count - 1, self, sums);
     // Ascending candidates in three ranges, so that only the block's own boids need the
@@ -41,10 +41,10 @@ struct NaiveStepBlock {
  private:
   // Moves the block's boids (kernels/advance.h); with the extras, the world's terms first.
   template <typename E>
-  BOIDS_HD void advance_all(const Sums& sums, const LaneBoids<Real, Lanes>& self,
+  BOIDS_HD void advance_all(const Sums& sums, const LaneBoids<Real, Lanes, D>& self,
                             index_t first) const {
     const index_t block_end = min_of<index_t>(first + Lanes, count);
-    LaneBoids<Real, Lanes> next;
+    LaneBoids<Real, Lanes, D> next;
     advance_block<Model, E>(  // input order: a boid's index is its id
         next, self, static_cast<int>(block_end - first), sums,
         [&](int lane) BOIDS_LAMBDA_INLINE { return first + static_cast<index_t>(lane); }, params);
@@ -53,11 +53,11 @@ struct NaiveStepBlock {
 
   // Adds candidates [begin, end), none of them in this block, to every lane.
   template <typename F>
-  BOIDS_HD void gather_others(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t begin,
+  BOIDS_HD void gather_others(Sums& sums, const LaneBoids<Real, Lanes, D>& self, index_t begin,
                               index_t end) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     for (index_t j = begin; j < end; ++j) {
-      const Boid<Real> candidate = in[j];
+      const Boid<Real, D> candidate = in[j];
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
@@ -69,10 +69,10 @@ struct NaiveStepBlock {
 
   // Adds the block's own boids [first, end) to every lane but themselves.
   template <typename F>
-  BOIDS_HD void gather_block(Sums& sums, const LaneBoids<Real, Lanes>& self, index_t first,
+  BOIDS_HD void gather_block(Sums& sums, const LaneBoids<Real, Lanes, D>& self, index_t first,
                              index_t end) const {
     for (index_t j = first; j < end; ++j) {
-      const Boid<Real> candidate = in[j];
+      const Boid<Real, D> candidate = in[j];
       for (int lane = 0; lane < Lanes; ++lane) {
         if (first + lane != j) {
           accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate,
@@ -91,9 +91,9 @@ inline constexpr int kNaiveTile = 256;
 
 // Adds the candidates of the tile that starts at boid `base` (tile[k] is boid base + k) to the
 // sums of boid `self_index`, in ascending order, leaving out the boid itself.
-template <typename Model, bool Wraps, bool LimitedView, typename Real, typename Sums>
-BOIDS_HD inline void gather_naive_tile(Sums& sums, const LaneBoids<Real, 1>& self,
-                                       index_t self_index, const Boid<Real>* tile, index_t base,
+template <typename Model, bool Wraps, bool LimitedView, typename Real, typename Sums, int D>
+BOIDS_HD inline void gather_naive_tile(Sums& sums, const LaneBoids<Real, 1, D>& self,
+                                       index_t self_index, const Boid<Real, D>* tile, index_t base,
                                        index_t count, const StepParams<Real>& p) {
   const index_t length = count - base < kNaiveTile ? count - base : index_t{kNaiveTile};
   if (self_index >= base && self_index - base < length) {  // the tile that holds the boid

@@ -1,8 +1,10 @@
 // Noise without state and without trigonometry. A boid's draw at a step depends only on
 // (seed, step, the boid's input index): every backend, thread count and order of boids gives
-// the same flight. The turn it makes is a rotation by an angle uniform in [-eta/2, eta/2],
-// whose cosine and sine come from a polynomial in +, -, * and / only (no library cos or sin):
-// the same bits on every machine and, in double with fused multiply-add off, on GPUs too.
+// the same flight. In 2D the turn it makes is a rotation by an angle uniform in
+// [-eta/2, eta/2]; in 3D, a turn to a direction uniform on the cap of half-angle eta/2 around
+// the heading (docs/3d.md). Cosines and sines come from a polynomial in +, -, * and / only (no
+// library cos or sin): the same bits on every machine and, in double with fused multiply-add
+// off, on GPUs too.
 #pragma once
 
 #include "kernels/host_device.h"
@@ -73,6 +75,52 @@ BOIDS_HD BOIDS_INLINE void rotate(Real& vx, Real& vy, double c, double s) {
   const double x = static_cast<double>(vx), y = static_cast<double>(vy);
   vx = static_cast<Real>(c * x - s * y);
   vy = static_cast<Real>(s * x + c * y);
+}
+
+// The key of the 3D turn's second draw (its azimuth), salted from the run's ("conecone").
+BOIDS_HD BOIDS_INLINE std::uint64_t azimuth_key_of(std::uint64_t key) {
+  return mix64(key ^ 0x636f6e65636f6e65ULL);
+}
+
+// The 3D turn of boid `id` at `step` within the cone of half-angle noise / 2: cos and sin of
+// its polar angle theta (cos theta uniform in [cos(noise / 2), 1], so uniform over the cap's
+// area) and of its azimuth phi (uniform in [-pi, pi), from the second draw).
+BOIDS_HD BOIDS_INLINE void noise_cone(double noise, std::uint64_t key, std::uint64_t azimuth_key,
+                                      std::uint64_t step, index_t id, double (&turn)[4]) {
+  double cos_half, sin_half;
+  cos_sin(noise / 2, cos_half, sin_half);
+  const double cos_t = 1 - noise_unit(key, step, id) * (1 - cos_half);
+  const double across = (1 - cos_t) * (1 + cos_t);
+  turn[0] = cos_t;
+  turn[1] = sqrt(across > 0 ? across : 0.0);
+  cos_sin((noise_unit(azimuth_key, step, id) - 0.5) * (2 * 3.14159265358979323846), turn[2],
+          turn[3]);
+}
+
+// Turns v by the 3D turn (cos theta, sin theta, cos phi, sin phi) about its own direction u, in
+// double, and rounds it to Real; its length is kept. The cap is built on u's orthonormal
+// basis e1, e2, taken without trigonometry (Duff et al., "Building an orthonormal basis,
+// revisited", 2017). A boid at rest stays at rest. Selects, so that lanes vectorise.
+template <typename Real>
+BOIDS_HD BOIDS_INLINE void turn_within_cone(Real (&v)[3], const double (&turn)[4]) {
+  const double x = static_cast<double>(v[0]), y = static_cast<double>(v[1]),
+               z = static_cast<double>(v[2]);
+  const double length = sqrt(x * x + y * y + z * z);
+  const bool moving = length > 0;
+  const double divisor = moving ? length : 1.0;
+  const double ux = x / divisor, uy = y / divisor, uz = z / divisor;
+  const double sign = uz >= 0 ? 1.0 : -1.0;
+  const double k = -1 / (sign + uz);
+  const double m = ux * uy * k;
+  const double e1x = 1 + sign * ux * ux * k, e1y = sign * m, e1z = -sign * ux;
+  const double e2x = m, e2y = sign + uy * uy * k, e2z = -uy;
+  const double ct = turn[0], st = turn[1], cp = turn[2], sp = turn[3];
+  const double nx = (ct * ux + st * (cp * e1x + sp * e2x)) * length;
+  const double ny = (ct * uy + st * (cp * e1y + sp * e2y)) * length;
+  const double nz = (ct * uz + st * (cp * e1z + sp * e2z)) * length;
+  v[0] = moving ? static_cast<Real>(nx) : v[0];
+  v[1] = moving ? static_cast<Real>(ny) : v[1];
+  v[2] = moving ? static_cast<Real>(nz) : v[2];
 }
 
 }  // namespace boids::kernels

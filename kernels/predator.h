@@ -14,36 +14,32 @@ struct Predator {
   Real strength;   // push at zero distance, in units of v_max
 };
 
-// Pushes one boid away from the predator with the falloff (1 - d^2 / R^2), across the torus's
-// edges (not through walls).
+// Pushes one boid of a 2D flock away from the predator with the falloff (1 - d^2 / R^2),
+// across the torus's edges (not through walls).
 template <typename Real>
-BOIDS_HD inline void flee(Real x, Real y, Real& vx, Real& vy, const Predator<Real>& predator,
+BOIDS_HD inline void flee(Boid<Real, 2>& b, const Predator<Real>& predator,
                           const StepParams<Real>& p) {
-  Real dx, dy;
-  offset_between(predator.x, predator.y, x, y, p, dx, dy);
-  const Real d2 = dx * dx + dy * dy;
+  const Real at[2] = {predator.x, predator.y};
+  Real d[2];
+  offset_between(at, b.position, p, d);
+  const Real d2 = length_sq(d);
   if (!(d2 < predator.radius_sq) || !(d2 > Real(0))) return;
   const Real falloff = Real(1) - d2 / predator.radius_sq;
   const Real push = predator.strength * p.max_speed * falloff / square_root(d2);
-  vx += dx * push;
-  vy += dy * push;
-  const Real speed = square_root(vx * vx + vy * vy);
+  for (int a = 0; a < 2; ++a) b.velocity[a] += d[a] * push;
+  const Real speed = square_root(length_sq(b.velocity));
   if (speed > p.max_speed) {
-    vx = vx / speed * p.max_speed;
-    vy = vy / speed * p.max_speed;
+    for (int a = 0; a < 2; ++a) b.velocity[a] = b.velocity[a] / speed * p.max_speed;
   }
 }
 
 template <typename Real>
 struct FleePredator {
-  Boid<Real>* boids;
+  Boid<Real, 2>* boids;
   Predator<Real> predator;
   StepParams<Real> params;
 
-  BOIDS_HD void operator()(index_t i) const {
-    Boid<Real>& b = boids[i];
-    flee(b.x, b.y, b.vx, b.vy, predator, params);
-  }
+  BOIDS_HD void operator()(index_t i) const { flee(boids[i], predator, params); }
 };
 
 }  // namespace boids::kernels

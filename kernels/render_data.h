@@ -1,4 +1,5 @@
-// What a viewer draws: every boid as four floats (x, y, vx, vy), in the backend's own order.
+// What a viewer draws of a 2D flock: every boid as four floats (x, y, vx, vy), in the backend's own
+// order.
 #pragma once
 
 #include "kernels/rules.h"
@@ -11,13 +12,13 @@ struct RenderBoid {
 
 template <typename Real>
 struct ToRenderData {
-  const Boid<Real>* boids;
+  const Boid<Real, 2>* boids;
   RenderBoid* out;
 
   BOIDS_HD void operator()(index_t i) const {
-    const Boid<Real> b = boids[i];
-    out[i] = {static_cast<float>(b.x), static_cast<float>(b.y), static_cast<float>(b.vx),
-              static_cast<float>(b.vy)};
+    const Boid<Real, 2> b = boids[i];
+    out[i] = {static_cast<float>(b.position[0]), static_cast<float>(b.position[1]),
+              static_cast<float>(b.velocity[0]), static_cast<float>(b.velocity[1])};
   }
 };
 

@@ -10,78 +10,79 @@
 // neighbour count; cohesion steers to (x + mean offset) - x; separation steers 1.5 times its
 // weight and brakes (desired velocity 0) when neighbours exist but none is close; a rule whose
 // vector is zero divides by 1 instead of its length; positions wrap as (x + v dt + W) mod W.
-// Lengths are sqrt(x^2 + y^2), as everywhere in the engine (the listing's Math.hypot may differ
-// in the last bit).
+// Lengths are sqrt(x^2 + y^2 (+ z^2)), as everywhere in the engine (the listing's Math.hypot
+// may differ in the last bit).
 #pragma once
 
 #include "kernels/rules.h"
 
 namespace boids::kernels {
 
-template <typename Real>
-BOIDS_HD inline Real length_or_one(Real x, Real y) {
-  const Real length = square_root(x * x + y * y);
+template <typename Real, int D>
+BOIDS_HD inline Real length_or_one(const Real (&v)[D]) {
+  const Real length = square_root(length_sq(v));
   return length > Real(0) ? length : Real(1);
 }
 
 struct Steering : GathersNeighbors {
-  template <typename Real, int Lanes>
-  BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real dx, Real dy, Real d2,
-                           const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
+  template <typename Real, int Lanes, int D>
+  BOIDS_HD static void add(Sums<Real, Lanes, D>& sums, int lane, const Real (&d)[D], Real d2,
+                           const Boid<Real, D>& other, const StepParams<Real>& p, bool seen) {
     const bool near = seen & (d2 <= p.radius_sq);
     const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(kSteeringTiny));
-    sums.template add<false>(lane, dx, dy, d2, other.vx, other.vy, near, pushes);
+    sums.template add<false>(lane, d, d2, other.velocity, near, pushes);
   }
 
   // The new velocity, with selects rather than branches so that a block's lanes vectorise.
   // Returns whether a length was too large for the seed's arithmetic (see length_of).
-  template <typename E, bool Large, typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static bool steer(Real x, Real y, Real& vx, Real& vy,
-                                          const Sums<Real, Lanes>& sums,
-                                          const LaneTerms<Real, Lanes>& terms, int lane,
+  template <typename E, bool Large, typename Real, int Lanes, int D>
+  BOIDS_HD BOIDS_INLINE static bool steer(const Real (&x)[D], Real (&v)[D],
+                                          const Sums<Real, Lanes, D>& sums,
+                                          const LaneTerms<Real, Lanes, D>& terms, int lane,
                                           const StepParams<Real>& p) {
-    Real ax = 0, ay = 0;
-    steer_by_rules(x, y, vx, vy, sums, lane, p, ax, ay);
+    Real force[D];
+    for (int a = 0; a < D; ++a) force[a] = 0;
+    steer_by_rules(x, v, sums, lane, p, force);
     if constexpr (E::kWorldTerms) {
       // Walls and obstacles push with up to the maximum force; the goal steers at the cruise
-      // speed. Without a goal its weight is 0, which adds a zero: ax is never -0, as it
+      // speed. Without a goal its weight is 0, which adds a zero: the force is never -0, as it
       // starts at +0, so the sum keeps its bits.
-      ax += p.max_force * terms.avoid_x[lane];
-      ay += p.max_force * terms.avoid_y[lane];
-      ax += p.goal_weight * (p.max_speed * terms.goal_x[lane] - vx);
-      ay += p.goal_weight * (p.max_speed * terms.goal_y[lane] - vy);
+      for (int a = 0; a < D; ++a) force[a] += p.max_force * terms.avoid[a][lane];
+      for (int a = 0; a < D; ++a) {
+        force[a] += p.goal_weight * (p.max_speed * terms.goal[a][lane] - v[a]);
+      }
     }
     // Lengths whose square would overflow are taken at a smaller scale (see
     // scale_for_length): the force is compared with its limit at the same scale, and such a
     // velocity is fast whatever its scaled speed.
-    Real fx = ax, fy = ay, force_scale, scale;
+    Real f[D], force_scale, scale;
+    for (int a = 0; a < D; ++a) f[a] = force[a];
     bool large = false;
-    const Real magnitude = length_of<Large>(fx, fy, force_scale, large);
+    const Real magnitude = length_of<Large>(f, force_scale, large);
     const bool truncated = magnitude > p.max_force * force_scale;
-    ax = truncated ? fx / magnitude * p.max_force : ax;
-    ay = truncated ? fy / magnitude * p.max_force : ay;
-    vx = vx + ax * p.dt;
-    vy = vy + ay * p.dt;
-    if constexpr (E::kWind) {
-      vx += p.wind_x * p.dt;
-      vy += p.wind_y * p.dt;
+    for (int a = 0; a < D; ++a) {
+      force[a] = truncated ? f[a] / magnitude * p.max_force : force[a];
+      v[a] = v[a] + force[a] * p.dt;
     }
-    Real ux = vx, uy = vy;
-    const Real speed = length_of<Large>(ux, uy, scale, large);
+    if constexpr (E::kWind) {
+      for (int a = 0; a < D; ++a) v[a] += p.wind[a] * p.dt;
+    }
+    Real u[D];
+    for (int a = 0; a < D; ++a) u[a] = v[a];
+    const Real speed = length_of<Large>(u, scale, large);
     const bool fast = (scale < Real(1)) | (speed > p.max_speed);
     const bool slow = !fast & (speed < p.min_speed) & (speed > Real(kSteeringTiny));
     const Real boost = p.min_speed / speed;
-    vx = fast ? ux / speed * p.max_speed : (slow ? vx * boost : vx);
-    vy = fast ? uy / speed * p.max_speed : (slow ? vy * boost : vy);
-    if constexpr (E::kNoise) rotate(vx, vy, terms.turn_cos[lane], terms.turn_sin[lane]);
+    for (int a = 0; a < D; ++a)
+      v[a] = fast ? u[a] / speed * p.max_speed : (slow ? v[a] * boost : v[a]);
+    if constexpr (E::kNoise) apply_turn(v, terms, lane);
     return large;
   }
 
-  template <typename E, typename Real>
-  BOIDS_HD BOIDS_INLINE static void displacement(Real vx, Real vy, const StepParams<Real>& p,
-                                                 Real& dx, Real& dy) {
-    dx = vx * p.dt;
-    dy = vy * p.dt;
+  template <typename E, typename Real, int D>
+  BOIDS_HD BOIDS_INLINE static void displacement(const Real (&v)[D], const StepParams<Real>& p,
+                                                 Real (&d)[D]) {
+    for (int a = 0; a < D; ++a) d[a] = v[a] * p.dt;
   }
 
   // The lab's wrap, (x + d + W) mod W; the seed's then catches a step longer than the world.
@@ -92,35 +93,35 @@ struct Steering : GathersNeighbors {
 
  private:
   // The three rules' steering; none for a boid without neighbours.
-  template <typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static void steer_by_rules(Real x, Real y, Real vx, Real vy,
-                                                   const Sums<Real, Lanes>& sums, int lane,
-                                                   const StepParams<Real>& p, Real& ax, Real& ay) {
+  template <typename Real, int Lanes, int D>
+  BOIDS_HD BOIDS_INLINE static void steer_by_rules(const Real (&x)[D], const Real (&v)[D],
+                                                   const Sums<Real, Lanes, D>& sums, int lane,
+                                                   const StepParams<Real>& p, Real (&force)[D]) {
     const bool seen_any = sums.count[lane] > 0;
-    Real rx = 0, ry = 0;
+    Real rule[D];
+    for (int a = 0; a < D; ++a) rule[a] = 0;
     const Real inv_n = Real(1) / static_cast<Real>(seen_any ? sums.count[lane] : 1);
     if (p.alignment_gain > Real(0)) {
-      const Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane];
-      const Real scale = p.max_speed / length_or_one(sx, sy);
-      rx += p.alignment_gain * (sx * scale * inv_n - vx);
-      ry += p.alignment_gain * (sy * scale * inv_n - vy);
+      Real sum[D];
+      for (int a = 0; a < D; ++a) sum[a] = sums.velocity[a][lane];
+      const Real scale = p.max_speed / length_or_one(sum);
+      for (int a = 0; a < D; ++a) rule[a] += p.alignment_gain * (sum[a] * scale * inv_n - v[a]);
     }
     if (p.cohesion_gain > Real(0)) {
-      const Real cx = x + sums.offset_x[lane] * inv_n;
-      const Real cy = y + sums.offset_y[lane] * inv_n;
-      const Real to_x = cx - x, to_y = cy - y;
-      const Real scale = p.max_speed / length_or_one(to_x, to_y);
-      rx += p.cohesion_gain * (to_x * scale - vx);
-      ry += p.cohesion_gain * (to_y * scale - vy);
+      Real to[D];
+      for (int a = 0; a < D; ++a) to[a] = (x[a] + sums.offset[a][lane] * inv_n) - x[a];
+      const Real scale = p.max_speed / length_or_one(to);
+      for (int a = 0; a < D; ++a) rule[a] += p.cohesion_gain * (to[a] * scale - v[a]);
     }
     if (p.separation_gain > Real(0)) {
-      const Real sx = sums.push_x[lane], sy = sums.push_y[lane];
-      const Real scale = p.max_speed / length_or_one(sx, sy);
-      rx += p.separation_gain * (sx * scale - vx) * Real(kSteeringSeparationFactor);
-      ry += p.separation_gain * (sy * scale - vy) * Real(kSteeringSeparationFactor);
+      Real sum[D];
+      for (int a = 0; a < D; ++a) sum[a] = sums.push[a][lane];
+      const Real scale = p.max_speed / length_or_one(sum);
+      for (int a = 0; a < D; ++a) {
+        rule[a] += p.separation_gain * (sum[a] * scale - v[a]) * Real(kSteeringSeparationFactor);
+      }
     }
-    ax = seen_any ? rx : ax;
-    ay = seen_any ? ry : ay;
+    for (int a = 0; a < D; ++a) force[a] = seen_any ? rule[a] : force[a];
   }
 };
 

@@ -26,16 +26,19 @@ inline constexpr double kMaxForceFactor = 2.4;
 inline constexpr double kSteeringMinSpeedFactor = 0.35;
 inline constexpr double kSteeringTiny = 1e-6;
 
+// A disc in 2D, a sphere in 3D (its centre's third coordinate then read).
 template <typename Real>
 struct Obstacle {
-  Real x, y, radius;
+  Real centre[3];
+  Real radius;
 };
 
 template <typename Real>
 struct StepParams {
-  // The world: a width x height rectangle, a torus or closed by walls.
-  Real width, height;            // W, H
-  Real half_width, half_height;  // W / 2, H / 2: the largest wrapped offsets
+  // The world: a W x H rectangle or a W x H x D box (the kernels' dimension says which axes
+  // are read), a torus or closed by walls.
+  Real side[3];       // W, H, D
+  Real half_side[3];  // W / 2, H / 2, D / 2: the largest wrapped offsets
   bool torus;
 
   // Perception.
@@ -54,8 +57,9 @@ struct StepParams {
   Real cohesion_gain;
   Real dt;  // 1 for boids and Vicsek
 
-  // Noise: each heading turns by an angle uniform in [-noise / 2, noise / 2], drawn from
-  // (noise_key, step, the boid's input index).
+  // Noise: each heading turns by an angle uniform in [-noise / 2, noise / 2] (in 3D, to a
+  // direction uniform within the cone of half-angle noise / 2), drawn from (noise_key, step,
+  // the boid's input index).
   bool has_noise;
   Real noise;
   std::uint64_t noise_key;
@@ -65,9 +69,9 @@ struct StepParams {
   bool world_terms;    // walls (pushing), obstacles or a goal: any of them
   Real wall_distance;  // walls push boids closer than this
   bool has_goal;
-  Real goal_x, goal_y, goal_weight;
+  Real goal[3], goal_weight;
   bool has_wind;
-  Real wind_x, wind_y;              // added to the velocity every step, times dt
+  Real wind[3];                     // added to the velocity every step, times dt
   const Obstacle<Real>* obstacles;  // all of them
   index_t obstacle_count;
   // On CPU threads, the obstacles near a block of boids (narrow_obstacles, world_terms.h): the

@@ -1,6 +1,7 @@
 // Vicsek et al. 1995 (Phys. Rev. Lett. 75, 1226): particles at a constant speed V take the
 // mean heading of their neighbours within r, themselves included, plus noise uniform in
-// [-eta/2, eta/2]; positions advance with the new velocity, one unit of time a step. The boids'
+// [-eta/2, eta/2] (in 3D, a direction uniform within the cone of half-angle eta/2 about
+// it); positions advance with the new velocity, one unit of time a step. The boids'
 // weights do not apply. Velocities keep the speed V, so the sum of the neighbours' velocities
 // points where the sum of their headings does.
 //
@@ -13,70 +14,69 @@
 
 namespace boids::kernels {
 
-template <typename Real, int Lanes = 1>
+template <typename Real, int Lanes, int D>
 struct HeadingSums {
   int count[Lanes];
-  Real velocity_x[Lanes], velocity_y[Lanes];
+  Real velocity[D][Lanes];
 };
 
 struct Vicsek {
-  template <typename Real, int Lanes>
-  using Sums = HeadingSums<Real, Lanes>;
+  template <typename Real, int Lanes, int D>
+  using Sums = HeadingSums<Real, Lanes, D>;
 
   // The particle is its own first neighbour.
-  template <typename Real, int Lanes>
-  BOIDS_HD static void start(Sums<Real, Lanes>& sums, int lane, const Boid<Real>& self) {
+  template <typename Real, int Lanes, int D>
+  BOIDS_HD static void start(Sums<Real, Lanes, D>& sums, int lane, const Boid<Real, D>& self) {
     sums.count[lane] = 1;
-    sums.velocity_x[lane] = self.vx;
-    sums.velocity_y[lane] = self.vy;
+    for (int a = 0; a < D; ++a) sums.velocity[a][lane] = self.velocity[a];
   }
 
-  template <typename Real, int Lanes>
-  BOIDS_HD static void add(Sums<Real, Lanes>& sums, int lane, Real, Real, Real d2,
-                           const Boid<Real>& other, const StepParams<Real>& p, bool seen) {
+  template <typename Real, int Lanes, int D>
+  BOIDS_HD static void add(Sums<Real, Lanes, D>& sums, int lane, const Real (&)[D], Real d2,
+                           const Boid<Real, D>& other, const StepParams<Real>& p, bool seen) {
     const bool near = seen & (d2 < p.radius_sq);
     sums.count[lane] += static_cast<int>(near);
-    sums.velocity_x[lane] += near ? other.vx : Real(0);
-    sums.velocity_y[lane] += near ? other.vy : Real(0);
+    for (int a = 0; a < D; ++a) sums.velocity[a][lane] += near ? other.velocity[a] : Real(0);
   }
 
   // The new velocity: speed V along the neighbours' mean heading (one's own where the headings
   // cancel, +x for a particle at rest too), turned towards the goal and by the noise. Selects,
   // not branches, so that a block's lanes vectorise.
   // Returns whether a length was too large for the seed's arithmetic (see length_of).
-  template <typename E, bool Large, typename Real, int Lanes>
-  BOIDS_HD BOIDS_INLINE static bool steer(Real, Real, Real& vx, Real& vy,
-                                          const Sums<Real, Lanes>& sums,
-                                          const LaneTerms<Real, Lanes>& terms, int lane,
+  template <typename E, bool Large, typename Real, int Lanes, int D>
+  BOIDS_HD BOIDS_INLINE static bool steer(const Real (&)[D], Real (&v)[D],
+                                          const Sums<Real, Lanes, D>& sums,
+                                          const LaneTerms<Real, Lanes, D>& terms, int lane,
                                           const StepParams<Real>& p) {
     // Lengths whose square would overflow are taken at a smaller scale (see length_of),
     // which keeps the direction.
-    Real sx = sums.velocity_x[lane], sy = sums.velocity_y[lane], scale;
+    Real s[D], scale;
+    for (int a = 0; a < D; ++a) s[a] = sums.velocity[a][lane];
     bool large = false;
-    const Real mean = length_of<Large>(sx, sy, scale, large);
-    const Real own = length_of<Large>(vx, vy, scale, large);
-    Real hx = mean > Real(0) ? sx / mean : (own > Real(0) ? vx / own : Real(1));
-    Real hy = mean > Real(0) ? sy / mean : (own > Real(0) ? vy / own : Real(0));
-    if constexpr (E::kWorldTerms) {
-      const Real tx = hx + p.goal_weight * terms.goal_x[lane];
-      const Real ty = hy + p.goal_weight * terms.goal_y[lane];
-      const Real length = square_root(tx * tx + ty * ty);
-      const bool turns = p.has_goal & (length > Real(0));
-      hx = turns ? tx / length : hx;
-      hy = turns ? ty / length : hy;
+    const Real mean = length_of<Large>(s, scale, large);
+    const Real own = length_of<Large>(v, scale, large);
+    Real h[D];
+    for (int a = 0; a < D; ++a) {
+      const Real alone = own > Real(0) ? v[a] / own : (a == 0 ? Real(1) : Real(0));
+      h[a] = mean > Real(0) ? s[a] / mean : alone;
     }
-    if constexpr (E::kNoise) rotate(hx, hy, terms.turn_cos[lane], terms.turn_sin[lane]);
-    vx = p.max_speed * hx;
-    vy = p.max_speed * hy;
+    if constexpr (E::kWorldTerms) {
+      Real t[D];
+      for (int a = 0; a < D; ++a) t[a] = h[a] + p.goal_weight * terms.goal[a][lane];
+      const Real length = square_root(length_sq(t));
+      const bool turns = p.has_goal & (length > Real(0));
+      for (int a = 0; a < D; ++a) h[a] = turns ? t[a] / length : h[a];
+    }
+    if constexpr (E::kNoise) apply_turn(h, terms, lane);
+    for (int a = 0; a < D; ++a) v[a] = p.max_speed * h[a];
     return large;
   }
 
   // Wind drifts the particles: it adds to the displacement, not to the heading.
-  template <typename E, typename Real>
-  BOIDS_HD BOIDS_INLINE static void displacement(Real vx, Real vy, const StepParams<Real>& p,
-                                                 Real& dx, Real& dy) {
-    dx = E::kWind ? vx + p.wind_x : vx;
-    dy = E::kWind ? vy + p.wind_y : vy;
+  template <typename E, typename Real, int D>
+  BOIDS_HD BOIDS_INLINE static void displacement(const Real (&v)[D], const StepParams<Real>& p,
+                                                 Real (&d)[D]) {
+    for (int a = 0; a < D; ++a) d[a] = E::kWind ? v[a] + p.wind[a] : v[a];
   }
 
   template <typename Real>

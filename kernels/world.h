@@ -1,5 +1,7 @@
-// The world the boids live in, as every model sees it: offsets on the torus (or between
-// walls), and keeping a moved boid inside the world and out of obstacles. What walls,
+// The world the boids live in, as every model sees it, in D = 2 or 3 dimensions: offsets on
+// the torus (or between walls), and keeping a moved boid inside the world and out of
+// obstacles. Every loop over axes adds in axis order, so a flock in a plane of a box flies the
+// 2D step bit for bit. What walls,
 // obstacles, a goal and noise add to a boid's steering is in kernels/world_terms.h.
 #pragma once
 
@@ -8,18 +10,34 @@
 
 namespace boids::kernels {
 
-// One boid, packed so that a candidate is a single 16-byte (float) or 32-byte (double) load.
-template <typename Real>
-struct alignas(4 * sizeof(Real)) Boid {
-  Real x, y, vx, vy;
+// One boid in D dimensions, packed so that a 2D candidate is a single 16-byte (float) or
+// 32-byte (double) load; a 3D one is 24 or 48 bytes, read as 8- or 16-byte pieces.
+template <typename Real, int D>
+struct alignas((D == 2 ? 4 : 2) * sizeof(Real)) Boid {
+  static_assert(D == 2 || D == 3, "boids fly in two or three dimensions");
+  Real position[D];
+  Real velocity[D];
 };
 
-// The boids of a block, one per lane: where they are and where they head.
-template <typename Real, int Lanes>
+// The boids of a block, one per lane: where they are and where they head, axis by axis.
+template <typename Real, int Lanes, int D>
 struct LaneBoids {
-  Real x[Lanes], y[Lanes], vx[Lanes], vy[Lanes];
+  Real position[D][Lanes], velocity[D][Lanes];
 
-  BOIDS_HD Boid<Real> boid(int lane) const { return {x[lane], y[lane], vx[lane], vy[lane]}; }
+  BOIDS_HD Boid<Real, D> boid(int lane) const {
+    Boid<Real, D> b;
+    for (int a = 0; a < D; ++a) {
+      b.position[a] = position[a][lane];
+      b.velocity[a] = velocity[a][lane];
+    }
+    return b;
+  }
+  BOIDS_HD void set(int lane, const Boid<Real, D>& b) {
+    for (int a = 0; a < D; ++a) {
+      position[a][lane] = b.position[a];
+      velocity[a][lane] = b.velocity[a];
+    }
+  }
 };
 
 // Compile-time switches of a loop over candidates (see with_pair_flags in rules.h).
@@ -37,23 +55,17 @@ BOIDS_HD inline Real wrap_delta(Real d, Real side, Real half) {
   return d - shift;
 }
 template <typename Real>
-BOIDS_HD inline Real wrap_x(Real d, const StepParams<Real>& p) {
-  return wrap_delta(d, p.width, p.half_width);
-}
-template <typename Real>
-BOIDS_HD inline Real wrap_y(Real d, const StepParams<Real>& p) {
-  return wrap_delta(d, p.height, p.half_height);
+BOIDS_HD inline Real wrap_axis(Real d, int axis, const StepParams<Real>& p) {
+  return wrap_delta(d, p.side[axis], p.half_side[axis]);
 }
 
 // The offset from a to b: wrapped on the torus, plain between walls.
-template <typename Real>
-BOIDS_HD BOIDS_INLINE void offset_between(Real ax, Real ay, Real bx, Real by,
-                                          const StepParams<Real>& p, Real& dx, Real& dy) {
-  dx = bx - ax;
-  dy = by - ay;
-  if (p.torus) {
-    dx = wrap_x(dx, p);
-    dy = wrap_y(dy, p);
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE void offset_between(const Real (&a)[D], const Real (&b)[D],
+                                          const StepParams<Real>& p, Real (&d)[D]) {
+  for (int axis = 0; axis < D; ++axis) {
+    d[axis] = b[axis] - a[axis];
+    if (p.torus) d[axis] = wrap_axis(d[axis], axis, p);
   }
 }
 
@@ -81,12 +93,19 @@ BOIDS_HD inline Real below(Real side) {
   return side - side * (sizeof(Real) == 4 ? Real(0x1.0p-23) : Real(0x1.0p-52));
 }
 
-// Whether obstacle `o` holds the point (x, y).
-template <typename Real>
-BOIDS_HD inline bool holds(const Obstacle<Real>& o, Real x, Real y, const StepParams<Real>& p) {
-  Real dx, dy;
-  offset_between(o.x, o.y, x, y, p, dx, dy);
-  return dx * dx + dy * dy < o.radius * o.radius;
+// The first D coordinates of an obstacle's centre.
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE void centre_of(const Obstacle<Real>& o, Real (&c)[D]) {
+  for (int a = 0; a < D; ++a) c[a] = o.centre[a];
+}
+
+// Whether obstacle `o` (a disc in 2D, a sphere in 3D) holds the point x.
+template <typename Real, int D>
+BOIDS_HD inline bool holds(const Obstacle<Real>& o, const Real (&x)[D], const StepParams<Real>& p) {
+  Real c[D], d[D];
+  centre_of(o, c);
+  offset_between(c, x, p, d);
+  return length_sq(d) < o.radius * o.radius;
 }
 
 // Reflects a coordinate that crossed a wall of [0, side) (position mirrored, velocity
@@ -101,32 +120,34 @@ BOIDS_HD BOIDS_INLINE void reflect_axis(Real& x, Real& v, Real side) {
   x = x < Real(0) ? Real(0) : (x >= side ? below(side) : x);
 }
 
-// Whether (x, y) lies in the world's rectangle [0, W) x [0, H).
-template <typename Real>
-BOIDS_HD BOIDS_INLINE bool in_world(Real x, Real y, const StepParams<Real>& p) {
-  return (x >= Real(0)) & (x < p.width) & (y >= Real(0)) & (y < p.height);
+// Whether x lies in the world's rectangle [0, W) x [0, H) (or box, x [0, D)).
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE bool in_world(const Real (&x)[D], const StepParams<Real>& p) {
+  bool inside = true;
+  for (int a = 0; a < D; ++a) inside = inside & (x[a] >= Real(0)) & (x[a] < p.side[a]);
+  return inside;
 }
 
 // Moves a boid inside obstacle `o` out to its edge along the line from its centre, and
 // reverses its velocity into the obstacle.
-template <typename Real>
-BOIDS_HD inline Boid<Real> push_out(Boid<Real> b, const Obstacle<Real>& o,
-                                    const StepParams<Real>& p) {
-  Real dx, dy;
-  offset_between(o.x, o.y, b.x, b.y, p, dx, dy);
-  const Real d = square_root(dx * dx + dy * dy);
-  const Real nx = d > Real(0) ? dx / d : Real(1), ny = d > Real(0) ? dy / d : Real(0);
-  const Real edge = o.radius * (Real(1) + (sizeof(Real) == 4 ? Real(1e-6) : Real(1e-14)));
-  b.x = o.x + nx * edge;
-  b.y = o.y + ny * edge;
-  if (p.torus) {
-    b.x = wrap_position(b.x, p.width);
-    b.y = wrap_position(b.y, p.height);
+template <typename Real, int D>
+BOIDS_HD inline Boid<Real, D> push_out(Boid<Real, D> b, const Obstacle<Real>& o,
+                                       const StepParams<Real>& p) {
+  Real c[D], d[D], n[D];
+  centre_of(o, c);
+  offset_between(c, b.position, p, d);
+  const Real distance = square_root(length_sq(d));
+  for (int a = 0; a < D; ++a) {
+    n[a] = distance > Real(0) ? d[a] / distance : (a == 0 ? Real(1) : Real(0));
   }
-  const Real inward = b.vx * nx + b.vy * ny;
+  const Real edge = o.radius * (Real(1) + (sizeof(Real) == 4 ? Real(1e-6) : Real(1e-14)));
+  for (int a = 0; a < D; ++a) {
+    b.position[a] = c[a] + n[a] * edge;
+    if (p.torus) b.position[a] = wrap_position(b.position[a], p.side[a]);
+  }
+  const Real inward = dot(b.velocity, n);
   if (inward < Real(0)) {
-    b.vx -= Real(2) * inward * nx;
-    b.vy -= Real(2) * inward * ny;
+    for (int a = 0; a < D; ++a) b.velocity[a] -= Real(2) * inward * n[a];
   }
   return b;
 }
@@ -134,21 +155,21 @@ BOIDS_HD inline Boid<Real> push_out(Boid<Real> b, const Obstacle<Real>& o,
 // A moved boid `b` that an obstacle may hold: pushed out of each obstacle that holds it, in
 // order. Should overlapping obstacles still hold it, or should it be outside the world, it
 // stays where it was (`before`, outside every obstacle) and turns back.
-template <typename Real>
-BOIDS_HD inline Boid<Real> settle_among_obstacles(Boid<Real> b, const Boid<Real>& before,
-                                                  const StepParams<Real>& p) {
+template <typename Real, int D>
+BOIDS_HD inline Boid<Real, D> settle_among_obstacles(Boid<Real, D> b, const Boid<Real, D>& before,
+                                                     const StepParams<Real>& p) {
   for (index_t k = 0; k < p.obstacle_count; ++k) {
-    if (holds(p.obstacles[k], b.x, b.y, p)) b = push_out(b, p.obstacles[k], p);
+    if (holds(p.obstacles[k], b.position, p)) b = push_out(b, p.obstacles[k], p);
   }
-  bool outside = in_world(b.x, b.y, p);
+  bool outside = in_world(b.position, p);
   for (index_t k = 0; outside && k < p.obstacle_count; ++k) {
-    outside = !holds(p.obstacles[k], b.x, b.y, p);
+    outside = !holds(p.obstacles[k], b.position, p);
   }
   if (!outside) {
-    b.x = before.x;
-    b.y = before.y;
-    b.vx = -b.vx;
-    b.vy = -b.vy;
+    for (int a = 0; a < D; ++a) {
+      b.position[a] = before.position[a];
+      b.velocity[a] = -b.velocity[a];
+    }
   }
   return b;
 }

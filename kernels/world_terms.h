@@ -10,103 +10,144 @@
 
 namespace boids::kernels {
 
-template <typename Real, int Lanes>
+// A turn of the noise: (cos, sin) of the 2D rotation; in 3D (cos, sin) of the polar angle
+// and of the azimuth (noise_cone).
+template <int D>
+inline constexpr int kTurnValues = D == 2 ? 2 : 4;
+
+template <typename Real, int Lanes, int D>
 struct LaneTerms {
-  Real avoid_x[Lanes], avoid_y[Lanes];      // walls and obstacles (see avoid_walls)
-  Real goal_x[Lanes], goal_y[Lanes];        // the unit direction to the goal, or 0
-  double turn_cos[Lanes], turn_sin[Lanes];  // the noise's rotation
+  Real avoid[D][Lanes];                // walls and obstacles (see avoid_walls)
+  Real goal[D][Lanes];                 // the unit direction to the goal, or 0
+  double turn[kTurnValues<D>][Lanes];  // the noise's turn
 };
+
+// The position of a lane's boid.
+template <typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void lane_position(const LaneBoids<Real, Lanes, D>& self, int lane,
+                                         Real (&x)[D]) {
+  for (int a = 0; a < D; ++a) x[a] = self.position[a][lane];
+}
 
 // How urgently walls push each boid, and where: the sum over each wall closer than
 // wall_distance of (1 - gap / wall_distance) times the direction away from it. Selects, not
 // branches, so that the lanes vectorise; adding a selected +0 to a sum that starts at +0 changes
 // nothing, bit for bit.
-template <typename Real, int Lanes>
-BOIDS_HD inline void avoid_walls(LaneTerms<Real, Lanes>& t, const LaneBoids<Real, Lanes>& self,
-                                 const StepParams<Real>& p) {
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void avoid_walls(LaneTerms<Real, Lanes, D>& t,
+                                 const LaneBoids<Real, Lanes, D>& self, const StepParams<Real>& p) {
   const Real reach = p.wall_distance;
+  for (int a = 0; a < D; ++a) {
+    const Real side = p.side[a];
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-  for (int lane = 0; lane < Lanes; ++lane) {
-    const Real x = self.x[lane], y = self.y[lane];
-    Real ux = 0, uy = 0;
-    if (!p.torus) {
-      ux += x < reach ? Real(1) - x / reach : Real(0);
-      ux -= p.width - x < reach ? Real(1) - (p.width - x) / reach : Real(0);
-      uy += y < reach ? Real(1) - y / reach : Real(0);
-      uy -= p.height - y < reach ? Real(1) - (p.height - y) / reach : Real(0);
+    for (int lane = 0; lane < Lanes; ++lane) {
+      const Real x = self.position[a][lane];
+      Real u = 0;
+      if (!p.torus) {
+        u += x < reach ? Real(1) - x / reach : Real(0);
+        u -= side - x < reach ? Real(1) - (side - x) / reach : Real(0);
+      }
+      t.avoid[a][lane] = u;
     }
-    t.avoid_x[lane] = ux;
-    t.avoid_y[lane] = uy;
   }
 }
 
 // Adds the obstacles' push: (1 - gap / r) times the direction away from each obstacle whose edge
 // is closer than the perception radius r (the whole push inside it), obstacle by obstacle in
 // order. Only the near obstacles when a block has them (see narrow_obstacles).
-template <typename Real, int Lanes>
-BOIDS_HD inline void avoid_obstacles(LaneTerms<Real, Lanes>& t, const LaneBoids<Real, Lanes>& self,
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void avoid_obstacles(LaneTerms<Real, Lanes, D>& t,
+                                     const LaneBoids<Real, Lanes, D>& self,
                                      const StepParams<Real>& p) {
   const Real reach = square_root(p.radius_sq);
   const Obstacle<Real>* obstacles = p.near_obstacles ? p.near_obstacles : p.obstacles;
   const index_t count = p.near_obstacles ? p.near_count : p.obstacle_count;
   for (index_t k = 0; k < count; ++k) {
     const Obstacle<Real> o = obstacles[k];
+    Real c[D];
+    centre_of(o, c);
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
     for (int lane = 0; lane < Lanes; ++lane) {
-      Real dx, dy;
-      offset_between(o.x, o.y, self.x[lane], self.y[lane], p, dx, dy);
-      const Real d = square_root(dx * dx + dy * dy);
-      const Real gap = d - o.radius;
-      const bool pushes = (d > Real(0)) & (gap < reach);
+      Real x[D], d[D];
+      lane_position(self, lane, x);
+      offset_between(c, x, p, d);
+      const Real distance = square_root(length_sq(d));
+      const Real gap = distance - o.radius;
+      const bool pushes = (distance > Real(0)) & (gap < reach);
       const Real urgency = gap > Real(0) ? Real(1) - gap / reach : Real(1);
-      t.avoid_x[lane] += pushes ? urgency * dx / d : Real(0);
-      t.avoid_y[lane] += pushes ? urgency * dy / d : Real(0);
+      for (int a = 0; a < D; ++a) {
+        t.avoid[a][lane] += pushes ? urgency * d[a] / distance : Real(0);
+      }
     }
   }
 }
 
 // The unit direction to the goal (the shortest way on the torus); 0 at the goal itself, or
 // without a goal.
-template <typename Real, int Lanes>
-BOIDS_HD inline void seek_goal(LaneTerms<Real, Lanes>& t, const LaneBoids<Real, Lanes>& self,
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void seek_goal(LaneTerms<Real, Lanes, D>& t, const LaneBoids<Real, Lanes, D>& self,
                                const StepParams<Real>& p) {
   if (!p.has_goal) {
-    for (int lane = 0; lane < Lanes; ++lane) t.goal_x[lane] = t.goal_y[lane] = Real(0);
+    for (int a = 0; a < D; ++a) {
+      for (int lane = 0; lane < Lanes; ++lane) t.goal[a][lane] = Real(0);
+    }
     return;
   }
+  Real goal[D];
+  for (int a = 0; a < D; ++a) goal[a] = p.goal[a];
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
   for (int lane = 0; lane < Lanes; ++lane) {
-    Real dx, dy;
-    offset_between(self.x[lane], self.y[lane], p.goal_x, p.goal_y, p, dx, dy);
-    const Real d = square_root(dx * dx + dy * dy);
-    t.goal_x[lane] = d > Real(0) ? dx / d : Real(0);
-    t.goal_y[lane] = d > Real(0) ? dy / d : Real(0);
+    Real x[D], d[D];
+    lane_position(self, lane, x);
+    offset_between(x, goal, p, d);
+    const Real distance = square_root(length_sq(d));
+    for (int a = 0; a < D; ++a) t.goal[a][lane] = distance > Real(0) ? d[a] / distance : Real(0);
   }
 }
 
-// Each boid's noise rotation, from its input index `ids[lane]`.
-template <typename Real, int Lanes>
-BOIDS_HD inline void draw_turns(LaneTerms<Real, Lanes>& t, const index_t* ids,
+// Each boid's noise turn, from its input index `ids[lane]`.
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void draw_turns(LaneTerms<Real, Lanes, D>& t, const index_t* ids,
                                 const StepParams<Real>& p) {
+  if constexpr (D == 2) {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-  for (int lane = 0; lane < Lanes; ++lane) {
-    noise_turn(p.noise, p.noise_key, p.step, ids[lane], t.turn_cos[lane], t.turn_sin[lane]);
+    for (int lane = 0; lane < Lanes; ++lane) {
+      noise_turn(p.noise, p.noise_key, p.step, ids[lane], t.turn[0][lane], t.turn[1][lane]);
+    }
+  } else {
+    const std::uint64_t azimuth_key = azimuth_key_of(p.noise_key);
+    for (int lane = 0; lane < Lanes; ++lane) {
+      double turn[4];
+      noise_cone(p.noise, p.noise_key, azimuth_key, p.step, ids[lane], turn);
+      for (int k = 0; k < 4; ++k) t.turn[k][lane] = turn[k];
+    }
+  }
+}
+
+// Turns a lane's new velocity (or Vicsek heading) by its noise.
+template <typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void apply_turn(Real (&v)[D], const LaneTerms<Real, Lanes, D>& t, int lane) {
+  if constexpr (D == 2) {
+    rotate(v[0], v[1], t.turn[0][lane], t.turn[1][lane]);
+  } else {
+    const double turn[4] = {t.turn[0][lane], t.turn[1][lane], t.turn[2][lane], t.turn[3][lane]};
+    turn_within_cone(v, turn);
   }
 }
 
 // The stages the step asks for. Within the world's terms every entry is set: no push on a
 // torus without obstacles, a direction of 0 without a goal.
-template <typename Real, int Lanes>
-BOIDS_HD BOIDS_INLINE void compute_lane_terms(LaneTerms<Real, Lanes>& t,
-                                              const LaneBoids<Real, Lanes>& self,
+template <typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void compute_lane_terms(LaneTerms<Real, Lanes, D>& t,
+                                              const LaneBoids<Real, Lanes, D>& self,
                                               const index_t* ids, const StepParams<Real>& p) {
   if (p.world_terms) {
     avoid_walls(t, self, p);
@@ -116,27 +157,33 @@ BOIDS_HD BOIDS_INLINE void compute_lane_terms(LaneTerms<Real, Lanes>& t,
   if (p.has_noise) draw_turns(t, ids, p);
 }
 
-// Narrows p's obstacles to those that can matter this step to boids in the box
-// [x0, x1] x [y0, y1]: those whose edge comes within the avoidance reach plus the longest move
-// of a step (`travel`) of the box. They are copied into `near` (room for `capacity`); with
-// more of them, p keeps all. A slack of about a hundred rounding errors of the world's
-// coordinates keeps the choice on the safe side of every test made with it.
-template <typename Real>
-BOIDS_HD inline void narrow_obstacles(StepParams<Real>& p, Real x0, Real x1, Real y0, Real y1,
-                                      Real travel, Obstacle<Real>* near, index_t capacity) {
-  const Real cx = (x0 + x1) / Real(2), cy = (y0 + y1) / Real(2);
-  const Real hx = (x1 - x0) / Real(2), hy = (y1 - y0) / Real(2);
-  const Real slack = (p.width + p.height) * (sizeof(Real) == 4 ? Real(1e-5) : Real(1e-13));
+// Narrows p's obstacles to those that can matter this step to boids in the box [low, high]:
+// those whose edge comes within the avoidance reach plus the longest move of a step
+// (`travel`) of the box. They are copied into `near` (room for `capacity`); with more of them,
+// p keeps all. A slack of about a hundred rounding errors of the world's coordinates keeps
+// the choice on the safe side of every test made with it.
+template <typename Real, int D>
+BOIDS_HD inline void narrow_obstacles(StepParams<Real>& p, const Real (&low)[D],
+                                      const Real (&high)[D], Real travel, Obstacle<Real>* near,
+                                      index_t capacity) {
+  Real centre[D], half[D];
+  Real sides = p.side[0];
+  for (int a = 0; a < D; ++a) {
+    centre[a] = (low[a] + high[a]) / Real(2);
+    half[a] = (high[a] - low[a]) / Real(2);
+    if (a > 0) sides += p.side[a];
+  }
+  const Real slack = sides * (sizeof(Real) == 4 ? Real(1e-5) : Real(1e-13));
   const Real reach = square_root(p.radius_sq);
   index_t count = 0;
   for (index_t k = 0; k < p.obstacle_count; ++k) {
     const Obstacle<Real> o = p.obstacles[k];
-    Real dx, dy;
-    offset_between(cx, cy, o.x, o.y, p, dx, dy);
-    dx = max_of(absolute(dx) - hx, Real(0));  // from the box, not its centre
-    dy = max_of(absolute(dy) - hy, Real(0));
+    Real c[D], d[D];
+    centre_of(o, c);
+    offset_between(centre, c, p, d);
+    for (int a = 0; a < D; ++a) d[a] = max_of(absolute(d[a]) - half[a], Real(0));  // from the box
     const Real limit = o.radius + reach + travel + slack;
-    if (!(dx * dx + dy * dy >= limit * limit)) {
+    if (!(length_sq(d) >= limit * limit)) {
       if (count == capacity) return;
       near[count++] = o;
     }

@@ -45,15 +45,16 @@ class GpuPathExecutor : public HostMemory {
     for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
   }
 
-  template <typename Model, typename Real>
-  void naive_step(const kernels::Boid<Real>* in, kernels::Boid<Real>* out, kernels::index_t count,
-                  const kernels::StepParams<Real>& params) const {
+  template <typename Model, typename Real, int D>
+  void naive_step(const kernels::Boid<Real, D>* in, kernels::Boid<Real, D>* out,
+                  kernels::index_t count, const kernels::StepParams<Real>& params) const {
     kernels::with_pair_flags(params.torus, params.limited_view, [&](auto flags) {
       using F = decltype(flags);
       for_each(count, [=](kernels::index_t i) {
-        const kernels::Boid<Real> me = in[i];
-        const kernels::LaneBoids<Real, 1> self{{me.x}, {me.y}, {me.vx}, {me.vy}};
-        typename Model::template Sums<Real, 1> sums;
+        const kernels::Boid<Real, D> me = in[i];
+        kernels::LaneBoids<Real, 1, D> self;
+        self.set(0, me);
+        typename Model::template Sums<Real, 1, D> sums;
         Model::start(sums, 0, me);
         for (kernels::index_t base = 0; base < count; base += kernels::kNaiveTile) {
           kernels::gather_naive_tile<Model, F::kWraps, F::kLimitedView>(sums, self, i, in + base,

@@ -133,8 +133,8 @@ TEST_P(BatchTest, GpuPathBatchFliesEveryFlockAsAlone) {
   const auto alone = [](const SimulationConfig& c,
                         const FlockState& s) -> std::unique_ptr<Simulation> {
     if (c.precision == Precision::kFloat)
-      return std::make_unique<KernelSimulation<float, GpuPathExecutor>>(c, s);
-    return std::make_unique<KernelSimulation<double, GpuPathExecutor>>(c, s);
+      return std::make_unique<KernelSimulation<float, 2, GpuPathExecutor>>(c, s);
+    return std::make_unique<KernelSimulation<double, 2, GpuPathExecutor>>(c, s);
   };
   std::unique_ptr<FlockBatch> batch;
   if (precision() == Precision::kFloat) {

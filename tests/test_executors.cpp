@@ -47,7 +47,8 @@ FlockParams world_of(double world, double radius) {
 
 // Flocks that take every branch of the pipelines: dense and flocked neighbourhoods, a sparse
 // flock (one cell per boid at most), clumps with long stretches of empty cells between them,
-// grids of one and two cells per axis, and partial tiles of the naive kernel.
+// grids of one and two cells per axis, and partial tiles of the naive kernel; in 2D and in
+// boxes.
 const std::vector<NamedFlock>& flocks() {
   static const std::vector<NamedFlock> all = [] {
     std::vector<NamedFlock> f;
@@ -65,6 +66,18 @@ const std::vector<NamedFlock>& flocks() {
     f.push_back({"1-cell", one, make_initial_state(300, 5, one)});
     const FlockParams two = world_of(100, 40);
     f.push_back({"2-cells", two, make_initial_state(300, 6, two)});
+    FlockParams box = world_of(120, 10);  // the seed's mean neighbour count, 0.9 / r^3
+    box.dimensions = 3;
+    box.world.depth = 120;
+    f.push_back({"box-random", box, make_initial_state(1500, 7, box)});
+    const auto flying = make_simulation({Backend::kCpu, Method::kHashed, Precision::kDouble, box},
+                                        make_initial_state(1500, 8, box));
+    flying->step(150);
+    f.push_back({"box-flocked", box, flying->state()});
+    FlockParams slab = box;  // one cell deep, two high
+    slab.world.height = 25;
+    slab.world.depth = 12;
+    f.push_back({"box-slab", slab, make_initial_state(400, 9, slab)});
     return f;
   }();
   return all;
@@ -90,9 +103,15 @@ class GpuPathTest : public testing::TestWithParam<PathCase> {
   }
 
   std::unique_ptr<Simulation> gpu_path(const FlockParams& params, const FlockState& s) const {
-    if (GetParam().precision == Precision::kFloat)
-      return std::make_unique<KernelSimulation<float, GpuPathExecutor>>(config(params), s);
-    return std::make_unique<KernelSimulation<double, GpuPathExecutor>>(config(params), s);
+    const bool box = params.dimensions == 3;
+    if (GetParam().precision == Precision::kFloat) {
+      if (box)
+        return std::make_unique<KernelSimulation<float, 3, GpuPathExecutor>>(config(params), s);
+      return std::make_unique<KernelSimulation<float, 2, GpuPathExecutor>>(config(params), s);
+    }
+    if (box)
+      return std::make_unique<KernelSimulation<double, 3, GpuPathExecutor>>(config(params), s);
+    return std::make_unique<KernelSimulation<double, 2, GpuPathExecutor>>(config(params), s);
   }
 };
 
@@ -165,7 +184,7 @@ SortResult cpu_sort(std::vector<index_t> keys, index_t cells) {
 SortResult gpu_path_sort(std::vector<index_t> keys, index_t cells) {
   SortResult r{std::vector<index_t>(keys.size()), std::vector<index_t>(cells + 1)};
   std::iota(r.order.begin(), r.order.end(), 0u);
-  std::vector<kernels::Boid<float>> lent(keys.size() + 1);  // a float flock's reordered state
+  std::vector<kernels::Boid<float, 2>> lent(keys.size() + 1);  // a float flock's reordered state
   GpuPathExecutor exec;
   exec.sort_cells(keys.data(), r.order.data(), r.cell_start.data(),
                   static_cast<index_t>(keys.size()), cells,
@@ -255,10 +274,10 @@ TEST(CountingSort, HashedFlightIsTheSameOnOneAndTwoThreads) {
 
 // Positions within `ulps` steps of cell border k of `grid` (in Real).
 template <typename Real>
-std::vector<Real> near_border(const kernels::CellGrid<Real>& grid, double world, index_t k,
+std::vector<Real> near_border(const kernels::CellGrid<Real, 2>& grid, double world, index_t k,
                               int ulps) {
   std::vector<Real> positions;
-  Real x = static_cast<Real>(world * k / grid.columns);
+  Real x = static_cast<Real>(world * k / grid.counts[0]);
   for (int u = 0; u < ulps; ++u) x = std::nextafter(x, Real(0));
   for (int u = 0; u < 2 * ulps; ++u, x = std::nextafter(x, std::numeric_limits<Real>::max())) {
     positions.push_back(x);
@@ -270,11 +289,11 @@ std::vector<Real> near_border(const kernels::CellGrid<Real>& grid, double world,
 // two or more apart, so that a boid's 3x3 block would miss the other. Cells are at least r
 // wide, so such a pair can only straddle two neighbouring borders.
 template <typename Real>
-int pairs_two_cells_apart(const kernels::CellGrid<Real>& grid, double world, double radius) {
+int pairs_two_cells_apart(const kernels::CellGrid<Real, 2>& grid, double world, double radius) {
   const auto r2 = static_cast<Real>(radius * radius);
   int found = 0;
   std::vector<Real> previous;
-  for (index_t k = 1; k < grid.columns; ++k) {
+  for (index_t k = 1; k < grid.counts[0]; ++k) {
     const std::vector<Real> here = near_border(grid, world, k, 48);
     for (const Real b : here) {
       const index_t cb = grid.column(b);
@@ -293,10 +312,10 @@ int pairs_two_cells_apart(const kernels::CellGrid<Real>& grid, double world, dou
 
 template <typename Real>
 void expect_no_neighbours_two_cells_apart(double world, double radius) {
-  const kernels::CellGrid<Real> grid =
-      kernels::make_cell_grid<Real>(radius, world, world, 1u << 30, true);
+  const kernels::CellGrid<Real, 2> grid =
+      kernels::make_cell_grid<Real, 2>(radius, {world, world}, 1u << 30, true);
   EXPECT_EQ(pairs_two_cells_apart(grid, world, radius), 0)
-      << "world " << world << ", radius " << radius << ", " << grid.columns << " cells";
+      << "world " << world << ", radius " << radius << ", " << grid.counts[0] << " cells";
 }
 
 // Found by searching near the borders of grids with cells exactly r wide (no margin): in
@@ -309,11 +328,11 @@ const RoundingCase kFloatCase{213.47784389144968, 3.049683299740138};
 
 TEST(CellGrid, WithoutTheMarginRoundingSplitsNeighboursTwoCellsApart) {
   // The test below has teeth: a grid of cells exactly r wide does fail it.
-  kernels::CellGrid<double> exact_d{10, 10, 10 / 13.0, 10 / 13.0, true};
+  kernels::CellGrid<double, 2> exact_d{{10, 10}, {10 / 13.0, 10 / 13.0}, true};
   EXPECT_GT(pairs_two_cells_apart(exact_d, kDoubleCase.world, kDoubleCase.radius), 0);
   const auto side_f = static_cast<index_t>(std::floor(kFloatCase.world / kFloatCase.radius));
   const auto per_unit = static_cast<float>(side_f / kFloatCase.world);
-  kernels::CellGrid<float> exact_f{side_f, side_f, per_unit, per_unit, true};
+  kernels::CellGrid<float, 2> exact_f{{side_f, side_f}, {per_unit, per_unit}, true};
   EXPECT_GT(pairs_two_cells_apart(exact_f, kFloatCase.world, kFloatCase.radius), 0);
 }
 
@@ -332,10 +351,13 @@ TEST(CellGrid, NeighboursAreNeverTwoCellsApart) {
 TEST(CellGrid, AtMostOneCellPerBoid) {
   for (const index_t n : {1u, 2u, 10u, 1000u, 123457u}) {
     for (const double height : {1000.0, 10.0, 1e6}) {
-      const auto grid = kernels::make_cell_grid<float>(0.01, 1000, height, n, true);
+      const auto grid = kernels::make_cell_grid<float, 2>(0.01, {1000, height}, n, true);
       EXPECT_LE(grid.cells(), n) << height;
-      EXPECT_GE(grid.columns, 1u);
-      EXPECT_GE(grid.rows, 1u);
+      EXPECT_GE(grid.counts[0], 1u);
+      EXPECT_GE(grid.counts[1], 1u);
+      const auto box = kernels::make_cell_grid<float, 3>(0.01, {1000, height, 10}, n, true);
+      EXPECT_LE(box.cells(), n) << height;
+      for (const index_t c : box.counts) EXPECT_GE(c, 1u);
     }
   }
 }

@@ -376,9 +376,8 @@ TEST(Reference3d, TheReferenceBackendFliesInThreeDimensions) {
   EXPECT_EQ(m.mean_nn_distance, oracle.mean_nn_distance);
 }
 
-// Until the kernels fly in 3D, the other backends and batches say so; starts and
-// configurations of other dimensions do not mix.
-TEST(Reference3d, OnlyTheReferenceFliesInThreeDimensionsSoFar) {
+// Starts and configurations of other dimensions do not mix.
+TEST(Reference3d, DimensionsDoNotMix) {
   const FlockParams p = box(60);
   const FlockState start = make_initial_state(20, 8, p);
   const auto refused = [](const auto& make, const std::string& expected) {
@@ -389,11 +388,6 @@ TEST(Reference3d, OnlyTheReferenceFliesInThreeDimensionsSoFar) {
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
   };
-  for (const Backend backend : {Backend::kCpu, Backend::kCuda}) {
-    const SimulationConfig c{backend, Method::kHashed, Precision::kFloat, p, 1};
-    refused([&] { make_simulation(c, start); }, "only the reference backend flies");
-    refused([&] { make_batch({c, c}, {start, start}); }, "only the reference backend flies");
-  }
   FlockParams flat = p;
   flat.dimensions = 2;
   const SimulationConfig two_d{Backend::kReference, Method::kNaive, Precision::kDouble, flat, 1};

@@ -58,10 +58,10 @@ class CpuExecutor : public HostMemory {
   }
 
   // The naive step in blocks of naive_lanes boids, vectorised across the block's boids.
-  template <typename Model, typename Real>
-  void naive_step(const kernels::Boid<Real>* in, kernels::Boid<Real>* out, kernels::index_t count,
-                  const kernels::StepParams<Real>& params) const {
-    const kernels::NaiveStepBlock<Model, Real, naive_lanes<Real>> block{in, out, count, params};
+  template <typename Model, typename Real, int D>
+  void naive_step(const kernels::Boid<Real, D>* in, kernels::Boid<Real, D>* out,
+                  kernels::index_t count, const kernels::StepParams<Real>& params) const {
+    const kernels::NaiveStepBlock<Model, Real, naive_lanes<Real>, D> block{in, out, count, params};
     const auto blocks = static_cast<std::int64_t>(block.blocks_for(count));
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < blocks; ++b) block(static_cast<kernels::index_t>(b));

@@ -80,13 +80,13 @@ class CudaExecutor {
     hand_over(other, stream_.get());
   }
 
-  template <typename Model, typename Real>
-  void naive_step(const kernels::Boid<Real>* in, kernels::Boid<Real>* out, kernels::index_t count,
-                  const kernels::StepParams<Real>& params) const {
+  template <typename Model, typename Real, int D>
+  void naive_step(const kernels::Boid<Real, D>* in, kernels::Boid<Real, D>* out,
+                  kernels::index_t count, const kernels::StepParams<Real>& params) const {
     const unsigned blocks = (count + kernels::kNaiveTile - 1) / kernels::kNaiveTile;
     kernels::with_pair_flags(params.torus, params.limited_view, [&](auto flags) {
       using F = decltype(flags);
-      kernels::cuda::naive_tiled_step<Model, F::kWraps, F::kLimitedView, Real>
+      kernels::cuda::naive_tiled_step<Model, F::kWraps, F::kLimitedView, Real, D>
           <<<blocks, kernels::kNaiveTile, 0, stream_.get()>>>(in, out, count, params);
     });
     BOIDS_CUDA_CHECK_LAUNCH("naive_tiled_step");

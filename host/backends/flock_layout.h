@@ -1,7 +1,7 @@
 // Conversions between the host's types and the kernels': FlockParams to the step's constants,
-// and FlockState (double, input order) to packed boids (Real, possibly reordered, with an id
-// array mapping back to input order). States move a stretch of boids at a time, so that a
-// device flock passes through a bounded host buffer.
+// and FlockState (double, input order) to packed boids (Real, D dimensions, possibly
+// reordered, with an id array mapping back to input order). States move a stretch of boids at a
+// time, so that a device flock passes through a bounded host buffer.
 #pragma once
 
 #include <cstddef>
@@ -22,10 +22,11 @@ namespace boids {
 template <typename Real>
 kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t seed) {
   kernels::StepParams<Real> p{};
-  p.width = static_cast<Real>(f.world.width);
-  p.height = static_cast<Real>(f.world.height);
-  p.half_width = static_cast<Real>(f.world.width / 2);
-  p.half_height = static_cast<Real>(f.world.height / 2);
+  const double sides[3] = {f.world.width, f.world.height, f.world.depth};
+  for (int a = 0; a < 3; ++a) {
+    p.side[a] = static_cast<Real>(sides[a]);
+    p.half_side[a] = static_cast<Real>(sides[a] / 2);
+  }
   p.torus = f.world.torus();
 
   const double radius_sq = f.radius * f.radius;
@@ -68,13 +69,14 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
   p.noise_key = kernels::noise_key_of(seed);
   p.wall_distance = static_cast<Real>(f.effective_wall_distance());
   p.has_goal = f.has_goal;
-  p.goal_x = static_cast<Real>(f.goal.x);
-  p.goal_y = static_cast<Real>(f.goal.y);
+  const double goal[3] = {f.goal.x, f.goal.y, f.goal.z}, wind[3] = {f.wind.x, f.wind.y, f.wind.z};
+  for (int a = 0; a < 3; ++a) {
+    p.goal[a] = static_cast<Real>(goal[a]);
+    p.wind[a] = static_cast<Real>(wind[a]);
+  }
   p.goal_weight = static_cast<Real>(f.has_goal ? f.goal_weight : 0);  // no goal, no pull
   p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal;
-  p.has_wind = f.wind.x != 0 || f.wind.y != 0;
-  p.wind_x = static_cast<Real>(f.wind.x);
-  p.wind_y = static_cast<Real>(f.wind.y);
+  p.has_wind = f.wind.x != 0 || f.wind.y != 0 || (f.dimensions == 3 && f.wind.z != 0);
   return p;
 }
 
@@ -82,7 +84,8 @@ template <typename Real>
 std::vector<kernels::Obstacle<Real>> obstacles_of(const FlockParams& f) {
   std::vector<kernels::Obstacle<Real>> out;
   for (const Obstacle& o : f.obstacles) {
-    out.push_back({static_cast<Real>(o.x), static_cast<Real>(o.y), static_cast<Real>(o.radius)});
+    out.push_back({{static_cast<Real>(o.x), static_cast<Real>(o.y), static_cast<Real>(o.z)},
+                   static_cast<Real>(o.radius)});
   }
   return out;
 }
@@ -98,33 +101,41 @@ Real coordinate_in(double x, double side, bool torus) {
 }
 
 // Boids [first, first + count) of `state`, packed into `out`, their positions in `world`.
-template <typename Real>
+template <typename Real, int D>
 void pack_boids(const FlockState& state, std::size_t first, std::size_t count, const World& world,
-                kernels::Boid<Real>* out) {
+                kernels::Boid<Real, D>* out) {
+  const std::vector<double>* position[3] = {&state.x, &state.y, &state.z};
+  const std::vector<double>* velocity[3] = {&state.vx, &state.vy, &state.vz};
+  const double side[3] = {world.width, world.height, world.depth};
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t i = first + k;
-    out[k] = {coordinate_in<Real>(state.x[i], world.width, world.torus()),
-              coordinate_in<Real>(state.y[i], world.height, world.torus()),
-              static_cast<Real>(state.vx[i]), static_cast<Real>(state.vy[i])};
+    for (int a = 0; a < D; ++a) {
+      out[k].position[a] = coordinate_in<Real>((*position[a])[i], side[a], world.torus());
+      out[k].velocity[a] = static_cast<Real>((*velocity[a])[i]);
+    }
   }
 }
 
 // Stores boid i's values in `out`.
-template <typename Real>
-void store_boid(const kernels::Boid<Real>& boid, std::size_t i, const StateView& out) {
+template <typename Real, int D>
+void store_boid(const kernels::Boid<Real, D>& boid, std::size_t i, const StateView& out) {
   const std::size_t to = i * out.stride;
-  out.x[to] = boid.x;
-  out.y[to] = boid.y;
-  out.vx[to] = boid.vx;
-  out.vy[to] = boid.vy;
+  out.x[to] = boid.position[0];
+  out.y[to] = boid.position[1];
+  out.vx[to] = boid.velocity[0];
+  out.vy[to] = boid.velocity[1];
+  if constexpr (D == 3) {
+    out.z[to] = boid.position[2];
+    out.vz[to] = boid.velocity[2];
+  }
 }
 
 // Stores `count` packed boids, which sit at positions [first, first + count) of the backend's
 // order, into `out` in input order: boids[k] is boid ids[k], or boid first + k when `ids` is
 // null (a backend that keeps input order).
-template <typename Real>
-void unpack_boids(const kernels::Boid<Real>* boids, const kernels::index_t* ids, std::size_t first,
-                  std::size_t count, const StateView& out) {
+template <typename Real, int D>
+void unpack_boids(const kernels::Boid<Real, D>* boids, const kernels::index_t* ids,
+                  std::size_t first, std::size_t count, const StateView& out) {
   for (std::size_t k = 0; k < count; ++k) store_boid(boids[k], ids ? ids[k] : first + k, out);
 }
 

@@ -20,14 +20,15 @@ namespace boids {
 template <typename Real, typename Executor>
 class KernelBatch final : public FlockBatch {
  public:
-  using Boid = kernels::Boid<Real>;
+  static constexpr int D = 2;  // batches hold 2D flocks; a 3D flock flies alone
+  using Boid = kernels::Boid<Real, D>;
   using index_t = kernels::index_t;
-  using Place = kernels::FlockPlace<Real>;
+  using Place = kernels::FlockPlace<Real, D>;
   template <typename T>
   using Buffer = typename Executor::template Buffer<T>;
   // The step's blocks, for counting them (they do not depend on the model).
   using Step =
-      kernels::HashedStepBlock<kernels::Boids, Real, Executor::template hashed_lanes<Real>>;
+      kernels::HashedStepBlock<kernels::Boids, Real, Executor::template hashed_lanes<Real>, D>;
 
   template <typename... ExecutorArgs>
   KernelBatch(const std::vector<SimulationConfig>& configs, const std::vector<FlockState>& initial,
@@ -45,7 +46,7 @@ class KernelBatch final : public FlockBatch {
       place.count = static_cast<index_t>(n);
       place.key_base = static_cast<index_t>(cells);
       place.first_block = static_cast<index_t>(blocks);
-      place.grid = KernelSimulation<Real, Executor>::grid_for(configs[f].params, n);
+      place.grid = KernelSimulation<Real, D, Executor>::grid_for(configs[f].params, n);
       place.params = step_params_of<Real>(configs[f].params, configs[f].seed);
       places_.push_back(place);
       first_obstacle.push_back(obstacles.size());
@@ -74,7 +75,7 @@ class KernelBatch final : public FlockBatch {
     }
     upload_tables();
     for (std::size_t f = 0; f < places_.size(); ++f) upload_state(f, initial[f], configs[f]);
-    exec_.for_each(boids_count_, kernels::BatchInputIds<Real>{flocks(), index_.ids});
+    exec_.for_each(boids_count_, kernels::BatchInputIds<Real, D>{flocks(), index_.ids});
     exec_.synchronize();
   }
 
@@ -128,7 +129,8 @@ class KernelBatch final : public FlockBatch {
   std::uint64_t bytes_needed(std::size_t obstacles) const {
     const std::uint64_t tables = 2 * (places_.size() + 1) * sizeof(index_t) +
                                  places_.size() * (sizeof(Place) + sizeof(double));
-    return KernelSimulation<Real, Executor>::bytes_needed(Method::kHashed, boids_count_, cells_) +
+    return KernelSimulation<Real, D, Executor>::bytes_needed(Method::kHashed, boids_count_,
+                                                             cells_) +
            tables + obstacles * sizeof(kernels::Obstacle<Real>);
   }
 
@@ -174,12 +176,12 @@ class KernelBatch final : public FlockBatch {
     exec_.upload(boids_.data() + places_[f].first, packed.data(), packed.size());
   }
 
-  kernels::BatchFlocks<Real> flocks() const {
+  kernels::BatchFlocks<Real, D> flocks() const {
     return {places_buffer_.data(), slot_start_.data(), block_start_.data(),
             static_cast<index_t>(places_.size())};
   }
 
-  kernels::CellIndex<Real>& index() {
+  kernels::CellIndex<Real, D>& index() {
     index_.boids = boids_.data();
     index_.sorted = scratch_.data();
     return index_;
@@ -194,7 +196,7 @@ class KernelBatch final : public FlockBatch {
   Buffer<kernels::Obstacle<Real>> obstacles_;
   Buffer<Place> places_buffer_;
   Buffer<index_t> slot_start_, block_start_;
-  kernels::CellIndex<Real> index_{};
+  kernels::CellIndex<Real, D> index_{};
   std::uint64_t steps_taken_ = 0;
 };
 

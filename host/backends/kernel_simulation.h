@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,10 +50,11 @@ void with_model(Model model, Body&& body) {
   }
 }
 
-template <typename Real, typename Executor>
+// A flock of D = 2 or 3 dimensions in `Real` on `Executor`. The viewer's hooks draw 2D flocks.
+template <typename Real, int D, typename Executor>
 class KernelSimulation final : public Simulation, public ViewerAccess {
  public:
-  using Boid = kernels::Boid<Real>;
+  using Boid = kernels::Boid<Real, D>;
   using index_t = kernels::index_t;
   template <typename T>
   using Buffer = typename Executor::template Buffer<T>;
@@ -61,7 +63,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   // The naive method builds its cell index for the metrics; it is counted, since every run
   // measures its flock at least once.
   static std::uint64_t bytes_needed(Method method, std::uint64_t count,
-                                    const kernels::CellGrid<Real>& grid) {
+                                    const kernels::CellGrid<Real, D>& grid) {
     return bytes_needed(method, count, grid.cells());
   }
   // The same for `cells` cells in all (a batch's).
@@ -72,9 +74,12 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
            Executor::scratch_needed(static_cast<index_t>(count), cells, count * sizeof(Boid));
   }
 
-  static kernels::CellGrid<Real> grid_for(const FlockParams& params, std::uint64_t count) {
-    return kernels::make_cell_grid<Real>(params.radius, params.world.width, params.world.height,
-                                         static_cast<index_t>(count), params.world.torus());
+  static kernels::CellGrid<Real, D> grid_for(const FlockParams& params, std::uint64_t count) {
+    const World& w = params.world;
+    double sides[D];
+    for (int a = 0; a < D; ++a) sides[a] = a == 0 ? w.width : (a == 1 ? w.height : w.depth);
+    return kernels::make_cell_grid<Real, D>(params.radius, sides, static_cast<index_t>(count),
+                                            w.torus());
   }
 
   // `executor_args` construct the executor in place (it may own a stream or a device).
@@ -132,7 +137,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   }
 
   DeviceState device_state() override {
-    if constexpr (Executor::kHostMemory) {
+    if constexpr (Executor::kHostMemory || D != 2) {  // a view of (x, y, vx, vy) rows
       return {};
     } else {
       exec_.synchronize();  // the caller's work follows the steps queued so far
@@ -181,12 +186,17 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
               std::uint64_t steps_taken) override {
     check_resumable(state, order, !hashed());
     FlockState in_order;  // the backend's order
+    in_order.dimensions = D;
     in_order.resize(count());
     for (std::size_t k = 0; k < count(); ++k) {
       in_order.x[k] = state.x[order[k]];
       in_order.y[k] = state.y[order[k]];
       in_order.vx[k] = state.vx[order[k]];
       in_order.vy[k] = state.vy[order[k]];
+      if constexpr (D == 3) {
+        in_order.z[k] = state.z[order[k]];
+        in_order.vz[k] = state.vz[order[k]];
+      }
     }
     exec_.synchronize();
     upload_state(in_order);
@@ -209,14 +219,20 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   ViewerAccess& viewer_access() override { return *this; }
 
   void apply_predator(const PredatorPush& push) override {
-    const kernels::Predator<Real> predator{static_cast<Real>(push.x), static_cast<Real>(push.y),
-                                           static_cast<Real>(push.radius * push.radius),
-                                           static_cast<Real>(push.strength)};
-    exec_.for_each(count32(), kernels::FleePredator<Real>{boids_.data(), predator, params_});
+    if constexpr (D == 2) {
+      const kernels::Predator<Real> predator{static_cast<Real>(push.x), static_cast<Real>(push.y),
+                                             static_cast<Real>(push.radius * push.radius),
+                                             static_cast<Real>(push.strength)};
+      exec_.for_each(count32(), kernels::FleePredator<Real>{boids_.data(), predator, params_});
+    } else {
+      throw std::logic_error("the viewer's predator flies in 2D flocks only");
+    }
   }
 
   void copy_render_data(float* out) override {
-    if constexpr (Executor::kHostMemory) {
+    if constexpr (D != 2) {
+      throw std::logic_error("the viewer draws 2D flocks only");
+    } else if constexpr (Executor::kHostMemory) {
       exec_.for_each(count32(), kernels::ToRenderData<Real>{boids_.data(), render_boids(out)});
     } else {
       if (render_staging_.size() == 0) render_staging_ = Buffer<float>(4 * count());
@@ -227,7 +243,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   }
 
   bool copy_render_data_to_device(void* device_out, void* cuda_stream) override {
-    if constexpr (Executor::kHostMemory) {
+    if constexpr (Executor::kHostMemory || D != 2) {
       return false;
     } else {
       exec_.for_each_on(cuda_stream, count32(),
@@ -312,7 +328,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
 
   // The cell index, allocated on first use: at the start on the hashed method (with the ids),
   // at the first metrics on the naive one. Its state arrays follow the naive step's swaps.
-  kernels::CellIndex<Real>& cell_index() {
+  kernels::CellIndex<Real, D>& cell_index() {
     if (keys_.size() == 0) {
       const std::size_t n = count();
       keys_ = Buffer<index_t>(n);
@@ -336,12 +352,12 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
 
   Executor exec_;
   kernels::StepParams<Real> params_;
-  kernels::CellGrid<Real> grid_;
+  kernels::CellGrid<Real, D> grid_;
   Buffer<Boid> boids_, scratch_;                     // the state and the step's second buffer
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   Buffer<kernels::Obstacle<Real>> obstacles_;
-  kernels::CellIndex<Real> index_{};
+  kernels::CellIndex<Real, D> index_{};
   std::uint64_t steps_taken_ = 0;
 };
 

@@ -204,8 +204,7 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                    "--world)",
                    [&o](const std::string& v) { o.density = parse_positive("--density", v); });
   parser.add_value("--dimensions", "D",
-                   "2, or 3: the seed's rules in a box, on the reference backend so far (default "
-                   "2; docs/3d.md)",
+                   "2, or 3: the seed's rules in a box (default 2; docs/3d.md)",
                    [&o](const std::string& v) {
                      if (v != "2" && v != "3") {
                        throw InputError("--dimensions: expected 2 or 3, got " + quoted(v));
@@ -309,10 +308,9 @@ std::uint64_t resolve_count(const FlockOptions& o) {
   return o.count.value_or(defaults_of(o.model.value_or(Model::kBoids)).count);
 }
 
-// Whether the flock flies on the reference: asked for, or "auto" in three dimensions (where
-// only the reference flies so far); else "auto" is the cuda or cpu backend.
+// Whether the flock flies on the reference (else "auto" is the cuda or cpu backend).
 bool on_reference(const FlockOptions& o) {
-  return o.backend == "reference" || (o.backend == "auto" && o.dimensions == 3);
+  return o.backend == "reference";
 }
 
 Precision resolve_precision(const FlockOptions& o) {
@@ -394,11 +392,6 @@ SimulationConfig resolve_config(const FlockOptions& o) {
                    : o.backend == "auto" ? resolve_auto_backend()
                                          : *parse_backend(o.backend);
   const bool reference = config.backend == Backend::kReference;
-  if (config.params.dimensions == 3 && !reference) {
-    throw InputError("--backend " + o.backend +
-                     ": in three dimensions only the reference backend flies so far "
-                     "(--backend reference or auto; docs/3d.md)");
-  }
   config.method = o.method.value_or(reference ? Method::kNaive : Method::kHashed);
   config.precision = resolve_precision(o);
   if (reference && config.method != Method::kNaive) {
