@@ -165,16 +165,22 @@ ValidationCase compare_with_expected(Backend backend, Method method, Precision p
     return c;
   }
   const World& world = flock.params.world;
+  const int dims = flock.params.dimensions;
+  const double sides[3] = {world.width, world.height, world.depth};
+  const std::vector<double>* positions[2][3] = {{&got.x, &got.y, &got.z},
+                                                {&expected.x, &expected.y, &expected.z}};
+  const std::vector<double>* velocities[2][3] = {{&got.vx, &got.vy, &got.vz},
+                                                 {&expected.vx, &expected.vy, &expected.vz}};
   for (std::size_t i = 0; i < got.size(); ++i) {
-    c.differing_values +=
-        !same_bits(got.x[i], expected.x[i]) + !same_bits(got.y[i], expected.y[i]) +
-        !same_bits(got.vx[i], expected.vx[i]) + !same_bits(got.vy[i], expected.vy[i]);
-    if (neighbours.rounding[i]) continue;  // steers by other terms: see check_neighbours_in
-    c.max_position_error = std::max(
-        {c.max_position_error, axis_difference(got.x[i], expected.x[i], world.width, world.torus()),
-         axis_difference(got.y[i], expected.y[i], world.height, world.torus())});
-    c.max_velocity_error = std::max({c.max_velocity_error, difference(got.vx[i], expected.vx[i]),
-                                     difference(got.vy[i], expected.vy[i])});
+    for (int a = 0; a < dims; ++a) {
+      const double gp = (*positions[0][a])[i], ep = (*positions[1][a])[i];
+      const double gv = (*velocities[0][a])[i], ev = (*velocities[1][a])[i];
+      c.differing_values += !same_bits(gp, ep) + !same_bits(gv, ev);
+      if (neighbours.rounding[i]) continue;  // steers by other terms: see check_neighbours_in
+      c.max_position_error =
+          std::max(c.max_position_error, axis_difference(gp, ep, sides[a], world.torus()));
+      c.max_velocity_error = std::max(c.max_velocity_error, difference(gv, ev));
+    }
   }
 
   if (c.unexplained_boids > 0) {
@@ -198,11 +204,15 @@ bool ValidationReport::pass() const {
          std::all_of(cases.begin(), cases.end(), [](const ValidationCase& c) { return c.pass; });
 }
 
-ValidationReport validate_backend(Backend backend) {
+ValidationReport validate_backend(Backend backend, int dimensions) {
   ValidationReport report;
   report.backend = backend;
-  std::vector<ValidationFlock> flocks = validation_flocks();
-  for (ValidationFlock& variant : variant_flocks()) flocks.push_back(std::move(variant));
+  report.dimensions = dimensions;
+  const bool box = dimensions == 3;
+  std::vector<ValidationFlock> flocks = box ? validation_flocks_3d() : validation_flocks();
+  for (ValidationFlock& variant : box ? variant_flocks_3d() : variant_flocks()) {
+    flocks.push_back(std::move(variant));
+  }
   // The reference's states, per flock and number of steps, computed once.
   std::vector<std::map<std::uint64_t, FlockState>> expected(flocks.size());
   for (const Method method : {Method::kNaive, Method::kHashed}) {

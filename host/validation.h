@@ -5,7 +5,8 @@
 //   naive  double  bit for bit after 10 steps (same terms, same order as the reference)
 //   hashed double  <= 1e-9 after 10 steps     (same terms, another order of summation)
 //   float          <= 1e-4 after 1 step       (from the same double state, cast to float)
-// Errors are the largest componentwise difference; positions are compared on the torus.
+// Errors are the largest componentwise difference; positions are compared on the torus. The
+// same tolerances hold in three dimensions.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +35,14 @@ std::vector<ValidationFlock> validation_flocks();
 // world, the steering model (alone, and with walls, a field of view, noise and an obstacle),
 // and the Vicsek model (with noise; with walls and a goal).
 std::vector<ValidationFlock> variant_flocks();
+
+// The same in three dimensions (host/validation_3d.cpp): "random" and "flocked" (500 boids in
+// a cube at the seed's mean neighbour count, r = 5), "2-cells-r16" and "1-cell-r25"; and the
+// variants in a box: a cone of view, a separation radius, noise, walls, spheres, a goal with
+// wind, a box that is not a cube, the steering model (alone; with walls, a cone of view, noise
+// and a sphere) and the Vicsek model (with noise; with walls and a goal).
+std::vector<ValidationFlock> validation_flocks_3d();
+std::vector<ValidationFlock> variant_flocks_3d();
 
 // What a method and precision must achieve, and after how many steps.
 struct ValidationTolerance {
@@ -90,10 +99,11 @@ FlockState reference_state(const FlockState& state, const FlockParams& params, s
 // reference.
 struct ValidationReport {
   Backend backend = Backend::kCpu;
+  int dimensions = 2;
   std::string device;  // as the backend's Simulation::device() says
   std::vector<ValidationCase> cases;
   bool pass() const;
 };
-ValidationReport validate_backend(Backend backend);
+ValidationReport validate_backend(Backend backend, int dimensions = 2);
 
 }  // namespace boids

@@ -667,6 +667,22 @@ TEST_P(ValidationReportTest, CommandJsonReportsEveryCase) {
   EXPECT_NE(r.out.find("\"max_position_error\""), std::string::npos) << r.out;
 }
 
+// `boids validate --dimensions 3`: the same cases in a box, against the 3D reference.
+TEST_P(ValidationReportTest, EveryCasePassesInThreeDimensions) {
+  if (!usable()) GTEST_SKIP() << "cuda backend not usable: " << cuda_availability().reason;
+  const ValidationReport report = validate_backend(GetParam().backend, 3);
+  // 2 methods x 2 precisions x (4 flocks + 11 variants)
+  EXPECT_EQ(report.cases.size(), 60u);
+  EXPECT_EQ(report.dimensions, 3);
+  for (const ValidationCase& c : report.cases) EXPECT_TRUE(c.pass) << describe(c);
+  EXPECT_TRUE(report.pass());
+  const CommandResult r =
+      run_boids("validate --dimensions 3 --json --backend " + to_string(GetParam().backend));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"dimensions\": 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"pass\": true"), std::string::npos) << r.out;
+}
+
 TEST_P(ValidationReportTest, CommandRefusesABackendThatCannotRun) {
   if (usable()) GTEST_SKIP() << to_string(GetParam().backend) << " can run here";
   const CommandResult r = run_boids("validate --backend " + to_string(GetParam().backend));
@@ -678,7 +694,7 @@ TEST_P(ValidationReportTest, CommandRefusesABackendThatCannotRun) {
 TEST_P(ValidationReportTest, CommandBadOptionsAreInputErrors) {
   for (const char* arguments :
        {"validate --backend gpu", "validate --backend reference", "validate --steps 3",
-        "validate extra", "validate --json=1", "validate --backend"}) {
+        "validate extra", "validate --json=1", "validate --backend", "validate --dimensions 4"}) {
     const CommandResult r = run_boids(arguments);
     EXPECT_EQ(r.exit_code, 2) << arguments << ": " << r.out;
     EXPECT_EQ(r.out.rfind("boids: error: ", 0), 0u) << arguments << ": " << r.out;

@@ -30,9 +30,11 @@ Json params_json(const FlockParams& p) {
   j["fov"] = p.fov;
   j["noise"] = p.noise;
   if (!p.world.torus()) j["wall_distance"] = p.effective_wall_distance();
-  j["goal"] = p.has_goal ? Json({p.goal.x, p.goal.y}) : Json(nullptr);
+  const bool box = p.dimensions == 3;
+  const Json goal = box ? Json({p.goal.x, p.goal.y, p.goal.z}) : Json({p.goal.x, p.goal.y});
+  j["goal"] = p.has_goal ? goal : Json(nullptr);
   if (p.has_goal) j["goal_weight"] = p.goal_weight;
-  j["wind"] = {p.wind.x, p.wind.y};
+  j["wind"] = box ? Json({p.wind.x, p.wind.y, p.wind.z}) : Json({p.wind.x, p.wind.y});
   j["obstacles"] = p.obstacles.size();
   j["update"] = to_string(p.update);
   return j;
@@ -86,6 +88,7 @@ Json info_json() {
 Json validation_json(const ValidationReport& report) {
   Json j;
   j["backend"] = to_string(report.backend);
+  j["dimensions"] = report.dimensions;
   j["device"] = report.device;
   j["cases"] = Json::array();
   for (const ValidationCase& c : report.cases) {

@@ -17,6 +17,7 @@ namespace {
 
 struct ValidateOptions {
   std::string backend = "auto";
+  int dimensions = 2;
   bool json = false;
   bool help = false;
 };
@@ -28,13 +29,21 @@ OptionParser make_parser(ValidateOptions& o) {
       "small\n"
       "flocks and compares each boid with the reference: naive double must agree bit for bit "
       "after\n"
-      "10 steps, hashed double within 1e-9 after 10 steps, float within 1e-4 after one step.");
+      "10 steps, hashed double within 1e-9 after 10 steps, float within 1e-4 after one step.\n"
+      "With --dimensions 3 the flocks fly in a box, against the 3D reference.");
   parser.add_value("--backend", "B", "cpu or cuda (default: cuda if usable, else cpu)",
                    [&o](const std::string& v) {
                      if (v != "auto" && v != "cpu" && v != "cuda") {
                        throw InputError("--backend: expected one of cpu, cuda, got " + quoted(v));
                      }
                      o.backend = v;
+                   });
+  parser.add_value("--dimensions", "D", "2, or 3: flocks in a box (default 2; docs/3d.md)",
+                   [&o](const std::string& v) {
+                     if (v != "2" && v != "3") {
+                       throw InputError("--dimensions: expected 2 or 3, got " + quoted(v));
+                     }
+                     o.dimensions = v == "3" ? 3 : 2;
                    });
   parser.add_flag("--json", "print one JSON object instead of a table", [&o] { o.json = true; });
   parser.add_flag("--help", "show this help", [&o] { o.help = true; });
@@ -61,8 +70,8 @@ std::string format_neighbours(const ValidationCase& c) {
 }
 
 void print_table(const ValidationReport& report) {
-  std::printf("Validating the %s backend (%s) against the reference\n\n",
-              to_string(report.backend).c_str(), report.device.c_str());
+  std::printf("Validating the %s backend (%s) against the reference, in %d dimensions\n\n",
+              to_string(report.backend).c_str(), report.device.c_str(), report.dimensions);
   std::printf("%-7s %-9s %-24s %5s %5s %-9s %-11s %-11s %-17s %s\n", "method", "precision", "flock",
               "boids", "steps", "tolerance", "max pos err", "max vel err", "nbr mismatches",
               "verdict");
@@ -111,7 +120,7 @@ int validate_command(const std::vector<std::string>& args) {
     if (!cuda.usable)
       throw RuntimeError("--backend cuda: the cuda backend cannot run here: " + cuda.reason);
   }
-  const ValidationReport report = validate_backend(backend);
+  const ValidationReport report = validate_backend(backend, o.dimensions);
   if (o.json) {
     print_json(report);
   } else {
