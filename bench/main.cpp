@@ -19,6 +19,7 @@
 #include "host/cli/options.h"
 #include "host/cli/python_script.h"
 #include "host/errors.h"
+#include "host/message_text.h"
 #include "host/output_file.h"
 
 namespace boids::bench {
@@ -39,7 +40,8 @@ const std::vector<std::uint64_t> kQuickCounts = {1000, 2000, 4000, 8000, 16000, 
 
 struct Options {
   std::optional<std::vector<std::uint64_t>> counts;
-  double density = 1.2;
+  std::optional<double> density;  // boids per r^2 (1.2), per r^3 in 3D (0.9)
+  int dimensions = 2;
   std::optional<std::vector<Backend>> backends;
   std::vector<Method> methods = {Method::kNaive, Method::kHashed};
   std::vector<Precision> precisions = {Precision::kFloat, Precision::kDouble};
@@ -115,8 +117,16 @@ cli::OptionParser make_parser(Options& o) {
         }
         o.counts = counts;
       });
+  parser.add_value("--dimensions", "D", "2, or 3: flocks in a cube (default 2; docs/3d.md)",
+                   [&o](const std::string& v) {
+                     if (v != "2" && v != "3") {
+                       throw InputError("--dimensions: expected 2 or 3, got " + boids::quoted(v));
+                     }
+                     o.dimensions = v == "3" ? 3 : 2;
+                   });
   parser.add_value("--density", "D",
-                   "boids per r^2, > 0 (default 1.2, the seed's 120 boids in 100 x 100)",
+                   "boids per r^2, > 0 (default 1.2, the seed's 120 boids in 100 x 100); per r^3 "
+                   "in 3D (default 0.9, the seed's mean neighbour count)",
                    [&o](const std::string& v) { o.density = parse_positive("--density", v); });
   parser.add_value(
       "--backend", "B,...", "cpu and/or cuda (default: cpu, and cuda when a device is usable)",
@@ -203,7 +213,8 @@ SweepSettings resolve(const Options& o) {
   s.precisions = o.precisions;
   s.states = o.states;
   s.variants = o.variants;
-  s.density = o.density;
+  s.dimensions = o.dimensions;
+  s.density = o.density.value_or(o.dimensions == 3 ? 0.9 : 1.2);
   s.seed = o.seed;
   s.repeats = o.repeats.value_or(o.quick ? 3 : 5);
   s.min_repeat_seconds = o.min_time.value_or(o.quick ? 0.02 : 0.1);
@@ -312,10 +323,11 @@ int bench_main(const std::vector<std::string>& args) {
   std::printf("boids-bench %s, commit %s, %s\n", info.version.c_str(),
               info.commit.empty() ? "unknown" : info.commit.c_str(), info.date.c_str());
   std::printf(
-      "density %.4g boids per r^2 (r = %.4g), %llu repeats of >= %.3g s, flocked = %llu hashed "
-      "float steps\n",
-      settings.density, settings.radius, static_cast<unsigned long long>(settings.repeats),
-      settings.min_repeat_seconds, static_cast<unsigned long long>(settings.flock_steps));
+      "%d dimensions, density %.4g boids per r^%d (r = %.4g), %llu repeats of >= %.3g s, flocked "
+      "= %llu hashed float steps\n",
+      settings.dimensions, settings.density, settings.dimensions, settings.radius,
+      static_cast<unsigned long long>(settings.repeats), settings.min_repeat_seconds,
+      static_cast<unsigned long long>(settings.flock_steps));
   std::fflush(stdout);
 
   Progress progress(planned_rows(settings));

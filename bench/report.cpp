@@ -175,7 +175,8 @@ std::string csv_text(const SweepResult& result) {
       "per_second,"
       "candidates_per_boid,neighbors_per_boid,bytes_per_boid,device,hardware,world,repeats,steps_"
       "per_repeat,"
-      "ms_min,ms_max,limit,limit_ms_per_step,fraction_of_limit,traffic_bytes_per_boid,variant\n";
+      "ms_min,ms_max,limit,limit_ms_per_step,fraction_of_limit,traffic_bytes_per_boid,variant,"
+      "dimensions\n";
   for (const Row& r : result.rows) {
     const std::vector<std::string> fields = {boids::to_string(r.backend),
                                              boids::to_string(r.method),
@@ -199,7 +200,8 @@ std::string csv_text(const SweepResult& result) {
                                              number(r.limit_ms_per_step),
                                              number(r.fraction_of_limit),
                                              number(r.traffic_bytes_per_boid),
-                                             r.variant};
+                                             r.variant,
+                                             std::to_string(r.dimensions)};
     for (std::size_t i = 0; i < fields.size(); ++i) csv += (i ? "," : "") + csv_field(fields[i]);
     csv += "\n";
   }
@@ -233,6 +235,7 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
   for (const auto& [backend, list] : s.counts) counts[boids::to_string(backend)] = list;
   settings["counts"] = counts;
   settings["density"] = s.density;
+  settings["dimensions"] = s.dimensions;
   settings["radius"] = s.radius;
   settings["seed"] = s.seed;
   settings["repeats"] = s.repeats;
@@ -268,6 +271,7 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
     row["device"] = r.device;
     row["hardware"] = result.limits.at(r.backend).name;
     row["world"] = r.world;
+    row["dimensions"] = r.dimensions;
     row["steps_per_repeat"] = r.steps_per_repeat;
     json repeats = json::array();
     for (double seconds : r.seconds_per_step) repeats.push_back(seconds * 1e3);

@@ -23,8 +23,11 @@ double assumed_pair_rate(Backend backend) {
 FlockParams params_for(const SweepSettings& s, std::uint64_t count) {
   FlockParams params;  // the seed's weights and speed
   params.radius = s.radius;
-  const double side = std::sqrt(static_cast<double>(count) / s.density) * s.radius;
+  params.dimensions = s.dimensions;
+  const double cells = static_cast<double>(count) / s.density;
+  const double side = (s.dimensions == 3 ? std::cbrt(cells) : std::sqrt(cells)) * s.radius;
   params.world = World{side, side, Boundary::kTorus};
+  params.world.depth = side;
   return params;
 }
 
@@ -53,21 +56,32 @@ struct Start {
   std::map<Precision, std::uint64_t> cells;
 };
 
+// What the host measures of a start on the grid of one precision: candidates, neighbours
+// (in 3D; the 2D neighbours come from the host's metrics) and cells.
+template <typename Real, int D>
+void measure_on_grid(Start& start, const FlockState& state, const FlockParams& params,
+                     Precision precision) {
+  const World& w = params.world;
+  double sides[D];
+  for (int a = 0; a < D; ++a) sides[a] = a == 0 ? w.width : (a == 1 ? w.height : w.depth);
+  const auto grid = kernels::make_cell_grid<Real, D>(
+      params.radius, sides, static_cast<kernels::index_t>(state.size()), true);
+  start.candidates[precision] = candidates_per_boid(state, grid);
+  start.cells[precision] = grid.cells();
+  if constexpr (D == 3) start.neighbors = neighbours_per_boid(state, grid, params);
+}
+
 Start describe(FlockState state, const SweepSettings& s, const FlockParams& params) {
   Start start;
-  const auto n = static_cast<kernels::index_t>(state.size());
-  start.neighbors = mean_neighbor_count(state, params.radius, params.world);
+  if (s.dimensions == 2) start.neighbors = mean_neighbor_count(state, params.radius, params.world);
   for (Precision p : s.precisions) {
+    const bool box = s.dimensions == 3;
     if (p == Precision::kFloat) {
-      const auto grid = kernels::make_cell_grid<float>(params.radius, params.world.width,
-                                                       params.world.height, n, true);
-      start.candidates[p] = candidates_per_boid(state, grid);
-      start.cells[p] = grid.cells();
+      box ? measure_on_grid<float, 3>(start, state, params, p)
+          : measure_on_grid<float, 2>(start, state, params, p);
     } else {
-      const auto grid = kernels::make_cell_grid<double>(params.radius, params.world.width,
-                                                        params.world.height, n, true);
-      start.candidates[p] = candidates_per_boid(state, grid);
-      start.cells[p] = grid.cells();
+      box ? measure_on_grid<double, 3>(start, state, params, p)
+          : measure_on_grid<double, 2>(start, state, params, p);
     }
   }
   start.state = std::move(state);
@@ -111,6 +125,7 @@ Row finish_row(const SimulationConfig& config, StartState state, const std::stri
   row.count = sim.count();
   row.device = sim.device();
   row.world = config.params.world.width;
+  row.dimensions = config.params.dimensions;
   row.steps_per_repeat = t.steps;
   row.seconds_per_step = t.seconds_per_step;
   const double seconds = median(row.seconds_per_step);

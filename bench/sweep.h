@@ -22,8 +22,9 @@ struct SweepSettings {
   std::vector<StartState> states;
   std::vector<std::string> variants = {"seed"};          // bench/variants.h
   std::map<Backend, std::vector<std::uint64_t>> counts;  // ascending, per backend
-  double density = 1.2;                                  // boids per r^2
-  double radius = 10.0;  // r; the world side is sqrt(count / density) * r
+  int dimensions = 2;                                    // 2, or 3: flocks in a cube
+  double density = 1.2;  // boids per r^2 (per r^3 in a cube; 0.9 gives the seed's neighbours)
+  double radius = 10.0;  // r; the world side is (count / density)^(1 / dimensions) * r
   std::uint64_t seed = 42;
   std::uint64_t repeats = 5;         // timed repeats per row; the median is reported
   double min_repeat_seconds = 0.1;   // each repeat steps long enough to take at least this
@@ -44,6 +45,7 @@ struct Row {
   std::uint64_t count;
   std::string device;  // Simulation::device()
   double world;        // side of the torus
+  int dimensions;      // 2, or 3 (a cube of side `world`)
   std::uint64_t steps_per_repeat;
   std::vector<double> seconds_per_step;  // one entry per repeat
   double ms_per_step;                    // median
