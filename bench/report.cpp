@@ -245,10 +245,11 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
   j["settings"] = settings;
 
   j["model"] = {
-      {"flops_per_pair", kFlopsPerPair},
+      {"flops_per_pair", flops_per_pair(s.dimensions)},
       {"bytes_per_boid", "memory the flock holds per boid (Simulation::bytes_allocated)"},
       {"hashed_traffic_bytes_per_boid",
-       "bytes a hashed step moves per boid, B = 4 * sizeof(Real): on CPUs 4B + 32 + 12 * cells / "
+       "bytes a hashed step moves per boid, B = 2 * dimensions * sizeof(Real): on CPUs 4B + 32 + "
+       "12 * cells / "
        "count (counting sort); on CUDA 4B + 24 + 16 * passes (+ 8 when passes are odd) + 16 * "
        "cells / count, passes = ceil(key bits / 8) (CUB onesweep); see bench/model.h"},
       {"naive_traffic_bytes_per_boid", "2B: read the boid, write it; candidates come from cache"}};

@@ -138,16 +138,17 @@ Row finish_row(const SimulationConfig& config, StartState state, const std::stri
   if (config.method == Method::kNaive) {
     row.candidates_per_boid = n - 1;
     row.pair_interactions_per_second = n * (n - 1) / seconds;
-    row.traffic_bytes_per_boid = naive_traffic_bytes(config.precision);
+    row.traffic_bytes_per_boid = naive_traffic_bytes(config.precision, row.dimensions);
     row.limit = "arithmetic";
     const double peak =
         config.precision == Precision::kFloat ? limits.float_flops : limits.double_flops;
-    row.limit_ms_per_step = 1e3 * n * (n - 1) * kFlopsPerPair / peak;
+    row.limit_ms_per_step = 1e3 * n * (n - 1) * flops_per_pair(row.dimensions) / peak;
   } else {
     row.candidates_per_boid = start.candidates.at(config.precision);
     row.pair_interactions_per_second = n * row.candidates_per_boid / seconds;
-    row.traffic_bytes_per_boid = hashed_traffic_bytes(config.backend, config.precision, row.count,
-                                                      start.cells.at(config.precision));
+    row.traffic_bytes_per_boid =
+        hashed_traffic_bytes(config.backend, config.precision, row.count,
+                             start.cells.at(config.precision), row.dimensions);
     row.limit = "memory";
     row.limit_ms_per_step = 1e3 * n * row.traffic_bytes_per_boid / limits.memory_bytes_per_s;
   }

@@ -47,16 +47,16 @@ struct NeighborSums {
   template <bool DivideEach>
   BOIDS_HD BOIDS_INLINE void add(int lane, const Real (&d)[D], Real d2, const Real (&v)[D],
                                  bool near, bool pushes) {
+    // One loop per sum, not one per axis: so GCC keeps every sum of a vectorised block in a
+    // register across the candidates (interleaved, the 2D step ran 15 % slower).
     count[lane] += static_cast<int>(near);
-    const Real inverse = DivideEach ? Real(1) : Real(1) / d2;
-    for (int a = 0; a < D; ++a) {
-      velocity[a][lane] += near ? v[a] : Real(0);
-      offset[a][lane] += near ? d[a] : Real(0);
-      if constexpr (DivideEach) {
-        push[a][lane] -= pushes ? d[a] / d2 : Real(0);
-      } else {
-        push[a][lane] -= pushes ? d[a] * inverse : Real(0);
-      }
+    for (int a = 0; a < D; ++a) velocity[a][lane] += near ? v[a] : Real(0);
+    for (int a = 0; a < D; ++a) offset[a][lane] += near ? d[a] : Real(0);
+    if constexpr (DivideEach) {
+      for (int a = 0; a < D; ++a) push[a][lane] -= pushes ? d[a] / d2 : Real(0);
+    } else {
+      const Real inverse = Real(1) / d2;
+      for (int a = 0; a < D; ++a) push[a][lane] -= pushes ? d[a] * inverse : Real(0);
     }
   }
 };
