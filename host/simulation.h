@@ -52,8 +52,12 @@ struct StateView {
     }
     return view;
   }
-  // Rows of four: x, y, vx, vy (a C-ordered (N, 4) array).
-  static StateView rows(double* data) { return {data, data + 1, data + 2, data + 3, 4}; }
+  // Rows of four, x, y, vx, vy (a C-ordered (N, 4) array); in three dimensions rows of six,
+  // x, y, z, vx, vy, vz ((N, 6)).
+  static StateView rows(double* data, int dimensions = 2) {
+    if (dimensions == 3) return {data, data + 1, data + 3, data + 4, 6, data + 2, data + 5};
+    return {data, data + 1, data + 2, data + 3, 4};
+  }
 };
 
 // A flock in GPU memory, valid until its next step or change: `count` boids of four values
@@ -77,13 +81,13 @@ struct PredatorPush {
 };
 
 // What a viewer needs of a running flock beyond its simulation: the boids to draw and the
-// pointer as a predator. The render data is every boid as 4 floats (x, y, vx, vy), in the
-// backend's own order (not necessarily input order).
+// pointer as a predator (in 2D). The render data is every boid as 2D floats (x, y, vx, vy; in
+// 3D x, y, z, vx, vy, vz), in the backend's own order (not necessarily input order).
 class ViewerAccess {
  public:
   virtual void apply_predator(const PredatorPush& predator) = 0;
 
-  // Into host memory: 4 * count() floats.
+  // Into host memory: 2 * dimensions * count() floats.
   virtual void copy_render_data(float* out) = 0;
 
   // Into GPU memory (e.g. a mapped OpenGL buffer), as work on the caller's CUDA stream

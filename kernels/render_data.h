@@ -1,24 +1,23 @@
-// What a viewer draws of a 2D flock: every boid as four floats (x, y, vx, vy), in the backend's own
-// order.
+// What a viewer draws: every boid as 2D floats, its position then its velocity (x, y, vx, vy in
+// 2D; x, y, z, vx, vy, vz in 3D), in the backend's own order.
 #pragma once
 
 #include "kernels/rules.h"
 
 namespace boids::kernels {
 
-struct RenderBoid {
-  float x, y, vx, vy;
-};
-
-template <typename Real>
+template <typename Real, int D>
 struct ToRenderData {
-  const Boid<Real, 2>* boids;
-  RenderBoid* out;
+  const Boid<Real, D>* boids;
+  float* out;
 
   BOIDS_HD void operator()(index_t i) const {
-    const Boid<Real, 2> b = boids[i];
-    out[i] = {static_cast<float>(b.position[0]), static_cast<float>(b.position[1]),
-              static_cast<float>(b.velocity[0]), static_cast<float>(b.velocity[1])};
+    const Boid<Real, D> b = boids[i];
+    float* o = out + std::size_t{2 * D} * i;
+    for (int a = 0; a < D; ++a) {
+      o[a] = static_cast<float>(b.position[a]);
+      o[D + a] = static_cast<float>(b.velocity[a]);
+    }
   }
 };
 

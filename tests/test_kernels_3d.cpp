@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -310,6 +311,28 @@ TEST_P(Kernels3d, ResumesExactly) {
   second->step(8);
   EXPECT_TRUE(test_support::bit_identical(second->state(), whole->state()));
   EXPECT_EQ(second->state().z, whole->state().z);
+}
+
+// What the viewer draws of a 3D flock: six floats a boid (x, y, z, vx, vy, vz), in the
+// backend's order; the pointer is a predator in 2D only.
+TEST_P(Kernels3d, RenderDataHoldsSixFloatsABoid) {
+  const EngineCase c = GetParam();
+  const FlockParams p = box(40);
+  const auto sim =
+      make_simulation({c.backend, c.method, c.precision, p, 3}, make_initial_state(300, 3, p));
+  sim->step(4);
+  const FlockState s = sim->state();
+  std::vector<std::array<float, 6>> expected, got(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    expected.push_back({static_cast<float>(s.x[i]), static_cast<float>(s.y[i]),
+                        static_cast<float>(s.z[i]), static_cast<float>(s.vx[i]),
+                        static_cast<float>(s.vy[i]), static_cast<float>(s.vz[i])});
+  }
+  sim->viewer_access().copy_render_data(got.front().data());
+  std::sort(expected.begin(), expected.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+  EXPECT_THROW(sim->viewer_access().apply_predator({10, 10, 5, 1}), InputError);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryBackend, Kernels3d, test_support::every_engine_case(),

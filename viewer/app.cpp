@@ -16,6 +16,7 @@
 
 #include "host/cli/python_script.h"
 #include "host/errors.h"
+#include "host/message_text.h"
 #include "host/output_file.h"
 #include "host/simulation.h"
 #include "viewer/viewer.h"
@@ -39,6 +40,22 @@ cli::OptionParser make_parser(ViewerOptions& o) {
                      cli::check_png_name("--screenshot", v);
                      o.screenshot = v;
                    });
+  parser.add_value("--record", "FILE.mp4",
+                   "write every frame drawn into an H.264 video (needs ffmpeg; with --frames N, "
+                   "headless under Xvfb too)",
+                   [&o](const std::string& v) {
+                     if (v.size() < 5 || v.compare(v.size() - 4, 4, ".mp4") != 0) {
+                       throw InputError("--record: expected a file name ending in .mp4, got " +
+                                        boids::quoted(v));
+                     }
+                     o.record = v;
+                   });
+  parser.add_value("--record-fps", "N", "frames a second of the video, 1 to 240 (default 30)",
+                   [&o](const std::string& v) {
+                     o.record_fps = static_cast<int>(cli::parse_whole("--record-fps", v, 1, 240));
+                   });
+  parser.add_flag("--no-panel", "start with the control panel hidden (Tab shows it)",
+                  [&o] { o.hide_panel = true; });
   parser.add_value("--vsync", "on|off", "wait for the display's refresh (default on)",
                    [&o](const std::string& v) {
                      if (v != "on" && v != "off") {
@@ -66,13 +83,14 @@ Viewer* viewer_of(GLFWwindow* window) {
 int run_viewer(const ViewerOptions& options) {
   // Everything the user gave is checked before a window opens.
   const SimulationConfig config = cli::resolve_config(options.flock);
-  if (config.params.dimensions == 3) {
-    throw InputError(
-        "--dimensions 3: the viewer draws flocks in two dimensions only, so far "
-        "(docs/3d.md)");
-  }
-  OutputFiles outputs;  // checked, and its temporary file made, before a window opens
+  OutputFiles outputs;  // checked, and its temporary files made, before a window opens
   if (!options.screenshot.empty()) outputs.add("--screenshot", options.screenshot, ".png");
+  if (!options.record.empty()) {
+    if (!ffmpeg_available()) {
+      throw RuntimeError("--record: ffmpeg is not on the PATH (scripts/install-deps installs it)");
+    }
+    outputs.add("--record", options.record, ".mp4");
+  }
   std::unique_ptr<Simulation> sim =
       make_simulation(config, cli::initial_state(options.flock, config.params));
 
@@ -97,6 +115,7 @@ int run_viewer(const ViewerOptions& options) {
   ImGui::StyleColorsDark();
   {
     auto viewer = std::make_unique<Viewer>(window, options, config, std::move(sim));
+    if (outputs.has("--record")) viewer->record_to(outputs.file_to_write("--record"));
     glfwSetWindowUserPointer(window, viewer.get());
     // Ours first; Dear ImGui's backend chains to them.
     glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
@@ -119,6 +138,7 @@ int run_viewer(const ViewerOptions& options) {
         }
         outputs.write("--screenshot", viewer->screenshot_png());
       }
+      if (outputs.has("--record")) outputs.written_externally("--record");
     } catch (...) {
       ImGui_ImplOpenGL3_Shutdown();
       ImGui_ImplGlfw_Shutdown();

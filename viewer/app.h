@@ -13,6 +13,9 @@ struct ViewerOptions {
   std::uint64_t frames = 0;  // 0: until the window is closed
   std::uint64_t steps_per_frame = 1;
   std::string screenshot;
+  std::string record;  // FILE.mp4
+  int record_fps = 30;
+  bool hide_panel = false;
   bool vsync = true;
   bool help = false;
 };

@@ -98,6 +98,10 @@ void Viewer::model_controls() {
   if (ImGui::Combo("model", &model, "boids\0steering\0vicsek\0")) {
     const FlockParams defaults = cli::model_defaults(static_cast<Model>(model), count_);
     FlockParams next = defaults;
+    if (box()) {  // a box keeps its sides
+      next.dimensions = 3;
+      next.world = ui_.world;
+    }
     next.world.boundary = ui_.world.boundary;
     next.noise = ui_.noise;
     next.fov = ui_.fov;
@@ -156,8 +160,10 @@ void Viewer::variant_controls() {
     }
   }
   if (ImGui::Checkbox("goal", &ui_.has_goal)) params_dirty_ = true;
-  ImGui::SameLine();
-  if (ImGui::Button(placing_goal_ ? "click in the world..." : "place")) placing_goal_ = true;
+  if (!box()) {  // placed with the pointer in the plane
+    ImGui::SameLine();
+    if (ImGui::Button(placing_goal_ ? "click in the world..." : "place")) placing_goal_ = true;
+  }
   if (ui_.has_goal && slider("goal weight", ui_.goal_weight, 0, 5, "%.2f")) params_dirty_ = true;
   // Under Vicsek wind adds to each step: both components together stay within the room the
   // speed leaves.
@@ -165,9 +171,11 @@ void Viewer::variant_controls() {
   calm.wind = Vec3{};
   const double room =
       ui_.model == Model::kVicsek ? largest_max_speed(calm) - ui_.max_speed : ui_.max_speed;
-  const double most = std::max(0.0, std::min(ui_.max_speed, room / std::sqrt(2.0)));
+  const double axes = box() ? 3.0 : 2.0;
+  const double most = std::max(0.0, std::min(ui_.max_speed, room / std::sqrt(axes)));
   if (slider("wind x", ui_.wind.x, -most, most, "%.3g")) params_dirty_ = true;
   if (slider("wind y", ui_.wind.y, -most, most, "%.3g")) params_dirty_ = true;
+  if (box() && slider("wind z", ui_.wind.z, -most, most, "%.3g")) params_dirty_ = true;
   if (!ui_.obstacles.empty()) ImGui::Text("%zu obstacles", ui_.obstacles.size());
 }
 
@@ -185,6 +193,13 @@ void Viewer::view_controls() {
   int mode = static_cast<int>(color_mode_);
   ImGui::Combo("colour", &mode, "heading\0speed\0");
   color_mode_ = static_cast<ColorMode>(mode);
+  if (box()) {  // in radii: boids are boid_pixels_ / 14 radii long
+    float radii = boid_pixels_ / 14.0f;
+    if (ImGui::SliderFloat("boid size", &radii, 1.0f / 14, 30.0f / 14, "%.2f r")) {
+      boid_pixels_ = radii * 14.0f;
+    }
+    return;  // no predator in a box
+  }
   ImGui::SliderFloat("boid size", &boid_pixels_, 1.0f, 30.0f, "%.1f px");
   const double side = std::min(config_.params.world.width, config_.params.world.height);
   double radius = predator_radius_;
@@ -197,7 +212,7 @@ void Viewer::view_controls() {
 // Walls, obstacles and the goal, over the boids, at their image nearest the view's centre.
 void Viewer::draw_overlays() {
   const FlockParams& p = config_.params;
-  if (p.world.torus() && p.obstacles.empty() && !p.has_goal) return;
+  if (box() || (p.world.torus() && p.obstacles.empty() && !p.has_goal)) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
   const auto screen = [&](double x, double y) {
@@ -228,20 +243,26 @@ void Viewer::draw_overlays() {
 void Viewer::help_window() {
   ImGui::SetNextWindowPos(ImVec2(400, 10), ImGuiCond_FirstUseEver);
   ImGui::Begin("help", &show_help_, ImGuiWindowFlags_AlwaysAutoResize);
+  const char* mouse = box() ? "left drag    turn the camera about its target\n"
+                              "right drag   pan\n"
+                              "wheel        zoom\n"
+                              "0 or Home    frame the box\n"
+                            : "left button  hold: the pointer is a predator\n"
+                              "             (after 'place': sets the goal)\n"
+                              "right drag   pan (a torus wraps around)\n"
+                              "wheel        zoom about the pointer\n"
+                              "0 or Home    fit the world\n";
   ImGui::Text(
       "Space        pause / resume\n"
       "N or .       one step (pauses)\n"
       "R            reset with a new seed\n"
       "+ / -        double / halve steps per frame\n"
       "C            colour by heading / by speed\n"
-      "left button  hold: the pointer is a predator\n"
-      "             (after 'place': sets the goal)\n"
-      "right drag   pan (a torus wraps around)\n"
-      "wheel        zoom about the pointer\n"
-      "0 or Home    fit the world\n"
+      "%s"
       "Tab          hide / show the panel\n"
       "H or F1      this help\n"
-      "Esc or Q     quit");
+      "Esc or Q     quit",
+      mouse);
   ImGui::End();
 }
 

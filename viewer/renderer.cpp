@@ -5,13 +5,14 @@
 #include <string>
 
 #include "host/errors.h"
+#include "viewer/gl_program.h"
 
 namespace boids::viewer {
 namespace {
 
 // Each instance is one boid; gl_VertexID picks the triangle's corner. On a torus, positions are
 // drawn at the image nearest to the view's centre, so panning wraps around.
-constexpr const char* kVertexShader = R"(#version 430 core
+constexpr const char* kVertexShader = R"(
 layout(location = 0) in vec4 boid;  // x, y, vx, vy
 uniform vec2 u_center;
 uniform vec2 u_world;   // width, height
@@ -23,11 +24,6 @@ uniform int u_mode;     // 0 heading, 1 speed
 uniform float u_max_speed;
 out vec3 v_color;
 
-vec3 hsv(float h, float s, float v) {
-  vec3 k = clamp(abs(mod(h * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
-  return v * mix(vec3(1.0), k, s);
-}
-
 void main() {
   vec2 d = boid.xy - u_center;
   if (u_wrap == 1) d -= u_world * round(d / u_world);
@@ -38,76 +34,53 @@ void main() {
               : (gl_VertexID == 1 ? vec2(-0.4, 0.3) : vec2(-0.4, -0.3));
   vec2 offset = (f * corner.x + side * corner.y) * u_size;
   gl_Position = vec4(d * u_scale + offset * u_pixel, 0.0, 1.0);
-  if (u_mode == 0) {
-    v_color = hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0);
-  } else {
-    // Speeds live in [v_max / 2, v_max]: slow blue to fast orange.
-    float t = clamp(2.0 * speed / u_max_speed - 1.0, 0.0, 1.0);
-    v_color = mix(vec3(0.2, 0.45, 1.0), vec3(1.0, 0.55, 0.1), t);
-  }
+  v_color = u_mode == 0 ? hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0)
+                       : speed_color(speed, u_max_speed);
 }
 )";
-
-constexpr const char* kFragmentShader = R"(#version 430 core
-in vec3 v_color;
-out vec4 color;
-void main() { color = vec4(v_color, 1.0); }
-)";
-
-unsigned int compile(GLenum kind, const char* source) {
-  const GLuint shader = glCreateShader(kind);
-  glShaderSource(shader, 1, &source, nullptr);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[2048] = {};
-    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-    throw RuntimeError(std::string("boid shader does not compile: ") + log);
-  }
-  return shader;
-}
 
 }  // namespace
 
-Renderer::Renderer(std::uint64_t count) : count_(count) {
-  const GLuint vs = compile(GL_VERTEX_SHADER, kVertexShader);
-  const GLuint fs = compile(GL_FRAGMENT_SHADER, kFragmentShader);
-  program_ = glCreateProgram();
-  glAttachShader(program_, vs);
-  glAttachShader(program_, fs);
-  glLinkProgram(program_);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[2048] = {};
-    glGetProgramInfoLog(program_, sizeof log, nullptr, log);
-    throw RuntimeError(std::string("boid shader does not link: ") + log);
+Renderer::Renderer(std::uint64_t count, int dimensions) : count_(count), dimensions_(dimensions) {
+  if (dimensions_ == 3) {
+    create_3d_programs();
+  } else {
+    program_ =
+        link_program({kGlslVersion, kGlslColors, kVertexShader}, kColorFragmentShader, "boid");
+    u_center_ = glGetUniformLocation(program_, "u_center");
+    u_world_ = glGetUniformLocation(program_, "u_world");
+    u_wrap_ = glGetUniformLocation(program_, "u_wrap");
+    u_scale_ = glGetUniformLocation(program_, "u_scale");
+    u_pixel_ = glGetUniformLocation(program_, "u_pixel");
+    u_size_ = glGetUniformLocation(program_, "u_size");
+    u_mode_ = glGetUniformLocation(program_, "u_mode");
+    u_max_speed_ = glGetUniformLocation(program_, "u_max_speed");
   }
-  u_center_ = glGetUniformLocation(program_, "u_center");
-  u_world_ = glGetUniformLocation(program_, "u_world");
-  u_wrap_ = glGetUniformLocation(program_, "u_wrap");
-  u_scale_ = glGetUniformLocation(program_, "u_scale");
-  u_pixel_ = glGetUniformLocation(program_, "u_pixel");
-  u_size_ = glGetUniformLocation(program_, "u_size");
-  u_mode_ = glGetUniformLocation(program_, "u_mode");
-  u_max_speed_ = glGetUniformLocation(program_, "u_max_speed");
 
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &vbo_);
   glBindVertexArray(vao_);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
-  const auto bytes = static_cast<GLsizeiptr>(count_ * 4 * sizeof(float));
+  const auto bytes = static_cast<GLsizeiptr>(count_ * floats_per_boid() * sizeof(float));
   glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_DYNAMIC_DRAW);
   if (glGetError() == GL_OUT_OF_MEMORY) {
     throw RuntimeError("OpenGL cannot allocate the vertex buffer (" + std::to_string(bytes) +
                        " bytes)");
   }
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
-  glVertexAttribDivisor(0, 1);
+  const auto stride = static_cast<GLsizei>(floats_per_boid() * sizeof(float));
+  if (dimensions_ == 3) {  // position, velocity
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+    glVertexAttribDivisor(0, 1);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(3 * sizeof(float)));
+    glVertexAttribDivisor(1, 1);
+  } else {  // x, y, vx, vy
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride, nullptr);
+    glVertexAttribDivisor(0, 1);
+  }
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
@@ -115,12 +88,15 @@ Renderer::Renderer(std::uint64_t count) : count_(count) {
 Renderer::~Renderer() {
   glDeleteBuffers(1, &vbo_);
   glDeleteVertexArrays(1, &vao_);
+  glDeleteVertexArrays(1, &box_vao_);
   glDeleteProgram(program_);
+  glDeleteProgram(box_program_);
 }
 
 void Renderer::upload(const float* data) {
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(count_ * 4 * sizeof(float)), data);
+  glBufferSubData(GL_ARRAY_BUFFER, 0,
+                  static_cast<GLsizeiptr>(count_ * floats_per_boid() * sizeof(float)), data);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 

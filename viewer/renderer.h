@@ -1,40 +1,54 @@
-// Draws every boid as a small triangle pointing along its velocity: one instanced draw from
-// one vertex buffer of 4 floats per boid (x, y, vx, vy), the layout of
-// ViewerAccess::copy_render_data. Needs a current OpenGL 4.3 core context (glad loaded).
+// Draws every boid: in 2D a small triangle pointing along its velocity; in 3D a lit pyramid
+// along it, in perspective, inside the box's edges. One instanced draw from one vertex buffer
+// of the render data (ViewerAccess::copy_render_data: x, y, vx, vy per boid, or x, y, z, vx,
+// vy, vz). Needs a current OpenGL 4.3 core context (glad loaded).
 #pragma once
 
 #include <cstdint>
 
 #include "host/flock.h"
+#include "viewer/camera.h"
 
 namespace boids::viewer {
 
 enum class ColorMode { kHeading = 0, kSpeed = 1 };
 
 struct View {
-  double center_x = 0, center_y = 0;  // world point at the middle of the window
-  double pixels_per_unit = 1;         // zoom
+  double center_x = 0, center_y = 0;  // world point at the middle of the window (2D)
+  double pixels_per_unit = 1;         // zoom (2D)
   int width = 1, height = 1;          // framebuffer, pixels
 };
 
 class Renderer {
  public:
-  explicit Renderer(std::uint64_t count);
+  Renderer(std::uint64_t count, int dimensions);
   ~Renderer();
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
   unsigned int buffer() const { return vbo_; }  // the OpenGL buffer object, for interop
-  void upload(const float* data);               // 4 * count floats from the host
+  std::uint64_t floats_per_boid() const { return 2 * static_cast<std::uint64_t>(dimensions_); }
+  void upload(const float* data);  // floats_per_boid() * count floats from the host
 
+  // A 2D flock, each boid `boid_pixels` long.
   void draw(const View& view, const World& world, double max_speed, ColorMode mode,
             float boid_pixels);
+  // A 3D flock seen by `camera`, each boid `boid_length` world units long (renderer_3d.cpp).
+  void draw_3d(const View& view, const Camera& camera, const World& world, double max_speed,
+               ColorMode mode, float boid_length);
 
  private:
+  void create_3d_programs();  // renderer_3d.cpp
+
   std::uint64_t count_;
+  int dimensions_;
   unsigned int program_ = 0, vao_ = 0, vbo_ = 0;
   int u_center_ = -1, u_world_ = -1, u_wrap_ = -1, u_scale_ = -1, u_pixel_ = -1, u_size_ = -1,
       u_mode_ = -1, u_max_speed_ = -1;
+  // 3D: the boids' program uses u_view_proj_, u_eye_, u_size_, u_mode_, u_max_speed_; the
+  // box's edges have their own program and an empty vertex array.
+  unsigned int box_program_ = 0, box_vao_ = 0;
+  int u_view_proj_ = -1, u_eye_ = -1, u_box_view_proj_ = -1, u_box_world_ = -1;
 };
 
 }  // namespace boids::viewer

@@ -45,9 +45,10 @@ Viewer::Viewer(GLFWwindow* window, const ViewerOptions& options, const Simulatio
       seed_(options.flock.seed),
       count_(sim->count()),
       sim_(std::move(sim)),
-      renderer_(count_),
+      renderer_(count_, config.params.dimensions),
       steps_per_frame_(static_cast<int>(options.steps_per_frame)),
       ui_(config.params) {
+  show_ui_ = !options.hide_panel;
   const World& w = config.params.world;
   predator_radius_ =
       static_cast<float>(std::min(2.5 * config.params.radius, 0.25 * std::min(w.width, w.height)));
@@ -61,8 +62,8 @@ Viewer::Viewer(GLFWwindow* window, const ViewerOptions& options, const Simulatio
     render_path_ = "host copy (glBufferSubData)";
   }
   if (interop_) render_path_ = "CUDA-OpenGL interop";
-  staging_.resize(interop_ ? 0 : 4 * count_);
-  snapshot_.resize(4 * count_);
+  staging_.resize(interop_ ? 0 : renderer_.floats_per_boid() * count_);
+  snapshot_.resize(box() ? 0 : 4 * count_);  // 3D: the backend measures itself
   if (!interop_) sim_->viewer_access().copy_render_data(staging_.data());
   upload();
   fit_view();
@@ -81,6 +82,7 @@ void Viewer::fit_view() {
   view_.center_x = w.width / 2;
   view_.center_y = w.height / 2;
   view_.pixels_per_unit = 0.96 * std::min(view_.width / w.width, view_.height / w.height);
+  camera_.fit(w);
 }
 
 // Window coordinates (GLFW's, y down) to world coordinates (y up), wrapped onto the torus.
@@ -115,7 +117,7 @@ void Viewer::upload() {
     } catch (const std::exception& e) {
       interop_.reset();
       render_path_ = std::string("host copy: interop failed (") + e.what() + ")";
-      staging_.resize(4 * count_);
+      staging_.resize(renderer_.floats_per_boid() * count_);
       sim_->viewer_access().copy_render_data(staging_.data());
     }
   }
@@ -190,6 +192,7 @@ void Viewer::service_worker(double now) {
   next.seed = seed_;
   const PredatorPush push{predator_x_, predator_y_, predator_radius_, predator_strength_};
   const std::uint64_t seed = seed_;
+  const bool in_box = box();
   job_ran_ = true;
   job_steps_ = steps;
   job_snapshot_ = snapshot;
@@ -215,7 +218,8 @@ void Viewer::service_worker(double now) {
       if (predator) access.apply_predator(push);
       if (steps > 0) sim_->step(steps);
       if (!interop_) access.copy_render_data(staging_.data());
-      if (snapshot) access.copy_render_data(snapshot_.data());
+      if (snapshot && in_box) job_metrics_ = sim_->metrics();  // on the backend, in 3D
+      if (snapshot && !in_box) access.copy_render_data(snapshot_.data());
     } catch (const std::exception& e) {
       job_error_ = e.what();
       job_failed_ = true;
@@ -241,6 +245,16 @@ void Viewer::service_metrics(double now) {
   // safe to take even while the next job runs.
   if (!snapshot_ready_) return;
   snapshot_ready_ = false;
+  if (box()) {  // the job measured the flock on its backend
+    polarization_ = job_metrics_.polarization;
+    order_ = job_metrics_.order;
+    flocks_ = job_metrics_.flocks;
+    largest_share_ = static_cast<double>(job_metrics_.largest_flock) / static_cast<double>(count_);
+    metrics_seconds_ = 0;
+    history_.add(polarization_, largest_share_, order_);
+    next_snapshot_ = now + kMetricsInterval;
+    return;
+  }
   metrics_input_.swap(snapshot_);
   if (snapshot_.size() != metrics_input_.size()) snapshot_.resize(metrics_input_.size());
   metrics_params_ = config_.params;
@@ -288,7 +302,7 @@ void Viewer::on_key(int key, int action) {
     case GLFW_KEY_KP_SUBTRACT:
       steps_per_frame_ = std::max(1, steps_per_frame_ / 2);
       break;
-    case GLFW_KEY_C:
+    case GLFW_KEY_C:  // (both views)
       color_mode_ = color_mode_ == ColorMode::kHeading ? ColorMode::kSpeed : ColorMode::kHeading;
       break;
     case GLFW_KEY_0:
@@ -313,12 +327,14 @@ void Viewer::on_key(int key, int action) {
 
 void Viewer::on_mouse_button(int button, int action) {
   if (action == GLFW_RELEASE) {
-    if (button == GLFW_MOUSE_BUTTON_LEFT) predator_held_ = false;
+    if (button == GLFW_MOUSE_BUTTON_LEFT) predator_held_ = orbiting_ = false;
     if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) panning_ = false;
     return;
   }
   if (ImGui::GetIO().WantCaptureMouse) return;
-  if (button == GLFW_MOUSE_BUTTON_LEFT && placing_goal_) {
+  if (button == GLFW_MOUSE_BUTTON_LEFT && box()) {
+    orbiting_ = true;  // in 3D the left button turns the camera
+  } else if (button == GLFW_MOUSE_BUTTON_LEFT && placing_goal_) {
     world_at(cursor_x_, cursor_y_, ui_.goal.x, ui_.goal.y);
     ui_.goal.x = std::clamp(ui_.goal.x, 0.0, ui_.world.width * (1 - 1e-12));
     ui_.goal.y = std::clamp(ui_.goal.y, 0.0, ui_.world.height * (1 - 1e-12));
@@ -334,13 +350,17 @@ void Viewer::on_mouse_button(int button, int action) {
 }
 
 void Viewer::on_cursor(double x, double y) {
-  if (panning_) {
-    int window_w = 1;
-    glfwGetWindowSize(window_, &window_w, nullptr);
-    const double scale =
-        static_cast<double>(view_.width) / std::max(1, window_w) / view_.pixels_per_unit;
-    view_.center_x -= (x - cursor_x_) * scale;
-    view_.center_y += (y - cursor_y_) * scale;
+  int window_w = 1, window_h = 1;
+  glfwGetWindowSize(window_, &window_w, &window_h);
+  const double fx = static_cast<double>(view_.width) / std::max(1, window_w);
+  const double fy = static_cast<double>(view_.height) / std::max(1, window_h);
+  const double dx = (x - cursor_x_) * fx, dy = (y - cursor_y_) * fy;  // framebuffer pixels
+  if (box()) {
+    if (orbiting_) camera_.orbit(dx, dy);
+    if (panning_) camera_.pan(dx, dy, view_.height);
+  } else if (panning_) {
+    view_.center_x -= dx / view_.pixels_per_unit;
+    view_.center_y += dy / view_.pixels_per_unit;
   }
   cursor_x_ = x;
   cursor_y_ = y;
@@ -349,6 +369,10 @@ void Viewer::on_cursor(double x, double y) {
 
 void Viewer::on_scroll(double dy) {
   if (ImGui::GetIO().WantCaptureMouse) return;
+  if (box()) {
+    camera_.zoom(dy);
+    return;
+  }
   // Zoom about the pointer: the world point under it stays under it.
   int window_w = 1, window_h = 1;
   glfwGetWindowSize(window_, &window_w, &window_h);
@@ -377,6 +401,23 @@ void Viewer::print_summary(double seconds) const {
   std::fflush(stdout);
 }
 
+// The flock (in 2D or in the box), then the panel over it, into the back buffer.
+void Viewer::draw_frame() {
+  glfwGetFramebufferSize(window_, &view_.width, &view_.height);
+  view_.width = std::max(1, view_.width);
+  view_.height = std::max(1, view_.height);
+  glClearColor(0.05f, 0.06f, 0.08f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  const FlockParams& p = config_.params;
+  if (box()) {
+    renderer_.draw_3d(view_, camera_, p.world, p.max_speed, color_mode_,
+                      static_cast<float>(boid_pixels_ / 14.0 * p.radius));
+  } else {
+    renderer_.draw(view_, p.world, p.max_speed, color_mode_, boid_pixels_);
+  }
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
 void Viewer::run() {
   const double start = glfwGetTime();
   window_start_ = start;
@@ -394,18 +435,18 @@ void Viewer::run() {
     build_ui();
     ImGui::Render();
 
-    glfwGetFramebufferSize(window_, &view_.width, &view_.height);
-    view_.width = std::max(1, view_.width);
-    view_.height = std::max(1, view_.height);
-    glClearColor(0.05f, 0.06f, 0.08f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    renderer_.draw(view_, config_.params.world, config_.params.max_speed, color_mode_,
-                   boid_pixels_);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    draw_frame();
     ++frames_;
     ++window_frames_;
     if (last && !options_.screenshot.empty())
       screenshot_png_ = encode_screenshot(view_.width, view_.height);
+    if (!record_path_.empty()) {
+      if (!recorder_) {
+        recorder_ = std::make_unique<Recorder>(record_path_, view_.width, view_.height,
+                                               options_.record_fps);
+      }
+      recorder_->add_frame(view_.width, view_.height);
+    }
     glfwSwapBuffers(window_);
 
     const double t = glfwGetTime();
@@ -419,6 +460,7 @@ void Viewer::run() {
   }
   // Frames and the steps completed while they were drawn; a step still running is not counted.
   print_summary(glfwGetTime() - start);
+  if (recorder_) recorder_->finish();
   worker_.wait();
   worker_.busy();  // rethrows a failure of the last job
 }

@@ -11,7 +11,9 @@
 
 #include "host/simulation.h"
 #include "viewer/app.h"
+#include "viewer/camera.h"
 #include "viewer/gl_interop.h"
+#include "viewer/recorder.h"
 #include "viewer/renderer.h"
 #include "viewer/stepper.h"
 
@@ -37,6 +39,8 @@ class Viewer {
 
   // The last frame as a PNG, when --screenshot asked for it (empty before the last frame).
   const std::string& screenshot_png() const { return screenshot_png_; }
+  // Records every frame into `path` (--record), from the first frame on.
+  void record_to(const std::string& path) { record_path_ = path; }
 
   // Input, from GLFW's callbacks (which Dear ImGui chains to).
   void on_key(int key, int action);
@@ -54,6 +58,8 @@ class Viewer {
   void service_worker(double now);
   void service_metrics(double now);
   void print_summary(double seconds) const;
+  bool box() const { return config_.params.dimensions == 3; }
+  void draw_frame();
 
   // panel.cpp
   void build_ui();
@@ -80,8 +86,10 @@ class Viewer {
   std::vector<float> metrics_input_;
   Worker worker_, metrics_worker_;
 
-  // What the last job did (read by the main thread once the worker is idle).
+  // What the last job did (read by the main thread once the worker is idle). In 3D a snapshot
+  // is the backend's own metrics (job_metrics_), measured by the job.
   bool job_ran_ = false, job_snapshot_ = false, job_failed_ = false;
+  FlockMetrics job_metrics_;
   std::uint64_t job_steps_ = 0;
   std::string job_error_;
 
@@ -109,10 +117,13 @@ class Viewer {
 
   // View.
   View view_;
+  Camera camera_;  // 3D
   ColorMode color_mode_ = ColorMode::kHeading;
-  float boid_pixels_ = 7.0f;
+  float boid_pixels_ = 7.0f;  // in 3D, boids are boid_pixels_ / 14 radii long
   bool show_help_ = false, show_ui_ = true;
-  bool panning_ = false;
+  bool panning_ = false, orbiting_ = false;
+  std::string record_path_;
+  std::unique_ptr<Recorder> recorder_;
   double cursor_x_ = 0, cursor_y_ = 0;
 
   // Statistics.

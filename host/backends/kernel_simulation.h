@@ -16,12 +16,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "host/backends/flock_layout.h"
+#include "host/errors.h"
 #include "host/memory.h"
 #include "host/simulation.h"
 #include "kernels/flock_metrics.h"
@@ -225,39 +225,34 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
                                              static_cast<Real>(push.strength)};
       exec_.for_each(count32(), kernels::FleePredator<Real>{boids_.data(), predator, params_});
     } else {
-      throw std::logic_error("the viewer's predator flies in 2D flocks only");
+      throw InputError("the pointer is a predator in 2D flocks only");
     }
   }
 
   void copy_render_data(float* out) override {
-    if constexpr (D != 2) {
-      throw std::logic_error("the viewer draws 2D flocks only");
-    } else if constexpr (Executor::kHostMemory) {
-      exec_.for_each(count32(), kernels::ToRenderData<Real>{boids_.data(), render_boids(out)});
+    if constexpr (Executor::kHostMemory) {
+      exec_.for_each(count32(), kernels::ToRenderData<Real, D>{boids_.data(), out});
     } else {
-      if (render_staging_.size() == 0) render_staging_ = Buffer<float>(4 * count());
-      exec_.for_each(count32(), kernels::ToRenderData<Real>{boids_.data(),
-                                                            render_boids(render_staging_.data())});
+      if (render_staging_.size() == 0) render_staging_ = Buffer<float>(2 * D * count());
+      exec_.for_each(count32(),
+                     kernels::ToRenderData<Real, D>{boids_.data(), render_staging_.data()});
       exec_.download(out, render_staging_.data(), render_staging_.size());
     }
   }
 
   bool copy_render_data_to_device(void* device_out, void* cuda_stream) override {
-    if constexpr (Executor::kHostMemory || D != 2) {
+    if constexpr (Executor::kHostMemory) {
       return false;
     } else {
-      exec_.for_each_on(cuda_stream, count32(),
-                        kernels::ToRenderData<Real>{boids_.data(), render_boids(device_out)});
+      exec_.for_each_on(
+          cuda_stream, count32(),
+          kernels::ToRenderData<Real, D>{boids_.data(), static_cast<float*>(device_out)});
       return true;
     }
   }
 
  private:
   static constexpr std::size_t kTransferBoids = std::size_t{1} << 22;  // per host stretch
-
-  static kernels::RenderBoid* render_boids(void* out) {
-    return static_cast<kernels::RenderBoid*>(out);
-  }
 
   bool hashed() const { return config().method == Method::kHashed; }
 

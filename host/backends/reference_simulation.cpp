@@ -44,14 +44,19 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
 
   ViewerAccess& viewer_access() override { return *this; }
   void apply_predator(const PredatorPush& p) override {
+    if (state_.dimensions != 2) throw InputError("the pointer is a predator in 2D flocks only");
     reference_predator(state_, config().params, p.x, p.y, p.radius, p.strength);
   }
   void copy_render_data(float* out) override {
+    const bool box = state_.dimensions == 3;
     for (std::size_t i = 0; i < state_.size(); ++i) {
-      out[4 * i + 0] = static_cast<float>(state_.x[i]);
-      out[4 * i + 1] = static_cast<float>(state_.y[i]);
-      out[4 * i + 2] = static_cast<float>(state_.vx[i]);
-      out[4 * i + 3] = static_cast<float>(state_.vy[i]);
+      const double values[6] = {state_.x[i],  state_.y[i],  box ? state_.z[i] : 0.0,
+                                state_.vx[i], state_.vy[i], box ? state_.vz[i] : 0.0};
+      const int d = box ? 3 : 2;
+      for (int a = 0; a < d; ++a) {
+        out[2 * d * i + a] = static_cast<float>(values[a]);
+        out[2 * d * i + d + a] = static_cast<float>(values[3 + a]);
+      }
     }
   }
   bool copy_render_data_to_device(void*, void*) override { return false; }
