@@ -10,6 +10,7 @@
 #include "host/npy_file.h"
 #include "host/numeric_csv.h"
 #include "host/output_file.h"
+#include "host/simulation.h"
 
 namespace boids {
 namespace {
@@ -156,22 +157,30 @@ FlockState parse_npy_state(const std::string& bytes, const std::string& name, co
 }
 
 FlockState state_from_rows(const double* rows, std::uint64_t count, const World& world,
-                           const std::string& what) {
+                           const std::string& what, int dimensions) {
   if (count == 0) throw InputError(what + ": no boids");
   if (count > kMaxBoids) {
     throw InputError(what + ": more than " + std::to_string(kMaxBoids) + " boids");
   }
   FlockState state;
+  state.dimensions = dimensions;
   state.resize(count);
+  const StateView out = StateView::of(state);
+  const auto width = static_cast<std::uint64_t>(2 * dimensions);
   for (std::uint64_t row = 0; row < count; ++row) {
-    const double v[4] = {rows[4 * row], rows[4 * row + 1], rows[4 * row + 2], rows[4 * row + 3]};
-    if (!acceptable_row(v, 2, world)) {
-      throw InputError(what + ", row " + std::to_string(row) + ": " + row_problem(v, 2, world));
+    const double* v = rows + width * row;
+    if (!acceptable_row(v, dimensions, world)) {
+      throw InputError(what + ", row " + std::to_string(row) + ": " +
+                       row_problem(v, dimensions, world));
     }
-    state.x[row] = v[0];
-    state.y[row] = v[1];
-    state.vx[row] = v[2];
-    state.vy[row] = v[3];
+    out.x[row] = v[0];
+    out.y[row] = v[1];
+    out.vx[row] = v[dimensions];
+    out.vy[row] = v[dimensions + 1];
+    if (dimensions == 3) {
+      out.z[row] = v[2];
+      out.vz[row] = v[5];
+    }
   }
   return state;
 }
@@ -307,12 +316,12 @@ std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string
 }
 
 std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
-                                        const std::string& what) {
+                                        const std::string& what, int dimensions) {
   if (obstacles.size() > kMaxObstacles) {
     throw InputError(what + ": more than " + std::to_string(kMaxObstacles) + " obstacles");
   }
   for (std::size_t row = 0; row < obstacles.size(); ++row) {
-    const std::string problem = obstacle_problem(obstacles[row], world, 2);
+    const std::string problem = obstacle_problem(obstacles[row], world, dimensions);
     if (!problem.empty()) {
       throw InputError(what + ", row " + std::to_string(row) + ": " + problem);
     }

@@ -42,11 +42,12 @@ std::string format_state(const FlockState& state);
 FlockState parse_npy_state(const std::string& bytes, const std::string& name, const World& world);
 std::string format_npy_state(const FlockState& state);
 
-// A state held in memory as rows of four doubles (x, y, vx, vy), such as a NumPy array: at
-// least one boid, finite values, positions in the world, as a .npy file's rows. A refusal
-// names `what` and the row (0-based, as numpy indexes it).
+// A state held in memory as rows of four doubles (x, y, vx, vy), or of six in three
+// dimensions (x, y, z, vx, vy, vz), such as a NumPy array: at least one boid, finite values,
+// positions in the world, as a .npy file's rows. A refusal names `what` and the row (0-based,
+// as numpy indexes it).
 FlockState state_from_rows(const double* rows, std::uint64_t count, const World& world,
-                           const std::string& what);
+                           const std::string& what, int dimensions = 2);
 
 // Whether `path` names a .npy state file.
 bool is_npy_name(const std::string& path);
@@ -68,6 +69,6 @@ std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string
 // Obstacles given in memory, checked as a file's rows; a refusal names `what` and the row
 // (0-based).
 std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
-                                        const std::string& what);
+                                        const std::string& what, int dimensions = 2);
 
 }  // namespace boids

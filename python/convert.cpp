@@ -62,31 +62,37 @@ std::string option_text(const std::string& keyword, const py::handle& value) {
   return number_text(option, value);
 }
 
-// `obstacles=` as rows of (x, y, radius); a file's name is taken as the command line takes it.
-std::vector<Obstacle> obstacle_rows(const py::handle& value) {
+// `obstacles=` as rows of (x, y, radius), or (x, y, z, radius) in three dimensions (every row
+// alike; `dimensions` says which); a file's name is taken as the command line takes it.
+std::vector<Obstacle> obstacle_rows(const py::handle& value, int& dimensions) {
   std::vector<Obstacle> obstacles;
   if (!py::isinstance<py::sequence>(value) && !py::hasattr(value, "__array__")) {
     throw InputError("obstacles: expected rows (x, y, radius) or a file's name, got " +
                      py::repr(value).cast<std::string>());
   }
+  std::size_t columns = 0;
   const py::list rows = py::module_::import("builtins").attr("list")(value);
   for (std::size_t row = 0; row < rows.size(); ++row) {
     const py::handle item = rows[row];
     const bool sequence = py::isinstance<py::sequence>(item) || py::hasattr(item, "__array__");
     const py::list values =
         sequence ? py::list(py::module_::import("builtins").attr("list")(item)) : py::list();
-    if (values.size() != 3) {
-      throw InputError("obstacles, row " + std::to_string(row) +
-                       ": expected three numbers (x, y, radius), got " +
-                       py::repr(item).cast<std::string>());
+    if (columns == 0) columns = values.size();
+    if ((values.size() != 3 && values.size() != 4) || values.size() != columns) {
+      throw InputError(
+          "obstacles, row " + std::to_string(row) + ": expected " +
+          (columns == 4 ? "four numbers (x, y, z, radius)" : "three numbers (x, y, radius)") +
+          ", as every row, got " + py::repr(item).cast<std::string>());
     }
-    double v[3];
-    for (int c = 0; c < 3; ++c) {
+    double v[4] = {0, 0, 0, 0};
+    for (std::size_t c = 0; c < columns; ++c) {
       number_text("obstacles, row " + std::to_string(row), values[c]);  // a number, or refused
       v[c] = py::float_(values[c]).cast<double>();
     }
-    obstacles.push_back({v[0], v[1], v[2]});
+    obstacles.push_back(columns == 4 ? Obstacle{v[0], v[1], v[3], v[2]}
+                                     : Obstacle{v[0], v[1], v[2]});
   }
+  dimensions = columns == 4 ? 3 : 2;
   return obstacles;
 }
 
@@ -121,7 +127,7 @@ GivenOptions given_options(const py::dict& keywords) {
     if (value.is_none()) {
       given.cleared.insert(keyword);
     } else if (keyword == "obstacles" && !is_text(value)) {
-      given.obstacles = obstacle_rows(value);
+      given.obstacles = obstacle_rows(value, given.obstacle_dimensions);
     } else {
       given.texts[keyword] = option_text(keyword, value);
     }
@@ -142,6 +148,7 @@ GivenOptions merged(GivenOptions given, const GivenOptions& changes) {
   if (changes.obstacles) {
     drop("obstacles");
     given.obstacles = changes.obstacles;
+    given.obstacle_dimensions = changes.obstacle_dimensions;
   }
   return given;
 }
@@ -154,6 +161,7 @@ cli::FlockOptions parse_flock_options(const GivenOptions& given) {
   for (const auto& [keyword, text] : given.texts) args.push_back(option_of(keyword) + "=" + text);
   parser.parse(args);
   options.obstacles = given.obstacles;
+  options.obstacle_dimensions = given.obstacle_dimensions;
   return options;
 }
 
@@ -187,7 +195,10 @@ py::object to_python(const nlohmann::ordered_json& j) {
   throw RuntimeError("a report holds a value Python cannot take");
 }
 
-FlockState state_of_array(const py::object& array, const World& world, const std::string& what) {
+FlockState state_of_array(const py::object& array, const World& world, const std::string& what,
+                          int dimensions) {
+  const std::string shape_wanted =
+      dimensions == 3 ? "(N, 6): x, y, z, vx, vy, vz" : "(N, 4): x, y, vx, vy";
   py::array_t<double, py::array::c_style | py::array::forcecast> rows;
   try {
     rows = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
@@ -195,23 +206,25 @@ FlockState state_of_array(const py::object& array, const World& world, const std
     rows = {};
   }
   if (!rows) {
-    throw InputError(what + ": expected an array of numbers of shape (N, 4): x, y, vx, vy");
+    throw InputError(what + ": expected an array of numbers of shape " + shape_wanted);
   }
   std::ostringstream shape;
   shape << "(";
   for (py::ssize_t d = 0; d < rows.ndim(); ++d) shape << (d ? ", " : "") << rows.shape(d);
   shape << (rows.ndim() == 1 ? ",)" : ")");
-  if (rows.ndim() == 2 && rows.shape(1) == 6) {
-    throw InputError(what + ": its shape " + shape.str() +
-                     " holds 3-D boids (x, y, z, vx, vy, vz); the Python module takes flocks in "
-                     "two dimensions only, so far: shape (N, 4), x, y, vx, vy");
+  const py::ssize_t columns = 2 * dimensions;
+  if (rows.ndim() == 2 && rows.shape(1) == 10 - columns) {  // the other dimension's rows
+    throw InputError(what + ": its shape " + shape.str() + " holds boids in " +
+                     (dimensions == 3 ? "two dimensions" : "three dimensions") +
+                     "; this flock flies in " + std::to_string(dimensions) + ": expected " +
+                     shape_wanted + (dimensions == 3 ? "" : " (dimensions=3 takes (N, 6))"));
   }
-  if (rows.ndim() != 2 || rows.shape(1) != 4) {
-    throw InputError(what + ": its shape is " + shape.str() + "; expected (N, 4): x, y, vx, vy");
+  if (rows.ndim() != 2 || rows.shape(1) != columns) {
+    throw InputError(what + ": its shape is " + shape.str() + "; expected " + shape_wanted);
   }
   const auto count = static_cast<std::uint64_t>(rows.shape(0));
   py::gil_scoped_release release;
-  return state_from_rows(rows.data(), count, world, what);
+  return state_from_rows(rows.data(), count, world, what, dimensions);
 }
 
 }  // namespace boids::python

@@ -26,6 +26,7 @@ namespace py = pybind11;
 struct GivenOptions {
   std::map<std::string, std::string> texts;  // keyword -> the option's value as text
   std::optional<std::vector<Obstacle>> obstacles;
+  int obstacle_dimensions = 2;    // rows of (x, y, radius), or of (x, y, z, radius): 3
   std::set<std::string> cleared;  // keywords given as None: back to their defaults
 };
 
@@ -45,8 +46,10 @@ std::vector<std::string> flock_keywords();
 
 py::object to_python(const nlohmann::ordered_json& json);
 
-// An (N, 4) array of numbers as a state, checked as a .npy file's rows; `what` names it in
-// messages. Throws InputError for another shape or a value that cannot be a boid's.
-FlockState state_of_array(const py::object& array, const World& world, const std::string& what);
+// An (N, 4) array of numbers as a state, or (N, 6) in three dimensions, checked as a .npy
+// file's rows; `what` names it in messages. Throws InputError for another shape or a value
+// that cannot be a boid's.
+FlockState state_of_array(const py::object& array, const World& world, const std::string& what,
+                          int dimensions = 2);
 
 }  // namespace boids::python

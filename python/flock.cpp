@@ -17,8 +17,8 @@ constexpr const char* kFixed[] = {"count", "seed", "backend", "method", "precisi
 // nothing, short enough that Ctrl-C answers at once.
 constexpr double kStretchSeconds = 0.05;
 
-std::string shape_of(std::uint64_t count) {
-  return "(" + std::to_string(count) + ", 4)";
+std::string shape_of(std::uint64_t count, int dimensions) {
+  return "(" + std::to_string(count) + ", " + std::to_string(2 * dimensions) + ")";
 }
 
 }  // namespace
@@ -34,17 +34,16 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
       }
     }
     // The array's size before the world: a world given by --density depends on it.
+    // Rows of six are boids in three dimensions, unless `dimensions` says otherwise.
     const py::array rows = py::array::ensure(state);
-    if (rows && rows.ndim() == 2 && rows.shape(1) == 4 && rows.shape(0) > 0) {
-      options.count = static_cast<std::uint64_t>(rows.shape(0));
+    if (rows && rows.ndim() == 2 && rows.shape(0) > 0) {
+      if (!options.dimensions && rows.shape(1) == 6) options.dimensions = 3;
+      if (rows.shape(1) == 2 * options.dimensions.value_or(2)) {
+        options.count = static_cast<std::uint64_t>(rows.shape(0));
+      }
     }
   }
   const SimulationConfig config = cli::resolve_config(options);
-  if (config.params.dimensions == 3) {
-    throw InputError(
-        "dimensions=3: the Python module flies flocks in two dimensions only, so "
-        "far (docs/3d.md)");
-  }
   FlockState initial;
   if (!state.is_none()) initial = checked_state(state, config);
   py::gil_scoped_release release;
@@ -61,7 +60,10 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
 void PythonFlock::settle_given() {
   // Files are read once, when the flock is made: a later set_params keeps what they held.
   given_.texts.erase("init");
-  if (given_.texts.erase("obstacles") > 0) given_.obstacles = sim_->config().params.obstacles;
+  if (given_.texts.erase("obstacles") > 0) {
+    given_.obstacles = sim_->config().params.obstacles;
+    given_.obstacle_dimensions = sim_->config().params.dimensions;
+  }
 }
 
 SimulationConfig PythonFlock::config() const {
@@ -77,7 +79,7 @@ std::uint64_t PythonFlock::steps_taken() const {
 }
 
 FlockState PythonFlock::checked_state(const py::object& array, const SimulationConfig& config) {
-  FlockState state = state_of_array(array, config.params.world, "state");
+  FlockState state = state_of_array(array, config.params.world, "state", config.params.dimensions);
   check_state_values(state, config.precision,
                      [](std::size_t i, int) { return "state, row " + std::to_string(i); });
   try {
@@ -107,20 +109,23 @@ void PythonFlock::step(std::uint64_t n) {
 }
 
 py::array_t<double> PythonFlock::state() {
-  py::array_t<double> out({static_cast<py::ssize_t>(count()), py::ssize_t{4}});
+  const int dimensions = config().params.dimensions;
+  py::array_t<double> out({static_cast<py::ssize_t>(count()), py::ssize_t{2 * dimensions}});
   double* data = out.mutable_data();
   py::gil_scoped_release release;
   const std::lock_guard<std::mutex> lock(mutex_);
-  sim_->state_into(StateView::rows(data));
+  sim_->state_into(StateView::rows(data, dimensions));
   return out;
 }
 
 void PythonFlock::set_state(const py::object& array) {
   const py::array rows = py::array::ensure(array);
-  if (rows && rows.ndim() == 2 && rows.shape(1) == 4 &&
+  const int dimensions = config().params.dimensions;
+  if (rows && rows.ndim() == 2 && rows.shape(1) == 2 * dimensions &&
       static_cast<std::uint64_t>(rows.shape(0)) != count()) {
-    throw InputError("set_state: expected shape " + shape_of(count()) + " for this flock of " +
-                     std::to_string(count()) + " boids, got " + shape_of(rows.shape(0)) +
+    throw InputError("set_state: expected shape " + shape_of(count(), dimensions) +
+                     " for this flock of " + std::to_string(count()) + " boids, got " +
+                     shape_of(rows.shape(0), dimensions) +
                      "; Flock.from_state makes a flock of another size");
   }
   const FlockState state = checked_state(array, config());
@@ -168,6 +173,9 @@ py::tuple PythonFlock::device_state() {
     py::gil_scoped_release release;
     const std::lock_guard<std::mutex> lock(mutex_);
     d = sim_->device_state();
+  }
+  if (!d.boids && config().params.dimensions == 3) {
+    throw RuntimeError("device_state: not yet for flocks in three dimensions; read flock.state");
   }
   if (!d.boids) {
     throw RuntimeError("device_state: this flock lives in host memory (the " + backend() +

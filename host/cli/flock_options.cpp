@@ -135,12 +135,11 @@ void check_combinations(const FlockOptions& o, Model model) {
     refuse(values == 2 && dimensions == 3,
            std::string(name) + ": in three dimensions expected X,Y,Z");
   }
-  if (dimensions == 3) {
-    for (const auto& [given, name] : {std::pair{o.obstacles.has_value(), "obstacles"},
-                                      std::pair{o.update.has_value(), "--update"}}) {
-      refuse(given, std::string(name) + ": not yet in three dimensions (docs/3d.md)");
-    }
-  }
+  refuse(dimensions == 3 && o.update.has_value(),
+         "--update: not yet in three dimensions (docs/3d.md)");
+  refuse(o.obstacles.has_value() && o.obstacle_dimensions != dimensions,
+         dimensions == 3 ? "obstacles: in three dimensions expected rows (x, y, z, radius)"
+                         : "obstacles: rows (x, y, z, radius) are spheres, for dimensions 3");
   refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,
          "--wall-distance needs --boundary walls");
   if (o.update == Update::kInPlace) {
@@ -378,7 +377,9 @@ FlockParams resolve_params(const FlockOptions& o) {
   if (!o.obstacle_file.empty()) {
     p.obstacles = read_obstacle_file(o.obstacle_file, p.world, p.dimensions);
   }
-  if (o.obstacles) p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles");
+  if (o.obstacles) {
+    p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles", p.dimensions);
+  }
   p.update = o.update.value_or(Update::kSynchronous);
   check_params(p, resolve_precision(o));
   return p;

@@ -29,8 +29,10 @@ struct FlockOptions {
   std::optional<Vec3> goal, wind;
   int goal_values = 0, wind_values = 0;  // how many coordinates each gave
   std::string obstacle_file;
-  // Obstacles given in memory instead of a file (the Python module), checked as a file's rows.
+  // Obstacles given in memory instead of a file (the Python module), checked as a file's rows:
+  // discs (x, y, radius) or, with obstacle_dimensions 3, spheres (x, y, z, radius).
   std::optional<std::vector<Obstacle>> obstacles;
+  int obstacle_dimensions = 2;
   std::optional<Update> update;
   std::string backend = "auto";        // auto | reference | cpu | cuda
   std::optional<Method> method;        // default: naive on the reference, else hashed

@@ -48,13 +48,15 @@ class Flock:
     separation_radius  separation acts closer than this (default r / 2; steering 0.45 r)
     fov                field of view in degrees, (0, 360]
     noise              each heading turns by U(-noise/2, noise/2) radians each step
-    obstacles          discs no boid enters: rows (x, y, radius), or a CSV file's name
+    obstacles          discs no boid enters: rows (x, y, radius), or a CSV file's name;
+                       spheres, rows (x, y, z, radius), in three dimensions
     goal, goal_weight  a point (x, y) the boids steer towards, and how hard
     wind               a velocity (wx, wy) added every step
     update             "synchronous" or "in-place" (the steering lab's loop; reference only)
     init               a state file (CSV or .npy) to start from, instead of count
-    dimensions         2; 3 (``boids run --dimensions 3``) is refused until the module takes
-                       (N, 6) arrays
+    dimensions         2, or 3: the rules in a box (``boids run --dimensions 3``): world L or
+                       (W, H, D), density per unit volume, goal and wind (x, y, z), obstacles
+                       rows (x, y, z, radius), states of shape (N, 6): x, y, z, vx, vy, vz
 
     An option given as None takes its default.
     """
@@ -69,7 +71,8 @@ class Flock:
 
     @classmethod
     def from_state(cls, array, seed=42, backend="auto", method=None, precision=None, **params):
-        """A flock that starts from ``array``: shape (N, 4), rows x, y, vx, vy in the world.
+        """A flock that starts from ``array``: shape (N, 4), rows x, y, vx, vy in the world;
+        or (N, 6), rows x, y, z, vx, vy, vz, in a box (``dimensions`` 3, taken from the shape).
 
         Takes the options of Flock() but ``count`` and ``init``; the array is checked as a
         state file is (finite, inside the world, outside the obstacles).

@@ -8,10 +8,17 @@ __version__: str
 
 _Number = Union[int, float, np.number]
 _Pair = Tuple[_Number, _Number]
+_Triple = Tuple[_Number, _Number, _Number]
 _Backend = Literal["auto", "reference", "cpu", "cuda"]
 _Method = Literal["naive", "hashed"]
 _Precision = Literal["float", "double"]
-_Obstacles = Union[str, PathLike, Sequence[Tuple[_Number, _Number, _Number]], npt.ArrayLike]
+_Obstacles = Union[
+    str,
+    PathLike,
+    Sequence[Tuple[_Number, _Number, _Number]],
+    Sequence[Tuple[_Number, _Number, _Number, _Number]],
+    npt.ArrayLike,
+]
 
 class Flock:
     def __init__(
@@ -30,7 +37,7 @@ class Flock:
         max_speed: Optional[_Number] = None,
         speed: Optional[_Number] = None,
         dt: Optional[_Number] = None,
-        world: Optional[Union[_Number, _Pair]] = None,
+        world: Optional[Union[_Number, _Pair, _Triple]] = None,
         density: Optional[_Number] = None,
         boundary: Optional[Literal["torus", "walls"]] = None,
         wall_distance: Optional[_Number] = None,
@@ -38,12 +45,12 @@ class Flock:
         fov: Optional[_Number] = None,
         noise: Optional[_Number] = None,
         obstacles: Optional[_Obstacles] = None,
-        goal: Optional[_Pair] = None,
+        goal: Optional[Union[_Pair, _Triple]] = None,
         goal_weight: Optional[_Number] = None,
-        wind: Optional[_Pair] = None,
+        wind: Optional[Union[_Pair, _Triple]] = None,
         update: Optional[Literal["synchronous", "in-place"]] = None,
         init: Optional[Union[str, PathLike]] = None,
-        dimensions: Optional[Literal[2]] = None,
+        dimensions: Optional[Literal[2, 3]] = None,
     ) -> None: ...
     @classmethod
     def from_state(

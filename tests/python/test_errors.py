@@ -79,7 +79,7 @@ def random_state(count=10, world=100):
 
 BAD_STATES = [
     (np.zeros((5, 3)), r"state: its shape is \(5, 3\); expected \(N, 4\)"),
-    (np.zeros((5, 6)), r"state: its shape \(5, 6\) holds 3-D boids"),
+    (np.zeros((5, 5)), r"state: its shape is \(5, 5\); expected \(N, 4\)"),
     (np.zeros(4), r"state: its shape is \(4,\); expected \(N, 4\)"),
     (np.zeros((2, 2, 4)), r"state: its shape is \(2, 2, 4\)"),
     (np.zeros((0, 4)), "state: no boids"),
@@ -198,8 +198,7 @@ def test_a_flock_too_large_for_memory_is_refused_before_it_is_allocated():
         boids.Flock(count=2**31 - 1, backend="reference")
 
 
-def test_three_dimensions_are_refused_until_the_module_takes_them():
-    # The command line flies them on the reference backend (docs/3d.md); the module's arrays
-    # are (N, 4).
-    with pytest.raises(ValueError, match="two dimensions only"):
-        boids.Flock(count=10, dimensions=3)
+def test_a_device_view_of_a_box_is_not_offered_yet():
+    flock = boids.Flock(count=10, dimensions=3, backend="cpu")
+    with pytest.raises(RuntimeError, match="not yet for flocks in three dimensions"):
+        flock.device_state()
