@@ -79,10 +79,11 @@ std::vector<Obstacle> obstacle_rows(const py::handle& value, int& dimensions) {
         sequence ? py::list(py::module_::import("builtins").attr("list")(item)) : py::list();
     if (columns == 0) columns = values.size();
     if ((values.size() != 3 && values.size() != 4) || values.size() != columns) {
-      throw InputError(
-          "obstacles, row " + std::to_string(row) + ": expected " +
-          (columns == 4 ? "four numbers (x, y, z, radius)" : "three numbers (x, y, radius)") +
-          ", as every row, got " + py::repr(item).cast<std::string>());
+      const std::string wanted = row == 0 ? "three numbers (x, y, radius) or four (x, y, z, radius)"
+                                 : columns == 4 ? "four numbers (x, y, z, radius), as row 0"
+                                                : "three numbers (x, y, radius), as row 0";
+      throw InputError("obstacles, row " + std::to_string(row) + ": expected " + wanted + ", got " +
+                       py::repr(item).cast<std::string>());
     }
     double v[4] = {0, 0, 0, 0};
     for (std::size_t c = 0; c < columns; ++c) {

@@ -74,10 +74,14 @@ Matrix Camera::view_projection(double aspect, const World& world) const {
   double from[3], f[3], s[3], u[3];
   eye(from);
   basis(from, target, f, s, u);
-  // The box lies within half its diagonal of its centre.
-  const double reach = distance + diagonal(world);
-  const double far_plane = std::max(reach, 1e-3);
-  const double near_plane = std::max(far_plane * 1e-4, distance - diagonal(world)) * 0.5;
+  // The box lies within half its diagonal of its centre, wherever panning took the target.
+  const double centre[3] = {world.width / 2, world.height / 2, world.depth / 2};
+  double to_centre = 0;
+  for (int a = 0; a < 3; ++a) to_centre += (centre[a] - from[a]) * (centre[a] - from[a]);
+  to_centre = std::sqrt(to_centre);
+  const double half = diagonal(world) / 2;
+  const double far_plane = std::max(to_centre + half, 1e-3) * 1.01;
+  const double near_plane = std::max(far_plane * 1e-4, (to_centre - half) * 0.5);
   const double t = 1 / std::tan(fov_y / 2);
   // view: rows s, u, -f; translation -R * eye
   double view[16] = {s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0, 0, 0, 0, 1};

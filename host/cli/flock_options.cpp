@@ -137,7 +137,7 @@ void check_combinations(const FlockOptions& o, Model model) {
   }
   refuse(dimensions == 3 && o.update.has_value(),
          "--update: not yet in three dimensions (docs/3d.md)");
-  refuse(o.obstacles.has_value() && o.obstacle_dimensions != dimensions,
+  refuse(o.obstacles.has_value() && !o.obstacles->empty() && o.obstacle_dimensions != dimensions,
          dimensions == 3 ? "obstacles: in three dimensions expected rows (x, y, z, radius)"
                          : "obstacles: rows (x, y, z, radius) are spheres, for dimensions 3");
   refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,

@@ -52,6 +52,13 @@ def test_spheres_as_rows():
         assert (np.sum(d * d, axis=1) >= r * r * (1 - 1e-5)).all()
 
 
+def test_no_obstacles_fit_every_dimension():
+    flock = boids.Flock(count=10, dimensions=3, backend="cpu", obstacles=[])
+    flock.set_params(obstacles=np.empty((0, 4)))
+    flock.step(2)
+    assert flock.params["obstacles"] == 0
+
+
 def test_the_other_dimension_is_refused():
     with pytest.raises(ValueError, match=r"holds boids in three dimensions; this flock flies in 2"):
         boids.Flock.from_state(np.zeros((10, 6)) + 1, dimensions=2)
