@@ -121,7 +121,9 @@ EnsembleSchedule ensemble_schedule(const std::vector<EnsembleFlock>& flocks, Ens
     largest = std::max(largest, f.count);
   }
   if (way == EnsembleWay::kBatched && !flocks.empty() && !batchable(configs)) {
-    throw InputError("flocks fly batched on the hashed method of the cpu or cuda backend only");
+    throw InputError(
+        "flocks fly batched on the hashed method of the cpu or cuda backend only, in two "
+        "dimensions");
   }
   if (way == EnsembleWay::kAuto && flocks.size() > 1) {
     const Backend backend = configs.front().backend;

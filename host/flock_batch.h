@@ -42,7 +42,7 @@ class FlockBatch {
 };
 
 // Whether `configs` can fly as one batch: the hashed method on the cpu or cuda backend, one
-// model and one precision.
+// model and one precision, in two dimensions.
 bool batchable(const std::vector<SimulationConfig>& configs);
 
 // A batch of the flocks `initial[f]` under `configs[f]`. Throws InputError for configurations

@@ -2,6 +2,8 @@
 // files with a z column, what it measures, and what three dimensions do not take yet.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -106,6 +108,20 @@ TEST_F(Cli3d, TheKernelsFlyInABox) {
   EXPECT_TRUE(test_support::bit_identical(saved, expected));
   EXPECT_EQ(saved.z, expected.z);
   EXPECT_EQ(saved.vz, expected.vz);
+}
+
+// A sweep flies boxes too, each flock alone or side by side (batches hold 2D flocks).
+TEST_F(Cli3d, SweepsFlyBoxes) {
+  const test_support::Result r =
+      run({"sweep", "--dimensions", "3", "--count", "300", "--param", "noise=0.1,1", "--replicas",
+           "2", "--steps", "20", "--every", "10", "--csv", path("s.csv")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string csv = test_support::read_file(path("s.csv"));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;
+  expect_refused({"sweep", "--dimensions", "3", "--count", "300", "--param", "noise=0.1,1",
+                  "--schedule", "batched"},
+                 "--schedule batched: flocks fly batched on the hashed method of the cpu or cuda "
+                 "backend only, in two dimensions");
 }
 
 TEST_F(Cli3d, BoxesAndDensities) {

@@ -107,6 +107,10 @@ TEST(Ensemble, ScheduleFitsTheFlocks) {
   EXPECT_EQ(boids::ensemble_schedule(flocks).batch_boids, boids::kBatchBoids);
   flocks[1].config.method = boids::Method::kNaive;  // naive flocks fly alone
   EXPECT_EQ(boids::ensemble_schedule(flocks).batch_boids, 0u);
+  flocks[1].config.method = boids::Method::kHashed;
+  for (auto& f : flocks) f.config.params.dimensions = 3;  // so do flocks in a box
+  EXPECT_EQ(boids::ensemble_schedule(flocks).batch_boids, 0u);
+  EXPECT_THROW(boids::ensemble_schedule(flocks, boids::EnsembleWay::kBatched), boids::InputError);
 }
 
 TEST(Ensemble, StatisticsFollowTheirDefinitions) {

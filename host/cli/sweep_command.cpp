@@ -360,7 +360,7 @@ int sweep_command(const std::vector<std::string>& args) {
   if (o.way == EnsembleWay::kBatched && !batchable(configs)) {
     throw InputError(
         "--schedule batched: flocks fly batched on the hashed method of the cpu or "
-        "cuda backend only");
+        "cuda backend only, in two dimensions");
   }
   // One ensemble: the replicas of every point still to fly.
   std::vector<EnsembleFlock> flocks;
