@@ -1,4 +1,5 @@
-// A frame's per-boid pairs (x, y or vx, vy) cut into HDF5 chunks and compressed on CPU threads,
+// A frame's per-boid rows (x, y (, z) or vx, vy (, vz)) cut into HDF5 chunks and compressed on
+// CPU threads,
 // byte for byte as HDF5's shuffle and deflate filters would (HDF5 runs its filters on one
 // thread, which made deflate 90 % of a frame's cost), for H5Dwrite_chunk.
 #pragma once
@@ -8,12 +9,13 @@
 
 namespace boids {
 
-// Chunks [first, first + out.size()) of the pairs (a[i], b[i]) of `count` boids, `chunk_boids`
-// boids each (the last padded with zeros, as HDF5 stores a chunk at the dataset's edge): the
-// doubles' bytes shuffled (every first byte, then every second, ...) and deflated in zlib's
-// format at `level`. Each chunk replaces the contents of its `out` entry.
-void compress_pair_chunks(const double* a, const double* b, std::uint64_t count,
-                          std::uint64_t chunk_boids, std::uint64_t first, int level,
-                          std::vector<std::vector<unsigned char>>& out);
+// Chunks [first, first + out.size()) of the rows (columns[0][i], ..., columns[width - 1][i])
+// of `count` boids (width 2 or 3), `chunk_boids` boids each (the last padded with zeros, as
+// HDF5 stores a chunk at the dataset's edge): the doubles' bytes shuffled (every first byte,
+// then every second, ...) and deflated in zlib's format at `level`. Each chunk replaces the
+// contents of its `out` entry.
+void compress_row_chunks(const double* const* columns, int width, std::uint64_t count,
+                         std::uint64_t chunk_boids, std::uint64_t first, int level,
+                         std::vector<std::vector<unsigned char>>& out);
 
 }  // namespace boids

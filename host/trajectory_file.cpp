@@ -62,7 +62,7 @@ class TrajectoryWriter::File {
   bool drop_reservation() const;
   void write_frame(const FlockState& state, const FlockMetrics& m);
   void write_row(hid_t dataset, hid_t memory_type, const void* data) const;
-  void write_pairs(hid_t dataset, const std::vector<double>& a, const std::vector<double>& b);
+  void write_rows(hid_t dataset, const std::vector<const double*>& columns);
   void grow(hid_t dataset, hsize_t* dims) const;
   void flush(const char* what) const;
   void commit(std::uint64_t step, double time);
@@ -71,6 +71,7 @@ class TrajectoryWriter::File {
   std::string path_, temporary_;
   OutputFiles destination_;  // the temporary file beside the destination, renamed at frame 1
   std::uint64_t count_;
+  int dimensions_;  // 2, or 3: the columns of a position or velocity
   Id file_;
   int fd_ = -1;
   Id position_, velocity_, step_, time_;
@@ -82,7 +83,7 @@ class TrajectoryWriter::File {
 };
 
 TrajectoryWriter::File::File(const std::string& path, const TrajectoryHeader& header)
-    : path_(path), count_(header.count) {
+    : path_(path), count_(header.count), dimensions_(header.dimensions) {
   hdf5::silence_error_printing();
   if (count_ == 0)
     throw RuntimeError("trajectory " + quoted_path(path_) + ": a flock without boids");
@@ -177,17 +178,20 @@ void TrajectoryWriter::File::write_metadata(const TrajectoryHeader& header) {
   const Id particles = make_group(file_.get(), "particles");
   const Id flock = make_group(particles.get(), "flock");
   const Id box = make_group(flock.get(), "box");
-  check_status(hdf5::write_attribute(box.get(), "dimension", 2LL), what);
-  const std::string edge = header.world.torus() ? "periodic" : "none";
-  check_status(hdf5::write_attribute(box.get(), "boundary", std::vector<std::string>{edge, edge}),
+  const auto dimensions = static_cast<std::size_t>(dimensions_);
+  check_status(hdf5::write_attribute(box.get(), "dimension", static_cast<long long>(dimensions)),
                what);
-  const hsize_t two[1] = {2};
-  const Id space(check(H5Screate_simple(1, two, nullptr), what), H5Sclose);
+  const std::string edge = header.world.torus() ? "periodic" : "none";
+  check_status(
+      hdf5::write_attribute(box.get(), "boundary", std::vector<std::string>(dimensions, edge)),
+      what);
+  const hsize_t axes[1] = {dimensions};
+  const Id space(check(H5Screate_simple(1, axes, nullptr), what), H5Sclose);
   const Id edges(check(H5Dcreate2(box.get(), "edges", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
                                   H5P_DEFAULT, H5P_DEFAULT),
                        what),
                  H5Dclose);
-  const double sides[2] = {header.world.width, header.world.height};
+  const double sides[3] = {header.world.width, header.world.height, header.world.depth};
   check_status(H5Dwrite(edges.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, sides),
                what);
 
@@ -215,15 +219,16 @@ Id TrajectoryWriter::File::make_group(hid_t parent, const char* name) const {
   return Id(check(id, "cannot create a group"), H5Gclose);
 }
 
-// A dataset that grows by a row a frame: (frames) for the series, (frames, N, 2) per boid,
-// chunked (1, min(N, kTrajectoryChunkBoids), 2), byte-shuffled and deflated.
+// A dataset that grows by a row a frame: (frames) for the series, (frames, N, D) per boid,
+// chunked (1, min(N, kTrajectoryChunkBoids), D), byte-shuffled and deflated.
 Id TrajectoryWriter::File::make_series(hid_t group, const char* name, hid_t type,
                                        bool per_boid) const {
   const char* what = "cannot create a dataset";
   const int rank = per_boid ? 3 : 1;
-  const hsize_t dims[3] = {0, count_, 2};
-  const hsize_t most[3] = {H5S_UNLIMITED, count_, 2};
-  hsize_t chunk[3] = {1, std::min<hsize_t>(count_, kTrajectoryChunkBoids), 2};
+  const auto d = static_cast<hsize_t>(dimensions_);
+  const hsize_t dims[3] = {0, count_, d};
+  const hsize_t most[3] = {H5S_UNLIMITED, count_, d};
+  hsize_t chunk[3] = {1, std::min<hsize_t>(count_, kTrajectoryChunkBoids), d};
   if (!per_boid) chunk[0] = kSeriesChunk;
   const Id space(check(H5Screate_simple(rank, dims, most), what), H5Sclose);
   const Id layout(check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose);
@@ -277,7 +282,8 @@ void TrajectoryWriter::File::append(std::uint64_t step, double time, const Flock
 // frame adds (B-tree nodes, the series' next chunks). A full disk or a file-size limit fails
 // here, while the file on disk is still the last whole frame's.
 void TrajectoryWriter::File::reserve_frame(std::uint64_t step) {
-  const std::uint64_t raw = count_ * 4 * sizeof(double) + (kObservables.size() + 2) * 8;
+  const std::uint64_t raw = count_ * 2 * static_cast<std::uint64_t>(dimensions_) * sizeof(double) +
+                            (kObservables.size() + 2) * 8;
   const std::uint64_t bytes = raw + raw / 64 + (1u << 20);
   int error;
   do {
@@ -290,8 +296,13 @@ void TrajectoryWriter::File::reserve_frame(std::uint64_t step) {
 }
 
 void TrajectoryWriter::File::write_frame(const FlockState& state, const FlockMetrics& m) {
-  write_pairs(position_.get(), state.x, state.y);
-  write_pairs(velocity_.get(), state.vx, state.vy);
+  if (dimensions_ == 3) {
+    write_rows(position_.get(), {state.x.data(), state.y.data(), state.z.data()});
+    write_rows(velocity_.get(), {state.vx.data(), state.vy.data(), state.vz.data()});
+  } else {
+    write_rows(position_.get(), {state.x.data(), state.y.data()});
+    write_rows(velocity_.get(), {state.vx.data(), state.vy.data()});
+  }
   const double reals[] = {m.polarization, m.order, 0, 0, m.mean_nn_distance, m.mean_neighbors};
   const std::int64_t wholes[] = {0, 0, static_cast<std::int64_t>(m.flocks),
                                  static_cast<std::int64_t>(m.largest_flock)};
@@ -315,16 +326,17 @@ void TrajectoryWriter::File::grow(hid_t dataset, hsize_t* dims) const {
   check_status(H5Dset_extent(dataset, dims), what);
 }
 
-// A row of (a[i], b[i]) pairs, compressed here on every thread and written chunk by chunk.
-void TrajectoryWriter::File::write_pairs(hid_t dataset, const std::vector<double>& a,
-                                         const std::vector<double>& b) {
+// A frame of every boid's (columns[0][i], ...) row, compressed here on every thread and
+// written chunk by chunk.
+void TrajectoryWriter::File::write_rows(hid_t dataset, const std::vector<const double*>& columns) {
   hsize_t dims[3] = {0, 0, 0};
   grow(dataset, dims);
   const std::uint64_t boids = std::min<std::uint64_t>(count_, kTrajectoryChunkBoids);
   const std::uint64_t chunks = (count_ + boids - 1) / boids;
   for (std::uint64_t first = 0; first < chunks; first += kChunkBatch) {
     chunks_.resize(std::min<std::uint64_t>(kChunkBatch, chunks - first));
-    compress_pair_chunks(a.data(), b.data(), count_, boids, first, kDeflateLevel, chunks_);
+    compress_row_chunks(columns.data(), static_cast<int>(columns.size()), count_, boids, first,
+                        kDeflateLevel, chunks_);
     for (std::size_t c = 0; c < chunks_.size(); ++c) {
       const hsize_t offset[3] = {frames_, (first + c) * boids, 0};
       check_status(

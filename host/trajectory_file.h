@@ -3,8 +3,10 @@
 //
 //   /h5md                    version [1, 1]; author/name, creator/name and creator/version
 //   /particles/flock/box     dimension 2, boundary ["periodic", "periodic"] (torus) or
-//                            ["none", "none"] (walls); edges [W, H]
-//   /particles/flock/position/{step, time, value}  value float64 (frames, N, 2), input order
+//                            ["none", "none"] (walls); edges [W, H]; in three dimensions
+//                            dimension 3, three boundaries and edges [W, H, D]
+//   /particles/flock/position/{step, time, value}  value float64 (frames, N, 2) or
+//                            (frames, N, 3), input order
 //   /particles/flock/velocity/{step, time, value}
 //   /observables/<metric>/{step, time, value}      polarization, order, flocks,
 //                            largest_flock, mean_nn_distance, mean_neighbors
@@ -41,6 +43,7 @@ using TrajectoryParameters = std::vector<std::pair<std::string, TrajectoryParame
 struct TrajectoryHeader {
   std::uint64_t count = 0;      // boids, N
   World world;                  // the box
+  int dimensions = 2;           // 2, or 3
   std::string creator_version;  // /h5md/creator/version
   TrajectoryParameters parameters;
 };
@@ -75,7 +78,7 @@ class TrajectoryWriter {
   std::unique_ptr<File> file_;
 };
 
-// Boids per chunk of the position and velocity datasets: a chunk is (1, min(N, this), 2).
+// Boids per chunk of the position and velocity datasets: a chunk is (1, min(N, this), D).
 inline constexpr std::uint64_t kTrajectoryChunkBoids = 65536;
 
 }  // namespace boids

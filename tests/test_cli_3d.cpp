@@ -156,8 +156,6 @@ TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
   expect_refused({"run", "--world", "10,20,30"}, "--world W,H,D needs --dimensions 3");
   expect_refused({"run", "--dimensions", "3", "--checkpoint", path("c.ckpt")},
                  "--checkpoint: not yet in three dimensions");
-  expect_refused({"run", "--dimensions", "3", "--trajectory", path("t.h5")},
-                 "--trajectory: not yet in three dimensions");
   // A state file's dimensions must be the run's.
   ASSERT_EQ(run({"run", "--dimensions", "3", "--count", "5", "--steps", "0", "--world", "50",
                  "--save", path("box.csv")})

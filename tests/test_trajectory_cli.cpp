@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -92,6 +93,56 @@ TEST_F(TrajectoryCli, FramesAtTheStartEveryKStepsAndTheEnd) {
       0);
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 2, 4, 6}));
   EXPECT_EQ(entries(), (std::set<std::string>{"m.csv", "t.h5"}));
+}
+
+// The positions and velocities of every frame of a trajectory: (frames, N, columns).
+std::vector<double> series_in(const std::string& path, const char* name,
+                              std::vector<hsize_t>& shape) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return {};
+  const hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+  const hid_t space = H5Dget_space(d);
+  shape.assign(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)), 0);
+  H5Sget_simple_extent_dims(space, shape.data(), nullptr);
+  std::vector<double> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  H5Sclose(space);
+  H5Dclose(d);
+  H5Fclose(file);
+  return values;
+}
+
+// A flock in a box records (x, y, z) and (vx, vy, vz) rows, its box's three edges, and ends
+// on the state --save writes.
+TEST_F(TrajectoryCli, ABoxRecordsThreeColumns) {
+  ASSERT_EQ(run_cpu({"--dimensions", "3", "--count", "300", "--world", "40,50,60", "--steps", "8",
+                     "--trajectory", "t.h5", "--trajectory-every", "4", "--save", "s.csv"})
+                .code,
+            0);
+  const std::string file = (dir_ / "t.h5").string();
+  EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 4, 8}));
+  std::vector<hsize_t> shape, edges_shape;
+  const std::vector<double> position = series_in(file, "/particles/flock/position/value", shape);
+  EXPECT_EQ(shape, (std::vector<hsize_t>{3, 300, 3}));
+  const std::vector<double> velocity = series_in(file, "/particles/flock/velocity/value", shape);
+  EXPECT_EQ(shape, (std::vector<hsize_t>{3, 300, 3}));
+  const std::vector<double> edges = series_in(file, "/particles/flock/box/edges", edges_shape);
+  EXPECT_EQ(edges, (std::vector<double>{40, 50, 60}));
+  std::ifstream saved(dir_ / "s.csv");
+  std::string line;
+  std::getline(saved, line);
+  EXPECT_EQ(line, "x,y,z,vx,vy,vz");
+  for (std::size_t i = 0; i < 300 && std::getline(saved, line); ++i) {
+    double v[6];
+    ASSERT_EQ(
+        std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf,%lf,%lf", v, v + 1, v + 2, v + 3, v + 4, v + 5),
+        6);
+    const std::size_t last = 2 * 300 * 3 + 3 * i;  // frame 2, boid i
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_EQ(position[last + a], v[a]) << "boid " << i;
+      EXPECT_EQ(velocity[last + a], v[3 + a]) << "boid " << i;
+    }
+  }
 }
 
 }  // namespace

@@ -81,6 +81,7 @@ void TrajectoryRecording::start(const Simulation& sim, TrajectoryParameters para
   TrajectoryHeader header;
   header.count = sim.count();
   header.world = p.world;
+  header.dimensions = p.dimensions;
   header.creator_version = version;
   header.parameters = std::move(parameters);
   writer_ = std::make_unique<TrajectoryWriter>(file_, header);
