@@ -19,6 +19,16 @@ namespace {
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "checkpoints are little-endian");
 
 constexpr char kMagic[8] = {'B', 'O', 'I', 'D', 'S', 'C', 'K', 'P'};
+
+// The state's columns in the file's order: x, y (, z), vx, vy (, vz).
+std::vector<std::vector<double>*> state_columns(FlockState& s) {
+  if (s.dimensions == 3) return {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
+  return {&s.x, &s.y, &s.vx, &s.vy};
+}
+std::vector<const std::vector<double>*> state_columns(const FlockState& s) {
+  if (s.dimensions == 3) return {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
+  return {&s.x, &s.y, &s.vx, &s.vy};
+}
 constexpr std::uint32_t kMaxHeaderBytes = 64u << 20;  // room for 100,000 obstacles
 
 using json = nlohmann::json;
@@ -113,11 +123,16 @@ class Header {
     if (!v.is_string()) source_.refuse("'" + std::string(key) + "' is not text");
     return v.get<std::string>();
   }
-  Vec3 pair(const json& v, const char* key) const {
-    if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) {
-      source_.refuse("'" + std::string(key) + "' is not two numbers");
+  // Two numbers (x, y), or three (x, y, z) in three dimensions.
+  Vec3 pair(const json& v, const char* key, int dimensions = 2) const {
+    const auto n = static_cast<std::size_t>(dimensions);
+    bool numbers = v.is_array() && v.size() == n;
+    for (std::size_t k = 0; numbers && k < n; ++k) numbers = v[k].is_number();
+    if (!numbers) {
+      source_.refuse("'" + std::string(key) + "' is not " + (n == 3 ? "three" : "two") +
+                     " numbers");
     }
-    return {v[0].get<double>(), v[1].get<double>()};
+    return {v[0].get<double>(), v[1].get<double>(), n == 3 ? v[2].get<double>() : 0.0};
   }
   // One of an enumeration's values, by the name to_string gives it.
   template <typename E>
@@ -133,8 +148,14 @@ class Header {
   Source& source_;
 };
 
-FlockParams params_of(const Header& h, Source& source) {
+FlockParams params_of(const Header& h, const json& j, Source& source) {
   FlockParams p;
+  // A 2D flight's description has no "dimensions" (checkpoints from before 3D read alike).
+  if (j.contains("dimensions")) {
+    if (h.whole("dimensions") != 3) source.refuse("'dimensions' is not 3");
+    p.dimensions = 3;
+  }
+  const int d = p.dimensions;
   p.model = h.choice("model", {Model::kBoids, Model::kSteering, Model::kVicsek});
   p.radius = h.number("radius");
   p.separation = h.number("separation");
@@ -143,24 +164,30 @@ FlockParams params_of(const Header& h, Source& source) {
   p.max_speed = h.number("max_speed");
   const Vec3 world = h.pair(h.field("world"), "world");
   p.world = {world.x, world.y, h.choice("boundary", {Boundary::kTorus, Boundary::kWalls})};
+  if (d == 3) p.world.depth = h.number("depth");
   p.separation_radius = h.number("separation_radius");
   p.fov = h.number("fov");
   p.noise = h.number("noise");
   p.dt = h.number("dt");
   p.wall_distance = h.number("wall_distance");
   p.has_goal = !h.field("goal").is_null();
-  if (p.has_goal) p.goal = h.pair(h.field("goal"), "goal");
+  if (p.has_goal) p.goal = h.pair(h.field("goal"), "goal", d);
   p.goal_weight = h.number("goal_weight");
-  p.wind = h.pair(h.field("wind"), "wind");
+  p.wind = h.pair(h.field("wind"), "wind", d);
   p.update = h.choice("update", {Update::kSynchronous, Update::kInPlace});
   const json& obstacles = h.field("obstacles");
   if (!obstacles.is_array()) source.refuse("'obstacles' is not a list");
+  const std::size_t columns = d == 3 ? 4 : 3;  // (x, y, radius) or (x, y, z, radius)
   for (const json& o : obstacles) {
-    if (!o.is_array() || o.size() != 3 || !o[0].is_number() || !o[1].is_number() ||
-        !o[2].is_number()) {
-      source.refuse("an obstacle is not three numbers (x, y, radius)");
+    bool numbers = o.is_array() && o.size() == columns;
+    for (std::size_t k = 0; numbers && k < columns; ++k) numbers = o[k].is_number();
+    if (!numbers) {
+      source.refuse(d == 3 ? "an obstacle is not four numbers (x, y, z, radius)"
+                           : "an obstacle is not three numbers (x, y, radius)");
     }
-    p.obstacles.push_back({o[0].get<double>(), o[1].get<double>(), o[2].get<double>()});
+    Obstacle obstacle{o[0].get<double>(), o[1].get<double>(), o[columns - 1].get<double>()};
+    if (d == 3) obstacle.z = o[2].get<double>();
+    p.obstacles.push_back(obstacle);
   }
   return p;
 }
@@ -172,17 +199,19 @@ void check_flight(const SimulationConfig& config, Source& source) {
   const FlockParams& p = config.params;
   const auto positive = [&](double v) { return std::isfinite(v) && v > 0; };
   const auto non_negative = [&](double v) { return std::isfinite(v) && v >= 0; };
-  const bool ok = positive(p.radius) && positive(p.max_speed) && positive(p.dt) &&
-                  positive(p.world.width) && positive(p.world.height) &&
-                  non_negative(p.separation) && non_negative(p.alignment) &&
-                  non_negative(p.cohesion) && non_negative(p.separation_radius) &&
-                  non_negative(p.wall_distance) && non_negative(p.goal_weight) && p.fov > 0 &&
-                  p.fov <= 360 && p.noise >= 0 && p.noise <= 2 * kPi && std::isfinite(p.wind.x) &&
-                  std::isfinite(p.wind.y) && std::isfinite(p.goal.x) && std::isfinite(p.goal.y);
+  const bool ok =
+      positive(p.radius) && positive(p.max_speed) && positive(p.dt) && positive(p.world.width) &&
+      positive(p.world.height) && non_negative(p.separation) && non_negative(p.alignment) &&
+      non_negative(p.cohesion) && non_negative(p.separation_radius) &&
+      non_negative(p.wall_distance) && non_negative(p.goal_weight) && p.fov > 0 && p.fov <= 360 &&
+      p.noise >= 0 && p.noise <= 2 * kPi && std::isfinite(p.wind.x) && std::isfinite(p.wind.y) &&
+      std::isfinite(p.goal.x) && std::isfinite(p.goal.y) && std::isfinite(p.wind.z) &&
+      std::isfinite(p.goal.z) && (p.dimensions == 2 || positive(p.world.depth));
   if (!ok) source.refuse("the header's parameters are not a valid flight");
   for (const Obstacle& o : p.obstacles) {
     if (!positive(o.radius) || !(o.x >= 0 && o.x < p.world.width) ||
-        !(o.y >= 0 && o.y < p.world.height)) {
+        !(o.y >= 0 && o.y < p.world.height) ||
+        (p.dimensions == 3 && !(o.z >= 0 && o.z < p.world.depth))) {
       source.refuse("an obstacle lies outside the world or has no radius");
     }
   }
@@ -195,7 +224,8 @@ void check_flight(const SimulationConfig& config, Source& source) {
     source.refuse("the in-place update runs on the reference backend only");
   }
   if (p.has_goal &&
-      !(p.goal.x >= 0 && p.goal.x < p.world.width && p.goal.y >= 0 && p.goal.y < p.world.height)) {
+      !(p.goal.x >= 0 && p.goal.x < p.world.width && p.goal.y >= 0 && p.goal.y < p.world.height &&
+        (p.dimensions == 2 || (p.goal.z >= 0 && p.goal.z < p.world.depth)))) {
     source.refuse("its goal lies outside the world");
   }
 }
@@ -204,10 +234,13 @@ void check_flight(const SimulationConfig& config, Source& source) {
 void check_boids(const Checkpoint& c, Source& source) {
   const World& world = c.config.params.world;
   const double fastest = value_limits(c.config.precision).largest_state_speed;
+  const bool box = c.state.dimensions == 3;
   for (std::size_t i = 0; i < c.state.size(); ++i) {
     if (!(c.state.x[i] >= 0 && c.state.x[i] < world.width && c.state.y[i] >= 0 &&
           c.state.y[i] < world.height && std::abs(c.state.vx[i]) <= fastest &&
-          std::abs(c.state.vy[i]) <= fastest)) {
+          std::abs(c.state.vy[i]) <= fastest) ||
+        (box && !(c.state.z[i] >= 0 && c.state.z[i] < world.depth &&
+                  std::abs(c.state.vz[i]) <= fastest))) {
       source.refuse("boid " + std::to_string(i) + " is outside the world or faster than " +
                     to_string(c.config.precision) + " precision holds");
     }
@@ -240,7 +273,9 @@ Checkpoint parse(Source& source) {
   const std::uint64_t count = h.whole("count");
   if (count == 0 || count > kMaxBoids)
     source.refuse("it holds " + std::to_string(count) + " boids");
-  if (source.remaining() != count * 5 * 8 + 8) {
+  c.config.params = params_of(h, j, source);
+  const auto columns = static_cast<std::uint64_t>(2 * c.config.params.dimensions);
+  if (source.remaining() != count * (columns + 1) * 8 + 8) {
     source.refuse("its size does not match its " + std::to_string(count) +
                   " boids (truncated, or more was appended)");
   }
@@ -248,11 +283,11 @@ Checkpoint parse(Source& source) {
   c.config.method = h.choice("method", {Method::kNaive, Method::kHashed});
   c.config.precision = h.choice("precision", {Precision::kFloat, Precision::kDouble});
   c.config.seed = h.whole("seed");
-  c.config.params = params_of(h, source);
   check_flight(c.config, source);
+  c.state.dimensions = c.config.params.dimensions;
   c.state.resize(count);
   c.order.resize(count);
-  for (std::vector<double>* column : {&c.state.x, &c.state.y, &c.state.vx, &c.state.vy}) {
+  for (std::vector<double>* column : state_columns(c.state)) {
     source.read(column->data(), count * sizeof(double));
   }
   source.read(c.order.data(), count * sizeof(std::uint64_t));
@@ -264,9 +299,11 @@ Checkpoint parse(Source& source) {
   return c;
 }
 
-json obstacles_json(const std::vector<Obstacle>& obstacles) {
+json obstacles_json(const std::vector<Obstacle>& obstacles, int dimensions) {
   json list = json::array();
-  for (const Obstacle& o : obstacles) list.push_back({o.x, o.y, o.radius});
+  for (const Obstacle& o : obstacles) {
+    list.push_back(dimensions == 3 ? json{o.x, o.y, o.z, o.radius} : json{o.x, o.y, o.radius});
+  }
   return list;
 }
 
@@ -292,12 +329,16 @@ std::string flight_description(const SimulationConfig& config) {
   j["noise"] = p.noise;
   j["dt"] = p.dt;
   j["wall_distance"] = p.wall_distance;
-  j["goal"] = p.has_goal ? json{p.goal.x, p.goal.y} : json(nullptr);
+  // In three dimensions the goal, the wind and the obstacles have a z; a 2D flight's
+  // description stays as it was, so that its checkpoints and sweep checksums do not change.
+  const bool box = p.dimensions == 3;
+  const json goal = box ? json{p.goal.x, p.goal.y, p.goal.z} : json{p.goal.x, p.goal.y};
+  j["goal"] = p.has_goal ? goal : json(nullptr);
   j["goal_weight"] = p.goal_weight;
-  j["wind"] = {p.wind.x, p.wind.y};
+  j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
   j["update"] = to_string(p.update);
-  j["obstacles"] = obstacles_json(p.obstacles);
-  if (p.dimensions == 3) {  // not in a 2D flight's description, which checkpoints hold
+  j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);
+  if (box) {
     j["dimensions"] = 3;
     j["depth"] = p.world.depth;
   }
@@ -325,7 +366,7 @@ void write_checkpoint(const Checkpoint& c, const OutputFiles::ByteSink& sink) {
   put(&kCheckpointVersion, sizeof kCheckpointVersion);
   put(&header_bytes, sizeof header_bytes);
   put(text.data(), text.size());
-  for (const std::vector<double>* column : {&c.state.x, &c.state.y, &c.state.vx, &c.state.vy}) {
+  for (const std::vector<double>* column : state_columns(c.state)) {
     put(column->data(), column->size() * sizeof(double));
   }
   put(c.order.data(), c.order.size() * sizeof(std::uint64_t));

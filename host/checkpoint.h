@@ -8,7 +8,10 @@
 //   header                     H bytes of JSON: the format, the step, the count, and every
 //                              option that shapes the flight (backend, method, precision, seed,
 //                              the model's parameters, the obstacles themselves)
-//   x, y, vx, vy               4 x count f64, input order (float flocks' values exactly)
+//   x, y, vx, vy               4 x count f64, input order (float flocks' values exactly); in
+//                              three dimensions x, y, z, vx, vy, vz, 6 x count f64 (the header
+//                              then says "dimensions": 3 and gives the depth, and the goal,
+//                              wind and obstacles their z)
 //   order                      count u64: slot k of the backend held boid order[k]
 //   checksum                   u64 over every byte before it
 // A reader checks the magic, the version, the header, the file's size and the checksum before

@@ -110,6 +110,34 @@ TEST_F(Cli3d, TheKernelsFlyInABox) {
   EXPECT_EQ(saved.vz, expected.vz);
 }
 
+// A box's flight checkpointed and resumed ends where the whole flight ends, bit for bit, with
+// the goal, the wind and a sphere (their z in the checkpoint) on the hashed method.
+TEST_F(Cli3d, CheckpointsResumeExactly) {
+  test_support::write_file(path("spheres.csv"), "x,y,z,radius\n20,20,20,6\n");
+  const std::vector<std::string> flight = {"--dimensions", "3",
+                                           "--world",      "40",
+                                           "--count",      "300",
+                                           "--noise",      "0.3",
+                                           "--goal",       "5,6,7",
+                                           "--wind",       "0.01,0,-0.02",
+                                           "--obstacles",  path("spheres.csv"),
+                                           "--backend",    "cpu",
+                                           "--precision",  "double"};
+  const auto with = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "run");
+    args.insert(args.end(), flight.begin(), flight.end());
+    return args;
+  };
+  ASSERT_EQ(run(with({"--steps", "30", "--save", path("whole.csv")})).code, 0);
+  ASSERT_EQ(run(with({"--steps", "12", "--checkpoint", path("c.bin")})).code, 0);
+  const test_support::Result r =
+      run({"run", "--resume", path("c.bin"), "--steps", "30", "--save", path("resumed.csv")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(test_support::read_file(path("resumed.csv")),
+            test_support::read_file(path("whole.csv")));
+  EXPECT_EQ(test_support::read_file(path("whole.csv")).substr(0, 15), "x,y,z,vx,vy,vz\n");
+}
+
 // A sweep flies boxes too, each flock alone or side by side (batches hold 2D flocks).
 TEST_F(Cli3d, SweepsFlyBoxes) {
   const test_support::Result r =
@@ -154,8 +182,6 @@ TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
   expect_refused({"run", "--dimensions", "3", "--world", "10,20"},
                  "--world: in three dimensions expected L (a cube) or W,H,D");
   expect_refused({"run", "--world", "10,20,30"}, "--world W,H,D needs --dimensions 3");
-  expect_refused({"run", "--dimensions", "3", "--checkpoint", path("c.ckpt")},
-                 "--checkpoint: not yet in three dimensions");
   // A state file's dimensions must be the run's.
   ASSERT_EQ(run({"run", "--dimensions", "3", "--count", "5", "--steps", "0", "--world", "50",
                  "--save", path("box.csv")})

@@ -232,9 +232,6 @@ int run_command(const std::vector<std::string>& args) {
   std::optional<Checkpoint> resumed;
   if (!o.resume_file.empty()) resumed = checkpoint_to_resume(o, given);
   const SimulationConfig config = resumed ? resumed->config : resolve_config(o.flock);
-  if (config.params.dimensions == 3 && !o.checkpoint_file.empty()) {
-    throw InputError("--checkpoint: not yet in three dimensions (docs/3d.md)");
-  }
   // Every output is checked, and its temporary file made, before any work.
   OutputFiles outputs;
   if (!o.save_file.empty()) outputs.add("--save", o.save_file);
