@@ -1,7 +1,7 @@
 // CUDA-OpenGL interop for the vertex buffer: on the cuda backend the kernels write the
-// buffer's 4 floats per boid directly (registered once, mapped each frame). Where CUDA is not
-// built, or the OpenGL context does not live on the CUDA device (e.g. Mesa under Xvfb), it
-// is unavailable and the viewer falls back to copying through the host.
+// buffer's render data (4 floats per boid, 6 in 3D) directly (registered once, mapped each frame).
+// Where CUDA is not built, or the OpenGL context does not live on the CUDA device (e.g. Mesa under
+// Xvfb), it is unavailable and the viewer falls back to copying through the host.
 #pragma once
 
 #include <cstdint>
