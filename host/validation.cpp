@@ -9,6 +9,7 @@
 
 #include "host/initial_state.h"
 #include "host/reference.h"
+#include "host/validation_flocks.h"
 
 namespace boids {
 namespace {
@@ -44,17 +45,22 @@ std::vector<ValidationFlock> validation_flocks() {
   FlockParams dense;
   dense.radius = 5.0;
   dense.world = World{100, 100, Boundary::kTorus};
-  FlockParams r40 = dense;
-  r40.radius = 40.0;  // 2 cells per axis
-  FlockParams r60 = dense;
-  r60.radius = 60.0;  // 1 cell per axis; r > L / 2, so offsets near +-L / 2 are neighbours
+  // r = 40: 2 cells per axis; r = 60: 1, and r > L / 2, so offsets near +-L / 2 are neighbours.
+  return standard_flocks(dense, 40, 60);
+}
 
+std::vector<ValidationFlock> standard_flocks(const FlockParams& dense, int two_cells,
+                                             int one_cell) {
+  FlockParams two = dense;
+  two.radius = two_cells;
+  FlockParams one = dense;
+  one.radius = one_cell;
   std::vector<ValidationFlock> flocks;
   flocks.push_back({"random", dense, make_initial_state(500, 1, dense)});
   flocks.push_back(
       {"flocked", dense, reference_state(make_initial_state(500, 2, dense), dense, 300)});
-  flocks.push_back({"2-cells-r40", r40, make_initial_state(200, 3, r40)});
-  flocks.push_back({"1-cell-r60", r60, make_initial_state(200, 4, r60)});
+  flocks.push_back({"2-cells-r" + std::to_string(two_cells), two, make_initial_state(200, 3, two)});
+  flocks.push_back({"1-cell-r" + std::to_string(one_cell), one, make_initial_state(200, 4, one)});
   return flocks;
 }
 
@@ -62,33 +68,30 @@ std::vector<ValidationFlock> variant_flocks() {
   FlockParams base;
   base.radius = 5.0;
   base.world = World{100, 100, Boundary::kTorus};
-  std::vector<std::pair<std::string, FlockParams>> variants;
-  const auto add = [&](const std::string& name, auto&& change) {
-    FlockParams p = base;
-    change(p);
-    variants.emplace_back(name, p);
-  };
-  add("fov-240", [](FlockParams& p) { p.fov = 240; });
-  add("separation-radius-4", [](FlockParams& p) { p.separation_radius = 4; });
-  add("noise-1", [](FlockParams& p) { p.noise = 1.0; });
-  add("walls", [](FlockParams& p) { p.world.boundary = Boundary::kWalls; });
-  add("obstacles", [](FlockParams& p) {
+  VariantFlocks variants(base);
+  variants.add("fov-240", [](FlockParams& p) { p.fov = 240; });
+  variants.add("separation-radius-4", [](FlockParams& p) { p.separation_radius = 4; });
+  variants.add("noise-1", [](FlockParams& p) { p.noise = 1.0; });
+  variants.add("walls", [](FlockParams& p) { p.world.boundary = Boundary::kWalls; });
+  variants.add("obstacles", [](FlockParams& p) {
     p.obstacles = {{30, 30, 8}, {70, 55, 12}, {2, 98, 6}};  // the last across the corner
   });
-  add("goal-wind", [](FlockParams& p) {
+  variants.add("goal-wind", [](FlockParams& p) {
     p.has_goal = true;
     p.goal = {20, 80};
     p.goal_weight = 2;
     p.wind = {0.05, -0.03};
   });
-  add("rectangle-130x70", [](FlockParams& p) { p.world = World{130, 70, Boundary::kTorus}; });
-  add("steering", [](FlockParams& p) {
+  variants.add("rectangle-130x70", [](FlockParams& p) {
+    p.world = World{130, 70, Boundary::kTorus};
+  });
+  variants.add("steering", [](FlockParams& p) {
     p.model = Model::kSteering;
     p.separation = 1.6;
     p.cohesion = 0.9;
     p.max_speed = 30;  // half a unit a step at the lab's dt of 1/60
   });
-  add("steering-walls-fov-noise", [](FlockParams& p) {
+  variants.add("steering-walls-fov-noise", [](FlockParams& p) {
     p.model = Model::kSteering;
     p.max_speed = 30;
     p.world.boundary = Boundary::kWalls;
@@ -96,12 +99,12 @@ std::vector<ValidationFlock> variant_flocks() {
     p.noise = 0.5;
     p.obstacles = {{50, 50, 10}};
   });
-  add("vicsek-noise-2", [](FlockParams& p) {
+  variants.add("vicsek-noise-2", [](FlockParams& p) {
     p.model = Model::kVicsek;
     p.max_speed = 0.5;
     p.noise = 2.0;
   });
-  add("vicsek-walls-goal", [](FlockParams& p) {
+  variants.add("vicsek-walls-goal", [](FlockParams& p) {
     p.model = Model::kVicsek;
     p.max_speed = 0.5;
     p.world.boundary = Boundary::kWalls;
@@ -109,9 +112,13 @@ std::vector<ValidationFlock> variant_flocks() {
     p.goal = {60, 40};
     p.goal_weight = 0.5;
   });
+  return variants.flocks();
+}
+
+std::vector<ValidationFlock> VariantFlocks::flocks() const {
   std::vector<ValidationFlock> flocks;
   std::uint64_t seed = 11;
-  for (auto& [name, params] : variants) {
+  for (const auto& [name, params] : variants_) {
     flocks.push_back({name, params, make_initial_state(500, seed++, params)});
   }
   return flocks;
