@@ -25,12 +25,7 @@ namespace {
 using test_support::EngineCase;
 using test_support::EngineCaseTest;
 
-FlockParams box(double side) {
-  FlockParams p;
-  p.dimensions = 3;
-  p.world.width = p.world.height = p.world.depth = side;
-  return p;
-}
+using test_support::box;
 
 struct Variant3d {
   std::string name;

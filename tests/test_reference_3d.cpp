@@ -24,12 +24,7 @@ namespace {
 
 using test_support::bit_identical;
 
-FlockParams box(double side) {
-  FlockParams p;
-  p.dimensions = 3;
-  p.world.width = p.world.height = p.world.depth = side;
-  return p;
-}
+using test_support::box;
 
 // A flock of 3D boids, one axis held at `level` with no speed along it: `planar` gives the
 // other two axes, in the order (x, y), (x, z) or (y, z).

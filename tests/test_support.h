@@ -88,6 +88,14 @@ inline World square(double side) {
   return World{side, side, Boundary::kTorus};
 }
 
+// The seed's model in a cubic torus of side `side` (three dimensions).
+inline FlockParams box(double side) {
+  FlockParams p;
+  p.dimensions = 3;
+  p.world.width = p.world.height = p.world.depth = side;
+  return p;
+}
+
 // A flock from {x, y, vx, vy} per boid.
 inline FlockState make_state(std::initializer_list<std::array<double, 4>> boids) {
   FlockState s;

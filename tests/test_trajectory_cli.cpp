@@ -63,17 +63,33 @@ TEST_F(TrajectoryCli, AnExistingFileIsKeptWhenTheRunIsRefused) {
   EXPECT_EQ(text, "earlier");
 }
 
-std::vector<long long> steps_in(const std::string& path) {
+// Dataset `name` of a trajectory, read as `type` (T in memory); `shape` receives its dimensions.
+template <typename T>
+std::vector<T> dataset_in(const std::string& path, const char* name, hid_t type,
+                          std::vector<hsize_t>& shape) {
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) return {};
-  const hid_t d = H5Dopen2(file, "/particles/flock/position/step", H5P_DEFAULT);
+  const hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
   const hid_t space = H5Dget_space(d);
-  std::vector<long long> steps(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
-  H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, steps.data());
+  shape.assign(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)), 0);
+  H5Sget_simple_extent_dims(space, shape.data(), nullptr);
+  std::vector<T> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
   H5Sclose(space);
   H5Dclose(d);
   H5Fclose(file);
-  return steps;
+  return values;
+}
+
+std::vector<long long> steps_in(const std::string& path) {
+  std::vector<hsize_t> shape;
+  return dataset_in<long long>(path, "/particles/flock/position/step", H5T_NATIVE_LLONG, shape);
+}
+
+// The positions and velocities of every frame of a trajectory: (frames, N, columns).
+std::vector<double> series_in(const std::string& path, const char* name,
+                              std::vector<hsize_t>& shape) {
+  return dataset_in<double>(path, name, H5T_NATIVE_DOUBLE, shape);
 }
 
 TEST_F(TrajectoryCli, FramesAtTheStartEveryKStepsAndTheEnd) {
@@ -93,23 +109,6 @@ TEST_F(TrajectoryCli, FramesAtTheStartEveryKStepsAndTheEnd) {
       0);
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 2, 4, 6}));
   EXPECT_EQ(entries(), (std::set<std::string>{"m.csv", "t.h5"}));
-}
-
-// The positions and velocities of every frame of a trajectory: (frames, N, columns).
-std::vector<double> series_in(const std::string& path, const char* name,
-                              std::vector<hsize_t>& shape) {
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) return {};
-  const hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
-  const hid_t space = H5Dget_space(d);
-  shape.assign(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)), 0);
-  H5Sget_simple_extent_dims(space, shape.data(), nullptr);
-  std::vector<double> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
-  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-  H5Sclose(space);
-  H5Dclose(d);
-  H5Fclose(file);
-  return values;
 }
 
 // A flock in a box records (x, y, z) and (vx, vy, vz) rows, its box's three edges, and ends
