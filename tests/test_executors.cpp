@@ -158,6 +158,69 @@ TEST_P(GpuPathTest, NaiveTilesCoverEveryPairOnce) {
   }
 }
 
+// The cpu backend's executor with blocks of 16 boids in either precision, so that a box's
+// hashed step takes the pencils of kernels/hashed_step.h on any CPU (with AVX2 alone, a
+// float block holds 8 boids and never does).
+class SixteenLaneExecutor : public CpuExecutor {
+ public:
+  template <typename Real>
+  static constexpr int hashed_lanes = 16;
+};
+
+// Boxes whose pencils meet every case: an odd number of lines (the last pencil one line
+// wide), four rows on the torus (every pencil wraps), three layers (too few: the step keeps
+// its line blocks), one or two cells (a pencil holds them all), walls, a cone of view and
+// spheres, dense and flocked neighbourhoods.
+std::vector<NamedFlock> pencil_boxes() {
+  std::vector<NamedFlock> f;
+  for (const NamedFlock& box : flocks()) {
+    if (box.params.dimensions == 3) f.push_back(box);
+  }
+  FlockParams thin = world_of(110, 10);  // 10 columns, 4 rows, 3 layers
+  thin.dimensions = 3;
+  thin.world.height = 45;
+  thin.world.depth = 35;
+  f.push_back({"box-4-rows-3-layers", thin, make_initial_state(900, 10, thin)});
+  FlockParams four = thin;  // 10 columns, 4 rows, 5 layers
+  four.world.depth = 55;
+  f.push_back({"box-4-rows-5-layers", four, make_initial_state(1200, 11, four)});
+  FlockParams walled = world_of(75, 10);
+  walled.dimensions = 3;
+  walled.world.depth = 75;
+  walled.world.boundary = Boundary::kWalls;
+  walled.fov = 260;
+  walled.obstacles = {Obstacle{30, 30, 8, 30}};
+  f.push_back({"box-walls-view-sphere", walled, make_initial_state(700, 12, walled)});
+  FlockParams dense = walled;
+  dense.world.boundary = Boundary::kTorus;
+  dense.fov = 360;
+  dense.obstacles.clear();
+  const auto flying = make_simulation({Backend::kCpu, Method::kHashed, Precision::kDouble, dense},
+                                      make_initial_state(3000, 13, dense));
+  flying->step(100);
+  f.push_back({"box-dense-flocked", dense, flying->state()});
+  return f;
+}
+
+template <typename Real>
+void expect_pencils_step_as_the_gpu(const NamedFlock& f) {
+  const SimulationConfig config{Backend::kCpu, Method::kHashed,
+                                sizeof(Real) == 4 ? Precision::kFloat : Precision::kDouble,
+                                f.params};
+  KernelSimulation<Real, 3, SixteenLaneExecutor> pencils(config, f.state);
+  KernelSimulation<Real, 3, GpuPathExecutor> gpu(config, f.state);
+  pencils.step(8);
+  gpu.step(8);
+  EXPECT_TRUE(bit_identical(pencils.state(), gpu.state())) << f.name;
+}
+
+TEST(Pencils, StepBoxesAsTheGpusPathDoes) {
+  for (const NamedFlock& f : pencil_boxes()) {
+    expect_pencils_step_as_the_gpu<float>(f);
+    expect_pencils_step_as_the_gpu<double>(f);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(executors, GpuPathTest,
                          testing::Values(PathCase{Method::kNaive, Precision::kDouble},
                                          PathCase{Method::kNaive, Precision::kFloat},

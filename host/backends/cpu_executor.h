@@ -57,6 +57,15 @@ class CpuExecutor : public HostMemory {
     for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
   }
 
+  // As for_each, for items of uneven cost (the pencils of a box's hashed step): threads take
+  // them one at a time.
+  template <typename Functor>
+  void for_each_uneven(kernels::index_t count, const Functor& functor) const {
+    const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
+  }
+
   // The naive step in blocks of naive_lanes boids, vectorised across the block's boids.
   template <typename Model, typename Real, int D>
   void naive_step(const kernels::Boid<Real, D>* in, kernels::Boid<Real, D>* out,
