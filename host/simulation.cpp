@@ -81,6 +81,12 @@ double Simulation::timed_step(std::uint64_t steps) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+void Simulation::key_noise_by(const std::vector<std::uint64_t>& /*ids*/) {
+  throw InputError("the " + to_string(config_.backend) +
+                   " backend flies whole flocks only (a part of one, as under MPI, needs the "
+                   "cpu or cuda backend)");
+}
+
 void Simulation::change_params(const FlockParams& params) {
   const World& now = config_.params.world;
   if (params.world.width != now.width || params.world.height != now.height ||

@@ -31,6 +31,9 @@ struct SimulationConfig {
   Precision precision = Precision::kFloat;
   FlockParams params;
   std::uint64_t seed = 42;  // keys the noise: draws depend on (seed, step, boid)
+  // Where the flock is part of a larger one (a rank's boids and ghosts under MPI): the whole
+  // flock's count, for which the cell grid is made (0: this flock's own count).
+  std::uint64_t whole_count = 0;
 };
 
 // Four arrays of doubles, boid i's values at x[i * stride], y[i * stride], vx[...], vy[...];
@@ -151,6 +154,10 @@ class Simulation {
 
   // The viewer's hooks into this flock.
   virtual ViewerAccess& viewer_access() = 0;
+
+  // For a flock that is part of a larger one (a rank's under MPI): boid i is boid ids[i] of
+  // the whole flock, and its noise is keyed by that. The kernels' backends offer it.
+  virtual void key_noise_by(const std::vector<std::uint64_t>& ids);
 
   const SimulationConfig& config() const { return config_; }
   std::uint64_t count() const { return count_; }

@@ -186,7 +186,10 @@ BOIDS_HD BOIDS_INLINE void advance_block(LaneBoids<Real, Lanes, D>& next,
   LaneTerms<Real, Lanes, D> terms{};  // unread without the extras
   if constexpr (E::kAny) {
     index_t ids[Lanes];  // lanes past the last boid repeat it, as `self` does
-    for (int lane = 0; lane < Lanes; ++lane) ids[lane] = id_of(min_of(lane, active - 1));
+    for (int lane = 0; lane < Lanes; ++lane) {
+      const index_t id = id_of(min_of(lane, active - 1));
+      ids[lane] = p.noise_ids != nullptr ? p.noise_ids[id] : id;
+    }
     compute_lane_terms(terms, self, ids, p);
   }
   advance_lanes<Model, E>(next, self, active, sums, terms, p);

@@ -64,6 +64,9 @@ struct StepParams {
   Real noise;
   std::uint64_t noise_key;
   std::uint64_t step;
+  // Where the flock is part of a larger one (a rank's boids and ghosts under MPI), the input
+  // index in the whole flock of each of its boids, which keys its noise; null: its own index.
+  const index_t* noise_ids;
 
   // The world's terms, each off unless asked for.
   bool world_terms;    // walls (pushing), obstacles or a goal: any of them

@@ -89,7 +89,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
       : Simulation(config, initial.size()),
         exec_(std::forward<ExecutorArgs>(executor_args)...),
         params_(step_params_of<Real>(config.params, config.seed)),
-        grid_(grid_for(config.params, initial.size())) {
+        grid_(
+            grid_for(config.params, config.whole_count > 0 ? config.whole_count : initial.size())) {
     check_memory_fits(bytes_needed(config.method, count(), grid_), exec_.available_memory(),
                       "a flock of " + std::to_string(count()) + " boids (" +
                           to_string(config.method) + ", " + to_string(config.precision) + ")",
@@ -159,8 +160,9 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   void set_params(const FlockParams& params) override {
     change_params(params);
     params_ = step_params_of<Real>(params, config().seed);
+    params_.noise_ids = noise_ids_.size() > 0 ? noise_ids_.data() : nullptr;
     upload_obstacles(params);
-    grid_ = grid_for(params, count());
+    grid_ = grid_for(params, config().whole_count > 0 ? config().whole_count : count());
     if (cell_start_.size() > 0 && cell_start_.size() < std::size_t{grid_.cells()} + 1) {
       exec_.synchronize();  // the old array may still be in use
       cell_start_ = Buffer<index_t>(std::size_t{grid_.cells()} + 1);
@@ -208,11 +210,20 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     steps_taken_ = steps_taken;
   }
 
+  void key_noise_by(const std::vector<std::uint64_t>& ids) override {
+    if (ids.size() != count()) throw std::logic_error("key_noise_by: one id a boid");
+    const std::vector<index_t> narrow(ids.begin(), ids.end());
+    exec_.synchronize();  // the old array may still be in use
+    noise_ids_ = Buffer<index_t>(narrow.size());
+    exec_.upload(noise_ids_.data(), narrow.data(), narrow.size());
+    params_.noise_ids = noise_ids_.data();
+  }
+
   std::string device() const override { return exec_.device(); }
 
   std::uint64_t bytes_allocated() const override {
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
-           cell_start_.bytes() + render_staging_.bytes() + obstacles_.bytes() +
+           cell_start_.bytes() + render_staging_.bytes() + obstacles_.bytes() + noise_ids_.bytes() +
            exec_.scratch_bytes();
   }
 
@@ -352,6 +363,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   Buffer<kernels::Obstacle<Real>> obstacles_;
+  Buffer<index_t> noise_ids_;  // key_noise_by's ids, in the executor's memory
   kernels::CellIndex<Real, D> index_{};
   std::uint64_t steps_taken_ = 0;
 };

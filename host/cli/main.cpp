@@ -6,6 +6,10 @@
 #include "host/cli/commands.h"
 #include "host/errors.h"
 #include "host/message_text.h"
+#if BOIDS_WITH_MPI
+#include "host/mpi/communicator.h"
+#include "host/mpi/distributed_simulation.h"
+#endif
 
 namespace {
 
@@ -49,6 +53,19 @@ int dispatch(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return boids::main_reporting_errors(
-      "boids", [&] { return dispatch(std::vector<std::string>(argv + 1, argv + argc)); });
+  const auto command = [&] {
+    return boids::main_reporting_errors(
+        "boids", [&] { return dispatch(std::vector<std::string>(argv + 1, argv + argc)); });
+  };
+#if BOIDS_WITH_MPI
+  // Under mpirun, rank 0 runs the command and the other ranks carry out its flock's share
+  // (host/mpi/distributed_simulation.h).
+  const boids::mpi::Session mpi_session(argc, argv);
+  if (boids::mpi::rank() != 0) return boids::mpi::follow();
+  const int status = command();
+  boids::mpi::stop_followers();
+  return status;
+#else
+  return command();
+#endif
 }

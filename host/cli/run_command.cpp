@@ -17,6 +17,9 @@
 #include "host/errors.h"
 #include "host/output_file.h"
 #include "host/state_file.h"
+#if BOIDS_WITH_MPI
+#include "host/mpi/distributed_simulation.h"
+#endif
 
 namespace boids::cli {
 namespace {
@@ -215,6 +218,16 @@ Checkpoint checkpoint_to_resume(const RunOptions& o, const std::vector<std::stri
   return checkpoint;
 }
 
+// The flock of the run: under mpirun, spread over its ranks.
+std::unique_ptr<Simulation> make_run_simulation(const SimulationConfig& config,
+                                                const FlockState& initial) {
+#if BOIDS_WITH_MPI
+  return mpi::make_simulation_over_ranks(config, initial);
+#else
+  return make_simulation(config, initial);
+#endif
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
@@ -245,7 +258,7 @@ int run_command(const std::vector<std::string>& args) {
   const FlockState initial =
       resumed ? std::move(resumed->state) : initial_state(o.flock, config.params);
   if (!o.flock.init_file.empty() || resumed) check_memory(config, initial.size());
-  const std::unique_ptr<Simulation> sim = make_simulation(config, initial);
+  const std::unique_ptr<Simulation> sim = make_run_simulation(config, initial);
   if (resumed) sim->resume(initial, resumed->order, resumed->step);
   TrajectoryRecording trajectory(o.trajectory, o.steps);
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),

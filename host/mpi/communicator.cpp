@@ -1,0 +1,139 @@
+#include "host/mpi/communicator.h"
+
+#include <mpi.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+
+namespace boids::mpi {
+namespace {
+
+bool initialised() {
+  int flag = 0;
+  MPI_Initialized(&flag);
+  int finalised = 0;
+  MPI_Finalized(&finalised);
+  return flag != 0 && finalised == 0;
+}
+
+// MPI counts are ints: a message over 2 GiB (about 38 million boids' records at once) is
+// refused, not cut short.
+int as_count(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    abort_run("a message of " + std::to_string(bytes) + " bytes between ranks is over MPI's 2 GiB");
+  }
+  return static_cast<int>(bytes);
+}
+
+std::vector<int> displacements(const std::vector<int>& counts, std::size_t& total) {
+  std::vector<int> at(counts.size());
+  total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    at[r] = as_count(total);
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  as_count(total);
+  return at;
+}
+
+}  // namespace
+
+bool launched_by_mpirun() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"}) {
+    if (std::getenv(name) != nullptr) return true;
+  }
+  return false;
+}
+
+Session::Session(int& argc, char**& argv) {
+  if (!launched_by_mpirun() || initialised()) return;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+Session::~Session() {
+  if (initialised()) MPI_Finalize();
+}
+
+int rank() {
+  if (!initialised()) return 0;
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int ranks() {
+  if (!initialised()) return 1;
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+void abort_run(const std::string& why) {
+  std::cerr << "boids: error: rank " << rank() << " of " << ranks() << ": " << why
+            << " (ending every rank)" << std::endl;
+  if (initialised()) MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+void broadcast(void* data, std::size_t bytes) {
+  MPI_Bcast(data, as_count(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+void broadcast(std::string& bytes) {
+  std::uint64_t size = bytes.size();
+  broadcast(&size, sizeof size);
+  bytes.resize(size);
+  broadcast(bytes.data(), bytes.size());
+}
+
+std::vector<unsigned char> exchange_bytes(const std::vector<const void*>& data,
+                                          const std::vector<std::size_t>& bytes) {
+  const int n = ranks();
+  if (static_cast<int>(data.size()) != n) throw std::logic_error("exchange: one list a rank");
+  std::vector<int> send_counts(n), recv_counts(n);
+  std::vector<unsigned char> packed;
+  for (int r = 0; r < n; ++r) send_counts[r] = as_count(bytes[r]);
+  std::size_t send_total = 0, recv_total = 0;
+  const std::vector<int> send_at = displacements(send_counts, send_total);
+  packed.resize(send_total);
+  for (int r = 0; r < n; ++r) {
+    if (bytes[r] > 0) std::memcpy(packed.data() + send_at[r], data[r], bytes[r]);
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  const std::vector<int> recv_at = displacements(recv_counts, recv_total);
+  std::vector<unsigned char> got(recv_total);
+  MPI_Alltoallv(packed.data(), send_counts.data(), send_at.data(), MPI_BYTE, got.data(),
+                recv_counts.data(), recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
+  return got;
+}
+
+std::vector<unsigned char> gather_bytes(const void* data, std::size_t bytes) {
+  const int n = ranks();
+  int mine = as_count(bytes);
+  std::vector<int> counts(rank() == 0 ? n : 0);
+  MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::size_t total = 0;
+  const std::vector<int> at = rank() == 0 ? displacements(counts, total) : std::vector<int>();
+  std::vector<unsigned char> got(total);
+  MPI_Gatherv(data, mine, MPI_BYTE, got.data(), counts.data(), at.data(), MPI_BYTE, 0,
+              MPI_COMM_WORLD);
+  return got;
+}
+
+std::uint64_t sum_over_ranks(std::uint64_t value) {
+  std::uint64_t out = 0;
+  MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return out;
+}
+
+std::uint64_t max_over_ranks(std::uint64_t value) {
+  std::uint64_t out = 0;
+  MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+}  // namespace boids::mpi

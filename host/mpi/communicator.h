@@ -1,0 +1,77 @@
+// The ranks mpirun started, and the few collectives a distributed flight needs (host/mpi):
+// broadcasts from rank 0, an exchange of records between every pair of ranks, and a gather
+// to rank 0. All on MPI_COMM_WORLD, whose errors are fatal: a rank that fails ends the run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace boids::mpi {
+
+// Whether this process was started by mpirun (or another MPI launcher): only then is MPI
+// initialised, so that boids started alone behaves, and starts, as without MPI.
+bool launched_by_mpirun();
+
+// MPI for the life of the process: initialised by a Session, finalised at its end.
+class Session {
+ public:
+  Session(int& argc, char**& argv);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+};
+
+int rank();   // 0 without MPI
+int ranks();  // 1 without MPI
+
+// Ends every rank of the run at once, after saying why on standard error.
+[[noreturn]] void abort_run(const std::string& why);
+
+// Rank 0's bytes, on every rank.
+void broadcast(std::string& bytes);
+void broadcast(void* data, std::size_t bytes);
+
+// Sends to_rank[r] to rank r, for every r; returns what every rank sent this one, in rank
+// order. T is a plain record (the same layout on every rank).
+template <typename T>
+std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank);
+
+// Every rank's records at rank 0, in rank order (empty elsewhere).
+template <typename T>
+std::vector<T> gather(const std::vector<T>& mine);
+
+// The sum and the largest over the ranks, on every rank.
+std::uint64_t sum_over_ranks(std::uint64_t value);
+std::uint64_t max_over_ranks(std::uint64_t value);
+
+// The untyped collectives behind the templates.
+std::vector<unsigned char> exchange_bytes(const std::vector<const void*>& data,
+                                          const std::vector<std::size_t>& bytes);
+std::vector<unsigned char> gather_bytes(const void* data, std::size_t bytes);
+
+template <typename T>
+std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank) {
+  std::vector<const void*> data;
+  std::vector<std::size_t> bytes;
+  for (const std::vector<T>& records : to_rank) {
+    data.push_back(records.data());
+    bytes.push_back(records.size() * sizeof(T));
+  }
+  const std::vector<unsigned char> got = exchange_bytes(data, bytes);
+  std::vector<T> out(got.size() / sizeof(T));
+  if (!got.empty()) std::memcpy(out.data(), got.data(), got.size());
+  return out;
+}
+
+template <typename T>
+std::vector<T> gather(const std::vector<T>& mine) {
+  const std::vector<unsigned char> got = gather_bytes(mine.data(), mine.size() * sizeof(T));
+  std::vector<T> out(got.size() / sizeof(T));
+  if (!got.empty()) std::memcpy(out.data(), got.data(), got.size());
+  return out;
+}
+
+}  // namespace boids::mpi

@@ -1,0 +1,185 @@
+#include "host/mpi/distributed_simulation.h"
+
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/checkpoint.h"
+#include "host/errors.h"
+#include "host/mpi/communicator.h"
+#include "host/mpi/rank_flock.h"
+
+namespace boids::mpi {
+namespace {
+
+enum class Op : std::uint64_t { kStart, kStep, kGather, kStop };
+
+struct Command {
+  Op op;
+  std::uint64_t value;  // kStep: the steps
+};
+
+void send(Command c) {
+  broadcast(&c, sizeof c);
+}
+
+Command receive() {
+  Command c{Op::kStop, 0};
+  broadcast(&c, sizeof c);
+  return c;
+}
+
+// Runs a collective part of a command: an error on one rank cannot be answered by the others
+// (they wait inside the collective), so it ends the run.
+template <typename Body>
+auto collectively(Body&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    abort_run("not enough memory on this rank's machine for its share of the flock");
+  } catch (const std::exception& e) {
+    abort_run(e.what());
+  }
+}
+
+// Every rank's part of a start: the flight, as a checkpoint's bytes from rank 0.
+RankFlock start(std::string& flight) {
+  broadcast(flight);
+  Checkpoint c = parse_checkpoint(flight, "the flight rank 0 sent");
+  flight.clear();
+  flight.shrink_to_fit();
+  return RankFlock(c.config, c.state, c.step);
+}
+
+// Every rank's part of a gather: the whole flock at rank 0, by input index.
+std::vector<BoidRecord> gather_flock(const RankFlock& flock) {
+  return gather(flock.boids());
+}
+
+bool stopped = false;
+
+class DistributedSimulation final : public Simulation {
+ public:
+  DistributedSimulation(const SimulationConfig& config, const FlockState& initial)
+      : Simulation(config, initial.size()) {
+    restart(initial, 0);
+  }
+
+  void step(std::uint64_t steps) override {
+    send({Op::kStep, steps});
+    collectively([&] { flock_->step(steps); });
+  }
+
+  void state_into(const StateView& out) const override {
+    send({Op::kGather, 0});
+    const std::vector<BoidRecord> all = collectively([&] { return gather_flock(*flock_); });
+    const bool box = config().params.dimensions == 3;
+    for (const BoidRecord& b : all) {
+      const std::size_t at = b.id * out.stride;
+      out.x[at] = b.x;
+      out.y[at] = b.y;
+      out.vx[at] = b.vx;
+      out.vy[at] = b.vy;
+      if (box) {
+        out.z[at] = b.z;
+        out.vz[at] = b.vz;
+      }
+    }
+  }
+
+  // The metrics of the gathered flock, measured on rank 0's backend: exactly the flocks one
+  // process counts.
+  FlockMetrics metrics() override {
+    SimulationConfig whole = config();
+    whole.whole_count = 0;
+    return make_simulation(whole, state())->metrics();
+  }
+
+  std::string device() const override {
+    return std::to_string(ranks()) + " MPI ranks (rank 0: " + device_ + ")";
+  }
+
+  std::uint64_t bytes_allocated() const override { return flock_->bytes_allocated(); }
+
+  void set_params(const FlockParams&) override {
+    throw InputError("the parameters of a flock spread over MPI ranks cannot change in flight");
+  }
+
+  std::uint64_t steps_taken() const override { return flock_->steps_taken(); }
+
+  // Each rank steps its boids in input order.
+  std::vector<std::uint64_t> backend_order() const override { return input_order(count()); }
+
+  void resume(const FlockState& state, const std::vector<std::uint64_t>& order,
+              std::uint64_t steps_taken) override {
+    check_resumable(state, order, /*keeps_input_order=*/false);
+    restart(state, steps_taken);
+  }
+
+  ViewerAccess& viewer_access() override {
+    throw InputError("the viewer draws a flock of one process, not one spread over MPI ranks");
+  }
+
+ private:
+  void restart(const FlockState& state, std::uint64_t steps_taken) {
+    std::string flight =
+        format_checkpoint(Checkpoint{config(), steps_taken, state, input_order(state.size())});
+    send({Op::kStart, 0});
+    flock_.emplace(collectively([&] { return start(flight); }));
+    SimulationConfig one = config();
+    FlockState first;
+    first.dimensions = state.dimensions;
+    first.resize(1);
+    device_ = make_simulation(one, first)->device();
+  }
+
+  std::optional<RankFlock> flock_;
+  std::string device_;
+};
+
+}  // namespace
+
+std::unique_ptr<Simulation> make_simulation_over_ranks(const SimulationConfig& config,
+                                                       const FlockState& initial) {
+  if (ranks() == 1) return make_simulation(config, initial);
+  if (config.backend == Backend::kReference) {
+    throw InputError(
+        "the reference flies a flock in one process: under mpirun, give --backend "
+        "cpu or cuda");
+  }
+  check_dimensions(config, initial);
+  return std::make_unique<DistributedSimulation>(config, initial);
+}
+
+int follow() {
+  std::optional<RankFlock> flock;
+  for (;;) {
+    const Command c = receive();
+    switch (c.op) {
+      case Op::kStart: {
+        std::string flight;
+        flock.emplace(collectively([&] { return start(flight); }));
+        break;
+      }
+      case Op::kStep:
+        collectively([&] { flock->step(c.value); });
+        break;
+      case Op::kGather:
+        collectively([&] { gather_flock(*flock); });
+        break;
+      case Op::kStop:
+        return 0;
+    }
+  }
+}
+
+void stop_followers() {
+  if (ranks() > 1 && rank() == 0 && !stopped) {
+    send({Op::kStop, 0});
+    stopped = true;
+  }
+}
+
+}  // namespace boids::mpi

@@ -1,0 +1,29 @@
+// A flock spread over the ranks of an MPI run. Rank 0 runs the command line as one process
+// would, and its flock is a distributed simulation: each call on it is sent to every rank as
+// a command (start, step, gather), which all ranks then carry out together; the other ranks
+// only follow (follow()) until rank 0 stops them. So `boids run` under mpirun takes the same
+// options and writes the same outputs, from rank 0, as one process.
+//
+// A rank that fails ends the whole run: an error inside a collective step aborts every rank
+// (abort_run), and mpirun ends a run one of whose ranks was killed.
+#pragma once
+
+#include <memory>
+
+#include "host/simulation.h"
+
+namespace boids::mpi {
+
+// On rank 0 of a run of several ranks, the flock spread over them; else (one process) the
+// flock of make_simulation.
+std::unique_ptr<Simulation> make_simulation_over_ranks(const SimulationConfig& config,
+                                                       const FlockState& initial);
+
+// The loop of a rank other than 0: carries out rank 0's commands until it says stop. Returns
+// the process's exit status.
+int follow();
+
+// Rank 0, once its command is done (or failed): lets the other ranks return from follow().
+void stop_followers();
+
+}  // namespace boids::mpi

@@ -1,0 +1,183 @@
+"""`boids run` under `mpirun -np P` against one process: naive double bit for bit, hashed
+double within 1e-9, the same flock count, in 2D and 3D, with the variants; a checkpoint written
+under MPI resumed by one process; bad input refused on every rank count.
+
+Usage: mpi_run_check.py BOIDS MPIRUN RANKS WORKDIR
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+BOIDS, MPIRUN, RANKS, WORK = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1",
+           OMP_WAIT_POLICY="passive")
+TIMEOUT = 300
+failures = []
+
+
+def mpirun(args):
+    return [MPIRUN, "--oversubscribe", "-np", str(RANKS), BOIDS] + args
+
+
+def run(command, name):
+    done = subprocess.run(command, env=ENV, capture_output=True, text=True, timeout=TIMEOUT)
+    if done.returncode != 0:
+        raise SystemExit(f"{name}: exit {done.returncode}\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def flight(name, options):
+    """The same flight in one process and over the ranks: their saved states and JSON."""
+    out = {}
+    for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
+        save = os.path.join(WORK, f"{name}-{where}.csv")
+        report = run(launch(["run"] + options + ["--save", save, "--json"]), f"{name} ({where})")
+        out[where] = (save, json.loads(report))
+    return out
+
+
+def load(path):
+    return np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL", message)
+
+
+def exact(name, options):
+    f = flight(name, options)
+    (one, one_json), (ranks, ranks_json) = f["one"], f["ranks"]
+    with open(one, "rb") as a, open(ranks, "rb") as b:
+        check(a.read() == b.read(), f"{name}: the states differ under {RANKS} ranks")
+    check(one_json["flocks"] == ranks_json["flocks"], f"{name}: flocks differ")
+    check(one_json["largest_flock"] == ranks_json["largest_flock"], f"{name}: largest differs")
+    print(f"{name}: bit for bit, {ranks_json['flocks']} flocks")
+
+
+def close(name, options, sides, tolerance=1e-9):
+    f = flight(name, options)
+    (one, one_json), (ranks, ranks_json) = f["one"], f["ranks"]
+    a, b = load(one), load(ranks)
+    d = len(sides)
+    offset = a[:, :d] - b[:, :d]
+    for axis, side in enumerate(sides):  # across the torus's edge
+        offset[:, axis] = np.minimum(np.abs(offset[:, axis]), side - np.abs(offset[:, axis]))
+    worst = max(np.abs(offset).max(), np.abs(a[:, d:] - b[:, d:]).max())
+    check(worst <= tolerance, f"{name}: differs by {worst:.3g} under {RANKS} ranks")
+    check(one_json["flocks"] == ranks_json["flocks"], f"{name}: flocks differ")
+    print(f"{name}: within {worst:.3g}, {ranks_json['flocks']} flocks")
+
+
+def rank_process(rank):
+    """The pid of this test's boids process of MPI rank `rank`, or None."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                command = f.read().split(b"\0")
+        except OSError:
+            continue
+        if (command[0] == BOIDS.encode() and f"OMPI_COMM_WORLD_RANK={rank}".encode() in env
+                and WORK.encode() in b" ".join(command)):
+            return int(pid)
+    return None
+
+
+def killed_rank_ends_the_run():
+    """A rank killed in flight ends the whole run with an error, not a hang."""
+    marker = os.path.join(WORK, "long-flight.csv")
+    run_ = subprocess.Popen(mpirun(["run", "--count", "20000", "--steps", "100000000", "--save",
+                                    marker]), env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    victim = None
+    for _ in range(300):  # up to 30 s for the ranks to start
+        victim = rank_process(RANKS - 1)
+        if victim or run_.poll() is not None:
+            break
+        time.sleep(0.1)
+    check(victim is not None, "the last rank's process was not found")
+    if victim is None:
+        run_.kill()
+        return
+    time.sleep(1.0)  # well into the flight
+    os.kill(victim, signal.SIGKILL)
+    try:
+        _, err = run_.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        run_.kill()
+        check(False, "a run whose rank was killed hung")
+        return
+    check(run_.returncode != 0, f"a run whose rank was killed exited {run_.returncode}")
+    check(not os.path.exists(marker), "a run whose rank was killed wrote its --save file")
+    print(f"a killed rank ended the run: exit {run_.returncode}")
+
+
+def main():
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    naive = ["--backend", "cpu", "--method", "naive", "--precision", "double", "--steps", "10"]
+    hashed = ["--backend", "cpu", "--method", "hashed", "--precision", "double", "--steps", "10"]
+    obstacles = os.path.join(WORK, "obstacles.csv")
+    with open(obstacles, "w") as f:
+        f.write("x,y,radius\n30,40,6\n70,75,4\n")
+    spheres = os.path.join(WORK, "spheres.csv")
+    with open(spheres, "w") as f:
+        f.write("x,y,z,radius\n20,25,30,5\n")
+
+    exact("naive", naive + ["--count", "400", "--world", "220"])
+    exact("naive-noise-walls-goal", naive + ["--count", "400", "--noise", "0.8", "--boundary",
+                                             "walls", "--goal", "70,20", "--obstacles", obstacles,
+                                             "--fov", "270", "--wind", "0.01,0.02"])
+    exact("naive-float", naive[:4] + ["--precision", "float", "--steps", "10", "--count", "400",
+                                      "--noise", "0.3"])
+    exact("naive-vicsek", naive + ["--model", "vicsek", "--count", "400", "--world", "25",
+                                   "--noise", "1.5"])
+    exact("naive-steering", naive + ["--model", "steering", "--count", "300"])
+    exact("naive-box", naive + ["--dimensions", "3", "--count", "600", "--noise", "0.5",
+                                "--obstacles", spheres])
+    close("hashed", hashed + ["--count", "3000", "--world", "500"], [500, 500])
+    close("hashed-noise-walls", hashed + ["--count", "2000", "--world", "400,300", "--noise",
+                                          "0.5", "--boundary", "walls"], [400, 300])
+    close("hashed-box", hashed + ["--dimensions", "3", "--count", "3000", "--world",
+                                  "140,150,160", "--noise", "0.3"], [140, 150, 160])
+
+    # A checkpoint written over the ranks continues in one process as the whole flight.
+    checkpoint = os.path.join(WORK, "flight.ckpt")
+    start = naive[:-2] + ["--count", "300", "--noise", "0.4"]
+    run(mpirun(["run"] + start + ["--steps", "6", "--checkpoint", checkpoint]), "checkpoint")
+    resumed = os.path.join(WORK, "resumed.csv")
+    whole = os.path.join(WORK, "whole.csv")
+    run([BOIDS, "run", "--resume", checkpoint, "--steps", "12", "--save", resumed], "resume")
+    run([BOIDS, "run"] + start + ["--steps", "12", "--save", whole], "whole")
+    with open(resumed, "rb") as a, open(whole, "rb") as b:
+        check(a.read() == b.read(), "a checkpoint written over the ranks resumes off the flight")
+
+    # Bad input: a clear error and a nonzero exit, not a hang.
+    done = subprocess.run(mpirun(["run", "--backend", "reference", "--steps", "2"]), env=ENV,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    if RANKS > 1:
+        check(done.returncode != 0 and "mpirun" in done.stderr,
+              f"the reference under {RANKS} ranks: exit {done.returncode}, {done.stderr!r}")
+    done = subprocess.run(mpirun(["run", "--count", "0"]), env=ENV, capture_output=True,
+                          text=True, timeout=TIMEOUT)
+    check(done.returncode != 0 and "--count" in done.stderr, f"--count 0: {done.stderr!r}")
+
+    if RANKS > 1:
+        killed_rank_ends_the_run()
+
+    if failures:
+        raise SystemExit(f"{len(failures)} checks failed under {RANKS} ranks")
+    print(f"every check passed under {RANKS} ranks")
+
+
+main()
