@@ -81,7 +81,8 @@ double Simulation::timed_step(std::uint64_t steps) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void Simulation::key_noise_by(const std::vector<std::uint64_t>& /*ids*/) {
+void Simulation::load_part(const FlockState& /*part*/, const std::vector<std::uint64_t>& /*ids*/,
+                           std::uint64_t /*steps_taken*/) {
   throw InputError("the " + to_string(config_.backend) +
                    " backend flies whole flocks only (a part of one, as under MPI, needs the "
                    "cpu or cuda backend)");

@@ -155,9 +155,12 @@ class Simulation {
   // The viewer's hooks into this flock.
   virtual ViewerAccess& viewer_access() = 0;
 
-  // For a flock that is part of a larger one (a rank's under MPI): boid i is boid ids[i] of
-  // the whole flock, and its noise is keyed by that. The kernels' backends offer it.
-  virtual void key_noise_by(const std::vector<std::uint64_t>& ids);
+  // Replaces the flock by `part`, a part of a larger flock (a rank's boids and ghosts under
+  // MPI), of any size: boid i is boid ids[i] of the whole flock, which keys its noise, and the
+  // flight continues after `steps_taken` steps, as resume. The arrays are kept where they
+  // are large enough. The kernels' backends offer it.
+  virtual void load_part(const FlockState& part, const std::vector<std::uint64_t>& ids,
+                         std::uint64_t steps_taken);
 
   const SimulationConfig& config() const { return config_; }
   std::uint64_t count() const { return count_; }
@@ -165,6 +168,9 @@ class Simulation {
  protected:
   Simulation(const SimulationConfig& config, std::uint64_t count)
       : config_(config), count_(count) {}
+
+  // For load_part: the flock now holds `count` boids.
+  void set_count(std::uint64_t count) { count_ = count; }
 
   // Records new parameters after checking that the world is unchanged; for set_params.
   void change_params(const FlockParams& params);

@@ -68,6 +68,74 @@ INSTANTIATE_TEST_SUITE_P(
                     EngineCase{Backend::kCuda, Method::kHashed, Precision::kFloat}),
     test_support::engine_case_name);
 
+// load_part, a rank's way to go on under MPI (host/mpi/rank_flock.h): a flock loaded into a
+// running flock's arrays, smaller and then larger than they are, flies on as a flock made for
+// it and resumed in input order; and each boid's noise is keyed by its id, not its place.
+class LoadPart : public test_support::EngineCaseTest {
+ protected:
+  SimulationConfig config(const FlockParams& params) const {
+    return {GetParam().backend, GetParam().method, GetParam().precision, params, /*seed=*/9};
+  }
+};
+
+TEST_P(LoadPart, FliesOnInArraysOfAnySize) {
+  FlockParams params;
+  params.noise = 0.5;
+  const FlockState small = random_state(200, 100, 4, 6, 4), big = random_state(900, 100, 4, 6, 3);
+  const auto running = make_simulation(config(params), small);
+  running->step(3);
+  for (const FlockState* part : {&big, &small, &big}) {
+    const auto fresh = make_simulation(config(params), *part);
+    fresh->resume(*part, input_order(part->size()), 11);
+    fresh->step(5);
+    running->load_part(*part, input_order(part->size()), 11);
+    EXPECT_EQ(running->count(), part->size());
+    running->step(5);
+    EXPECT_EQ(running->steps_taken(), 16u);
+    EXPECT_TRUE(bit_identical(running->state(), fresh->state())) << part->size() << " boids";
+  }
+}
+
+TEST_P(LoadPart, TheIdsKeyTheNoise) {
+  FlockParams params;  // Vicsek boids too far apart to see one another: each turns by its noise
+  params.model = Model::kVicsek;
+  params.radius = 1e-6;
+  params.noise = 2.0;
+  const FlockState start = random_state(500, 100, 0, 0, 8);
+  FlockState reversed = start;
+  std::vector<std::uint64_t> ids(start.size());
+  for (std::size_t i = 0; i < start.size(); ++i) {
+    const std::size_t from = start.size() - 1 - i;
+    ids[i] = from;
+    reversed.x[i] = start.x[from];
+    reversed.y[i] = start.y[from];
+    reversed.vx[i] = start.vx[from];
+    reversed.vy[i] = start.vy[from];
+  }
+  const auto whole = make_simulation(config(params), start);
+  whole->step(1);
+  const auto part = make_simulation(config(params), start);
+  part->load_part(reversed, ids, 0);
+  part->step(1);
+  const FlockState a = whole->state(), b = part->state();
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::size_t k = a.size() - 1 - i;
+    differing += a.vx[i] != b.vx[k] || a.vy[i] != b.vy[k] || a.x[i] != b.x[k] || a.y[i] != b.y[k];
+  }
+  EXPECT_EQ(differing, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(backends, LoadPart, test_support::every_engine_case(),
+                         test_support::engine_case_name);
+
+TEST(LoadPart, TheReferenceFliesWholeFlocksOnly) {
+  const FlockState start = random_state(50, 100, 0, 0, 2);
+  const auto reference = make_simulation(
+      {Backend::kReference, Method::kNaive, Precision::kDouble, FlockParams{}}, start);
+  EXPECT_THROW(reference->load_part(start, input_order(start.size()), 0), InputError);
+}
+
 // The cell order matters: continuing from the state alone, in input order, adds the hashed
 // method's sums in another order and the flight drifts; the checkpoint's order keeps it.
 TEST(Checkpoint, TheHashedOrderIsKeptBecauseItMatters) {

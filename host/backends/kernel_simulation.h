@@ -210,13 +210,33 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     steps_taken_ = steps_taken;
   }
 
-  void key_noise_by(const std::vector<std::uint64_t>& ids) override {
-    if (ids.size() != count()) throw std::logic_error("key_noise_by: one id a boid");
+  void load_part(const FlockState& part, const std::vector<std::uint64_t>& ids,
+                 std::uint64_t steps_taken) override {
+    if (ids.size() != part.size() || part.dimensions != D)
+      throw std::logic_error("load_part: one id a boid, in the flock's dimensions");
+    exec_.synchronize();  // the arrays may still be in use
+    const std::size_t n = part.size();
+    if (n > boids_.size() || n > noise_ids_.size()) {
+      const std::size_t room = n + n / 4 + 64;  // so that a rank's share may grow a while
+      boids_ = Buffer<Boid>(room);
+      scratch_ = Buffer<Boid>(room);
+      noise_ids_ = Buffer<index_t>(room);
+      keys_ = Buffer<index_t>();  // the cell index is made again, as large, by cell_index
+      order_ = Buffer<index_t>();
+      ids_ = Buffer<index_t>();
+    }
+    set_count(n);
+    upload_state(part);
     const std::vector<index_t> narrow(ids.begin(), ids.end());
-    exec_.synchronize();  // the old array may still be in use
-    noise_ids_ = Buffer<index_t>(narrow.size());
-    exec_.upload(noise_ids_.data(), narrow.data(), narrow.size());
+    exec_.upload(noise_ids_.data(), narrow.data(), n);
     params_.noise_ids = noise_ids_.data();
+    if (keys_.size() > 0 || hashed()) {
+      cell_index();
+      index_.count = count32();
+      if (hashed()) exec_.for_each(count32(), kernels::Identity{index_.ids});  // the part's order
+      index_.keys_ready = false;  // the next step keys the cells from the positions
+    }
+    steps_taken_ = steps_taken;
   }
 
   std::string device() const override { return exec_.device(); }
@@ -336,7 +356,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   // at the first metrics on the naive one. Its state arrays follow the naive step's swaps.
   kernels::CellIndex<Real, D>& cell_index() {
     if (keys_.size() == 0) {
-      const std::size_t n = count();
+      const std::size_t n = boids_.size();  // count(), or the room load_part made
       keys_ = Buffer<index_t>(n);
       order_ = Buffer<index_t>(n);
       cell_start_ = Buffer<index_t>(std::size_t{grid_.cells()} + 1);
@@ -363,7 +383,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   Buffer<kernels::Obstacle<Real>> obstacles_;
-  Buffer<index_t> noise_ids_;  // key_noise_by's ids, in the executor's memory
+  Buffer<index_t> noise_ids_;  // load_part's ids, in the executor's memory
   kernels::CellIndex<Real, D> index_{};
   std::uint64_t steps_taken_ = 0;
 };

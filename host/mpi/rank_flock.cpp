@@ -30,8 +30,7 @@ BoidRecord record_of(const FlockState& s, std::size_t i) {
   return {i, s.x[i], s.y[i], box ? s.z[i] : 0.0, s.vx[i], s.vy[i], box ? s.vz[i] : 0.0};
 }
 
-FlockState state_of(const std::vector<BoidRecord>& boids, int dimensions) {
-  FlockState s;
+void fill_state(const std::vector<BoidRecord>& boids, int dimensions, FlockState& s) {
   s.dimensions = dimensions;
   s.resize(boids.size());
   for (std::size_t i = 0; i < boids.size(); ++i) {
@@ -45,7 +44,6 @@ FlockState state_of(const std::vector<BoidRecord>& boids, int dimensions) {
       s.vz[i] = b.vz;
     }
   }
-  return s;
 }
 
 RankFlock::RankFlock(const SimulationConfig& config, const FlockState& whole,
@@ -87,57 +85,58 @@ std::vector<BoidRecord> RankFlock::exchange_ghosts() const {
   return ghosts;
 }
 
+// The step's arrays live as long as the rank's flock: made anew each step, the largest of
+// them cost more in page faults than the step's own work.
 void RankFlock::step_once() {
   const std::vector<BoidRecord> ghosts = exchange_ghosts();
-  // This rank's boids and the ghosts by input index; mine[k] is where boid k of this rank
+  // This rank's boids and the ghosts by input index; mine_[k] is where boid k of this rank
   // lies among them.
-  std::vector<BoidRecord> local;
-  local.reserve(boids_.size() + ghosts.size());
-  std::merge(boids_.begin(), boids_.end(), ghosts.begin(), ghosts.end(), std::back_inserter(local),
+  local_.clear();
+  std::merge(boids_.begin(), boids_.end(), ghosts.begin(), ghosts.end(), std::back_inserter(local_),
              by_id);
-  std::vector<std::uint64_t> ids(local.size());
-  std::vector<std::size_t> mine;
-  mine.reserve(boids_.size());
-  for (std::size_t i = 0, k = 0; i < local.size(); ++i) {
-    ids[i] = local[i].id;
-    if (k < boids_.size() && boids_[k].id == local[i].id) {
-      mine.push_back(i);
+  ids_.resize(local_.size());
+  mine_.clear();
+  for (std::size_t i = 0, k = 0; i < local_.size(); ++i) {
+    ids_[i] = local_[i].id;
+    if (k < boids_.size() && boids_[k].id == local_[i].id) {
+      mine_.push_back(i);
       ++k;
     }
   }
   std::vector<BoidRecord> moved;
-  if (!local.empty()) {
-    const int dimensions = config_.params.dimensions;
-    const FlockState before = state_of(local, dimensions);
-    const std::unique_ptr<Simulation> sim = make_simulation(config_, before);
-    sim->resume(before, input_order(before.size()), steps_taken_);
-    sim->key_noise_by(ids);
-    sim->step(1);
-    bytes_ = sim->bytes_allocated();
-    const FlockState after = sim->state();
-    std::vector<BoidRecord> kept;
-    kept.reserve(boids_.size());
-    for (const std::size_t i : mine) {
-      BoidRecord b = record_of(after, i);
-      b.id = ids[i];
-      (slabs_.owner(along(b)) == rank_ ? kept : moved).push_back(b);
+  if (!local_.empty()) {
+    // The backend's flock is made once and loaded anew each step, in its arrays while they
+    // are large enough.
+    fill_state(local_, config_.params.dimensions, before_);
+    if (!engine_) engine_ = make_simulation(config_, before_);
+    engine_->load_part(before_, ids_, steps_taken_);
+    engine_->step(1);
+    bytes_ = engine_->bytes_allocated();
+    after_.dimensions = config_.params.dimensions;
+    after_.resize(local_.size());
+    engine_->state_into(StateView::of(after_));
+    spare_.clear();
+    for (const std::size_t i : mine_) {
+      BoidRecord b = record_of(after_, i);
+      b.id = ids_[i];
+      (slabs_.owner(along(b)) == rank_ ? spare_ : moved).push_back(b);
     }
-    boids_ = std::move(kept);
+    boids_.swap(spare_);
   }
-  hand_over(std::move(moved));
+  hand_over(moved);
   ++steps_taken_;
 }
 
-void RankFlock::hand_over(std::vector<BoidRecord> moved) {
+void RankFlock::hand_over(const std::vector<BoidRecord>& moved) {
   std::vector<std::vector<BoidRecord>> to_rank(slabs_.ranks());
   for (const BoidRecord& b : moved) to_rank[slabs_.owner(along(b))].push_back(b);
   std::vector<BoidRecord> arrived = exchange(to_rank);
+  if (arrived.empty()) return;
   std::sort(arrived.begin(), arrived.end(), by_id);
-  std::vector<BoidRecord> all;
-  all.reserve(boids_.size() + arrived.size());
-  std::merge(boids_.begin(), boids_.end(), arrived.begin(), arrived.end(), std::back_inserter(all),
-             by_id);
-  boids_ = std::move(all);
+  spare_.clear();
+  std::merge(boids_.begin(), boids_.end(), arrived.begin(), arrived.end(),
+             std::back_inserter(spare_), by_id);
+  boids_.swap(spare_);
 }
 
 }  // namespace boids::mpi

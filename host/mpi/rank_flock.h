@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "host/flock.h"
@@ -43,17 +44,23 @@ class RankFlock {
   void step_once();
   double along(const BoidRecord& b) const;  // the coordinate the slabs cut
   std::vector<BoidRecord> exchange_ghosts() const;
-  void hand_over(std::vector<BoidRecord> moved);
+  void hand_over(const std::vector<BoidRecord>& moved);
 
   SimulationConfig config_;
   Slabs slabs_;
+  std::unique_ptr<Simulation> engine_;  // this rank's boids and ghosts on its backend
+  FlockState before_, after_;           // the engine's flock before and after a step
   int rank_ = 0;
   std::uint64_t whole_count_ = 0, steps_taken_ = 0, bytes_ = 0;
   std::vector<BoidRecord> boids_;
+  // A step's arrays, kept between steps (see step_once).
+  std::vector<BoidRecord> local_, spare_;
+  std::vector<std::uint64_t> ids_;
+  std::vector<std::size_t> mine_;
 };
 
-// The record of boid i of `state`, and the state of records.
+// The record of boid i of `state`, and the state of records (into `out`, keeping its arrays).
 BoidRecord record_of(const FlockState& state, std::size_t i);
-FlockState state_of(const std::vector<BoidRecord>& boids, int dimensions);
+void fill_state(const std::vector<BoidRecord>& boids, int dimensions, FlockState& out);
 
 }  // namespace boids::mpi
