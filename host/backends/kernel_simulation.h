@@ -202,6 +202,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     }
     exec_.synchronize();
     upload_state(in_order);
+    params_.noise_ids = nullptr;  // a whole flock again, after any load_part
     if (hashed()) {
       const std::vector<index_t> ids(order.begin(), order.end());
       exec_.upload(index_.ids, ids.data(), ids.size());
@@ -226,6 +227,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
       ids_ = Buffer<index_t>();
     }
     set_count(n);
+    render_staging_ = Buffer<float>();  // made again, for the new count, when drawn
     upload_state(part);
     const std::vector<index_t> narrow(ids.begin(), ids.end());
     exec_.upload(noise_ids_.data(), narrow.data(), n);

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
@@ -18,13 +19,13 @@ bool initialised() {
   return flag != 0 && finalised == 0;
 }
 
-// MPI counts are ints: a message over 2 GiB (about 38 million boids' records at once) is
-// refused, not cut short.
-int as_count(std::size_t bytes) {
-  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    abort_run("a message of " + std::to_string(bytes) + " bytes between ranks is over MPI's 2 GiB");
+// MPI counts are ints: records are counted, as records of their own datatype, so that a
+// message holds up to 2^31 - 1 of them (as many boids as a flock may hold).
+int as_count(std::size_t records) {
+  if (records > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    abort_run("a message of " + std::to_string(records) + " records is over MPI's count");
   }
-  return static_cast<int>(bytes);
+  return static_cast<int>(records);
 }
 
 std::vector<int> displacements(const std::vector<int>& counts, std::size_t& total) {
@@ -37,6 +38,22 @@ std::vector<int> displacements(const std::vector<int>& counts, std::size_t& tota
   as_count(total);
   return at;
 }
+
+// A record of `bytes` bytes as an MPI datatype, for the life of one collective.
+class RecordType {
+ public:
+  explicit RecordType(std::size_t bytes) {
+    MPI_Type_contiguous(as_count(bytes), MPI_BYTE, &type_);
+    MPI_Type_commit(&type_);
+  }
+  ~RecordType() { MPI_Type_free(&type_); }
+  RecordType(const RecordType&) = delete;
+  RecordType& operator=(const RecordType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_;
+};
 
 }  // namespace
 
@@ -80,7 +97,11 @@ void abort_run(const std::string& why) {
 }
 
 void broadcast(void* data, std::size_t bytes) {
-  MPI_Bcast(data, as_count(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
+  constexpr std::size_t kPiece = std::size_t{1} << 30;  // bytes a broadcast sends at once
+  for (std::size_t at = 0; at < bytes; at += kPiece) {
+    MPI_Bcast(static_cast<unsigned char*>(data) + at,
+              static_cast<int>(std::min(kPiece, bytes - at)), MPI_BYTE, 0, MPI_COMM_WORLD);
+  }
 }
 
 void broadcast(std::string& bytes) {
@@ -90,50 +111,43 @@ void broadcast(std::string& bytes) {
   broadcast(bytes.data(), bytes.size());
 }
 
-std::vector<unsigned char> exchange_bytes(const std::vector<const void*>& data,
-                                          const std::vector<std::size_t>& bytes) {
+std::vector<unsigned char> exchange_records(const std::vector<const void*>& data,
+                                            const std::vector<std::size_t>& counts,
+                                            std::size_t record_bytes) {
   const int n = ranks();
   if (static_cast<int>(data.size()) != n) throw std::logic_error("exchange: one list a rank");
   std::vector<int> send_counts(n), recv_counts(n);
-  std::vector<unsigned char> packed;
-  for (int r = 0; r < n; ++r) send_counts[r] = as_count(bytes[r]);
+  for (int r = 0; r < n; ++r) send_counts[r] = as_count(counts[r]);
   std::size_t send_total = 0, recv_total = 0;
   const std::vector<int> send_at = displacements(send_counts, send_total);
-  packed.resize(send_total);
+  std::vector<unsigned char> packed(send_total * record_bytes);
   for (int r = 0; r < n; ++r) {
-    if (bytes[r] > 0) std::memcpy(packed.data() + send_at[r], data[r], bytes[r]);
+    if (counts[r] > 0) {
+      std::memcpy(packed.data() + send_at[r] * record_bytes, data[r], counts[r] * record_bytes);
+    }
   }
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
   const std::vector<int> recv_at = displacements(recv_counts, recv_total);
-  std::vector<unsigned char> got(recv_total);
-  MPI_Alltoallv(packed.data(), send_counts.data(), send_at.data(), MPI_BYTE, got.data(),
-                recv_counts.data(), recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
+  std::vector<unsigned char> got(recv_total * record_bytes);
+  const RecordType record(record_bytes);
+  MPI_Alltoallv(packed.data(), send_counts.data(), send_at.data(), record.get(), got.data(),
+                recv_counts.data(), recv_at.data(), record.get(), MPI_COMM_WORLD);
   return got;
 }
 
-std::vector<unsigned char> gather_bytes(const void* data, std::size_t bytes) {
+std::vector<unsigned char> gather_records(const void* data, std::size_t count,
+                                          std::size_t record_bytes) {
   const int n = ranks();
-  int mine = as_count(bytes);
+  int mine = as_count(count);
   std::vector<int> counts(rank() == 0 ? n : 0);
   MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   std::size_t total = 0;
   const std::vector<int> at = rank() == 0 ? displacements(counts, total) : std::vector<int>();
-  std::vector<unsigned char> got(total);
-  MPI_Gatherv(data, mine, MPI_BYTE, got.data(), counts.data(), at.data(), MPI_BYTE, 0,
+  std::vector<unsigned char> got(total * record_bytes);
+  const RecordType record(record_bytes);
+  MPI_Gatherv(data, mine, record.get(), got.data(), counts.data(), at.data(), record.get(), 0,
               MPI_COMM_WORLD);
   return got;
-}
-
-std::uint64_t sum_over_ranks(std::uint64_t value) {
-  std::uint64_t out = 0;
-  MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  return out;
-}
-
-std::uint64_t max_over_ranks(std::uint64_t value) {
-  std::uint64_t out = 0;
-  MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-  return out;
 }
 
 }  // namespace boids::mpi

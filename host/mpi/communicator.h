@@ -43,24 +43,22 @@ std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank);
 template <typename T>
 std::vector<T> gather(const std::vector<T>& mine);
 
-// The sum and the largest over the ranks, on every rank.
-std::uint64_t sum_over_ranks(std::uint64_t value);
-std::uint64_t max_over_ranks(std::uint64_t value);
-
-// The untyped collectives behind the templates.
-std::vector<unsigned char> exchange_bytes(const std::vector<const void*>& data,
-                                          const std::vector<std::size_t>& bytes);
-std::vector<unsigned char> gather_bytes(const void* data, std::size_t bytes);
+// The untyped collectives behind the templates: counts of records of `record_bytes` each.
+std::vector<unsigned char> exchange_records(const std::vector<const void*>& data,
+                                            const std::vector<std::size_t>& counts,
+                                            std::size_t record_bytes);
+std::vector<unsigned char> gather_records(const void* data, std::size_t count,
+                                          std::size_t record_bytes);
 
 template <typename T>
 std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank) {
   std::vector<const void*> data;
-  std::vector<std::size_t> bytes;
+  std::vector<std::size_t> counts;
   for (const std::vector<T>& records : to_rank) {
     data.push_back(records.data());
-    bytes.push_back(records.size() * sizeof(T));
+    counts.push_back(records.size());
   }
-  const std::vector<unsigned char> got = exchange_bytes(data, bytes);
+  const std::vector<unsigned char> got = exchange_records(data, counts, sizeof(T));
   std::vector<T> out(got.size() / sizeof(T));
   if (!got.empty()) std::memcpy(out.data(), got.data(), got.size());
   return out;
@@ -68,7 +66,7 @@ std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank) {
 
 template <typename T>
 std::vector<T> gather(const std::vector<T>& mine) {
-  const std::vector<unsigned char> got = gather_bytes(mine.data(), mine.size() * sizeof(T));
+  const std::vector<unsigned char> got = gather_records(mine.data(), mine.size(), sizeof(T));
   std::vector<T> out(got.size() / sizeof(T));
   if (!got.empty()) std::memcpy(out.data(), got.data(), got.size());
   return out;

@@ -164,9 +164,11 @@ int follow() {
         break;
       }
       case Op::kStep:
+        if (!flock) abort_run("rank 0 asked for steps before it sent a flock");
         collectively([&] { flock->step(c.value); });
         break;
       case Op::kGather:
+        if (!flock) abort_run("rank 0 asked for the flock before it sent one");
         collectively([&] { gather_flock(*flock); });
         break;
       case Op::kStop:

@@ -13,9 +13,17 @@ bool by_id(const BoidRecord& a, const BoidRecord& b) {
   return a.id < b.id;
 }
 
-// A ghost is sent wherever a boid lies within the radius of a slab, and a little beyond, so
-// that rounding (a float flock's offsets) never leaves out a neighbour.
-constexpr double kGhostMargin = 1.01;
+// A ghost is sent wherever a boid lies within the radius of a slab, and beyond it by more than
+// the step's rounding of an offset can take off: a hundredth of the radius, and a few units in
+// the last place of the world's widest side in the flock's precision (an offset across the
+// torus's edge is a difference of two coordinates near the side, rounded there).
+double ghost_reach(const SimulationConfig& c) {
+  const World& w = c.params.world;
+  double widest = std::max(w.width, w.height);
+  if (c.params.dimensions == 3) widest = std::max(widest, w.depth);
+  const double epsilon = c.precision == Precision::kFloat ? 1.1920929e-7 : 2.220446e-16;
+  return 1.01 * c.params.radius + 8 * epsilon * widest;
+}
 
 Slabs slabs_for(const FlockParams& p, int ranks) {
   const World& w = p.world;
@@ -69,7 +77,7 @@ void RankFlock::step(std::uint64_t steps) {
 }
 
 std::vector<BoidRecord> RankFlock::exchange_ghosts() const {
-  const double reach = config_.params.radius * kGhostMargin;
+  const double reach = ghost_reach(config_);
   const double low = slabs_.bounds[rank_], high = slabs_.bounds[rank_ + 1];
   std::vector<std::vector<BoidRecord>> to_rank(slabs_.ranks());
   std::vector<int> near;
