@@ -145,6 +145,15 @@ def main():
     exact("naive-steering", naive + ["--model", "steering", "--count", "300"])
     exact("naive-box", naive + ["--dimensions", "3", "--count", "600", "--noise", "0.5",
                                 "--obstacles", spheres])
+    # A flock gathered in a fifth of the world: the slabs start, and after 100 steps move, to
+    # hold about as many boids each.
+    clumped = os.path.join(WORK, "clumped.csv")
+    rng = np.random.default_rng(5)
+    start = np.column_stack([rng.uniform(0, 100, 300), rng.uniform(0, 20, 300),
+                             rng.uniform(-0.7, 0.7, 300), rng.uniform(-0.7, 0.7, 300)])
+    np.savetxt(clumped, start, delimiter=",", header="x,y,vx,vy", comments="", fmt="%.17g")
+    exact("naive-clumped-balanced", naive[:-1] + ["120", "--init", clumped, "--noise", "0.3"])
+
     close("hashed", hashed + ["--count", "3000", "--world", "500"], [500, 500])
     close("hashed-noise-walls", hashed + ["--count", "2000", "--world", "400,300", "--noise",
                                           "0.5", "--boundary", "walls"], [400, 300])

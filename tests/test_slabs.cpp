@@ -51,5 +51,30 @@ TEST(Slabs, TwoRanksSeeEachOtherAcrossBothEdges) {
   EXPECT_EQ(within(s, 2.5, 1, 0), std::vector<int>{});
 }
 
+TEST(Slabs, BalancedSlabsHoldAboutAsManyBoidsEach) {
+  const std::vector<std::uint64_t> uniform(16, 10);
+  EXPECT_EQ(balanced_slabs(160, true, 4, uniform).bounds,
+            (std::vector<double>{0, 40, 80, 120, 160}));
+  // Every boid in the first quarter of the world: the slabs share it, each a bin at least.
+  std::vector<std::uint64_t> gathered(16, 0);
+  gathered[0] = gathered[1] = gathered[2] = gathered[3] = 25;
+  const Slabs s = balanced_slabs(160, true, 4, gathered);
+  EXPECT_EQ(s.bounds, (std::vector<double>{0, 10, 20, 30, 160}));
+  // All in one bin: a bin a slab, the last taking the rest.
+  std::vector<std::uint64_t> one(16, 0);
+  one[5] = 100;
+  EXPECT_EQ(balanced_slabs(160, false, 4, one).bounds, (std::vector<double>{0, 60, 70, 80, 160}));
+  EXPECT_EQ(balanced_slabs(160, true, 4, std::vector<std::uint64_t>(16, 0)).bounds,
+            equal_slabs(160, true, 4).bounds);  // no boids: equal widths
+}
+
+TEST(Slabs, BinsCoverTheSide) {
+  EXPECT_EQ(bin_of(0, 100, 10), 0u);
+  EXPECT_EQ(bin_of(9.99, 100, 10), 0u);
+  EXPECT_EQ(bin_of(10, 100, 10), 1u);
+  EXPECT_EQ(bin_of(100, 100, 10), 9u);  // the side itself, as rounding may give
+  EXPECT_EQ(bin_of(-0.0, 100, 10), 0u);
+}
+
 }  // namespace
 }  // namespace boids::mpi

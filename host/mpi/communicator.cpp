@@ -150,4 +150,15 @@ std::vector<unsigned char> gather_records(const void* data, std::size_t count,
   return got;
 }
 
+void sum_over_ranks(std::vector<std::uint64_t>& values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_UINT64_T, MPI_SUM,
+                MPI_COMM_WORLD);
+}
+
+std::uint64_t max_over_ranks(std::uint64_t value) {
+  std::uint64_t out = 0;
+  MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
 }  // namespace boids::mpi

@@ -43,6 +43,11 @@ std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank);
 template <typename T>
 std::vector<T> gather(const std::vector<T>& mine);
 
+// Sums `values` over the ranks, element by element, in place on every rank; the largest of
+// `value` over the ranks.
+void sum_over_ranks(std::vector<std::uint64_t>& values);
+std::uint64_t max_over_ranks(std::uint64_t value);
+
 // The untyped collectives behind the templates: counts of records of `record_bytes` each.
 std::vector<unsigned char> exchange_records(const std::vector<const void*>& data,
                                             const std::vector<std::size_t>& counts,

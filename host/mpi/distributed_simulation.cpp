@@ -1,5 +1,6 @@
 #include "host/mpi/distributed_simulation.h"
 
+#include <cstdio>
 #include <exception>
 #include <new>
 #include <optional>
@@ -98,7 +99,10 @@ class DistributedSimulation final : public Simulation {
   }
 
   std::string device() const override {
-    return std::to_string(ranks()) + " MPI ranks (rank 0: " + device_ + ")";
+    char share[32];
+    std::snprintf(share, sizeof share, "%.2f", flock_->largest_share());
+    return std::to_string(ranks()) + " MPI ranks (rank 0: " + device_ +
+           "; before the slabs were last balanced, the largest held " + share + " times the mean)";
   }
 
   std::uint64_t bytes_allocated() const override { return flock_->bytes_allocated(); }

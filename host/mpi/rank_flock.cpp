@@ -25,10 +25,22 @@ double ghost_reach(const SimulationConfig& c) {
   return 1.01 * c.params.radius + 8 * epsilon * widest;
 }
 
-Slabs slabs_for(const FlockParams& p, int ranks) {
-  const World& w = p.world;
-  const double side = p.dimensions == 3 ? w.depth : w.height;
-  return equal_slabs(side, w.torus(), ranks);
+// The slabs' axis, the last: y in 2D, z in 3D.
+double along_of(const BoidRecord& b, int dimensions) {
+  return dimensions == 3 ? b.z : b.y;
+}
+double side_of(const FlockParams& p) {
+  return p.dimensions == 3 ? p.world.depth : p.world.height;
+}
+
+// Steps between moves of the slab bounds, and the bins of the axis a rank counts its boids in
+// for them.
+constexpr std::uint64_t kBalanceEvery = 100;
+constexpr std::size_t kBinsPerRank = 64;
+
+// The bins a rank counts boids in, to balance the slabs.
+std::vector<std::uint64_t> empty_bins(int ranks) {
+  return std::vector<std::uint64_t>(kBinsPerRank * static_cast<std::size_t>(ranks), 0);
 }
 
 }  // namespace
@@ -54,26 +66,59 @@ void fill_state(const std::vector<BoidRecord>& boids, int dimensions, FlockState
   }
 }
 
+// Every rank holds the whole start: each balances the slabs on it alone, alike.
 RankFlock::RankFlock(const SimulationConfig& config, const FlockState& whole,
                      std::uint64_t steps_taken)
-    : config_(config),
-      slabs_(slabs_for(config.params, ranks())),
-      rank_(rank()),
-      whole_count_(whole.size()),
-      steps_taken_(steps_taken) {
+    : config_(config), rank_(rank()), whole_count_(whole.size()), steps_taken_(steps_taken) {
   config_.whole_count = whole_count_;
+  const FlockParams& p = config_.params;
+  const std::vector<double>& along_axis = p.dimensions == 3 ? whole.z : whole.y;
+  std::vector<std::uint64_t> bins = empty_bins(ranks());
+  const Slabs equal = equal_slabs(side_of(p), p.world.torus(), ranks());
+  std::vector<std::uint64_t> in_equal(static_cast<std::size_t>(ranks()), 0);
+  for (const double s : along_axis) {
+    ++bins[bin_of(s, side_of(p), bins.size())];
+    ++in_equal[static_cast<std::size_t>(equal.owner(s))];
+  }
+  if (whole_count_ > 0) {
+    largest_share_ = static_cast<double>(*std::max_element(in_equal.begin(), in_equal.end())) *
+                     ranks() / static_cast<double>(whole_count_);
+  }
+  slabs_ = balanced_slabs(side_of(p), p.world.torus(), ranks(), bins);
   for (std::size_t i = 0; i < whole.size(); ++i) {
-    BoidRecord b = record_of(whole, i);
-    if (slabs_.owner(along(b)) == rank_) boids_.push_back(b);
+    if (slabs_.owner(along_axis[i]) == rank_) boids_.push_back(record_of(whole, i));
   }
 }
 
 double RankFlock::along(const BoidRecord& b) const {
-  return config_.params.dimensions == 3 ? b.z : b.y;
+  return along_of(b, config_.params.dimensions);
 }
 
 void RankFlock::step(std::uint64_t steps) {
-  for (std::uint64_t s = 0; s < steps; ++s) step_once();
+  for (std::uint64_t s = 0; s < steps; ++s) {
+    step_once();
+    if (steps_taken_ % kBalanceEvery == 0) balance();
+  }
+}
+
+// Moves the slab bounds so that each holds about as many boids, from the boids every rank
+// counts in the bins of the axis, and hands over the boids whose slab changed.
+void RankFlock::balance() {
+  const FlockParams& p = config_.params;
+  std::vector<std::uint64_t> bins = empty_bins(slabs_.ranks());
+  for (const BoidRecord& b : boids_) ++bins[bin_of(along(b), side_of(p), bins.size())];
+  sum_over_ranks(bins);
+  const std::uint64_t largest = max_over_ranks(boids_.size());
+  largest_share_ = whole_count_ > 0 ? static_cast<double>(largest) * slabs_.ranks() /
+                                          static_cast<double>(whole_count_)
+                                    : 1.0;
+  slabs_ = balanced_slabs(side_of(p), p.world.torus(), slabs_.ranks(), bins);
+  std::vector<BoidRecord> moved;
+  spare_.clear();
+  for (const BoidRecord& b : boids_)
+    (slabs_.owner(along(b)) == rank_ ? spare_ : moved).push_back(b);
+  boids_.swap(spare_);
+  hand_over(moved);
 }
 
 std::vector<BoidRecord> RankFlock::exchange_ghosts() const {

@@ -1,5 +1,7 @@
 // One rank's share of a distributed flock: the boids of its slab (host/mpi/slabs.h), kept in
-// the order of their input index in the whole flock. Each step (step_once) it
+// the order of their input index in the whole flock. The slabs start, and every
+// kBalanceEvery steps are moved, so that each holds about as many boids (a flock that gathers
+// in a few places would load some ranks far more than others). Each step (step_once) it
 //   ghosts   sends its boids within the radius of another slab to that slab's rank, and
 //            receives theirs
 //   steps    its boids and the ghosts together, in the order of their input index, on its
@@ -37,6 +39,9 @@ class RankFlock {
   const std::vector<BoidRecord>& boids() const { return boids_; }
   std::uint64_t steps_taken() const { return steps_taken_; }
   std::uint64_t whole_count() const { return whole_count_; }
+  // The largest rank's boids over the mean before the slabs were last balanced: at the start,
+  // in slabs of equal width.
+  double largest_share() const { return largest_share_; }
   // Bytes this rank's backend held at its last step.
   std::uint64_t bytes_allocated() const { return bytes_; }
 
@@ -45,6 +50,7 @@ class RankFlock {
   double along(const BoidRecord& b) const;  // the coordinate the slabs cut
   std::vector<BoidRecord> exchange_ghosts() const;
   void hand_over(const std::vector<BoidRecord>& moved);
+  void balance();
 
   SimulationConfig config_;
   Slabs slabs_;
@@ -52,6 +58,7 @@ class RankFlock {
   FlockState before_, after_;           // the engine's flock before and after a step
   int rank_ = 0;
   std::uint64_t whole_count_ = 0, steps_taken_ = 0, bytes_ = 0;
+  double largest_share_ = 1;
   std::vector<BoidRecord> boids_;
   // A step's arrays, kept between steps (see step_once).
   std::vector<BoidRecord> local_, spare_;

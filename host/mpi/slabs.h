@@ -4,6 +4,8 @@
 // before and after it (around the torus).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace boids::mpi {
@@ -25,5 +27,13 @@ struct Slabs {
 
 // `ranks` slabs of equal width.
 Slabs equal_slabs(double side, bool torus, int ranks);
+
+// `ranks` slabs that hold about as many boids each, from the boids' count in each of the
+// equal bins of [0, side) (`bins`, at least `ranks` of them): each bound lies on the edge of a
+// bin, every slab at least one bin wide.
+Slabs balanced_slabs(double side, bool torus, int ranks, const std::vector<std::uint64_t>& bins);
+
+// The bin of [0, side) cut in `bins` that holds coordinate s.
+std::size_t bin_of(double s, double side, std::size_t bins);
 
 }  // namespace boids::mpi
