@@ -12,14 +12,8 @@
 
 namespace boids::kernels {
 
-// Which sorted boid each lane of a block holds: consecutive boids of one line of cells, or
-// boids listed from a pencil of lines (PencilStep). Lanes from `active` on hold no boid.
-struct ConsecutiveSlots {
-  index_t first;
-  int active;
-  BOIDS_HD index_t operator[](int lane) const { return first + static_cast<index_t>(lane); }
-};
-
+// The sorted boids of a block listed from a pencil of lines (PencilStep); a line's block holds
+// consecutive ones (ConsecutiveSlots, kernels/rules.h). Lanes from `active` on hold no boid.
 template <int Lanes>
 struct ListedSlots {
   index_t at[Lanes];
@@ -75,11 +69,7 @@ struct HashedStepBlock {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     LaneBoids<Real, Lanes, D> self;
     Sums sums;
-    for (int lane = 0; lane < Lanes; ++lane) {  // lanes past the last boid repeat it
-      const Boid<Real, D>& b = sorted[slots[min_of(lane, slots.active - 1)]];
-      self.set(lane, b);
-      Model::start(sums, lane, b);
-    }
+    start_lanes<Model>(sorted, slots, self, sums);
     const bool wraps = !grid.template spans_without_wrap<Extent>(first_column, last_column, line);
     with_pair_flags(wraps, p.limited_view, [&](auto flags) BOIDS_LAMBDA_INLINE {
       gather<decltype(flags), Extent>(sums, self, slots, first_column, last_column, line, p);

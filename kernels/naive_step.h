@@ -26,7 +26,8 @@ struct NaiveStepBlock {
     const index_t block_end = min_of<index_t>(first + Lanes, count);
     LaneBoids<Real, Lanes, D> self;
     Sums sums;
-    start_lanes<Model>(in, first, count - 1, self, sums);
+    start_lanes<Model>(in, ConsecutiveSlots{first, static_cast<int>(block_end - first)}, self,
+                       sums);
     // Ascending candidates in three ranges, so that only the block's own boids need the
     // self test and the long ranges vectorise.
     with_pair_flags(params.torus, params.limited_view, [&](auto flags) {

@@ -61,13 +61,22 @@ struct NeighborSums {
   }
 };
 
-// Starts a block of lanes: boids [first, first + Lanes), with the boid at `last` repeated in
-// lanes past it (their results are never stored), and the model's empty sums.
-template <typename Model, typename Real, typename Sums, int Lanes, int D>
-BOIDS_HD inline void start_lanes(const Boid<Real, D>* boids, index_t first, index_t last,
+// Which boid each lane of a block holds: `active` consecutive boids from `first` (the hashed
+// step's pencils list theirs: ListedSlots in kernels/hashed_step.h). Lanes from `active` on
+// hold no boid.
+struct ConsecutiveSlots {
+  index_t first;
+  int active;
+  BOIDS_HD index_t operator[](int lane) const { return first + static_cast<index_t>(lane); }
+};
+
+// Starts a block of lanes: the boids in `slots`, with the last repeated in lanes past it
+// (their results are never stored), and the model's empty sums.
+template <typename Model, typename Real, typename Slots, typename Sums, int Lanes, int D>
+BOIDS_HD inline void start_lanes(const Boid<Real, D>* boids, const Slots& slots,
                                  LaneBoids<Real, Lanes, D>& self, Sums& sums) {
   for (int lane = 0; lane < Lanes; ++lane) {
-    const Boid<Real, D>& b = boids[min_of<index_t>(first + lane, last)];
+    const Boid<Real, D>& b = boids[slots[min_of(lane, slots.active - 1)]];
     self.set(lane, b);
     Model::start(sums, lane, b);
   }

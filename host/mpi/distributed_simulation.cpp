@@ -92,11 +92,7 @@ class DistributedSimulation final : public Simulation {
 
   // The metrics of the gathered flock, measured on rank 0's backend: exactly the flocks one
   // process counts.
-  FlockMetrics metrics() override {
-    SimulationConfig whole = config();
-    whole.whole_count = 0;
-    return make_simulation(whole, state())->metrics();
-  }
+  FlockMetrics metrics() override { return make_simulation(config(), state())->metrics(); }
 
   std::string device() const override {
     char share[32];
@@ -132,11 +128,10 @@ class DistributedSimulation final : public Simulation {
         format_checkpoint(Checkpoint{config(), steps_taken, state, input_order(state.size())});
     send({Op::kStart, 0});
     flock_.emplace(collectively([&] { return start(flight); }));
-    SimulationConfig one = config();
-    FlockState first;
+    FlockState first;  // a flock of one boid, for the backend's name of its device
     first.dimensions = state.dimensions;
     first.resize(1);
-    device_ = make_simulation(one, first)->device();
+    device_ = make_simulation(config(), first)->device();
   }
 
   std::optional<RankFlock> flock_;

@@ -1,6 +1,7 @@
 #include "host/mpi/rank_flock.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "host/errors.h"
@@ -21,7 +22,8 @@ double ghost_reach(const SimulationConfig& c) {
   const World& w = c.params.world;
   double widest = std::max(w.width, w.height);
   if (c.params.dimensions == 3) widest = std::max(widest, w.depth);
-  const double epsilon = c.precision == Precision::kFloat ? 1.1920929e-7 : 2.220446e-16;
+  const double epsilon = c.precision == Precision::kFloat ? std::numeric_limits<float>::epsilon()
+                                                          : std::numeric_limits<double>::epsilon();
   return 1.01 * c.params.radius + 8 * epsilon * widest;
 }
 
