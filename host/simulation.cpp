@@ -81,8 +81,7 @@ double Simulation::timed_step(std::uint64_t steps) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void Simulation::load_part(const FlockState& /*part*/, const std::vector<std::uint64_t>& /*ids*/,
-                           std::uint64_t /*steps_taken*/) {
+PartAccess& Simulation::part_access() {
   throw InputError("the " + to_string(config_.backend) +
                    " backend flies whole flocks only (a part of one, as under MPI, needs the "
                    "cpu or cuda backend)");

@@ -102,6 +102,46 @@ class ViewerAccess {
   ~ViewerAccess() = default;
 };
 
+// A boid of a part of a larger flock, with its index in the whole flock (its input index,
+// which keys its noise): what ranks send one another under MPI. z and vz are 0 in 2D.
+struct IndexedBoid {
+  std::uint64_t id;
+  double x, y, z, vx, vy, vz;
+};
+
+// Where a part's own boids belong: along `axis` (0 = x, 1 = y, 2 = z), in [low, high) (a
+// rank's slab). An own boid within `reach` of either end, or outside them, is at the edge.
+struct PartBounds {
+  int axis = 0;
+  double low = 0, high = 0, reach = 0;
+};
+
+// A part of a larger flock that stays in a backend between steps (a rank's share under MPI,
+// host/mpi/rank_flock.h): its own boids, and ghosts, copies of other parts' boids near its own
+// that it steps with them, read-only, and drops. A boid is known by its index in the whole
+// flock (below 2^32), which keys its noise, so a part flies its boids as the whole flock does.
+// Only the boids that change hands or serve as ghosts pass through the host's records; the
+// rest keep their place in the backend's arrays and order.
+class PartAccess {
+ public:
+  // Replaces the flock by `own` (ascending by id), `steps_taken` steps into its flight.
+  virtual void start_part(const std::vector<IndexedBoid>& own, std::uint64_t steps_taken) = 0;
+
+  // Drops the ghosts, appends to `edge` every own boid at the edge of `bounds` (or outside
+  // them), and removes from the part those outside them.
+  virtual void split_part(const PartBounds& bounds, std::vector<IndexedBoid>& edge) = 0;
+
+  // Adds `arrived` to the own boids and `ghosts` as ghosts, each ascending by id.
+  virtual void extend_part(const std::vector<IndexedBoid>& arrived,
+                           const std::vector<IndexedBoid>& ghosts) = 0;
+
+  // The own boids, into `out` (replaced), in the backend's order.
+  virtual void own_boids(std::vector<IndexedBoid>& out) const = 0;
+
+ protected:
+  ~PartAccess() = default;
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -155,12 +195,9 @@ class Simulation {
   // The viewer's hooks into this flock.
   virtual ViewerAccess& viewer_access() = 0;
 
-  // Replaces the flock by `part`, a part of a larger flock (a rank's boids and ghosts under
-  // MPI), of any size: boid i is boid ids[i] of the whole flock, which keys its noise, and the
-  // flight continues after `steps_taken` steps, as resume. The arrays are kept where they
-  // are large enough. The kernels' backends offer it.
-  virtual void load_part(const FlockState& part, const std::vector<std::uint64_t>& ids,
-                         std::uint64_t steps_taken);
+  // This flock as a part of a larger one (a rank's share under MPI). The kernels' backends
+  // offer it; the reference throws InputError.
+  virtual PartAccess& part_access();
 
   const SimulationConfig& config() const { return config_; }
   std::uint64_t count() const { return count_; }
@@ -169,7 +206,7 @@ class Simulation {
   Simulation(const SimulationConfig& config, std::uint64_t count)
       : config_(config), count_(count) {}
 
-  // For load_part: the flock now holds `count` boids.
+  // For a part: the flock now holds `count` boids.
   void set_count(std::uint64_t count) { count_ = count; }
 
   // Records new parameters after checking that the world is unchanged; for set_params.

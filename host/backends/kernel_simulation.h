@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "host/backends/flock_layout.h"
+#include "host/backends/flock_part.h"
 #include "host/errors.h"
 #include "host/memory.h"
 #include "host/simulation.h"
@@ -52,7 +53,7 @@ void with_model(Model model, Body&& body) {
 
 // A flock of D = 2 or 3 dimensions in `Real` on `Executor`. The viewer's hooks draw 2D flocks.
 template <typename Real, int D, typename Executor>
-class KernelSimulation final : public Simulation, public ViewerAccess {
+class KernelSimulation final : public Simulation, public ViewerAccess, public PartAccess {
  public:
   using Boid = kernels::Boid<Real, D>;
   using index_t = kernels::index_t;
@@ -202,7 +203,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     }
     exec_.synchronize();
     upload_state(in_order);
-    params_.noise_ids = nullptr;  // a whole flock again, after any load_part
+    params_.noise_ids = nullptr;  // a whole flock again, after any part
+    part_.clear();
     if (hashed()) {
       const std::vector<index_t> ids(order.begin(), order.end());
       exec_.upload(index_.ids, ids.data(), ids.size());
@@ -211,34 +213,43 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
     steps_taken_ = steps_taken;
   }
 
-  void load_part(const FlockState& part, const std::vector<std::uint64_t>& ids,
-                 std::uint64_t steps_taken) override {
-    if (ids.size() != part.size() || part.dimensions != D)
-      throw std::logic_error("load_part: one id a boid, in the flock's dimensions");
+  PartAccess& part_access() override { return *this; }
+
+  void start_part(const std::vector<IndexedBoid>& own, std::uint64_t steps_taken) override {
     exec_.synchronize();  // the arrays may still be in use
-    const std::size_t n = part.size();
-    if (n > boids_.size() || n > noise_ids_.size()) {
-      const std::size_t room = n + n / 4 + 64;  // so that a rank's share may grow a while
-      boids_ = Buffer<Boid>(room);
-      scratch_ = Buffer<Boid>(room);
-      noise_ids_ = Buffer<index_t>(room);
-      keys_ = Buffer<index_t>();  // the cell index is made again, as large, by cell_index
-      order_ = Buffer<index_t>();
-      ids_ = Buffer<index_t>();
-    }
-    set_count(n);
-    render_staging_ = Buffer<float>();  // made again, for the new count, when drawn
-    upload_state(part);
-    const std::vector<index_t> narrow(ids.begin(), ids.end());
-    exec_.upload(noise_ids_.data(), narrow.data(), n);
+    set_count(0);
+    part_.clear();
+    extend_part(own, {});
+    steps_taken_ = steps_taken;
+  }
+
+  void split_part(const PartBounds& bounds, std::vector<IndexedBoid>& edge) override {
+    check_part();
+    exec_.synchronize();  // the last step's work
+    set_count(part_.split(exec_, part_arrays(), bounds, edge));
+  }
+
+  void extend_part(const std::vector<IndexedBoid>& arrived,
+                   const std::vector<IndexedBoid>& ghosts) override {
+    check_part();
+    const index_t kept = count32();
+    reserve_part(kept + arrived.size() + ghosts.size(), kept);
+    set_count(part_.extend(exec_, part_arrays(), kept, !hashed(), arrived, ghosts,
+                           config().params.world));
+    if (render_staging_.size() != 2 * D * count()) render_staging_ = Buffer<float>();
     params_.noise_ids = noise_ids_.data();
     if (keys_.size() > 0 || hashed()) {
       cell_index();
       index_.count = count32();
-      if (hashed()) exec_.for_each(count32(), kernels::Identity{index_.ids});  // the part's order
+      if (hashed()) exec_.for_each(count32(), kernels::Identity{index_.ids});  // part slots
       index_.keys_ready = false;  // the next step keys the cells from the positions
     }
-    steps_taken_ = steps_taken;
+  }
+
+  void own_boids(std::vector<IndexedBoid>& out) const override {
+    check_part();
+    part_.own_boids(exec_, boids_.data(), hashed() ? index_.ids : nullptr, noise_ids_.data(),
+                    count32(), out);
   }
 
   std::string device() const override { return exec_.device(); }
@@ -288,6 +299,34 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   static constexpr std::size_t kTransferBoids = std::size_t{1} << 22;  // per host stretch
 
   bool hashed() const { return config().method == Method::kHashed; }
+
+  void check_part() const {
+    if (!part_.holds(count()))
+      throw std::logic_error("a part's calls need a flock started as a part (start_part)");
+  }
+  typename flock_part::Passes<Real, D, Executor>::Arrays part_arrays() {
+    return {boids_, scratch_, noise_ids_, hashed() ? index_.ids : nullptr, count32()};
+  }
+
+  // Room for a part of n boids, the first `kept` of which stay where split left them (in
+  // host memory: a GPU's part is put together on the host). The arrays grow by a quarter more,
+  // so that a rank's share may grow a while; the cell index is made again, as large.
+  void reserve_part(std::size_t n, index_t kept) {
+    if (n <= boids_.size() && n <= noise_ids_.size()) return;
+    const std::size_t room = n + n / 4 + 64;
+    Buffer<Boid> boids(room);
+    Buffer<index_t> whole(room);
+    if constexpr (Executor::kHostMemory) {
+      std::copy(boids_.data(), boids_.data() + kept, boids.data());
+      std::copy(noise_ids_.data(), noise_ids_.data() + kept, whole.data());
+    }
+    boids_ = std::move(boids);
+    noise_ids_ = std::move(whole);
+    scratch_ = Buffer<Boid>(room);
+    keys_ = Buffer<index_t>();
+    order_ = Buffer<index_t>();
+    ids_ = Buffer<index_t>();
+  }
 
   // state_into on the executor's threads. The output is written in input order, each boid read
   // from its slot: sequential writes, and reads that miss the cache (the hashed method keeps
@@ -340,6 +379,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   }
 
   void enqueue_steps(std::uint64_t steps) {
+    if (count() == 0) {  // a part may hold no boids for a while
+      steps_taken_ += steps;
+      return;
+    }
     with_model(config().params.model, [&](auto model) {
       using M = decltype(model);
       for (std::uint64_t s = 0; s < steps; ++s) {
@@ -358,7 +401,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   // at the first metrics on the naive one. Its state arrays follow the naive step's swaps.
   kernels::CellIndex<Real, D>& cell_index() {
     if (keys_.size() == 0) {
-      const std::size_t n = boids_.size();  // count(), or the room load_part made
+      const std::size_t n = boids_.size();  // count(), or the room reserve_part made
       keys_ = Buffer<index_t>(n);
       order_ = Buffer<index_t>(n);
       cell_start_ = Buffer<index_t>(std::size_t{grid_.cells()} + 1);
@@ -385,7 +428,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess {
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   Buffer<kernels::Obstacle<Real>> obstacles_;
-  Buffer<index_t> noise_ids_;  // load_part's ids, in the executor's memory
+  Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
+  flock_part::Passes<Real, D, Executor> part_;  // a part's host side (host/backends/flock_part.h)
   kernels::CellIndex<Real, D> index_{};
   std::uint64_t steps_taken_ = 0;
 };

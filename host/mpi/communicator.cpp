@@ -111,28 +111,62 @@ void broadcast(std::string& bytes) {
   broadcast(bytes.data(), bytes.size());
 }
 
-std::vector<unsigned char> exchange_records(const std::vector<const void*>& data,
-                                            const std::vector<std::size_t>& counts,
-                                            std::size_t record_bytes) {
+// One MPI_Alltoall of each list's count for each rank, and one MPI_Alltoallv of the records,
+// each rank's lists one after the other.
+std::vector<std::vector<unsigned char>> exchange_records(
+    const std::vector<std::vector<const void*>>& data,
+    const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes) {
   const int n = ranks();
-  if (static_cast<int>(data.size()) != n) throw std::logic_error("exchange: one list a rank");
-  std::vector<int> send_counts(n), recv_counts(n);
-  for (int r = 0; r < n; ++r) send_counts[r] = as_count(counts[r]);
+  const int lists = static_cast<int>(data.size());
+  for (int k = 0; k < lists; ++k) {
+    if (static_cast<int>(data[k].size()) != n) throw std::logic_error("exchange: one list a rank");
+  }
+  // The counts by rank, then list: [r * lists + k].
+  std::vector<int> send_list_counts(n * lists), recv_list_counts(n * lists);
+  std::vector<int> send_counts(n, 0), recv_counts(n, 0);
+  for (int r = 0; r < n; ++r) {
+    std::size_t total = 0;
+    for (int k = 0; k < lists; ++k) {
+      send_list_counts[r * lists + k] = as_count(counts[k][r]);
+      total += counts[k][r];
+    }
+    send_counts[r] = as_count(total);
+  }
   std::size_t send_total = 0, recv_total = 0;
   const std::vector<int> send_at = displacements(send_counts, send_total);
   std::vector<unsigned char> packed(send_total * record_bytes);
   for (int r = 0; r < n; ++r) {
-    if (counts[r] > 0) {
-      std::memcpy(packed.data() + send_at[r] * record_bytes, data[r], counts[r] * record_bytes);
+    std::size_t at = static_cast<std::size_t>(send_at[r]) * record_bytes;
+    for (int k = 0; k < lists; ++k) {
+      if (counts[k][r] == 0) continue;
+      std::memcpy(packed.data() + at, data[k][r], counts[k][r] * record_bytes);
+      at += counts[k][r] * record_bytes;
     }
   }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Alltoall(send_list_counts.data(), lists, MPI_INT, recv_list_counts.data(), lists, MPI_INT,
+               MPI_COMM_WORLD);
+  for (int r = 0; r < n; ++r) {
+    std::size_t total = 0;
+    for (int k = 0; k < lists; ++k)
+      total += static_cast<std::size_t>(recv_list_counts[r * lists + k]);
+    recv_counts[r] = as_count(total);
+  }
   const std::vector<int> recv_at = displacements(recv_counts, recv_total);
   std::vector<unsigned char> got(recv_total * record_bytes);
   const RecordType record(record_bytes);
   MPI_Alltoallv(packed.data(), send_counts.data(), send_at.data(), record.get(), got.data(),
                 recv_counts.data(), recv_at.data(), record.get(), MPI_COMM_WORLD);
-  return got;
+  std::vector<std::vector<unsigned char>> out(lists);
+  for (int r = 0; r < n; ++r) {
+    const unsigned char* from = got.data() + static_cast<std::size_t>(recv_at[r]) * record_bytes;
+    for (int k = 0; k < lists; ++k) {
+      const std::size_t bytes =
+          static_cast<std::size_t>(recv_list_counts[r * lists + k]) * record_bytes;
+      out[k].insert(out[k].end(), from, from + bytes);
+      from += bytes;
+    }
+  }
+  return out;
 }
 
 std::vector<unsigned char> gather_records(const void* data, std::size_t count,

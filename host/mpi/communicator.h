@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace boids::mpi {
@@ -39,6 +40,13 @@ void broadcast(void* data, std::size_t bytes);
 template <typename T>
 std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank);
 
+// The same for several lists at once, in one exchange (two collectives, whatever the lists):
+// lists[k][r] goes to rank r, and the k-th list returned holds what every rank sent this one
+// in its k-th, in rank order.
+template <typename T>
+std::vector<std::vector<T>> exchange_lists(
+    const std::vector<const std::vector<std::vector<T>>*>& lists);
+
 // Every rank's records at rank 0, in rank order (empty elsewhere).
 template <typename T>
 std::vector<T> gather(const std::vector<T>& mine);
@@ -48,25 +56,37 @@ std::vector<T> gather(const std::vector<T>& mine);
 void sum_over_ranks(std::vector<std::uint64_t>& values);
 std::uint64_t max_over_ranks(std::uint64_t value);
 
-// The untyped collectives behind the templates: counts of records of `record_bytes` each.
-std::vector<unsigned char> exchange_records(const std::vector<const void*>& data,
-                                            const std::vector<std::size_t>& counts,
-                                            std::size_t record_bytes);
+// The untyped collectives behind the templates: counts of records of `record_bytes` each;
+// data[k][r] and counts[k][r] are list k's records for rank r.
+std::vector<std::vector<unsigned char>> exchange_records(
+    const std::vector<std::vector<const void*>>& data,
+    const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes);
 std::vector<unsigned char> gather_records(const void* data, std::size_t count,
                                           std::size_t record_bytes);
 
 template <typename T>
-std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank) {
-  std::vector<const void*> data;
-  std::vector<std::size_t> counts;
-  for (const std::vector<T>& records : to_rank) {
-    data.push_back(records.data());
-    counts.push_back(records.size());
+std::vector<std::vector<T>> exchange_lists(
+    const std::vector<const std::vector<std::vector<T>>*>& lists) {
+  std::vector<std::vector<const void*>> data(lists.size());
+  std::vector<std::vector<std::size_t>> counts(lists.size());
+  for (std::size_t k = 0; k < lists.size(); ++k) {
+    for (const std::vector<T>& records : *lists[k]) {
+      data[k].push_back(records.data());
+      counts[k].push_back(records.size());
+    }
   }
-  const std::vector<unsigned char> got = exchange_records(data, counts, sizeof(T));
-  std::vector<T> out(got.size() / sizeof(T));
-  if (!got.empty()) std::memcpy(out.data(), got.data(), got.size());
+  const std::vector<std::vector<unsigned char>> got = exchange_records(data, counts, sizeof(T));
+  std::vector<std::vector<T>> out(got.size());
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    out[k].resize(got[k].size() / sizeof(T));
+    if (!got[k].empty()) std::memcpy(out[k].data(), got[k].data(), got[k].size());
+  }
   return out;
+}
+
+template <typename T>
+std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank) {
+  return std::move(exchange_lists<T>({&to_rank}).front());
 }
 
 template <typename T>

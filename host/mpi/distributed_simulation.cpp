@@ -55,7 +55,7 @@ RankFlock start(std::string& flight) {
 }
 
 // Every rank's part of a gather: the whole flock at rank 0, by input index.
-std::vector<BoidRecord> gather_flock(const RankFlock& flock) {
+std::vector<IndexedBoid> gather_flock(const RankFlock& flock) {
   return gather(flock.boids());
 }
 
@@ -75,9 +75,9 @@ class DistributedSimulation final : public Simulation {
 
   void state_into(const StateView& out) const override {
     send({Op::kGather, 0});
-    const std::vector<BoidRecord> all = collectively([&] { return gather_flock(*flock_); });
+    const std::vector<IndexedBoid> all = collectively([&] { return gather_flock(*flock_); });
     const bool box = config().params.dimensions == 3;
-    for (const BoidRecord& b : all) {
+    for (const IndexedBoid& b : all) {
       const std::size_t at = b.id * out.stride;
       out.x[at] = b.x;
       out.y[at] = b.y;

@@ -1,32 +1,28 @@
 // One rank's share of a distributed flock: the boids of its slab (host/mpi/slabs.h), kept in
-// the order of their input index in the whole flock. The slabs start, and every
-// kBalanceEvery steps are moved, so that each holds about as many boids (a flock that gathers
-// in a few places would load some ranks far more than others). Each step (step_once) it
-//   ghosts   sends its boids within the radius of another slab to that slab's rank, and
-//            receives theirs
-//   steps    its boids and the ghosts together, in the order of their input index, on its
-//            backend: the step of one process, seen from here (the naive method adds the
-//            same neighbours in the same order, bit for bit; noise is keyed by the input
-//            index); the ghosts' results are dropped
-//   hands    each boid that left the slab to the rank that owns it now
-// Every rank takes part in every step: the calls are collective.
+// its backend between steps as a part of the whole flock (PartAccess, host/simulation.h). The
+// slabs start, and every kBalanceEvery steps are moved, so that each holds about as many
+// boids (a flock that gathers in a few places would load some ranks far more than others).
+// Each step (step_once) it
+//   splits   its own boids at the slab's edges out of the backend, and drops its ghosts
+//   sends    each that left the slab to the rank that owns it now, and each within the radius
+//            of another slab to that slab's rank as a ghost; receives the same
+//   steps    its boids and the ghosts together on its backend: the step of one process, seen
+//            from here (noise is keyed by the input index; the naive method adds the
+//            neighbours in input order, bit for bit; the hashed one adds the same neighbours,
+//            in another order); the ghosts' results are dropped at the next split
+// Only the boids at the edges pass through the host; the rest stay in the backend's arrays,
+// in its order (the hashed method's sort finds them in cell order). Every rank takes part in
+// every step: the calls are collective.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "host/flock.h"
 #include "host/mpi/slabs.h"
 #include "host/simulation.h"
 
 namespace boids::mpi {
-
-// A boid between ranks: its input index and its values (z and vz 0 in 2D).
-struct BoidRecord {
-  std::uint64_t id;
-  double x, y, z, vx, vy, vz;
-};
 
 class RankFlock {
  public:
@@ -35,39 +31,32 @@ class RankFlock {
 
   void step(std::uint64_t steps);
 
-  // This rank's boids, by ascending input index.
-  const std::vector<BoidRecord>& boids() const { return boids_; }
+  // This rank's boids, in its backend's order.
+  std::vector<IndexedBoid> boids() const;
   std::uint64_t steps_taken() const { return steps_taken_; }
   std::uint64_t whole_count() const { return whole_count_; }
   // The largest rank's boids over the mean before the slabs were last balanced: at the start,
   // in slabs of equal width.
   double largest_share() const { return largest_share_; }
-  // Bytes this rank's backend held at its last step.
-  std::uint64_t bytes_allocated() const { return bytes_; }
+  // Bytes this rank's backend holds.
+  std::uint64_t bytes_allocated() const { return engine_->bytes_allocated(); }
 
  private:
   void step_once();
-  double along(const BoidRecord& b) const;  // the coordinate the slabs cut
-  std::vector<BoidRecord> exchange_ghosts() const;
-  void hand_over(const std::vector<BoidRecord>& moved);
+  double along(const IndexedBoid& b) const;  // the coordinate the slabs cut
   void balance();
 
   SimulationConfig config_;
   Slabs slabs_;
   std::unique_ptr<Simulation> engine_;  // this rank's boids and ghosts on its backend
-  FlockState before_, after_;           // the engine's flock before and after a step
+  PartAccess* part_ = nullptr;          // engine_ as a part
   int rank_ = 0;
-  std::uint64_t whole_count_ = 0, steps_taken_ = 0, bytes_ = 0;
+  std::uint64_t whole_count_ = 0, steps_taken_ = 0;
   double largest_share_ = 1;
-  std::vector<BoidRecord> boids_;
-  // A step's arrays, kept between steps (see step_once).
-  std::vector<BoidRecord> local_, spare_;
-  std::vector<std::uint64_t> ids_;
-  std::vector<std::size_t> mine_;
+  // A step's records, kept between steps.
+  std::vector<IndexedBoid> edge_;
+  std::vector<std::vector<IndexedBoid>> moved_to_, ghosts_to_;  // by rank
+  std::vector<int> near_;
 };
-
-// The record of boid i of `state`, and the state of records (into `out`, keeping its arrays).
-BoidRecord record_of(const FlockState& state, std::size_t i);
-void fill_state(const std::vector<BoidRecord>& boids, int dimensions, FlockState& out);
 
 }  // namespace boids::mpi

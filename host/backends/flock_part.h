@@ -1,0 +1,249 @@
+// A part of a larger flock (PartAccess, host/simulation.h) in a backend's arrays, and the
+// passes over host memory that keep it between steps. Slot i of the backend's arrays holds
+// the boid of part slot p = slots[i] (the hashed method's ids; p = i where `slots` is null:
+// the naive method keeps its order); whole[p] is that boid's index in the whole flock, which
+// keys its noise, and own[p] whether it is the part's own or a ghost.
+//   split   one pass over the slots: ghosts dropped, own boids at the edge copied out, and
+//           those still inside kept, in their order, as part slots 0, 1, ... (the hashed
+//           method's next sort finds them in the last step's cell order)
+//   append  the arrivals and the ghosts after the kept boids (hashed: the sort files them)
+//   merge   the kept boids, the arrivals and the ghosts by their index in the whole flock
+//           (naive: its sums then add the others in that order, as one process adds them in
+//           input order, bit for bit)
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "host/backends/flock_layout.h"
+#include "host/simulation.h"
+#include "kernels/rules.h"
+
+namespace boids::flock_part {
+
+template <typename Real, int D>
+IndexedBoid indexed_boid(const kernels::Boid<Real, D>& b, std::uint64_t id) {
+  return {id,
+          b.position[0],
+          b.position[1],
+          D == 3 ? static_cast<double>(b.position[D - 1]) : 0.0,
+          b.velocity[0],
+          b.velocity[1],
+          D == 3 ? static_cast<double>(b.velocity[D - 1]) : 0.0};
+}
+
+template <typename Real, int D>
+kernels::Boid<Real, D> packed_boid(const IndexedBoid& b, const World& world) {
+  const double position[3] = {b.x, b.y, b.z}, velocity[3] = {b.vx, b.vy, b.vz};
+  const double side[3] = {world.width, world.height, world.depth};
+  kernels::Boid<Real, D> out;
+  for (int a = 0; a < D; ++a) {
+    out.position[a] = coordinate_in<Real>(position[a], side[a], world.torus());
+    out.velocity[a] = static_cast<Real>(velocity[a]);
+  }
+  return out;
+}
+
+// The split of `count` slots: returns how many own boids stay, moved to boids[0, kept) in
+// their order, with their indices in the whole flock in slots[0, kept), or in whole[0, kept)
+// where `slots` is null (either way a slot is read before it is written).
+template <typename Real, int D>
+kernels::index_t split(kernels::Boid<Real, D>* boids, kernels::index_t* slots,
+                       kernels::index_t* whole, const std::vector<std::uint8_t>& own,
+                       kernels::index_t count, const PartBounds& bounds,
+                       std::vector<IndexedBoid>& edge) {
+  kernels::index_t* kept_whole = slots ? slots : whole;
+  kernels::index_t kept = 0;
+  for (kernels::index_t i = 0; i < count; ++i) {
+    const kernels::index_t p = slots ? slots[i] : i;
+    if (!own[p]) continue;
+    const kernels::Boid<Real, D> b = boids[i];
+    const kernels::index_t id = whole[p];
+    const double s = b.position[bounds.axis];
+    if (!(s - bounds.low > bounds.reach && bounds.high - s > bounds.reach))
+      edge.push_back(indexed_boid(b, id));
+    if (s >= bounds.low && s < bounds.high) {
+      boids[kept] = b;
+      kept_whole[kept] = id;
+      ++kept;
+    }
+  }
+  return kept;
+}
+
+// The part after `kept` boids (part slots 0 to kept - 1, all own) of `boids` and `whole`:
+// the arrivals and then the ghosts, appended in place (the arrays hold room for them).
+template <typename Real, int D>
+void append(kernels::Boid<Real, D>* boids, kernels::index_t* whole, std::vector<std::uint8_t>& own,
+            kernels::index_t kept, const std::vector<IndexedBoid>& arrived,
+            const std::vector<IndexedBoid>& ghosts, const World& world) {
+  own.assign(kept + arrived.size(), 1);
+  own.resize(own.size() + ghosts.size(), 0);
+  kernels::index_t at = kept;
+  for (const std::vector<IndexedBoid>* list : {&arrived, &ghosts}) {
+    for (const IndexedBoid& b : *list) {
+      boids[at] = packed_boid<Real, D>(b, world);
+      whole[at] = static_cast<kernels::index_t>(b.id);
+      ++at;
+    }
+  }
+}
+
+// The same merged by index in the whole flock, into `out_boids` and `out_whole`: the kept
+// boids, the arrivals and the ghosts are each ascending by it.
+template <typename Real, int D>
+void merge(const kernels::Boid<Real, D>* boids, const kernels::index_t* whole,
+           kernels::index_t kept, const std::vector<IndexedBoid>& arrived,
+           const std::vector<IndexedBoid>& ghosts, const World& world,
+           kernels::Boid<Real, D>* out_boids, kernels::index_t* out_whole,
+           std::vector<std::uint8_t>& own) {
+  own.clear();
+  std::size_t k = 0, a = 0, g = 0, at = 0;
+  constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  for (;;) {
+    const std::uint64_t next_kept = k < kept ? whole[k] : kNone;
+    const std::uint64_t next_arrived = a < arrived.size() ? arrived[a].id : kNone;
+    const std::uint64_t next_ghost = g < ghosts.size() ? ghosts[g].id : kNone;
+    if (next_kept == kNone && next_arrived == kNone && next_ghost == kNone) return;
+    if (next_kept <= next_arrived && next_kept <= next_ghost) {
+      out_boids[at] = boids[k++];
+      out_whole[at] = static_cast<kernels::index_t>(next_kept);
+      own.push_back(1);
+    } else {
+      const bool arrival = next_arrived <= next_ghost;
+      const IndexedBoid& b = arrival ? arrived[a++] : ghosts[g++];
+      out_boids[at] = packed_boid<Real, D>(b, world);
+      out_whole[at] = static_cast<kernels::index_t>(b.id);
+      own.push_back(arrival ? 1 : 0);
+    }
+    ++at;
+  }
+}
+
+// Appends the own boids of `count` slots to `out`.
+template <typename Real, int D>
+void collect_own(const kernels::Boid<Real, D>* boids, const kernels::index_t* slots,
+                 const kernels::index_t* whole, const std::vector<std::uint8_t>& own,
+                 kernels::index_t count, std::vector<IndexedBoid>& out) {
+  for (kernels::index_t i = 0; i < count; ++i) {
+    const kernels::index_t p = slots ? slots[i] : i;
+    if (own[p]) out.push_back(indexed_boid(boids[i], whole[p]));
+  }
+}
+
+// A part's passes over a flock's arrays in `Executor`'s memory: in place where that is the
+// host's, else over copies on the host (a GPU's part goes to the host and back each step; a
+// split on the device, by a selection and a scan, is still to come). It keeps whether each
+// part slot is own.
+template <typename Real, int D, typename Executor>
+class Passes {
+ public:
+  using Boid = kernels::Boid<Real, D>;
+  using index_t = kernels::index_t;
+  template <typename T>
+  using Buffer = typename Executor::template Buffer<T>;
+
+  // The arrays of a part of `count` boids: `slots` is the hashed method's ids (null for the
+  // naive method, which keeps its order) and `whole` the boids' indices in the whole flock.
+  struct Arrays {
+    Buffer<Boid>& boids;
+    Buffer<Boid>& scratch;
+    Buffer<index_t>& whole;
+    index_t* slots;
+    index_t count;
+  };
+
+  bool holds(std::uint64_t count) const { return own_.size() == count; }
+  void clear() { own_.clear(); }
+
+  // Returns how many own boids stay, at the front of the arrays with their indices in whole
+  // (on the host only, for a GPU's part, until extend uploads the part put together).
+  index_t split(Executor& exec, const Arrays& a, const PartBounds& bounds,
+                std::vector<IndexedBoid>& edge) {
+    Boid* boids = a.boids.data();
+    index_t* slots = a.slots;
+    index_t* whole = a.whole.data();
+    if constexpr (!Executor::kHostMemory) {
+      copy_to_host(exec, boids, slots, whole, a.count);
+      boids = boids_.data();
+      whole = whole_.data();
+      slots = slots ? slots_.data() : nullptr;
+    }
+    const index_t kept = flock_part::split(boids, slots, whole, own_, a.count, bounds, edge);
+    if (slots) std::copy(slots, slots + kept, whole);
+    own_.assign(kept, 1);
+    return kept;
+  }
+
+  // Puts the part together from the `kept` boids split left, `arrived` and `ghosts`, appended
+  // or (`merged`) merged by index; the arrays hold room for them all. Returns the part's size.
+  index_t extend(Executor& exec, Arrays a, index_t kept, bool merged,
+                 const std::vector<IndexedBoid>& arrived, const std::vector<IndexedBoid>& ghosts,
+                 const World& world) {
+    const std::size_t n = kept + arrived.size() + ghosts.size();
+    constexpr bool host = Executor::kHostMemory;
+    if constexpr (!host) {
+      boids_.resize(n);
+      whole_.resize(n);
+    }
+    Boid* boids = host ? a.boids.data() : boids_.data();
+    index_t* whole = host ? a.whole.data() : whole_.data();
+    if (!merged) {
+      append(boids, whole, own_, kept, arrived, ghosts, world);
+    } else {
+      merged_.resize(host ? 0 : n);
+      merged_whole_.resize(n);
+      Boid* into = host ? a.scratch.data() : merged_.data();
+      merge(boids, whole, kept, arrived, ghosts, world, into, merged_whole_.data(), own_);
+      if constexpr (host) {
+        std::swap(a.boids, a.scratch);
+        std::copy(merged_whole_.begin(), merged_whole_.end(), a.whole.data());
+      }
+      boids = into;
+      whole = merged_whole_.data();
+    }
+    if constexpr (!host) {
+      exec.upload(a.boids.data(), boids, n);
+      exec.upload(a.whole.data(), whole, n);
+    }
+    return static_cast<index_t>(n);
+  }
+
+  void own_boids(const Executor& exec, const Boid* boids, const index_t* slots,
+                 const index_t* whole, index_t count, std::vector<IndexedBoid>& out) const {
+    std::vector<Boid> host_boids;
+    std::vector<index_t> host_slots, host_whole;
+    if constexpr (!Executor::kHostMemory) {
+      host_boids.resize(count);
+      host_whole.resize(count);
+      exec.download(host_boids.data(), boids, count);
+      exec.download(host_whole.data(), whole, count);
+      if (slots) {
+        host_slots.resize(count);
+        exec.download(host_slots.data(), slots, count);
+        slots = host_slots.data();
+      }
+      boids = host_boids.data();
+      whole = host_whole.data();
+    }
+    out.clear();
+    collect_own(boids, slots, whole, own_, count, out);
+  }
+
+ private:
+  void copy_to_host(const Executor& exec, const Boid* boids, const index_t* slots,
+                    const index_t* whole, index_t count) {
+    boids_.resize(count);
+    whole_.resize(count);
+    slots_.resize(slots ? count : 0);
+    exec.download(boids_.data(), boids, count);
+    exec.download(whole_.data(), whole, count);
+    if (slots) exec.download(slots_.data(), slots, count);
+  }
+
+  std::vector<std::uint8_t> own_;     // by part slot
+  std::vector<Boid> boids_, merged_;  // a GPU's part on the host
+  std::vector<index_t> slots_, whole_, merged_whole_;
+};
+
+}  // namespace boids::flock_part
