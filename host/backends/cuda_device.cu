@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include "host/backends/cuda_simulation.cuh"
+#include "host/cuda_device_choice.h"
 #include "host/errors.h"
 
 namespace boids {
@@ -20,9 +21,11 @@ CudaAvailability cuda_availability() {
     a.reason = "no CUDA device found";
     return a;
   }
+  int device = 0;  // the current one (use_cuda_device_of_local_rank)
   cudaDeviceProp properties;
-  if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess) {
-    a.reason = "cannot read the properties of CUDA device 0";
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
+    a.reason = "cannot read the properties of CUDA device " + std::to_string(device);
     return a;
   }
   a.device_name = properties.name;
@@ -36,6 +39,20 @@ CudaAvailability cuda_availability() {
   a.free_memory = free_bytes;
   a.usable = true;
   return a;
+}
+
+int use_cuda_device_of_local_rank(int local_rank) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();  // the backend says why when a flock is made
+    return -1;
+  }
+  const int device = local_rank % devices;
+  if (cudaSetDevice(device) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return device;
 }
 
 MemoryNeed cuda_memory_need(const SimulationConfig& config, std::uint64_t count) {

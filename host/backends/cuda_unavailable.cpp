@@ -1,4 +1,5 @@
 // Built instead of the CUDA sources when this build has no CUDA backend.
+#include "host/cuda_device_choice.h"
 #include "host/errors.h"
 #include "host/flock_batch.h"
 #include "host/simulation.h"
@@ -9,6 +10,10 @@ CudaAvailability cuda_availability() {
   CudaAvailability a;
   a.reason = "this build has no CUDA backend (no CUDA compiler found, or BOIDS_ENABLE_CUDA=OFF)";
   return a;
+}
+
+int use_cuda_device_of_local_rank(int) {
+  return -1;
 }
 
 MemoryNeed cuda_memory_need(const SimulationConfig&, std::uint64_t count) {

@@ -46,12 +46,13 @@ kernels::Boid<Real, D> packed_boid(const IndexedBoid& b, const World& world) {
 
 // The split of `count` slots: returns how many own boids stay, moved to boids[0, kept) in
 // their order, with their indices in the whole flock in slots[0, kept), or in whole[0, kept)
-// where `slots` is null (either way a slot is read before it is written).
+// where `slots` is null (either way a slot is read before it is written). Their cell keys
+// move with them where `keys` is not null.
 template <typename Real, int D>
 kernels::index_t split(kernels::Boid<Real, D>* boids, kernels::index_t* slots,
-                       kernels::index_t* whole, const std::vector<std::uint8_t>& own,
-                       kernels::index_t count, const PartBounds& bounds,
-                       std::vector<IndexedBoid>& edge) {
+                       kernels::index_t* whole, kernels::index_t* keys,
+                       const std::vector<std::uint8_t>& own, kernels::index_t count,
+                       const PartBounds& bounds, std::vector<IndexedBoid>& edge) {
   kernels::index_t* kept_whole = slots ? slots : whole;
   kernels::index_t kept = 0;
   for (kernels::index_t i = 0; i < count; ++i) {
@@ -65,6 +66,7 @@ kernels::index_t split(kernels::Boid<Real, D>* boids, kernels::index_t* slots,
     if (s >= bounds.low && s < bounds.high) {
       boids[kept] = b;
       kept_whole[kept] = id;
+      if (keys) keys[kept] = keys[i];
       ++kept;
     }
   }
@@ -145,12 +147,16 @@ class Passes {
 
   // The arrays of a part of `count` boids: `slots` is the hashed method's ids (null for the
   // naive method, which keeps its order) and `whole` the boids' indices in the whole flock.
+  // `keys` and `order`, where not null, are the hashed step's keys of the next sort and its
+  // identity, kept through split and extend (in host memory).
   struct Arrays {
     Buffer<Boid>& boids;
     Buffer<Boid>& scratch;
     Buffer<index_t>& whole;
     index_t* slots;
     index_t count;
+    index_t* keys;
+    index_t* order;
   };
 
   bool holds(std::uint64_t count) const { return own_.size() == count; }
@@ -169,17 +175,24 @@ class Passes {
       whole = whole_.data();
       slots = slots ? slots_.data() : nullptr;
     }
-    const index_t kept = flock_part::split(boids, slots, whole, own_, a.count, bounds, edge);
-    if (slots) std::copy(slots, slots + kept, whole);
+    const index_t kept =
+        flock_part::split(boids, slots, whole, a.keys, own_, a.count, bounds, edge);
+    if (slots) {  // the kept boids are part slots 0, 1, ... now
+      for (index_t k = 0; k < kept; ++k) {
+        whole[k] = slots[k];
+        slots[k] = k;
+      }
+    }
     own_.assign(kept, 1);
     return kept;
   }
 
   // Puts the part together from the `kept` boids split left, `arrived` and `ghosts`, appended
   // or (`merged`) merged by index; the arrays hold room for them all. Returns the part's size.
+  // In host memory, the appended boids' slots (and keys, on `grid`) are written too.
   index_t extend(Executor& exec, Arrays a, index_t kept, bool merged,
                  const std::vector<IndexedBoid>& arrived, const std::vector<IndexedBoid>& ghosts,
-                 const World& world) {
+                 const World& world, const kernels::CellGrid<Real, D>& grid) {
     const std::size_t n = kept + arrived.size() + ghosts.size();
     constexpr bool host = Executor::kHostMemory;
     if constexpr (!host) {
@@ -190,6 +203,15 @@ class Passes {
     index_t* whole = host ? a.whole.data() : whole_.data();
     if (!merged) {
       append(boids, whole, own_, kept, arrived, ghosts, world);
+      if constexpr (host) {
+        for (index_t k = kept; k < n; ++k) {
+          if (a.slots) a.slots[k] = k;
+          if (a.keys) {
+            a.keys[k] = grid.key(boids[k].position);
+            a.order[k] = k;
+          }
+        }
+      }
     } else {
       merged_.resize(host ? 0 : n);
       merged_whole_.resize(n);

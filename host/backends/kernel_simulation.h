@@ -226,23 +226,29 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   void split_part(const PartBounds& bounds, std::vector<IndexedBoid>& edge) override {
     check_part();
     exec_.synchronize();  // the last step's work
-    set_count(part_.split(exec_, part_arrays(), bounds, edge));
+    // In host memory the keys the step wrote for the next sort follow the kept boids.
+    const bool keys = Executor::kHostMemory && hashed() && index_.keys_ready;
+    set_count(part_.split(exec_, part_arrays(keys), bounds, edge));
+    index_.keys_ready = keys;
   }
 
   void extend_part(const std::vector<IndexedBoid>& arrived,
                    const std::vector<IndexedBoid>& ghosts) override {
     check_part();
     const index_t kept = count32();
-    reserve_part(kept + arrived.size() + ghosts.size(), kept);
-    set_count(part_.extend(exec_, part_arrays(), kept, !hashed(), arrived, ghosts,
-                           config().params.world));
+    const bool grew = reserve_part(kept + arrived.size() + ghosts.size(), kept);
+    const bool keys = index_.keys_ready && !grew;  // else the next step keys every boid
+    if (hashed()) cell_index();  // made again where the arrays grew: the ids as part slots
+    set_count(part_.extend(exec_, part_arrays(keys), kept, !hashed(), arrived, ghosts,
+                           config().params.world, grid_));
     if (render_staging_.size() != 2 * D * count()) render_staging_ = Buffer<float>();
     params_.noise_ids = noise_ids_.data();
     if (keys_.size() > 0 || hashed()) {
       cell_index();
       index_.count = count32();
-      if (hashed()) exec_.for_each(count32(), kernels::Identity{index_.ids});  // part slots
-      index_.keys_ready = false;  // the next step keys the cells from the positions
+      if (hashed() && !Executor::kHostMemory)
+        exec_.for_each(count32(), kernels::Identity{index_.ids});  // part slots
+      index_.keys_ready = keys;
     }
   }
 
@@ -304,15 +310,22 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     if (!part_.holds(count()))
       throw std::logic_error("a part's calls need a flock started as a part (start_part)");
   }
-  typename flock_part::Passes<Real, D, Executor>::Arrays part_arrays() {
-    return {boids_, scratch_, noise_ids_, hashed() ? index_.ids : nullptr, count32()};
+  typename flock_part::Passes<Real, D, Executor>::Arrays part_arrays(bool keys) {
+    return {boids_,
+            scratch_,
+            noise_ids_,
+            hashed() ? index_.ids : nullptr,
+            count32(),
+            keys ? index_.keys : nullptr,
+            keys ? index_.order : nullptr};
   }
 
   // Room for a part of n boids, the first `kept` of which stay where split left them (in
   // host memory: a GPU's part is put together on the host). The arrays grow by a quarter more,
-  // so that a rank's share may grow a while; the cell index is made again, as large.
-  void reserve_part(std::size_t n, index_t kept) {
-    if (n <= boids_.size() && n <= noise_ids_.size()) return;
+  // so that a rank's share may grow a while; the cell index is made again, as large. Returns
+  // whether they grew.
+  bool reserve_part(std::size_t n, index_t kept) {
+    if (n <= boids_.size() && n <= noise_ids_.size()) return false;
     const std::size_t room = n + n / 4 + 64;
     Buffer<Boid> boids(room);
     Buffer<index_t> whole(room);
@@ -326,6 +339,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     keys_ = Buffer<index_t>();
     order_ = Buffer<index_t>();
     ids_ = Buffer<index_t>();
+    return true;
   }
 
   // state_into on the executor's threads. The output is written in input order, each boid read

@@ -89,6 +89,19 @@ int ranks() {
   return n;
 }
 
+int local_rank() {
+  if (!initialised()) return 0;
+  static const int local = [] {
+    MPI_Comm machine;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank(), MPI_INFO_NULL, &machine);
+    int r = 0;
+    MPI_Comm_rank(machine, &r);
+    MPI_Comm_free(&machine);
+    return r;
+  }();
+  return local;
+}
+
 void abort_run(const std::string& why) {
   std::cerr << "boids: error: rank " << rank() << " of " << ranks() << ": " << why
             << " (ending every rank)" << std::endl;

@@ -27,6 +27,9 @@ class Session {
 
 int rank();   // 0 without MPI
 int ranks();  // 1 without MPI
+// This rank's place among the ranks on its machine (0 without MPI): it names the GPU a rank
+// uses.
+int local_rank();
 
 // Ends every rank of the run at once, after saying why on standard error.
 [[noreturn]] void abort_run(const std::string& why);

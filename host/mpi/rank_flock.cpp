@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "host/cuda_device_choice.h"
 #include "host/errors.h"
 #include "host/mpi/communicator.h"
 
@@ -81,6 +82,7 @@ RankFlock::RankFlock(const SimulationConfig& config, const FlockState& whole,
   for (std::size_t i = 0; i < whole.size(); ++i) {
     if (slabs_.owner(along_axis[i]) == rank_) own.push_back(indexed_of(whole, i));
   }
+  if (config_.backend == Backend::kCuda) use_cuda_device_of_local_rank(local_rank());
   FlockState first;
   first.dimensions = p.dimensions;
   first.resize(1);
