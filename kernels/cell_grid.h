@@ -2,7 +2,10 @@
 // along each axis of the world, keyed line by line (a line is the cells along x that share
 // their other coordinates), so that the cells of one line of a boid's 3x3 (3x3x3) block are
 // contiguous in sorted order: the block is 3 (9) runs of keys. On a torus the block continues
-// across the edges; between walls it stops.
+// across the edges; between walls it stops. A rank's part of a flock (host/mpi) keys its boids
+// on a window of the world's grid along the last axis: the rows around its slab, from
+// `origin`, which do not wrap (its ghosts across the torus's edge come with their coordinates
+// taken across it, next to the slab).
 #pragma once
 
 #include "kernels/host_device.h"
@@ -18,9 +21,14 @@ struct CellGrid {
   template <int Extent>
   static constexpr int kLinesAround = D == 2 ? Extent + 2 : (Extent + 2) * (Extent + 2);
 
-  index_t counts[D];  // cells along each axis: columns, rows (, layers)
-  Real per_unit[D];   // counts[a] / side[a]
-  bool wraps;         // the torus
+  index_t counts[D];    // cells along each axis: columns, rows (, layers)
+  Real per_unit[D];     // counts[a] / side[a] (the world's)
+  bool wraps;           // the torus
+  bool window = false;  // the last axis is a window of the world's rows, from `origin`
+  Real origin = 0;      // where the last axis's first cell starts
+
+  // Whether the cells along `axis` wrap around.
+  BOIDS_HD bool wraps_along(int axis) const { return wraps && !(window && axis == D - 1); }
 
   BOIDS_HD index_t cells() const {
     index_t n = counts[0];
@@ -32,7 +40,7 @@ struct CellGrid {
   // Cell coordinate of a position along one axis; clamped so that rounding never leaves the
   // grid.
   BOIDS_HD index_t cell(int axis, Real x) const {
-    return clamp_cell(x * per_unit[axis], counts[axis]);
+    return clamp_cell((axis == D - 1 ? x - origin : x) * per_unit[axis], counts[axis]);
   }
   BOIDS_HD index_t column(Real x) const { return cell(0, x); }
 
@@ -50,7 +58,7 @@ struct CellGrid {
   // Whether the cells around a span of columns of a line lie away from the torus's edges, and
   // are narrow enough that every offset between them is shorter than half the world: then no
   // offset needs wrapping. Two cells of slack cover rounding at cell borders. Between walls,
-  // nothing ever wraps.
+  // and along a window, nothing ever wraps.
   // `l` is the block's first line, and the block Extent lines along each axis but x.
   template <int Extent = 1>
   BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, index_t l) const {
@@ -60,7 +68,7 @@ struct CellGrid {
     for (int a = 1; a < D; ++a) {
       const index_t c = l % counts[a], n = counts[a];
       l /= counts[a];
-      inside = inside && c >= 1 && c + Extent + 1 <= n && 2 * (Extent + 4) <= n;
+      if (wraps_along(a)) inside = inside && c >= 1 && c + Extent + 1 <= n && 2 * (Extent + 4) <= n;
     }
     return inside;
   }
@@ -72,7 +80,7 @@ struct CellGrid {
   template <int Extent>
   BOIDS_HD bool holds_blocks_of() const {
     for (int a = 1; a < D; ++a) {
-      if (wraps && counts[a] >= 3 && counts[a] < Extent + 2) return false;
+      if (wraps_along(a) && counts[a] >= 3 && counts[a] < Extent + 2) return false;
     }
     return true;
   }
@@ -134,11 +142,12 @@ struct CellGrid {
   }
 
   // The coordinates c - 1 to c + Extent along `axis`: wrapped on the torus (every one, in
-  // ascending order, on an axis of fewer than Extent + 2 cells), cut off at the walls.
-  // Returns how many.
+  // ascending order, on an axis of fewer than Extent + 2 cells), cut off at the walls and at a
+  // window's ends. Returns how many.
   template <int Extent>
   BOIDS_HD int neighbours(int axis, index_t c, index_t (&out)[Extent + 2]) const {
     const index_t n = counts[axis];
+    const bool wraps = wraps_along(axis);
     int count = 0;
     for (index_t r = 0; r < Extent + 2; ++r) {
       if (wraps && n < Extent + 2) {

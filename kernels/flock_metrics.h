@@ -82,7 +82,7 @@ struct NearestNeighborDistance {
       most = max_of(most, counts[a]);
     }
     // The last shell that does not wrap onto itself; between walls, one that covers the grid.
-    const int rings = grid.wraps ? (fewest - 1) / 2 : most;
+    const int rings = grid.wraps && !grid.window ? (fewest - 1) / 2 : most;
     Real best = Real(-1);
     bool found = false;
     for (int ring = 0; ring <= rings && !found; ++ring) {
@@ -97,8 +97,8 @@ struct NearestNeighborDistance {
             bool inside = true;
             for (int a = D - 1; a >= 0; --a) {
               int c = at[a] + offset[a];
-              if (grid.wraps) {
-                c = (c + counts[a]) % counts[a];
+              if (grid.wraps_along(a)) {
+                c = (c % counts[a] + counts[a]) % counts[a];
               } else {
                 inside = inside && c >= 0 && c < counts[a];
               }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "host/errors.h"
+#include "kernels/cell_grid.h"
 #include "tests/test_support.h"
 
 namespace {
@@ -73,13 +74,15 @@ class Part : public test_support::EngineCaseTest {
     };
     const auto by_id = [](const IndexedBoid& a, const IndexedBoid& b) { return a.id < b.id; };
     for (int s = 0; s < steps; ++s) {
+      // Each step begins with a split, as a rank's does (the first finds the parts empty, and
+      // cuts their grids).
       if (s > 0) {
         edge.clear();
         from.clear();
-        for (std::size_t k = 0; k < slabs.size(); ++k) {
-          parts[k]->part_access().split_part({axis, slabs[k].low, slabs[k].high, reach}, edge);
-          from.resize(edge.size(), static_cast<int>(k));
-        }
+      }
+      for (std::size_t k = 0; k < slabs.size(); ++k) {
+        parts[k]->part_access().split_part({axis, slabs[k].low, slabs[k].high, reach}, edge);
+        from.resize(edge.size(), static_cast<int>(k));
       }
       for (std::size_t k = 0; k < slabs.size(); ++k) {
         std::vector<IndexedBoid> arrived, ghosts;
@@ -191,6 +194,32 @@ TEST_P(Part, FliesAsTheWholeFlockInABox) {
   expect_whole_flight(params, start, {{0, 25}, {25, 60}}, 8);
 }
 
+// A world wide enough that each part's grid is a window of the whole grid's rows, and ghosts
+// cross the torus's edge into the first and last slabs.
+TEST_P(Part, FliesAsTheWholeFlockOnWindowsOfTheGrid) {
+  FlockParams params;
+  params.world = test_support::square(300);
+  params.noise = 0.2;
+  params.wind.y = 0.8;
+  const FlockState start = random_state(2500, 300, 0, 0, 8);
+  expect_whole_flight(params, start, {{0, 70}, {70, 160}, {160, 230}, {230, 300}}, 10);
+}
+
+TEST_P(Part, FliesAsTheWholeFlockOnWindowsOfABox) {
+  FlockParams params = test_support::box(120);
+  FlockState start = random_state(1500, 120, 0, 0, 9);
+  start.dimensions = 3;
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(0, 120), v(-1, 1);
+  start.z.resize(start.size());
+  start.vz.resize(start.size());
+  for (std::size_t i = 0; i < start.size(); ++i) {
+    start.z[i] = u(rng);
+    start.vz[i] = v(rng);
+  }
+  expect_whole_flight(params, start, {{0, 40}, {40, 80}, {80, 120}}, 8);
+}
+
 INSTANTIATE_TEST_SUITE_P(backends, Part, test_support::every_engine_case(),
                          test_support::engine_case_name);
 
@@ -199,6 +228,43 @@ TEST(PartOfTheReference, IsRefused) {
   const auto reference = make_simulation(
       {Backend::kReference, Method::kNaive, Precision::kDouble, FlockParams{}}, start);
   EXPECT_THROW(reference->part_access(), InputError);
+}
+
+// A window of a grid's rows (a part's grid, kernels/cell_grid.h): every boid within r of a
+// boid in the window, its coordinate along the window taken across the torus's edge where
+// that brings it near, lies in that boid's block of cells; across x the grid still wraps.
+TEST(WindowGrid, BlocksHoldEveryNeighbour) {
+  const double side[2] = {300, 300};
+  const kernels::CellGrid<float, 2> whole =
+      kernels::make_cell_grid<float, 2>(10, side, 100000, true);
+  for (const int first_row : {-2, 5, static_cast<int>(whole.counts[1]) - 9}) {
+    kernels::CellGrid<float, 2> window = whole;
+    window.window = true;
+    window.counts[1] = 12;
+    const double width = 300.0 / whole.counts[1];
+    window.origin = static_cast<float>(first_row * width);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(first_row + 10));
+    std::uniform_real_distribution<double> along(window.origin + width, window.origin + 11 * width),
+        across(0, 300), offset(-10, 10);
+    int checked = 0;
+    for (int k = 0; k < 4000; ++k) {
+      const double dx = offset(rng), dy = offset(rng);
+      if (dx * dx + dy * dy >= 100) continue;
+      const float p[2] = {static_cast<float>(across(rng)), static_cast<float>(along(rng))};
+      double qx = p[0] + dx;
+      qx -= 300 * std::floor(qx / 300);
+      const float q[2] = {static_cast<float>(qx), static_cast<float>(p[1] + dy)};
+      const kernels::index_t key = window.key(q);
+      bool found = false;
+      window.for_each_block_run(window.key(p), [&](kernels::index_t first, kernels::index_t last) {
+        found = found || (key >= first && key <= last);
+      });
+      EXPECT_TRUE(found) << "(" << p[0] << ", " << p[1] << ") and (" << q[0] << ", " << q[1]
+                         << ") on rows from " << first_row;
+      ++checked;
+    }
+    EXPECT_GT(checked, 2000);
+  }
 }
 
 }  // namespace

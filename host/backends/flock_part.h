@@ -44,6 +44,36 @@ kernels::Boid<Real, D> packed_boid(const IndexedBoid& b, const World& world) {
   return out;
 }
 
+// Where a part's grid is a window of the world's along an axis (kernels/cell_grid.h), a
+// ghost's coordinate along it is taken across the torus's edge where that brings it next to
+// the slab, around `middle` (`side` 0: never).
+struct Unwrap {
+  int axis = 0;
+  double middle = 0, side = 0;
+};
+
+// A ghost as the part steps it: its coordinates as they are (within the part's reach), not
+// kept inside the world.
+template <typename Real, int D>
+kernels::Boid<Real, D> packed_ghost(const IndexedBoid& b, const Unwrap& unwrap) {
+  double position[3] = {b.x, b.y, b.z};
+  const double velocity[3] = {b.vx, b.vy, b.vz};
+  if (unwrap.side > 0) {
+    double& s = position[unwrap.axis];
+    if (s - unwrap.middle > unwrap.side / 2) {
+      s -= unwrap.side;
+    } else if (unwrap.middle - s > unwrap.side / 2) {
+      s += unwrap.side;
+    }
+  }
+  kernels::Boid<Real, D> out;
+  for (int a = 0; a < D; ++a) {
+    out.position[a] = static_cast<Real>(position[a]);
+    out.velocity[a] = static_cast<Real>(velocity[a]);
+  }
+  return out;
+}
+
 // The split of `count` slots: returns how many own boids stay, moved to boids[0, kept) in
 // their order, with their indices in the whole flock in slots[0, kept), or in whole[0, kept)
 // where `slots` is null (either way a slot is read before it is written). Their cell keys
@@ -78,16 +108,17 @@ kernels::index_t split(kernels::Boid<Real, D>* boids, kernels::index_t* slots,
 template <typename Real, int D>
 void append(kernels::Boid<Real, D>* boids, kernels::index_t* whole, std::vector<std::uint8_t>& own,
             kernels::index_t kept, const std::vector<IndexedBoid>& arrived,
-            const std::vector<IndexedBoid>& ghosts, const World& world) {
+            const std::vector<IndexedBoid>& ghosts, const World& world, const Unwrap& unwrap) {
   own.assign(kept + arrived.size(), 1);
   own.resize(own.size() + ghosts.size(), 0);
   kernels::index_t at = kept;
-  for (const std::vector<IndexedBoid>* list : {&arrived, &ghosts}) {
-    for (const IndexedBoid& b : *list) {
-      boids[at] = packed_boid<Real, D>(b, world);
-      whole[at] = static_cast<kernels::index_t>(b.id);
-      ++at;
-    }
+  for (const IndexedBoid& b : arrived) {
+    boids[at] = packed_boid<Real, D>(b, world);
+    whole[at++] = static_cast<kernels::index_t>(b.id);
+  }
+  for (const IndexedBoid& b : ghosts) {
+    boids[at] = packed_ghost<Real, D>(b, unwrap);
+    whole[at++] = static_cast<kernels::index_t>(b.id);
   }
 }
 
@@ -114,7 +145,7 @@ void merge(const kernels::Boid<Real, D>* boids, const kernels::index_t* whole,
     } else {
       const bool arrival = next_arrived <= next_ghost;
       const IndexedBoid& b = arrival ? arrived[a++] : ghosts[g++];
-      out_boids[at] = packed_boid<Real, D>(b, world);
+      out_boids[at] = arrival ? packed_boid<Real, D>(b, world) : packed_ghost<Real, D>(b, {});
       out_whole[at] = static_cast<kernels::index_t>(b.id);
       own.push_back(arrival ? 1 : 0);
     }
@@ -192,7 +223,7 @@ class Passes {
   // In host memory, the appended boids' slots (and keys, on `grid`) are written too.
   index_t extend(Executor& exec, Arrays a, index_t kept, bool merged,
                  const std::vector<IndexedBoid>& arrived, const std::vector<IndexedBoid>& ghosts,
-                 const World& world, const kernels::CellGrid<Real, D>& grid) {
+                 const World& world, const Unwrap& unwrap, const kernels::CellGrid<Real, D>& grid) {
     const std::size_t n = kept + arrived.size() + ghosts.size();
     constexpr bool host = Executor::kHostMemory;
     if constexpr (!host) {
@@ -202,7 +233,7 @@ class Passes {
     Boid* boids = host ? a.boids.data() : boids_.data();
     index_t* whole = host ? a.whole.data() : whole_.data();
     if (!merged) {
-      append(boids, whole, own_, kept, arrived, ghosts, world);
+      append(boids, whole, own_, kept, arrived, ghosts, world, unwrap);
       if constexpr (host) {
         for (index_t k = kept; k < n; ++k) {
           if (a.slots) a.slots[k] = k;

@@ -83,6 +83,15 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
                                             w.torus());
   }
 
+  // The grid a flock starts on: its own; for a part, the whole flock's, or on the hashed
+  // method a single cell until the part's bounds cut it a window of the whole flock's (so
+  // that no rank ever holds the cell starts of the whole world).
+  static kernels::CellGrid<Real, D> first_grid(const SimulationConfig& config,
+                                               std::uint64_t count) {
+    if (config.whole_count == 0) return grid_for(config.params, count);
+    return grid_for(config.params, config.method == Method::kHashed ? 1 : config.whole_count);
+  }
+
   // `executor_args` construct the executor in place (it may own a stream or a device).
   template <typename... ExecutorArgs>
   KernelSimulation(const SimulationConfig& config, const FlockState& initial,
@@ -90,8 +99,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
       : Simulation(config, initial.size()),
         exec_(std::forward<ExecutorArgs>(executor_args)...),
         params_(step_params_of<Real>(config.params, config.seed)),
-        grid_(
-            grid_for(config.params, config.whole_count > 0 ? config.whole_count : initial.size())) {
+        grid_(first_grid(config, initial.size())) {
     check_memory_fits(bytes_needed(config.method, count(), grid_), exec_.available_memory(),
                       "a flock of " + std::to_string(count()) + " boids (" +
                           to_string(config.method) + ", " + to_string(config.precision) + ")",
@@ -164,6 +172,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     params_.noise_ids = noise_ids_.size() > 0 ? noise_ids_.data() : nullptr;
     upload_obstacles(params);
     grid_ = grid_for(params, config().whole_count > 0 ? config().whole_count : count());
+    if (window_bounds_.reach > 0) cut_window(window_bounds_);
     if (cell_start_.size() > 0 && cell_start_.size() < std::size_t{grid_.cells()} + 1) {
       exec_.synchronize();  // the old array may still be in use
       cell_start_ = Buffer<index_t>(std::size_t{grid_.cells()} + 1);
@@ -223,13 +232,19 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     steps_taken_ = steps_taken;
   }
 
+  // On the hashed method the part's grid is cut from the whole flock's around `bounds`.
   void split_part(const PartBounds& bounds, std::vector<IndexedBoid>& edge) override {
     check_part();
     exec_.synchronize();  // the last step's work
+    const bool same_window = window_bounds_.reach > 0 && bounds.axis == window_bounds_.axis &&
+                             bounds.low == window_bounds_.low &&
+                             bounds.high == window_bounds_.high &&
+                             bounds.reach == window_bounds_.reach;
     // In host memory the keys the step wrote for the next sort follow the kept boids.
-    const bool keys = Executor::kHostMemory && hashed() && index_.keys_ready;
+    const bool keys = Executor::kHostMemory && hashed() && index_.keys_ready && same_window;
     set_count(part_.split(exec_, part_arrays(keys), bounds, edge));
     index_.keys_ready = keys;
+    if (hashed() && !same_window) cut_window(bounds);
   }
 
   void extend_part(const std::vector<IndexedBoid>& arrived,
@@ -239,8 +254,13 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     const bool grew = reserve_part(kept + arrived.size() + ghosts.size(), kept);
     const bool keys = index_.keys_ready && !grew;  // else the next step keys every boid
     if (hashed()) cell_index();  // made again where the arrays grew: the ids as part slots
+    flock_part::Unwrap unwrap;   // ghosts across the torus's edge, next to a window
+    if (grid_.window && grid_.wraps) {
+      const World& w = config().params.world;
+      unwrap = {D - 1, (window_bounds_.low + window_bounds_.high) / 2, D == 3 ? w.depth : w.height};
+    }
     set_count(part_.extend(exec_, part_arrays(keys), kept, !hashed(), arrived, ghosts,
-                           config().params.world, grid_));
+                           config().params.world, unwrap, grid_));
     if (render_staging_.size() != 2 * D * count()) render_staging_ = Buffer<float>();
     params_.noise_ids = noise_ids_.data();
     if (keys_.size() > 0 || hashed()) {
@@ -305,6 +325,31 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   static constexpr std::size_t kTransferBoids = std::size_t{1} << 22;  // per host stretch
 
   bool hashed() const { return config().method == Method::kHashed; }
+
+  // The part's grid: the rows of the whole flock's grid around `b` and its ghosts' reach, a
+  // row more each way, from `origin` (the whole grid where that would be all of it). A slab
+  // holds about 1 / P of the world's cells, so a rank's cell starts shrink as ranks are
+  // added.
+  void cut_window(const PartBounds& b) {
+    window_bounds_ = b;
+    kernels::CellGrid<Real, D> g = grid_for(config().params, config().whole_count);
+    const World& w = config().params.world;
+    const double side = D == 3 ? w.depth : w.height;
+    const double width = side / g.counts[D - 1];
+    const double first = std::floor((b.low - b.reach) / width) - 1;
+    const double last = std::floor((b.high + b.reach) / width) + 1;
+    if (b.axis == D - 1 && last - first + 1 < g.counts[D - 1]) {
+      g.counts[D - 1] = static_cast<index_t>(last - first + 1);
+      g.origin = static_cast<Real>(first * width);
+      g.window = true;
+    }
+    grid_ = g;
+    if (cell_start_.size() < std::size_t{grid_.cells()} + 1) {
+      cell_start_ = Buffer<index_t>(std::size_t{grid_.cells()} + 1);
+      index_.cell_start = cell_start_.data();
+    }
+    index_.keys_ready = false;  // keyed on the old grid
+  }
 
   void check_part() const {
     if (!part_.holds(count()))
@@ -443,7 +488,9 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   Buffer<kernels::Obstacle<Real>> obstacles_;
   Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
-  flock_part::Passes<Real, D, Executor> part_;  // a part's host side (host/backends/flock_part.h)
+  flock_part::Passes<Real, D, Executor> part_;
+  PartBounds window_bounds_;  // the bounds the part's grid was cut for (reach 0: none yet)  // a
+                              // part's host side (host/backends/flock_part.h)
   kernels::CellIndex<Real, D> index_{};
   std::uint64_t steps_taken_ = 0;
 };
