@@ -10,6 +10,9 @@
 #include "bench/variants.h"
 #include "host/initial_state.h"
 #include "host/metrics.h"
+#if BOIDS_WITH_MPI
+#include "host/mpi/distributed_simulation.h"
+#endif
 
 namespace boids::bench {
 namespace {
@@ -99,7 +102,11 @@ struct Timing {
 // one timed step to size the repeats, then one repeat's worth untimed.
 Timing prepare(const SweepSettings& s, const SimulationConfig& config, const Start& start) {
   Timing t;
+#if BOIDS_WITH_MPI
+  t.sim = mpi::make_simulation_over_ranks(config, start.state);  // one process's without mpirun
+#else
   t.sim = make_simulation(config, start.state);
+#endif
   t.sim->step(1);
   const double first = std::max(t.sim->timed_step(1), 1e-9);
   t.steps = static_cast<std::uint64_t>(

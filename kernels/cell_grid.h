@@ -147,12 +147,12 @@ struct CellGrid {
   template <int Extent>
   BOIDS_HD int neighbours(int axis, index_t c, index_t (&out)[Extent + 2]) const {
     const index_t n = counts[axis];
-    const bool wraps = wraps_along(axis);
+    const bool around = wraps_along(axis);
     int count = 0;
     for (index_t r = 0; r < Extent + 2; ++r) {
-      if (wraps && n < Extent + 2) {
+      if (around && n < Extent + 2) {
         if (r < n) out[count++] = r;
-      } else if (wraps) {
+      } else if (around) {
         out[count++] = (c + n - 1 + r) % n;
       } else if (c + r >= 1 && c + r <= n) {
         out[count++] = c + r - 1;

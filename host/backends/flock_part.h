@@ -12,6 +12,7 @@
 //           input order, bit for bit)
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -72,6 +73,27 @@ kernels::Boid<Real, D> packed_ghost(const IndexedBoid& b, const Unwrap& unwrap) 
     out.velocity[a] = static_cast<Real>(velocity[a]);
   }
   return out;
+}
+
+inline bool same_bounds(const PartBounds& a, const PartBounds& b) {
+  return a.axis == b.axis && a.low == b.low && a.high == b.high && a.reach == b.reach;
+}
+
+// A part's grid: the rows of `whole` (the whole flock's grid, on a world of `side` along its
+// last axis) around bounds `b` and its ghosts' reach, a row more each way, as a window from
+// `origin`; `whole` itself where that would be all of it, or `b` cuts another axis.
+template <typename Real, int D>
+kernels::CellGrid<Real, D> window_of(kernels::CellGrid<Real, D> whole, double side,
+                                     const PartBounds& b) {
+  const double width = side / whole.counts[D - 1];
+  const double first = std::floor((b.low - b.reach) / width) - 1;
+  const double last = std::floor((b.high + b.reach) / width) + 1;
+  if (b.axis == D - 1 && last - first + 1 < whole.counts[D - 1]) {
+    whole.counts[D - 1] = static_cast<kernels::index_t>(last - first + 1);
+    whole.origin = static_cast<Real>(first * width);
+    whole.window = true;
+  }
+  return whole;
 }
 
 // The split of `count` slots: returns how many own boids stay, moved to boids[0, kept) in

@@ -22,6 +22,7 @@
 
 #include "host/backends/flock_layout.h"
 #include "host/backends/flock_part.h"
+#include "host/backends/flock_transfer.h"
 #include "host/errors.h"
 #include "host/memory.h"
 #include "host/simulation.h"
@@ -123,27 +124,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   }
 
   void state_into(const StateView& out) const override {
-    if constexpr (Executor::kHostMemory) {
-      state_from_host_memory(out);
-      return;
-    }
-    const std::size_t stretch = std::min<std::size_t>(count(), kTransferBoids);
-    std::vector<Boid> boids(Executor::kHostMemory ? 0 : stretch);
-    std::vector<index_t> ids(Executor::kHostMemory || !hashed() ? 0 : stretch);
-    for (std::size_t first = 0; first < count(); first += stretch) {
-      const std::size_t n = std::min(stretch, count() - first);
-      const Boid* from = boids_.data() + first;
-      const index_t* id = hashed() ? index_.ids + first : nullptr;
-      if constexpr (!Executor::kHostMemory) {
-        exec_.download(boids.data(), from, n);
-        from = boids.data();
-        if (id) {
-          exec_.download(ids.data(), id, n);
-          id = ids.data();
-        }
-      }
-      unpack_boids(from, id, first, n, out);
-    }
+    download_flock(exec_, boids_.data(), hashed() ? index_.ids : nullptr, count(), out);
   }
 
   DeviceState device_state() override {
@@ -236,10 +217,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   void split_part(const PartBounds& bounds, std::vector<IndexedBoid>& edge) override {
     check_part();
     exec_.synchronize();  // the last step's work
-    const bool same_window = window_bounds_.reach > 0 && bounds.axis == window_bounds_.axis &&
-                             bounds.low == window_bounds_.low &&
-                             bounds.high == window_bounds_.high &&
-                             bounds.reach == window_bounds_.reach;
+    const bool same_window =
+        window_bounds_.reach > 0 && flock_part::same_bounds(bounds, window_bounds_);
     // In host memory the keys the step wrote for the next sort follow the kept boids.
     const bool keys = Executor::kHostMemory && hashed() && index_.keys_ready && same_window;
     set_count(part_.split(exec_, part_arrays(keys), bounds, edge));
@@ -322,28 +301,15 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   }
 
  private:
-  static constexpr std::size_t kTransferBoids = std::size_t{1} << 22;  // per host stretch
-
   bool hashed() const { return config().method == Method::kHashed; }
 
-  // The part's grid: the rows of the whole flock's grid around `b` and its ghosts' reach, a
-  // row more each way, from `origin` (the whole grid where that would be all of it). A slab
-  // holds about 1 / P of the world's cells, so a rank's cell starts shrink as ranks are
-  // added.
+  // The part's grid, cut from the whole flock's around `b` (flock_part::window_of): a rank's
+  // cell starts shrink as ranks are added.
   void cut_window(const PartBounds& b) {
     window_bounds_ = b;
-    kernels::CellGrid<Real, D> g = grid_for(config().params, config().whole_count);
     const World& w = config().params.world;
-    const double side = D == 3 ? w.depth : w.height;
-    const double width = side / g.counts[D - 1];
-    const double first = std::floor((b.low - b.reach) / width) - 1;
-    const double last = std::floor((b.high + b.reach) / width) + 1;
-    if (b.axis == D - 1 && last - first + 1 < g.counts[D - 1]) {
-      g.counts[D - 1] = static_cast<index_t>(last - first + 1);
-      g.origin = static_cast<Real>(first * width);
-      g.window = true;
-    }
-    grid_ = g;
+    grid_ = flock_part::window_of(grid_for(config().params, config().whole_count),
+                                  D == 3 ? w.depth : w.height, b);
     if (cell_start_.size() < std::size_t{grid_.cells()} + 1) {
       cell_start_ = Buffer<index_t>(std::size_t{grid_.cells()} + 1);
       index_.cell_start = cell_start_.data();
@@ -387,42 +353,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     return true;
   }
 
-  // state_into on the executor's threads. The output is written in input order, each boid read
-  // from its slot: sequential writes, and reads that miss the cache (the hashed method keeps
-  // its boids in cell order) but are prefetched ahead of their use. Writing each slot's boid
-  // to its input index instead misses on every write: 5.5 times a copy of the state at a
-  // million boids, against 1.6 (float) and 2.6 (double) this way (bench/python_overhead.py).
-  static constexpr index_t kReadAhead = 48;  // boids read ahead, each a likely cache miss
-  void state_from_host_memory(const StateView& out) const {
-    const Boid* boids = boids_.data();
-    if (!hashed()) {
-      exec_.for_each(count32(), [boids, out](index_t i) { store_boid(boids[i], i, out); });
-      return;
-    }
-    const std::unique_ptr<index_t[]> slot_of(new index_t[count()]);  // ids inverted
-    index_t* slots = slot_of.get();
-    const index_t* ids = index_.ids;
-    exec_.for_each(count32(), [slots, ids](index_t k) { slots[ids[k]] = k; });
-    const index_t n = count32();
-    exec_.for_each(n, [boids, slots, n, out](index_t i) {
-      if (i + kReadAhead < n) __builtin_prefetch(boids + slots[i + kReadAhead]);
-      store_boid(boids[slots[i]], i, out);
-    });
-  }
   index_t count32() const { return static_cast<index_t>(count()); }
 
   void upload_state(const FlockState& initial) {
-    const std::size_t stretch = std::min<std::size_t>(count(), kTransferBoids);
-    std::vector<Boid> packed(Executor::kHostMemory ? 0 : stretch);
-    for (std::size_t first = 0; first < count(); first += stretch) {
-      const std::size_t n = std::min(stretch, count() - first);
-      if constexpr (Executor::kHostMemory) {
-        pack_boids(initial, first, n, config().params.world, boids_.data() + first);
-      } else {
-        pack_boids(initial, first, n, config().params.world, packed.data());
-        exec_.upload(boids_.data() + first, packed.data(), n);
-      }
-    }
+    upload_flock(exec_, initial, config().params.world, boids_.data(), count());
   }
 
   // The obstacles, in the executor's memory, for the step's parameters.

@@ -60,11 +60,7 @@ int main(int argc, char** argv) {
 #if BOIDS_WITH_MPI
   // Under mpirun, rank 0 runs the command and the other ranks carry out its flock's share
   // (host/mpi/distributed_simulation.h).
-  const boids::mpi::Session mpi_session(argc, argv);
-  if (boids::mpi::rank() != 0) return boids::mpi::follow();
-  const int status = command();
-  boids::mpi::stop_followers();
-  return status;
+  return boids::mpi::run_over_ranks(argc, argv, command);
 #else
   return command();
 #endif

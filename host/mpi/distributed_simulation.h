@@ -10,6 +10,7 @@
 
 #include <memory>
 
+#include "host/mpi/communicator.h"
 #include "host/simulation.h"
 
 namespace boids::mpi {
@@ -25,5 +26,20 @@ int follow();
 
 // Rank 0, once its command is done (or failed): lets the other ranks return from follow().
 void stop_followers();
+
+// A program's main under mpirun: MPI for its life (a Session), `command` on rank 0 (whose
+// flocks, made by make_simulation_over_ranks, the other ranks follow), and the other ranks
+// stopped once it returns. Started without mpirun, `command` alone. Returns the exit status.
+template <typename Command>
+int run_over_ranks(int& argc, char**& argv, Command&& command);
+
+template <typename Command>
+int run_over_ranks(int& argc, char**& argv, Command&& command) {
+  const Session session(argc, argv);
+  if (rank() != 0) return follow();
+  const int status = command();
+  stop_followers();
+  return status;
+}
 
 }  // namespace boids::mpi
