@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace boids::mpi {
 namespace {
@@ -124,57 +126,132 @@ void broadcast(std::string& bytes) {
   broadcast(bytes.data(), bytes.size());
 }
 
-// One MPI_Alltoall of each list's count for each rank, and one MPI_Alltoallv of the records,
-// each rank's lists one after the other.
+// Each rank's neighbours joined with the ranks that name it (one MPI_Alltoall of flags), so
+// that the graph is symmetric whatever the rounding of the distances that chose them.
+Neighbourhood::Neighbourhood(std::vector<int> ranks) {
+  std::vector<int> named(static_cast<std::size_t>(mpi::ranks()), 0), naming(named.size(), 0);
+  for (const int r : ranks) named[static_cast<std::size_t>(r)] = 1;
+  MPI_Alltoall(named.data(), 1, MPI_INT, naming.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (std::size_t r = 0; r < named.size(); ++r) {
+    const bool self = static_cast<int>(r) == rank();  // a rank may send records to itself
+    if (self || named[r] != 0 || naming[r] != 0) ranks_.push_back(static_cast<int>(r));
+  }
+  MPI_Comm graph = MPI_COMM_NULL;
+  const int n = static_cast<int>(ranks_.size());
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, ranks_.data(), MPI_UNWEIGHTED, n, ranks_.data(),
+                                 MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
+  MPI_Comm_set_errhandler(graph, MPI_ERRORS_ARE_FATAL);
+  graph_ = new MPI_Comm(graph);
+}
+
+Neighbourhood::~Neighbourhood() {
+  free();
+}
+
+Neighbourhood::Neighbourhood(Neighbourhood&& other) noexcept
+    : ranks_(std::move(other.ranks_)), graph_(other.graph_) {
+  other.graph_ = nullptr;
+}
+
+Neighbourhood& Neighbourhood::operator=(Neighbourhood&& other) noexcept {
+  if (this != &other) {
+    free();
+    ranks_ = std::move(other.ranks_);
+    graph_ = other.graph_;
+    other.graph_ = nullptr;
+  }
+  return *this;
+}
+
+void Neighbourhood::free() {
+  if (graph_ == nullptr) return;
+  MPI_Comm* graph = static_cast<MPI_Comm*>(graph_);
+  if (initialised()) MPI_Comm_free(graph);
+  delete graph;
+  graph_ = nullptr;
+}
+
+// One exchange of each list's count for each rank, and one of the records, each rank's lists
+// one after the other: MPI_Alltoall and MPI_Alltoallv over every rank, or their neighbourhood
+// forms over `near`'s ranks alone.
 std::vector<std::vector<unsigned char>> exchange_records(
     const std::vector<std::vector<const void*>>& data,
-    const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes) {
-  const int n = ranks();
+    const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes,
+    const Neighbourhood& near) {
   const int lists = static_cast<int>(data.size());
   for (int k = 0; k < lists; ++k) {
-    if (static_cast<int>(data[k].size()) != n) throw std::logic_error("exchange: one list a rank");
+    if (static_cast<int>(data[k].size()) != ranks()) {
+      throw std::logic_error("exchange: one list a rank");
+    }
   }
-  // The counts by rank, then list: [r * lists + k].
+  // The ranks exchanged with: every rank, or the neighbours; a list for another is an error.
+  std::vector<int> peers;
+  if (near.empty()) {
+    for (int r = 0; r < ranks(); ++r) peers.push_back(r);
+  } else {
+    peers = near.ranks();
+    for (int r = 0; r < ranks(); ++r) {
+      if (std::binary_search(peers.begin(), peers.end(), r)) continue;
+      for (int k = 0; k < lists; ++k) {
+        if (counts[k][r] > 0) throw std::logic_error("exchange: records for a rank not near");
+      }
+    }
+  }
+  const int n = static_cast<int>(peers.size());
+  // The counts by peer, then list: [p * lists + k].
   std::vector<int> send_list_counts(n * lists), recv_list_counts(n * lists);
   std::vector<int> send_counts(n, 0), recv_counts(n, 0);
-  for (int r = 0; r < n; ++r) {
+  for (int p = 0; p < n; ++p) {
     std::size_t total = 0;
     for (int k = 0; k < lists; ++k) {
-      send_list_counts[r * lists + k] = as_count(counts[k][r]);
-      total += counts[k][r];
+      send_list_counts[p * lists + k] = as_count(counts[k][peers[p]]);
+      total += counts[k][peers[p]];
     }
-    send_counts[r] = as_count(total);
+    send_counts[p] = as_count(total);
   }
   std::size_t send_total = 0, recv_total = 0;
   const std::vector<int> send_at = displacements(send_counts, send_total);
   std::vector<unsigned char> packed(send_total * record_bytes);
-  for (int r = 0; r < n; ++r) {
-    std::size_t at = static_cast<std::size_t>(send_at[r]) * record_bytes;
+  for (int p = 0; p < n; ++p) {
+    std::size_t at = static_cast<std::size_t>(send_at[p]) * record_bytes;
     for (int k = 0; k < lists; ++k) {
-      if (counts[k][r] == 0) continue;
-      std::memcpy(packed.data() + at, data[k][r], counts[k][r] * record_bytes);
-      at += counts[k][r] * record_bytes;
+      const std::size_t count = counts[k][peers[p]];
+      if (count == 0) continue;
+      std::memcpy(packed.data() + at, data[k][peers[p]], count * record_bytes);
+      at += count * record_bytes;
     }
   }
-  MPI_Alltoall(send_list_counts.data(), lists, MPI_INT, recv_list_counts.data(), lists, MPI_INT,
-               MPI_COMM_WORLD);
-  for (int r = 0; r < n; ++r) {
+  const MPI_Comm graph = near.empty() ? MPI_COMM_WORLD : *static_cast<MPI_Comm*>(near.graph());
+  if (near.empty()) {
+    MPI_Alltoall(send_list_counts.data(), lists, MPI_INT, recv_list_counts.data(), lists, MPI_INT,
+                 graph);
+  } else {
+    MPI_Neighbor_alltoall(send_list_counts.data(), lists, MPI_INT, recv_list_counts.data(), lists,
+                          MPI_INT, graph);
+  }
+  for (int p = 0; p < n; ++p) {
     std::size_t total = 0;
-    for (int k = 0; k < lists; ++k)
-      total += static_cast<std::size_t>(recv_list_counts[r * lists + k]);
-    recv_counts[r] = as_count(total);
+    for (int k = 0; k < lists; ++k) {
+      total += static_cast<std::size_t>(recv_list_counts[p * lists + k]);
+    }
+    recv_counts[p] = as_count(total);
   }
   const std::vector<int> recv_at = displacements(recv_counts, recv_total);
   std::vector<unsigned char> got(recv_total * record_bytes);
   const RecordType record(record_bytes);
-  MPI_Alltoallv(packed.data(), send_counts.data(), send_at.data(), record.get(), got.data(),
-                recv_counts.data(), recv_at.data(), record.get(), MPI_COMM_WORLD);
+  if (near.empty()) {
+    MPI_Alltoallv(packed.data(), send_counts.data(), send_at.data(), record.get(), got.data(),
+                  recv_counts.data(), recv_at.data(), record.get(), graph);
+  } else {
+    MPI_Neighbor_alltoallv(packed.data(), send_counts.data(), send_at.data(), record.get(),
+                           got.data(), recv_counts.data(), recv_at.data(), record.get(), graph);
+  }
   std::vector<std::vector<unsigned char>> out(lists);
-  for (int r = 0; r < n; ++r) {
-    const unsigned char* from = got.data() + static_cast<std::size_t>(recv_at[r]) * record_bytes;
+  for (int p = 0; p < n; ++p) {
+    const unsigned char* from = got.data() + static_cast<std::size_t>(recv_at[p]) * record_bytes;
     for (int k = 0; k < lists; ++k) {
       const std::size_t bytes =
-          static_cast<std::size_t>(recv_list_counts[r * lists + k]) * record_bytes;
+          static_cast<std::size_t>(recv_list_counts[p * lists + k]) * record_bytes;
       out[k].insert(out[k].end(), from, from + bytes);
       from += bytes;
     }

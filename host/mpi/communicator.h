@@ -38,6 +38,31 @@ int local_rank();
 void broadcast(std::string& bytes);
 void broadcast(void* data, std::size_t bytes);
 
+// The ranks a rank exchanges with (its slab's neighbours), as a graph over the run's ranks:
+// an exchange over it sends and receives one message a neighbour, where one over every rank
+// costs a message's latency for each of them. Made and freed by every rank together.
+class Neighbourhood {
+ public:
+  Neighbourhood() = default;  // none: exchanges go to every rank
+  // `ranks`: this rank's neighbours, each once; with them, those that name this one, and this
+  // one itself.
+  explicit Neighbourhood(std::vector<int> ranks);
+  ~Neighbourhood();
+  Neighbourhood(Neighbourhood&& other) noexcept;
+  Neighbourhood& operator=(Neighbourhood&& other) noexcept;
+  Neighbourhood(const Neighbourhood&) = delete;
+  Neighbourhood& operator=(const Neighbourhood&) = delete;
+
+  bool empty() const { return graph_ == nullptr; }
+  const std::vector<int>& ranks() const { return ranks_; }  // ascending
+  void* graph() const { return graph_; }                    // its MPI_Comm
+
+ private:
+  void free();
+  std::vector<int> ranks_;
+  void* graph_ = nullptr;
+};
+
 // Sends to_rank[r] to rank r, for every r; returns what every rank sent this one, in rank
 // order. T is a plain record (the same layout on every rank).
 template <typename T>
@@ -45,10 +70,12 @@ std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank);
 
 // The same for several lists at once, in one exchange (two collectives, whatever the lists):
 // lists[k][r] goes to rank r, and the k-th list returned holds what every rank sent this one
-// in its k-th, in rank order.
+// in its k-th, in rank order. Over a neighbourhood that is not empty, only its ranks are
+// sent to and heard from (a list for any other rank must be empty).
 template <typename T>
 std::vector<std::vector<T>> exchange_lists(
-    const std::vector<const std::vector<std::vector<T>>*>& lists);
+    const std::vector<const std::vector<std::vector<T>>*>& lists,
+    const Neighbourhood& near = Neighbourhood());
 
 // Every rank's records at rank 0, in rank order (empty elsewhere).
 template <typename T>
@@ -63,13 +90,14 @@ std::uint64_t max_over_ranks(std::uint64_t value);
 // data[k][r] and counts[k][r] are list k's records for rank r.
 std::vector<std::vector<unsigned char>> exchange_records(
     const std::vector<std::vector<const void*>>& data,
-    const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes);
+    const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes,
+    const Neighbourhood& near);
 std::vector<unsigned char> gather_records(const void* data, std::size_t count,
                                           std::size_t record_bytes);
 
 template <typename T>
 std::vector<std::vector<T>> exchange_lists(
-    const std::vector<const std::vector<std::vector<T>>*>& lists) {
+    const std::vector<const std::vector<std::vector<T>>*>& lists, const Neighbourhood& near) {
   std::vector<std::vector<const void*>> data(lists.size());
   std::vector<std::vector<std::size_t>> counts(lists.size());
   for (std::size_t k = 0; k < lists.size(); ++k) {
@@ -78,7 +106,8 @@ std::vector<std::vector<T>> exchange_lists(
       counts[k].push_back(records.size());
     }
   }
-  const std::vector<std::vector<unsigned char>> got = exchange_records(data, counts, sizeof(T));
+  const std::vector<std::vector<unsigned char>> got =
+      exchange_records(data, counts, sizeof(T), near);
   std::vector<std::vector<T>> out(got.size());
   for (std::size_t k = 0; k < got.size(); ++k) {
     out[k].resize(got[k].size() / sizeof(T));

@@ -7,6 +7,7 @@
 #include "host/cuda_device_choice.h"
 #include "host/errors.h"
 #include "host/mpi/communicator.h"
+#include "host/value_limits.h"
 
 namespace boids::mpi {
 namespace {
@@ -89,6 +90,7 @@ RankFlock::RankFlock(const SimulationConfig& config, const FlockState& whole,
   engine_ = make_simulation(config_, first);
   part_ = &engine_->part_access();
   part_->start_part(own, steps_taken_);
+  find_neighbours();
 }
 
 double RankFlock::along(const IndexedBoid& b) const {
@@ -121,6 +123,22 @@ void RankFlock::balance() {
                                           static_cast<double>(whole_count_)
                                     : 1.0;
   slabs_ = balanced_slabs(side_of(p), p.world.torus(), slabs_.ranks(), bins);
+  find_neighbours();
+  moved_slabs_ = true;
+}
+
+// A boid that leaves this slab lands within a step's move of it, and is a ghost of the slabs
+// within reach of where it lands; one inside, of those within reach of the slab. (A hundredth
+// more covers the rounding of a move.)
+void RankFlock::find_neighbours() {
+  const double radius = ghost_reach(config_) + 1.01 * furthest_move(config_.params);
+  std::vector<int> ranks;
+  for (const double edge : {slabs_.bounds[rank_], slabs_.bounds[rank_ + 1]}) {
+    slabs_.ranks_within(edge, radius, rank_, ranks);
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  near_ = Neighbourhood(ranks);
 }
 
 void RankFlock::step_once() {
@@ -136,12 +154,14 @@ void RankFlock::step_once() {
     const double s = along(b);
     const int owner = slabs_.owner(s);
     if (owner != rank_) moved_to_[owner].push_back(b);
-    near_.clear();
-    slabs_.ranks_within(s, reach, owner, near_);
-    for (const int k : near_) ghosts_to_[k].push_back(b);
+    within_.clear();
+    slabs_.ranks_within(s, reach, owner, within_);
+    for (const int k : within_) ghosts_to_[k].push_back(b);
   }
+  static const Neighbourhood every_rank;
   std::vector<std::vector<IndexedBoid>> got =
-      exchange_lists<IndexedBoid>({&moved_to_, &ghosts_to_});
+      exchange_lists<IndexedBoid>({&moved_to_, &ghosts_to_}, moved_slabs_ ? every_rank : near_);
+  moved_slabs_ = false;
   std::vector<IndexedBoid>& arrived = got[0];
   std::vector<IndexedBoid>& ghosts = got[1];
   std::sort(arrived.begin(), arrived.end(), by_id);

@@ -19,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "host/mpi/communicator.h"
 #include "host/mpi/slabs.h"
 #include "host/simulation.h"
 
@@ -56,7 +57,13 @@ class RankFlock {
   // A step's records, kept between steps.
   std::vector<IndexedBoid> edge_;
   std::vector<std::vector<IndexedBoid>> moved_to_, ghosts_to_;  // by rank
-  std::vector<int> near_;
+  std::vector<int> within_;
+  // The ranks a step's exchange goes to: those whose slabs lie within a ghost's reach and a
+  // step's move of this one's. A step after the slabs moved goes to every rank (its boids may
+  // lie anywhere).
+  Neighbourhood near_;
+  bool moved_slabs_ = false;
+  void find_neighbours();
 };
 
 }  // namespace boids::mpi
