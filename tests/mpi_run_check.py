@@ -156,8 +156,8 @@ def main():
     exact("naive-clumped-balanced", naive[:-1] + ["120", "--init", clumped, "--noise", "0.3"])
     # The same on the hashed method, whose parts' grids are cut again when the slabs move. Its
     # sums add in another order than one process's, and the two flights part by rounding that
-    # grows some tenfold every ten steps (7e-6 and 2e-5 after 120 here); a boid or ghost lost at the
-    # balance would part them by whole units.
+    # grows some tenfold every ten steps (7e-6 and 2e-5 after 120 here); a boid or ghost lost
+    # at the balance would part them by whole units.
     close("hashed-clumped-balanced", hashed[:-1] + ["120", "--init", clumped, "--noise", "0.3"],
           [100, 100], tolerance=1e-3)
 
