@@ -80,7 +80,8 @@ double smaller_side(const FlockParams& p) {
 }
 
 double wind_length(const FlockParams& p) {
-  return std::hypot(p.wind.x, p.wind.y);
+  return p.dimensions == 3 ? std::hypot(p.wind.x, p.wind.y, p.wind.z)
+                           : std::hypot(p.wind.x, p.wind.y);
 }
 
 // Refuses a step as long as the world's smaller side.

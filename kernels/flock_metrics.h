@@ -72,12 +72,17 @@ struct NearestNeighborDistance {
     const index_t* starts = cell_start + flock.key_base;
     const Boid<Real, D> self = sorted[i];
     int counts[3] = {1, 1, 1}, at[3] = {0, 0, 0};
-    Real unit = flock.params.side[0] / static_cast<Real>(grid.counts[0]);
+    // A cell's width along each axis (a window's rows are the world's, fewer of them).
+    const auto width = [&](int a) {
+      return grid.window && a == D - 1 ? Real(1) / grid.per_unit[a]
+                                       : flock.params.side[a] / static_cast<Real>(grid.counts[a]);
+    };
+    Real unit = width(0);
     int fewest = static_cast<int>(grid.counts[0]), most = fewest;
     for (int a = 0; a < D; ++a) {
       counts[a] = static_cast<int>(grid.counts[a]);
       at[a] = static_cast<int>(grid.cell(a, self.position[a]));
-      unit = min_of(unit, flock.params.side[a] / static_cast<Real>(grid.counts[a]));
+      unit = min_of(unit, width(a));
       fewest = min_of(fewest, counts[a]);
       most = max_of(most, counts[a]);
     }

@@ -181,6 +181,14 @@ def main():
               f"boids-bench over {RANKS} ranks: {rows}")
         check(RANKS == 1 or f"{RANKS} MPI ranks" in rows[0]["device"],
               f"boids-bench over {RANKS} ranks names them: {rows}")
+        if RANKS > 1:  # the ranks follow one flock at a time: two variants are refused
+            done = subprocess.run(
+                [MPIRUN, "--oversubscribe", "-np", str(RANKS), bench, "--counts", "2000",
+                 "--backend", "cpu", "--methods", "hashed", "--precisions", "float", "--states",
+                 "random", "--variants", "seed,noise", "--repeats", "1", "--min-time", "0.01"],
+                env=ENV, capture_output=True, text=True, timeout=TIMEOUT)
+            check(done.returncode != 0 and "one flock at a time" in done.stderr,
+                  f"boids-bench, two variants over {RANKS} ranks: {done.stderr[-300:]!r}")
 
     # A checkpoint written over the ranks continues in one process as the whole flight.
     checkpoint = os.path.join(WORK, "flight.ckpt")

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "host/backends/flock_layout.h"
@@ -213,12 +214,22 @@ class Passes {
   };
 
   bool holds(std::uint64_t count) const { return own_.size() == count; }
-  void clear() { own_.clear(); }
+  // Starts a part anew: the next call is its extend.
+  void start() {
+    own_.clear();
+    split_ = true;
+  }
+  // A split leaves the part for its extend alone (a GPU's part is then only on the host).
+  void check_whole() const {
+    if (split_) throw std::logic_error("a part was split and not yet extended");
+  }
 
   // Returns how many own boids stay, at the front of the arrays with their indices in whole
   // (on the host only, for a GPU's part, until extend uploads the part put together).
   index_t split(Executor& exec, const Arrays& a, const PartBounds& bounds,
                 std::vector<IndexedBoid>& edge) {
+    check_whole();
+    split_ = true;
     Boid* boids = a.boids.data();
     index_t* slots = a.slots;
     index_t* whole = a.whole.data();
@@ -246,6 +257,8 @@ class Passes {
   index_t extend(Executor& exec, Arrays a, index_t kept, bool merged,
                  const std::vector<IndexedBoid>& arrived, const std::vector<IndexedBoid>& ghosts,
                  const World& world, const Unwrap& unwrap, const kernels::CellGrid<Real, D>& grid) {
+    if (!split_) throw std::logic_error("a part is extended once after each split");
+    split_ = false;
     const std::size_t n = kept + arrived.size() + ghosts.size();
     constexpr bool host = Executor::kHostMemory;
     if constexpr (!host) {
@@ -286,6 +299,7 @@ class Passes {
 
   void own_boids(const Executor& exec, const Boid* boids, const index_t* slots,
                  const index_t* whole, index_t count, std::vector<IndexedBoid>& out) const {
+    check_whole();
     std::vector<Boid> host_boids;
     std::vector<index_t> host_slots, host_whole;
     if constexpr (!Executor::kHostMemory) {
@@ -317,6 +331,7 @@ class Passes {
   }
 
   std::vector<std::uint8_t> own_;     // by part slot
+  bool split_ = false;                // split, and not yet extended
   std::vector<Boid> boids_, merged_;  // a GPU's part on the host
   std::vector<index_t> slots_, whole_, merged_whole_;
 };

@@ -194,7 +194,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     exec_.synchronize();
     upload_state(in_order);
     params_.noise_ids = nullptr;  // a whole flock again, after any part
-    part_.clear();
+    part_ = flock_part::Passes<Real, D, Executor>();
     if (hashed()) {
       const std::vector<index_t> ids(order.begin(), order.end());
       exec_.upload(index_.ids, ids.data(), ids.size());
@@ -208,7 +208,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   void start_part(const std::vector<IndexedBoid>& own, std::uint64_t steps_taken) override {
     exec_.synchronize();  // the arrays may still be in use
     set_count(0);
-    part_.clear();
+    part_.start();
     extend_part(own, {});
     steps_taken_ = steps_taken;
   }
@@ -222,6 +222,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     // In host memory the keys the step wrote for the next sort follow the kept boids.
     const bool keys = Executor::kHostMemory && hashed() && index_.keys_ready && same_window;
     set_count(part_.split(exec_, part_arrays(keys), bounds, edge));
+    index_.count = count32();
     index_.keys_ready = keys;
     if (hashed() && !same_window) cut_window(bounds);
   }
@@ -231,7 +232,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     check_part();
     const index_t kept = count32();
     const bool grew = reserve_part(kept + arrived.size() + ghosts.size(), kept);
-    const bool keys = index_.keys_ready && !grew;  // else the next step keys every boid
+    // Kept where split kept them (in host memory); else the next step keys every boid.
+    const bool keys = Executor::kHostMemory && index_.keys_ready && !grew;
     if (hashed()) cell_index();  // made again where the arrays grew: the ids as part slots
     flock_part::Unwrap unwrap;   // ghosts across the torus's edge, next to a window
     if (grid_.window && grid_.wraps) {
@@ -372,7 +374,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   }
 
   void enqueue_steps(std::uint64_t steps) {
-    if (count() == 0) {  // a part may hold no boids for a while
+    part_.check_whole();  // a part is stepped whole: extended after its split
+    if (count() == 0) {   // a part may hold no boids for a while
       steps_taken_ += steps;
       return;
     }

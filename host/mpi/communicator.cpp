@@ -279,6 +279,12 @@ void sum_over_ranks(std::vector<std::uint64_t>& values) {
                 MPI_COMM_WORLD);
 }
 
+bool on_every_rank(bool value) {
+  int mine = value ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return all != 0;
+}
+
 std::uint64_t max_over_ranks(std::uint64_t value) {
   std::uint64_t out = 0;
   MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);

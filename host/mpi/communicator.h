@@ -85,6 +85,8 @@ std::vector<T> gather(const std::vector<T>& mine);
 // `value` over the ranks.
 void sum_over_ranks(std::vector<std::uint64_t>& values);
 std::uint64_t max_over_ranks(std::uint64_t value);
+// Whether `value` holds on every rank.
+bool on_every_rank(bool value);
 
 // The untyped collectives behind the templates: counts of records of `record_bytes` each;
 // data[k][r] and counts[k][r] are list k's records for rank r.

@@ -15,7 +15,7 @@
 namespace boids::mpi {
 namespace {
 
-enum class Op : std::uint64_t { kStart, kStep, kGather, kStop };
+enum class Op : std::uint64_t { kStart, kStep, kGather, kRelease, kStop };
 
 struct Command {
   Op op;
@@ -60,13 +60,29 @@ std::vector<IndexedBoid> gather_flock(const RankFlock& flock) {
 }
 
 bool stopped = false;
+bool alive = false;  // a distributed flock exists on rank 0
 
 class DistributedSimulation final : public Simulation {
  public:
+  // One at a time: the other ranks follow one flock.
   DistributedSimulation(const SimulationConfig& config, const FlockState& initial)
       : Simulation(config, initial.size()) {
+    if (alive) {
+      throw InputError(
+          "a run over MPI ranks flies one flock at a time (one variant, one sweep member)");
+    }
+    alive = true;
     restart(initial, 0);
   }
+
+  // Every rank lets its share go together (its neighbourhood's communicator with it).
+  ~DistributedSimulation() override {
+    if (!stopped) send({Op::kRelease, 0});
+    flock_.reset();
+    alive = false;
+  }
+  DistributedSimulation(const DistributedSimulation&) = delete;
+  DistributedSimulation& operator=(const DistributedSimulation&) = delete;
 
   void step(std::uint64_t steps) override {
     send({Op::kStep, steps});
@@ -169,6 +185,9 @@ int follow() {
       case Op::kGather:
         if (!flock) abort_run("rank 0 asked for the flock before it sent one");
         collectively([&] { gather_flock(*flock); });
+        break;
+      case Op::kRelease:
+        flock.reset();
         break;
       case Op::kStop:
         return 0;

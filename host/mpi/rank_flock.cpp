@@ -150,17 +150,31 @@ void RankFlock::step_once() {
   for (std::vector<IndexedBoid>& to : ghosts_to_) to.clear();
   // A boid that left the slab goes to its owner now, and as a ghost to the others near it
   // (this rank among them, maybe); one still inside, as a ghost to the others near it.
+  bool near = !moved_slabs_;  // whether every record goes to a neighbour
+  const std::vector<int>& neighbours = near_.ranks();
+  const auto is_neighbour = [&](int k) {
+    return std::binary_search(neighbours.begin(), neighbours.end(), k);
+  };
   for (const IndexedBoid& b : edge_) {
     const double s = along(b);
     const int owner = slabs_.owner(s);
-    if (owner != rank_) moved_to_[owner].push_back(b);
+    if (owner != rank_) {
+      moved_to_[owner].push_back(b);
+      near = near && is_neighbour(owner);
+    }
     within_.clear();
     slabs_.ranks_within(s, reach, owner, within_);
-    for (const int k : within_) ghosts_to_[k].push_back(b);
+    for (const int k : within_) {
+      ghosts_to_[k].push_back(b);
+      near = near && is_neighbour(k);
+    }
   }
+  // A step's move seldom takes a boid beyond the neighbours (furthest_move does not count an
+  // obstacle's push), but one that does sends this step's records to every rank.
   static const Neighbourhood every_rank;
+  near = on_every_rank(near);
   std::vector<std::vector<IndexedBoid>> got =
-      exchange_lists<IndexedBoid>({&moved_to_, &ghosts_to_}, moved_slabs_ ? every_rank : near_);
+      exchange_lists<IndexedBoid>({&moved_to_, &ghosts_to_}, near ? near_ : every_rank);
   moved_slabs_ = false;
   std::vector<IndexedBoid>& arrived = got[0];
   std::vector<IndexedBoid>& ghosts = got[1];
