@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "host/errors.h"
+#include "host/initial_state.h"
 #include "kernels/cell_grid.h"
 #include "tests/test_support.h"
 
@@ -181,16 +182,7 @@ TEST_P(Part, EmptyPartsStepAndGrow) {
 TEST_P(Part, FliesAsTheWholeFlockInABox) {
   FlockParams params = test_support::box(60);
   params.noise = 0.2;
-  FlockState start = random_state(600, 60, 0, 0, 7);
-  start.dimensions = 3;
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> u(0, 60), v(-1, 1);
-  start.z.resize(start.size());
-  start.vz.resize(start.size());
-  for (std::size_t i = 0; i < start.size(); ++i) {
-    start.z[i] = u(rng);
-    start.vz[i] = v(rng);
-  }
+  const FlockState start = make_initial_state(600, 7, params);
   expect_whole_flight(params, start, {{0, 25}, {25, 60}}, 8);
 }
 
@@ -206,17 +198,8 @@ TEST_P(Part, FliesAsTheWholeFlockOnWindowsOfTheGrid) {
 }
 
 TEST_P(Part, FliesAsTheWholeFlockOnWindowsOfABox) {
-  FlockParams params = test_support::box(120);
-  FlockState start = random_state(1500, 120, 0, 0, 9);
-  start.dimensions = 3;
-  std::mt19937_64 rng(9);
-  std::uniform_real_distribution<double> u(0, 120), v(-1, 1);
-  start.z.resize(start.size());
-  start.vz.resize(start.size());
-  for (std::size_t i = 0; i < start.size(); ++i) {
-    start.z[i] = u(rng);
-    start.vz[i] = v(rng);
-  }
+  const FlockParams params = test_support::box(120);
+  const FlockState start = make_initial_state(1500, 9, params);
   expect_whole_flight(params, start, {{0, 40}, {40, 80}, {80, 120}}, 8);
 }
 
