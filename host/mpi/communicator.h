@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace boids::mpi {
@@ -63,15 +62,11 @@ class Neighbourhood {
   void* graph_ = nullptr;
 };
 
-// Sends to_rank[r] to rank r, for every r; returns what every rank sent this one, in rank
-// order. T is a plain record (the same layout on every rank).
-template <typename T>
-std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank);
-
-// The same for several lists at once, in one exchange (two collectives, whatever the lists):
-// lists[k][r] goes to rank r, and the k-th list returned holds what every rank sent this one
-// in its k-th, in rank order. Over a neighbourhood that is not empty, only its ranks are
-// sent to and heard from (a list for any other rank must be empty).
+// Sends lists[k][r] to rank r, for every list k and rank r, in one exchange (two
+// collectives, whatever the lists); the k-th list returned holds what every rank sent this
+// one in its k-th, in rank order. T is a plain record (the same layout on every rank). Over a
+// neighbourhood that is not empty, only its ranks are sent to and heard from (a list for any
+// other rank must be empty).
 template <typename T>
 std::vector<std::vector<T>> exchange_lists(
     const std::vector<const std::vector<std::vector<T>>*>& lists,
@@ -116,11 +111,6 @@ std::vector<std::vector<T>> exchange_lists(
     if (!got[k].empty()) std::memcpy(out[k].data(), got[k].data(), got[k].size());
   }
   return out;
-}
-
-template <typename T>
-std::vector<T> exchange(const std::vector<std::vector<T>>& to_rank) {
-  return std::move(exchange_lists<T>({&to_rank}).front());
 }
 
 template <typename T>
