@@ -116,6 +116,34 @@ struct PartBounds {
   double low = 0, high = 0, reach = 0;
 };
 
+// A part's share of the whole flock's metrics (PartAccess::measure_part): what it can tell
+// alone, for host/part_metrics.h to add up over the parts and join. Sums are over the own
+// boids; a flock (a component of the graph of pairs closer than r) is named by a label, the
+// index in the whole flock of one of its boids.
+struct PartMetrics {
+  std::uint64_t own = 0;
+  double headings[3] = {}, velocities[3] = {};  // unit headings, velocities
+  double neighbours = 0;                        // other boids closer than r
+  double nearest = 0;  // distances to the nearest other boid, where it is surely in the part
+  // The own boids whose nearest boid may lie in another part, each with the nearest distance
+  // found here (-1: none).
+  std::vector<IndexedBoid> far;
+  std::vector<double> far_nearest;
+  // The part's flocks among its boids and ghosts that hold no ghost and no boid at the edge:
+  // whole flocks of the whole flock, and the boids in the largest.
+  std::uint64_t inner_flocks = 0, largest_inner = 0;
+  // The others: pieces of flocks that other parts may join.
+  struct Piece {
+    std::uint64_t label, own;  // own: the piece's own boids
+  };
+  struct Member {
+    std::uint64_t id, label;  // a boid's index in the whole flock, and its piece's label
+  };
+  std::vector<Piece> pieces;
+  std::vector<Member> ghosts;  // every ghost
+  std::vector<Member> edge;    // every own boid within the ghosts' reach of a face, by id
+};
+
 // A part of a larger flock that stays in a backend between steps (a rank's share under MPI,
 // host/mpi/rank_flock.h): its own boids, and ghosts, copies of other parts' boids near its own
 // that it steps with them, read-only, and drops. A boid is known by its index in the whole
@@ -137,6 +165,10 @@ class PartAccess {
 
   // The own boids, into `out` (replaced), in the backend's order.
   virtual void own_boids(std::vector<IndexedBoid>& out) const = 0;
+
+  // The part's share of the whole flock's metrics, its ghosts those of an extend since the
+  // last step (fresh), its own boids in `bounds` (whose reach is the ghosts').
+  virtual PartMetrics measure_part(const PartBounds& bounds) = 0;
 
  protected:
   ~PartAccess() = default;

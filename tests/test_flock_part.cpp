@@ -9,10 +9,12 @@
 #include <cmath>
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "host/errors.h"
 #include "host/initial_state.h"
+#include "host/part_metrics.h"
 #include "kernels/cell_grid.h"
 #include "tests/test_support.h"
 
@@ -38,76 +40,77 @@ double distance_to(double s, const Slab& slab, double side, bool torus) {
   return best;
 }
 
-class Part : public test_support::EngineCaseTest {
- protected:
-  // The flock `start` flown `steps` steps as parts in `slabs` of its last axis, gathered.
-  FlockState fly_in_parts(const FlockParams& params, const FlockState& start,
-                          const std::vector<Slab>& slabs, int steps) const {
-    const int axis = params.dimensions - 1;
-    const double side = axis == 2 ? params.world.depth : params.world.height;
-    const double reach = 1.5 * params.radius;
-    SimulationConfig config = this->config(params);
+// Parts side by side in one process, their boids handed over by brute force as ranks hand
+// theirs over (host/mpi/rank_flock.cpp).
+class SideBySide {
+ public:
+  SideBySide(SimulationConfig config, const FlockState& start, std::vector<Slab> slabs)
+      : params_(config.params),
+        slabs_(std::move(slabs)),
+        ghosts_(slabs_.size()),
+        count_(start.size()) {
     config.whole_count = start.size();
     FlockState one;
-    one.dimensions = params.dimensions;
+    one.dimensions = params_.dimensions;
     one.resize(1);
-    std::vector<std::unique_ptr<Simulation>> parts;
-    for (std::size_t k = 0; k < slabs.size(); ++k) {
-      parts.push_back(make_simulation(config, one));
-      parts.back()->part_access().start_part({}, 0);  // empty: the boids arrive below
+    for (std::size_t k = 0; k < slabs_.size(); ++k) {
+      parts_.push_back(make_simulation(config, one));
+      parts_.back()->part_access().start_part({}, 0);  // empty: the boids arrive below
     }
-    // The boids at the parts' edges, and the part each came from (-1: the start).
-    std::vector<IndexedBoid> edge;
-    std::vector<int> from;
     for (std::size_t i = 0; i < start.size(); ++i) {
-      const bool box = params.dimensions == 3;
-      edge.push_back({i, start.x[i], start.y[i], box ? start.z[i] : 0.0, start.vx[i], start.vy[i],
-                      box ? start.vz[i] : 0.0});
-      from.push_back(-1);
+      const bool box = params_.dimensions == 3;
+      edge_.push_back({i, start.x[i], start.y[i], box ? start.z[i] : 0.0, start.vx[i], start.vy[i],
+                       box ? start.vz[i] : 0.0});
+      from_.push_back(-1);  // the start
     }
-    const auto along = [&](const IndexedBoid& b) { return axis == 2 ? b.z : b.y; };
-    const auto owner = [&](const IndexedBoid& b) {
-      for (std::size_t k = 0; k < slabs.size(); ++k) {
-        if (along(b) >= slabs[k].low && along(b) < slabs[k].high) return static_cast<int>(k);
-      }
-      ADD_FAILURE() << "no slab holds " << along(b);
-      return 0;
-    };
+  }
+
+  // Each part's split, and its extend by the boids that arrived and the ghosts near it (the
+  // first finds the parts empty, and cuts their grids).
+  void exchange() {
+    if (started_) {
+      edge_.clear();
+      from_.clear();
+    }
+    started_ = true;
+    for (std::size_t k = 0; k < slabs_.size(); ++k) {
+      parts_[k]->part_access().split_part(bounds(k), edge_);
+      from_.resize(edge_.size(), static_cast<int>(k));
+    }
     const auto by_id = [](const IndexedBoid& a, const IndexedBoid& b) { return a.id < b.id; };
-    for (int s = 0; s < steps; ++s) {
-      // Each step begins with a split, as a rank's does (the first finds the parts empty, and
-      // cuts their grids).
-      if (s > 0) {
-        edge.clear();
-        from.clear();
-      }
-      for (std::size_t k = 0; k < slabs.size(); ++k) {
-        parts[k]->part_access().split_part({axis, slabs[k].low, slabs[k].high, reach}, edge);
-        from.resize(edge.size(), static_cast<int>(k));
-      }
-      for (std::size_t k = 0; k < slabs.size(); ++k) {
-        std::vector<IndexedBoid> arrived, ghosts;
-        for (std::size_t e = 0; e < edge.size(); ++e) {
-          const int o = owner(edge[e]);
-          if (o == static_cast<int>(k)) {
-            if (from[e] != o) arrived.push_back(edge[e]);
-          } else if (distance_to(along(edge[e]), slabs[k], side, params.world.torus()) <= reach) {
-            ghosts.push_back(edge[e]);
-          }
+    for (std::size_t k = 0; k < slabs_.size(); ++k) {
+      std::vector<IndexedBoid> arrived;
+      ghosts_[k].clear();
+      for (std::size_t e = 0; e < edge_.size(); ++e) {
+        const int o = owner(edge_[e]);
+        if (o == static_cast<int>(k)) {
+          if (from_[e] != o) arrived.push_back(edge_[e]);
+        } else if (distance_to(along(edge_[e]), slabs_[k], side(), params_.world.torus()) <=
+                   reach()) {
+          ghosts_[k].push_back(edge_[e]);
         }
-        std::sort(arrived.begin(), arrived.end(), by_id);
-        std::sort(ghosts.begin(), ghosts.end(), by_id);
-        parts[k]->part_access().extend_part(arrived, ghosts);
-        parts[k]->step(1);
-        EXPECT_EQ(parts[k]->steps_taken(), static_cast<std::uint64_t>(s + 1));
       }
+      std::sort(arrived.begin(), arrived.end(), by_id);
+      std::sort(ghosts_[k].begin(), ghosts_[k].end(), by_id);
+      parts_[k]->part_access().extend_part(arrived, ghosts_[k]);
     }
+  }
+
+  void step() {
+    exchange();
+    for (const auto& part : parts_) part->step(1);
+  }
+
+  std::uint64_t steps_taken() const { return parts_[0]->steps_taken(); }
+
+  // The parts' own boids, each once, in input order.
+  FlockState gather() const {
     FlockState out;
-    out.dimensions = params.dimensions;
-    out.resize(start.size());
-    std::vector<int> seen(start.size(), 0);
+    out.dimensions = params_.dimensions;
+    out.resize(count_);
+    std::vector<int> seen(count_, 0);
     std::vector<IndexedBoid> own;
-    for (const auto& part : parts) {
+    for (const auto& part : parts_) {
       part->part_access().own_boids(own);
       for (const IndexedBoid& b : own) {
         ++seen[b.id];
@@ -115,15 +118,96 @@ class Part : public test_support::EngineCaseTest {
         out.y[b.id] = b.y;
         out.vx[b.id] = b.vx;
         out.vy[b.id] = b.vy;
-        if (params.dimensions == 3) {
+        if (params_.dimensions == 3) {
           out.z[b.id] = b.z;
           out.vz[b.id] = b.vz;
         }
       }
     }
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(start.size()))
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(count_))
         << "every boid in one part, once";
     return out;
+  }
+
+  // The whole flock's metrics from the parts' shares, put together as the ranks do: fresh
+  // ghosts, the sums added, the far boids' nearest looked for in every part, each ghost's
+  // piece joined with its owner's.
+  FlockMetrics metrics() {
+    exchange();
+    std::vector<PartMetrics> m;
+    std::vector<double> sums(part_metrics::sums_of(PartMetrics{}).size(), 0.0);
+    std::vector<part_metrics::NearestOwn> own;
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      m.push_back(parts_[k]->part_access().measure_part(bounds(k)));
+      const std::vector<double> part = part_metrics::sums_of(m.back());
+      for (std::size_t i = 0; i < sums.size(); ++i) sums[i] += part[i];
+      std::vector<IndexedBoid> boids;
+      parts_[k]->part_access().own_boids(boids);
+      own.emplace_back(boids, params_);
+    }
+    double far = 0;
+    std::vector<PartMetrics::Piece> pieces;
+    std::vector<part_metrics::Join> joins;
+    std::uint64_t inner = 0, largest_inner = 0;
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      for (std::size_t i = 0; i < m[k].far.size(); ++i) {
+        double d = m[k].far_nearest[i] >= 0 ? m[k].far_nearest[i] : HUGE_VAL;
+        for (const part_metrics::NearestOwn& o : own) d = o.distance(m[k].far[i], d);
+        far += d < HUGE_VAL ? d : 0.0;
+      }
+      pieces.insert(pieces.end(), m[k].pieces.begin(), m[k].pieces.end());
+      inner += m[k].inner_flocks;
+      largest_inner = std::max(largest_inner, m[k].largest_inner);
+      for (const PartMetrics::Member& g : m[k].ghosts) {
+        const auto it = std::find_if(ghosts_[k].begin(), ghosts_[k].end(),
+                                     [&](const IndexedBoid& b) { return b.id == g.id; });
+        EXPECT_NE(it, ghosts_[k].end()) << "ghost " << g.id;
+        if (it == ghosts_[k].end()) continue;
+        part_metrics::joins_of({g}, m[static_cast<std::size_t>(owner(*it))].edge, joins);
+      }
+    }
+    const FlockCount flocks = part_metrics::join_flocks(pieces, joins, inner, largest_inner);
+    return part_metrics::whole_metrics(sums, far, flocks, params_);
+  }
+
+ private:
+  double along(const IndexedBoid& b) const { return params_.dimensions == 3 ? b.z : b.y; }
+  double side() const {
+    return params_.dimensions == 3 ? params_.world.depth : params_.world.height;
+  }
+  double reach() const { return 1.5 * params_.radius; }
+  PartBounds bounds(std::size_t k) const {
+    return {params_.dimensions - 1, slabs_[k].low, slabs_[k].high, reach()};
+  }
+  int owner(const IndexedBoid& b) const {
+    for (std::size_t k = 0; k < slabs_.size(); ++k) {
+      if (along(b) >= slabs_[k].low && along(b) < slabs_[k].high) return static_cast<int>(k);
+    }
+    ADD_FAILURE() << "no slab holds " << along(b);
+    return 0;
+  }
+
+  FlockParams params_;
+  std::vector<Slab> slabs_;
+  std::vector<std::unique_ptr<Simulation>> parts_;
+  std::vector<IndexedBoid> edge_;  // the boids at the parts' edges, and the part each came from
+  std::vector<int> from_;
+  std::vector<std::vector<IndexedBoid>> ghosts_;  // each part's, from the last exchange
+  std::size_t count_;                             // the whole flock's boids
+  bool started_ = false;
+};
+
+class Part : public test_support::EngineCaseTest {
+ protected:
+  // The flock `start` flown `steps` steps as parts in `slabs` of its last axis, gathered.
+  FlockState fly_in_parts(const FlockParams& params, const FlockState& start,
+                          const std::vector<Slab>& slabs, int steps) const {
+    SideBySide parts(config(params), start, slabs);
+    for (int s = 0; s < steps; ++s) {
+      parts.step();
+      EXPECT_EQ(parts.steps_taken(), static_cast<std::uint64_t>(s + 1));
+    }
+    return parts.gather();
   }
 
   SimulationConfig config(const FlockParams& params) const {
@@ -150,6 +234,61 @@ class Part : public test_support::EngineCaseTest {
     EXPECT_LE(worst, tolerance);
   }
 };
+
+// The parts' metrics put together against the whole flock's, on the same backend after the
+// same flight: the flocks, the largest and the neighbours exactly, the rest to rounding. The
+// flight then goes on as it would have without them.
+void expect_whole_metrics(const SimulationConfig& config, const FlockState& start,
+                          const std::vector<Slab>& slabs, int steps) {
+  const auto whole = make_simulation(config, start);
+  SideBySide parts(config, start, slabs);
+  const double tolerance = config.precision == Precision::kDouble ? 1e-9 : 1e-4;
+  for (int round = 0; round < 2; ++round) {
+    const FlockMetrics a = whole->metrics(), b = parts.metrics();
+    EXPECT_EQ(a.flocks, b.flocks) << "after " << whole->steps_taken() << " steps";
+    EXPECT_EQ(a.largest_flock, b.largest_flock);
+    EXPECT_EQ(a.mean_neighbors, b.mean_neighbors);
+    EXPECT_NEAR(a.polarization, b.polarization, tolerance);
+    EXPECT_NEAR(a.order, b.order, tolerance);
+    EXPECT_NEAR(a.mean_nn_distance, b.mean_nn_distance, tolerance * a.mean_nn_distance);
+    whole->step(static_cast<std::uint64_t>(steps));
+    for (int s = 0; s < steps; ++s) parts.step();
+  }
+  if (config.method == Method::kNaive) {
+    EXPECT_TRUE(bit_identical(whole->state(), parts.gather()));
+  }
+}
+
+TEST_P(Part, MeasuresAsTheWholeFlock) {
+  FlockParams params;
+  params.world = test_support::square(200);
+  params.noise = 0.3;
+  const FlockState start = random_state(500, 200, 0, 0, 11);
+  expect_whole_metrics(config(params), start, {{0, 47}, {47, 130}, {130, 200}}, 8);
+}
+
+// Boids far apart: most have their nearest in another part, beyond the ghosts' reach.
+TEST_P(Part, MeasuresASparseFlock) {
+  FlockParams params;
+  params.world = test_support::square(300);
+  const FlockState start = random_state(40, 300, 0, 0, 12);
+  expect_whole_metrics(config(params), start, {{0, 70}, {70, 160}, {160, 230}, {230, 300}}, 5);
+}
+
+// Flocks gathered across the faces, one part empty, walls.
+TEST_P(Part, MeasuresAClumpedFlockBetweenWalls) {
+  FlockParams params;
+  params.world.boundary = Boundary::kWalls;
+  const FlockState start = random_state(400, 100, 3, 8, 13);
+  expect_whole_metrics(config(params), start, {{0, 30}, {30, 55}, {55, 60}, {60, 100}}, 6);
+}
+
+TEST_P(Part, MeasuresABox) {
+  FlockParams params = test_support::box(80);
+  params.noise = 0.2;
+  const FlockState start = make_initial_state(900, 14, params);
+  expect_whole_metrics(config(params), start, {{0, 25}, {25, 80}}, 5);
+}
 
 // Noise keyed by each boid's index in the whole flock, and a wind along the slabs' axis that
 // carries boids from part to part every step.

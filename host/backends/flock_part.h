@@ -214,6 +214,7 @@ class Passes {
   };
 
   bool holds(std::uint64_t count) const { return own_.size() == count; }
+  const std::vector<std::uint8_t>& own() const { return own_; }  // by part slot
   // Starts a part anew: the next call is its extend.
   void start() {
     own_.clear();

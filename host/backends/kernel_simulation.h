@@ -23,6 +23,7 @@
 #include "host/backends/flock_layout.h"
 #include "host/backends/flock_part.h"
 #include "host/backends/flock_transfer.h"
+#include "host/backends/part_measure.h"
 #include "host/errors.h"
 #include "host/memory.h"
 #include "host/simulation.h"
@@ -259,12 +260,21 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
                     count32(), out);
   }
 
+  PartMetrics measure_part(const PartBounds& bounds) override {
+    check_part();
+    part_.check_whole();
+    const kernels::PartSlab slab =
+        flock_part::slab_of(bounds, config().params.world, config().params.radius);
+    return measure_.measure(exec_, cell_index(), grid_, params_, hashed() ? index_.ids : nullptr,
+                            noise_ids_.data(), part_.own(), slab);
+  }
+
   std::string device() const override { return exec_.device(); }
 
   std::uint64_t bytes_allocated() const override {
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
            cell_start_.bytes() + render_staging_.bytes() + obstacles_.bytes() + noise_ids_.bytes() +
-           exec_.scratch_bytes();
+           measure_.bytes() + exec_.scratch_bytes();
   }
 
   ViewerAccess& viewer_access() override { return *this; }
@@ -425,9 +435,9 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   Buffer<kernels::Obstacle<Real>> obstacles_;
   Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
-  flock_part::Passes<Real, D, Executor> part_;
-  PartBounds window_bounds_;  // the bounds the part's grid was cut for (reach 0: none yet)  // a
-                              // part's host side (host/backends/flock_part.h)
+  flock_part::Passes<Real, D, Executor> part_;  // a part's host side (flock_part.h)
+  flock_part::PartMeasure<Real, D, Executor> measure_;
+  PartBounds window_bounds_;  // the bounds the part's grid was cut for (reach 0: none yet)
   kernels::CellIndex<Real, D> index_{};
   std::uint64_t steps_taken_ = 0;
 };

@@ -274,6 +274,60 @@ std::vector<unsigned char> gather_records(const void* data, std::size_t count,
   return got;
 }
 
+std::vector<unsigned char> scatter_records(const std::vector<const void*>& data,
+                                           const std::vector<std::size_t>& counts,
+                                           std::size_t record_bytes) {
+  const bool root = rank() == 0;
+  std::vector<int> send_counts;
+  std::size_t total = 0;
+  std::vector<unsigned char> packed;
+  std::vector<int> at;
+  if (root) {
+    if (static_cast<int>(counts.size()) != ranks()) {
+      throw std::logic_error("scatter: one list a rank");
+    }
+    for (const std::size_t c : counts) send_counts.push_back(as_count(c));
+    at = displacements(send_counts, total);
+    packed.resize(total * record_bytes);
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      if (counts[r] == 0) continue;
+      std::memcpy(packed.data() + static_cast<std::size_t>(at[r]) * record_bytes, data[r],
+                  counts[r] * record_bytes);
+    }
+  }
+  int mine = 0;
+  MPI_Scatter(send_counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<unsigned char> got(static_cast<std::size_t>(mine) * record_bytes);
+  const RecordType record(record_bytes);
+  MPI_Scatterv(packed.data(), send_counts.data(), at.data(), record.get(), got.data(), mine,
+               record.get(), 0, MPI_COMM_WORLD);
+  return got;
+}
+
+std::vector<unsigned char> all_gather_records(const void* data, std::size_t count,
+                                              std::size_t record_bytes) {
+  int mine = as_count(count);
+  std::vector<int> counts(static_cast<std::size_t>(ranks()));
+  MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::size_t total = 0;
+  const std::vector<int> at = displacements(counts, total);
+  std::vector<unsigned char> got(total * record_bytes);
+  const RecordType record(record_bytes);
+  MPI_Allgatherv(data, mine, record.get(), got.data(), counts.data(), at.data(), record.get(),
+                 MPI_COMM_WORLD);
+  return got;
+}
+
+void sum_over_ranks(std::vector<double>& values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_DOUBLE, MPI_SUM,
+                MPI_COMM_WORLD);
+}
+
+void min_over_ranks(std::vector<double>& values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_DOUBLE, MPI_MIN,
+                MPI_COMM_WORLD);
+}
+
 void sum_over_ranks(std::vector<std::uint64_t>& values) {
   MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_UINT64_T, MPI_SUM,
                 MPI_COMM_WORLD);

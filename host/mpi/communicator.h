@@ -75,10 +75,19 @@ std::vector<std::vector<T>> exchange_lists(
 // Every rank's records at rank 0, in rank order (empty elsewhere).
 template <typename T>
 std::vector<T> gather(const std::vector<T>& mine);
+// Every rank's records on every rank, in rank order.
+template <typename T>
+std::vector<T> all_gather(const std::vector<T>& mine);
+// Rank 0's lists[r] at rank r (`lists` is read on rank 0 alone).
+template <typename T>
+std::vector<T> scatter(const std::vector<std::vector<T>>& lists);
 
 // Sums `values` over the ranks, element by element, in place on every rank; the largest of
 // `value` over the ranks.
 void sum_over_ranks(std::vector<std::uint64_t>& values);
+void sum_over_ranks(std::vector<double>& values);
+// The least of each element over the ranks, in place on every rank.
+void min_over_ranks(std::vector<double>& values);
 std::uint64_t max_over_ranks(std::uint64_t value);
 // Whether `value` holds on every rank.
 bool on_every_rank(bool value);
@@ -91,6 +100,11 @@ std::vector<std::vector<unsigned char>> exchange_records(
     const Neighbourhood& near);
 std::vector<unsigned char> gather_records(const void* data, std::size_t count,
                                           std::size_t record_bytes);
+std::vector<unsigned char> all_gather_records(const void* data, std::size_t count,
+                                              std::size_t record_bytes);
+std::vector<unsigned char> scatter_records(const std::vector<const void*>& data,
+                                           const std::vector<std::size_t>& counts,
+                                           std::size_t record_bytes);
 
 template <typename T>
 std::vector<std::vector<T>> exchange_lists(
@@ -114,11 +128,31 @@ std::vector<std::vector<T>> exchange_lists(
 }
 
 template <typename T>
-std::vector<T> gather(const std::vector<T>& mine) {
-  const std::vector<unsigned char> got = gather_records(mine.data(), mine.size(), sizeof(T));
-  std::vector<T> out(got.size() / sizeof(T));
-  if (!got.empty()) std::memcpy(out.data(), got.data(), got.size());
+std::vector<T> records_of(const std::vector<unsigned char>& bytes) {
+  std::vector<T> out(bytes.size() / sizeof(T));
+  if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;
+}
+
+template <typename T>
+std::vector<T> gather(const std::vector<T>& mine) {
+  return records_of<T>(gather_records(mine.data(), mine.size(), sizeof(T)));
+}
+
+template <typename T>
+std::vector<T> all_gather(const std::vector<T>& mine) {
+  return records_of<T>(all_gather_records(mine.data(), mine.size(), sizeof(T)));
+}
+
+template <typename T>
+std::vector<T> scatter(const std::vector<std::vector<T>>& lists) {
+  std::vector<const void*> data;
+  std::vector<std::size_t> counts;
+  for (const std::vector<T>& records : lists) {
+    data.push_back(records.data());
+    counts.push_back(records.size());
+  }
+  return records_of<T>(scatter_records(data, counts, sizeof(T)));
 }
 
 }  // namespace boids::mpi

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "host/checkpoint.h"
 #include "host/errors.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
@@ -15,7 +14,7 @@
 namespace boids::mpi {
 namespace {
 
-enum class Op : std::uint64_t { kStart, kStep, kGather, kRelease, kStop };
+enum class Op : std::uint64_t { kStart, kStep, kGather, kMeasure, kRelease, kStop };
 
 struct Command {
   Op op;
@@ -43,15 +42,6 @@ auto collectively(Body&& body) -> decltype(body()) {
   } catch (const std::exception& e) {
     abort_run(e.what());
   }
-}
-
-// Every rank's part of a start: the flight, as a checkpoint's bytes from rank 0.
-RankFlock start(std::string& flight) {
-  broadcast(flight);
-  Checkpoint c = parse_checkpoint(flight, "the flight rank 0 sent");
-  flight.clear();
-  flight.shrink_to_fit();
-  return RankFlock(c.config, c.state, c.step);
 }
 
 // Every rank's part of a gather: the whole flock at rank 0, by input index.
@@ -106,9 +96,12 @@ class DistributedSimulation final : public Simulation {
     }
   }
 
-  // The metrics of the gathered flock, measured on rank 0's backend: exactly the flocks one
-  // process counts.
-  FlockMetrics metrics() override { return make_simulation(config(), state())->metrics(); }
+  // Measured where the boids lie, the ranks' shares put together (RankFlock::metrics):
+  // exactly the flocks one process counts.
+  FlockMetrics metrics() override {
+    send({Op::kMeasure, 0});
+    return collectively([&] { return flock_->metrics(); });
+  }
 
   std::string device() const override {
     char share[32];
@@ -140,10 +133,8 @@ class DistributedSimulation final : public Simulation {
 
  private:
   void restart(const FlockState& state, std::uint64_t steps_taken) {
-    std::string flight =
-        format_checkpoint(Checkpoint{config(), steps_taken, state, input_order(state.size())});
     send({Op::kStart, 0});
-    flock_.emplace(collectively([&] { return start(flight); }));
+    flock_.emplace(collectively([&] { return RankFlock::start(config(), &state, steps_taken); }));
     FlockState first;  // a flock of one boid, for the backend's name of its device
     first.dimensions = state.dimensions;
     first.resize(1);
@@ -173,11 +164,9 @@ int follow() {
   for (;;) {
     const Command c = receive();
     switch (c.op) {
-      case Op::kStart: {
-        std::string flight;
-        flock.emplace(collectively([&] { return start(flight); }));
+      case Op::kStart:
+        flock.emplace(collectively([&] { return RankFlock::start({}, nullptr, 0); }));
         break;
-      }
       case Op::kStep:
         if (!flock) abort_run("rank 0 asked for steps before it sent a flock");
         collectively([&] { flock->step(c.value); });
@@ -185,6 +174,10 @@ int follow() {
       case Op::kGather:
         if (!flock) abort_run("rank 0 asked for the flock before it sent one");
         collectively([&] { gather_flock(*flock); });
+        break;
+      case Op::kMeasure:
+        if (!flock) abort_run("rank 0 asked for metrics before it sent a flock");
+        collectively([&] { flock->metrics(); });
         break;
       case Op::kRelease:
         flock.reset();

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <utility>
 
+#include "host/checkpoint.h"
 #include "host/cuda_device_choice.h"
 #include "host/errors.h"
 #include "host/mpi/communicator.h"
@@ -52,40 +54,83 @@ IndexedBoid indexed_of(const FlockState& s, std::size_t i) {
   return {i, s.x[i], s.y[i], box ? s.z[i] : 0.0, s.vx[i], s.vy[i], box ? s.vz[i] : 0.0};
 }
 
-}  // namespace
-
-// Every rank holds the whole start: each balances the slabs on it alone, alike. The backend's
-// flock is made of one boid and started at once as this rank's part.
-RankFlock::RankFlock(const SimulationConfig& config, const FlockState& whole,
-                     std::uint64_t steps_taken)
-    : config_(config),
-      rank_(rank()),
-      whole_count_(whole.size()),
-      steps_taken_(steps_taken),
-      moved_to_(static_cast<std::size_t>(ranks())),
-      ghosts_to_(static_cast<std::size_t>(ranks())) {
-  config_.whole_count = whole_count_;
-  const FlockParams& p = config_.params;
+// The slabs a flight starts on, balanced on the whole start, and how much the largest of
+// equal slabs would have held over the mean (`largest_share`).
+Slabs first_slabs(const FlockParams& p, const FlockState& whole, double& largest_share) {
+  const int n = ranks();
   const std::vector<double>& along_axis = p.dimensions == 3 ? whole.z : whole.y;
-  std::vector<std::uint64_t> bins = empty_bins(ranks());
-  const Slabs equal = equal_slabs(side_of(p), p.world.torus(), ranks());
-  std::vector<std::uint64_t> in_equal(static_cast<std::size_t>(ranks()), 0);
+  std::vector<std::uint64_t> bins = empty_bins(n);
+  const Slabs equal = equal_slabs(side_of(p), p.world.torus(), n);
+  std::vector<std::uint64_t> in_equal(static_cast<std::size_t>(n), 0);
   for (const double s : along_axis) {
     ++bins[bin_of(s, side_of(p), bins.size())];
     ++in_equal[static_cast<std::size_t>(equal.owner(s))];
   }
-  if (whole_count_ > 0) {
-    largest_share_ = static_cast<double>(*std::max_element(in_equal.begin(), in_equal.end())) *
-                     ranks() / static_cast<double>(whole_count_);
+  largest_share = 1;
+  if (whole.size() > 0) {
+    largest_share = static_cast<double>(*std::max_element(in_equal.begin(), in_equal.end())) * n /
+                    static_cast<double>(whole.size());
   }
-  slabs_ = balanced_slabs(side_of(p), p.world.torus(), ranks(), bins);
-  std::vector<IndexedBoid> own;
-  for (std::size_t i = 0; i < whole.size(); ++i) {
-    if (slabs_.owner(along_axis[i]) == rank_) own.push_back(indexed_of(whole, i));
+  return balanced_slabs(side_of(p), p.world.torus(), n, bins);
+}
+
+}  // namespace
+
+// Rank 0 holds the whole start: it balances the slabs on it and sends every rank the flight's
+// settings, the slabs and its own boids (MPI_Scatterv), so that no other rank ever holds more
+// than its share.
+RankFlock RankFlock::start(const SimulationConfig& config, const FlockState* whole,
+                           std::uint64_t steps_taken) {
+  struct Shape {
+    std::uint64_t whole_count, steps_taken;
+    double largest_share;
+  };
+  std::string settings;  // the config, as a checkpoint of one boid
+  Shape shape{0, 0, 1};
+  Slabs slabs;
+  std::vector<std::vector<IndexedBoid>> lists;
+  if (rank() == 0) {
+    FlockState one;
+    one.dimensions = config.params.dimensions;
+    one.resize(1);
+    settings = format_checkpoint(Checkpoint{config, steps_taken, one, {0}});
+    shape = {whole->size(), steps_taken, 1};
+    slabs = first_slabs(config.params, *whole, shape.largest_share);
+    lists.resize(static_cast<std::size_t>(ranks()));
+    const std::vector<double>& along_axis = config.params.dimensions == 3 ? whole->z : whole->y;
+    for (std::size_t i = 0; i < whole->size(); ++i) {
+      lists[static_cast<std::size_t>(slabs.owner(along_axis[i]))].push_back(indexed_of(*whole, i));
+    }
   }
+  broadcast(settings);
+  broadcast(&shape, sizeof shape);
+  slabs.bounds.resize(static_cast<std::size_t>(ranks()) + 1);
+  broadcast(slabs.bounds.data(), sizeof(double) * slabs.bounds.size());
+  const std::vector<IndexedBoid> own = scatter(lists);
+  lists = {};
+  const Checkpoint c = parse_checkpoint(settings, "the flight rank 0 sent");
+  slabs.side = side_of(c.config.params);
+  slabs.torus = c.config.params.world.torus();
+  return RankFlock(c.config, shape.whole_count, std::move(slabs), shape.largest_share, own,
+                   shape.steps_taken);
+}
+
+// The backend's flock is made of one boid and started at once as this rank's part.
+RankFlock::RankFlock(const SimulationConfig& config, std::uint64_t whole_count, Slabs slabs,
+                     double largest_share, const std::vector<IndexedBoid>& own,
+                     std::uint64_t steps_taken)
+    : config_(config),
+      slabs_(std::move(slabs)),
+      rank_(rank()),
+      whole_count_(whole_count),
+      steps_taken_(steps_taken),
+      largest_share_(largest_share),
+      moved_to_(static_cast<std::size_t>(ranks())),
+      ghosts_to_(static_cast<std::size_t>(ranks())) {
+  config_.whole_count = whole_count_;
   if (config_.backend == Backend::kCuda) use_cuda_device_of_local_rank(local_rank());
   FlockState first;
-  first.dimensions = p.dimensions;
+  first.dimensions = config_.params.dimensions;
   first.resize(1);
   engine_ = make_simulation(config_, first);
   part_ = &engine_->part_access();
@@ -141,11 +186,21 @@ void RankFlock::find_neighbours() {
   near_ = Neighbourhood(ranks);
 }
 
+PartBounds RankFlock::bounds() const {
+  return {config_.params.dimensions - 1, slabs_.bounds[rank_], slabs_.bounds[rank_ + 1],
+          ghost_reach(config_)};
+}
+
 void RankFlock::step_once() {
-  const int axis = config_.params.dimensions - 1;
+  exchange();
+  engine_->step(1);
+  ++steps_taken_;
+}
+
+void RankFlock::exchange() {
   const double reach = ghost_reach(config_);
   edge_.clear();
-  part_->split_part({axis, slabs_.bounds[rank_], slabs_.bounds[rank_ + 1], reach}, edge_);
+  part_->split_part(bounds(), edge_);
   for (std::vector<IndexedBoid>& to : moved_to_) to.clear();
   for (std::vector<IndexedBoid>& to : ghosts_to_) to.clear();
   // A boid that left the slab goes to its owner now, and as a ghost to the others near it
@@ -177,12 +232,10 @@ void RankFlock::step_once() {
       exchange_lists<IndexedBoid>({&moved_to_, &ghosts_to_}, near ? near_ : every_rank);
   moved_slabs_ = false;
   std::vector<IndexedBoid>& arrived = got[0];
-  std::vector<IndexedBoid>& ghosts = got[1];
+  ghosts_ = std::move(got[1]);
   std::sort(arrived.begin(), arrived.end(), by_id);
-  std::sort(ghosts.begin(), ghosts.end(), by_id);
-  part_->extend_part(arrived, ghosts);
-  engine_->step(1);
-  ++steps_taken_;
+  std::sort(ghosts_.begin(), ghosts_.end(), by_id);
+  part_->extend_part(arrived, ghosts_);
 }
 
 }  // namespace boids::mpi

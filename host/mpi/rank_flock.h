@@ -27,10 +27,23 @@ namespace boids::mpi {
 
 class RankFlock {
  public:
-  // This rank's boids of `whole` (input order), `steps_taken` into their flight.
-  RankFlock(const SimulationConfig& config, const FlockState& whole, std::uint64_t steps_taken);
+  // Every rank's part of a start, together: rank 0 (`whole`, in input order, not null) cuts
+  // the flock into slabs and sends each rank its boids; `config` is read on rank 0 alone.
+  static RankFlock start(const SimulationConfig& config, const FlockState* whole,
+                         std::uint64_t steps_taken);
+
+  // This rank's share of a flock of `whole_count` boids cut into `slabs`: its boids `own`
+  // (ascending by index), `steps_taken` into their flight.
+  RankFlock(const SimulationConfig& config, std::uint64_t whole_count, Slabs slabs,
+            double largest_share, const std::vector<IndexedBoid>& own, std::uint64_t steps_taken);
 
   void step(std::uint64_t steps);
+
+  // The whole flock's metrics at rank 0 (elsewhere, what this rank knows of them): each rank
+  // measures its boids where they lie, with ghosts brought up to date by an exchange without
+  // a step, and the ranks add their shares and join their flocks' pieces
+  // (host/mpi/rank_metrics.cpp). The flight goes on as it would have.
+  FlockMetrics metrics();
 
   // This rank's boids, in its backend's order.
   std::vector<IndexedBoid> boids() const;
@@ -44,6 +57,13 @@ class RankFlock {
 
  private:
   void step_once();
+  // Split, hand over and extend: the first half of a step, after which the part holds fresh
+  // ghosts (kept in ghosts_).
+  void exchange();
+  PartBounds bounds() const;
+  // metrics()'s collective parts.
+  double far_nearest(const PartMetrics& m);
+  FlockCount join_flocks(const PartMetrics& m);
   double along(const IndexedBoid& b) const;  // the coordinate the slabs cut
   void balance();
 
@@ -55,7 +75,7 @@ class RankFlock {
   std::uint64_t whole_count_ = 0, steps_taken_ = 0;
   double largest_share_ = 1;
   // A step's records, kept between steps.
-  std::vector<IndexedBoid> edge_;
+  std::vector<IndexedBoid> edge_, ghosts_;  // ghosts_: the last exchange's, ascending by id
   std::vector<std::vector<IndexedBoid>> moved_to_, ghosts_to_;  // by rank
   std::vector<int> within_;
   // The ranks a step's exchange goes to: those whose slabs lie within a ghost's reach and a

@@ -1,0 +1,97 @@
+// The whole flock's metrics over the ranks (RankFlock::metrics), from each rank's share of
+// them (PartAccess::measure_part) put together as host/part_metrics.h says:
+//   sums     one MPI_Allreduce
+//   nearest  the far boids (whose nearest may lie beyond their rank's ghosts: a lone boid
+//            near a face) go to every rank, each finds its own boids' nearest to them, and an
+//            MPI_Allreduce takes the least
+//   flocks   each ghost's piece goes to the rank that owns the boid, which joins it to its own
+//            piece there; rank 0 joins the pieces (a few a face, not a boid each)
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "host/mpi/communicator.h"
+#include "host/mpi/rank_flock.h"
+#include "host/part_metrics.h"
+
+namespace boids::mpi {
+namespace {
+
+// A far boid, with the nearest distance its rank found (-1: none).
+struct FarBoid {
+  IndexedBoid boid;
+  double nearest;
+};
+
+bool by_id(const IndexedBoid& a, const IndexedBoid& b) {
+  return a.id < b.id;
+}
+
+}  // namespace
+
+FlockMetrics RankFlock::metrics() {
+  exchange();
+  const PartMetrics m = part_->measure_part(bounds());
+  std::vector<double> sums = part_metrics::sums_of(m);
+  sum_over_ranks(sums);
+  const double far = far_nearest(m);
+  const FlockCount flocks = join_flocks(m);
+  return part_metrics::whole_metrics(sums, far, flocks, config_.params);
+}
+
+// The far boids' nearest distances, added in rank order (the same on every rank).
+double RankFlock::far_nearest(const PartMetrics& m) {
+  std::vector<FarBoid> mine;
+  for (std::size_t i = 0; i < m.far.size(); ++i) mine.push_back({m.far[i], m.far_nearest[i]});
+  const std::vector<FarBoid> far = all_gather(mine);
+  if (far.empty()) return 0;
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  std::vector<double> nearest(far.size(), kNone);
+  const part_metrics::NearestOwn own(boids(), config_.params);
+  for (std::size_t k = 0; k < far.size(); ++k) {
+    const double bound = far[k].nearest >= 0 ? far[k].nearest : kNone;
+    nearest[k] = own.distance(far[k].boid, bound);
+  }
+  min_over_ranks(nearest);
+  double total = 0;
+  for (const double d : nearest) total += d < kNone ? d : 0.0;  // a lone boid: none
+  return total;
+}
+
+// Each ghost's piece, joined by the rank that owns the boid with its own piece there; the
+// joins, the pieces and the inner flocks at rank 0.
+FlockCount RankFlock::join_flocks(const PartMetrics& m) {
+  std::vector<std::vector<PartMetrics::Member>> asks(static_cast<std::size_t>(slabs_.ranks()));
+  bool near = true;
+  const std::vector<int>& neighbours = near_.ranks();
+  for (const PartMetrics::Member& g : m.ghosts) {
+    const IndexedBoid key{g.id, 0, 0, 0, 0, 0, 0};
+    const auto it = std::lower_bound(ghosts_.begin(), ghosts_.end(), key, by_id);
+    if (it == ghosts_.end() || it->id != g.id) {
+      throw std::logic_error("a ghost the part measured is not one this rank was sent");
+    }
+    const int owner = slabs_.owner(config_.params.dimensions == 3 ? it->z : it->y);
+    asks[static_cast<std::size_t>(owner)].push_back(g);
+    near = near && std::binary_search(neighbours.begin(), neighbours.end(), owner);
+  }
+  static const Neighbourhood every_rank;
+  near = on_every_rank(near);
+  const std::vector<PartMetrics::Member> asked =
+      exchange_lists<PartMetrics::Member>({&asks}, near ? near_ : every_rank)[0];
+  std::vector<part_metrics::Join> joins;
+  part_metrics::joins_of(asked, m.edge, joins);
+  std::sort(joins.begin(), joins.end(),
+            [](const auto& a, const auto& b) { return a.a != b.a ? a.a < b.a : a.b < b.b; });
+  joins.erase(std::unique(joins.begin(), joins.end(),
+                          [](const auto& a, const auto& b) { return a.a == b.a && a.b == b.b; }),
+              joins.end());
+  std::vector<std::uint64_t> inner{m.inner_flocks};
+  sum_over_ranks(inner);
+  const std::uint64_t largest_inner = max_over_ranks(m.largest_inner);
+  const std::vector<part_metrics::Join> all_joins = gather(joins);
+  const std::vector<PartMetrics::Piece> pieces = gather(m.pieces);
+  if (rank() != 0) return {};
+  return part_metrics::join_flocks(pieces, all_joins, inner[0], largest_inner);
+}
+
+}  // namespace boids::mpi

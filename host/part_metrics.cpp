@@ -1,0 +1,155 @@
+#include "host/part_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace boids::part_metrics {
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::infinity();
+
+double along(const IndexedBoid& b, int dimensions) {
+  return dimensions == 3 ? b.z : b.y;
+}
+
+// The offset from a to b along an axis of `side`, the shorter way round on a torus.
+double offset(double a, double b, double side, bool torus) {
+  double d = b - a;
+  if (torus) {
+    if (d > side / 2) d -= side;
+    if (d < -side / 2) d += side;
+  }
+  return d;
+}
+
+std::uint64_t find(std::vector<std::uint64_t>& parent, std::uint64_t i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+}  // namespace
+
+std::vector<double> sums_of(const PartMetrics& m) {
+  return {static_cast<double>(m.own),
+          m.headings[0],
+          m.headings[1],
+          m.headings[2],
+          m.velocities[0],
+          m.velocities[1],
+          m.velocities[2],
+          m.neighbours,
+          m.nearest};
+}
+
+NearestOwn::NearestOwn(std::vector<IndexedBoid> own, const FlockParams& params)
+    : own_(std::move(own)), params_(params) {
+  const int d = params_.dimensions;
+  std::sort(own_.begin(), own_.end(),
+            [d](const IndexedBoid& a, const IndexedBoid& b) { return along(a, d) < along(b, d); });
+}
+
+// Scans the boids along the last axis within `bound` of the query's (each image of it across
+// the torus's edge), or all of them where there is no bound.
+double NearestOwn::distance(const IndexedBoid& query, double bound) const {
+  const int dims = params_.dimensions;
+  const World& w = params_.world;
+  const bool torus = w.torus();
+  const double side = dims == 3 ? w.depth : w.height;
+  double best = bound;
+  const auto consider = [&](const IndexedBoid& b) {
+    if (b.id == query.id) return;
+    const double dx = offset(query.x, b.x, w.width, torus);
+    const double dy = offset(query.y, b.y, w.height, torus);
+    const double dz = dims == 3 ? offset(query.z, b.z, w.depth, torus) : 0.0;
+    best = std::min(best, std::sqrt(dx * dx + dy * dy + dz * dz));
+  };
+  if (!(bound < side / 2)) {
+    for (const IndexedBoid& b : own_) consider(b);
+    return best;
+  }
+  const double s = along(query, dims);
+  for (const double shift : {0.0, -side, side}) {
+    if (!torus && shift != 0) continue;
+    const double low = s + shift - bound, high = s + shift + bound;
+    auto it =
+        std::lower_bound(own_.begin(), own_.end(), low,
+                         [dims](const IndexedBoid& b, double v) { return along(b, dims) < v; });
+    for (; it != own_.end() && along(*it, dims) <= high; ++it) consider(*it);
+  }
+  return best;
+}
+
+void joins_of(const std::vector<PartMetrics::Member>& ghosts,
+              const std::vector<PartMetrics::Member>& owner_edge, std::vector<Join>& out) {
+  for (const PartMetrics::Member& g : ghosts) {
+    const auto it =
+        std::lower_bound(owner_edge.begin(), owner_edge.end(), g.id,
+                         [](const PartMetrics::Member& m, std::uint64_t id) { return m.id < id; });
+    if (it == owner_edge.end() || it->id != g.id) {
+      throw std::logic_error("boid " + std::to_string(g.id) +
+                             ", a ghost of one part, is not at the edge of the part that owns it");
+    }
+    if (it->label != g.label) out.push_back({it->label, g.label});
+  }
+}
+
+// Union-find over the labels (each a node), the pieces' own boids added at their roots.
+FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
+                       const std::vector<Join>& joins, std::uint64_t inner_flocks,
+                       std::uint64_t largest_inner) {
+  std::unordered_map<std::uint64_t, std::uint64_t> node;
+  std::vector<std::uint64_t> parent, own;
+  const auto node_of = [&](std::uint64_t label) {
+    const auto [it, added] = node.emplace(label, parent.size());
+    if (added) {
+      parent.push_back(parent.size());
+      own.push_back(0);
+    }
+    return it->second;
+  };
+  for (const PartMetrics::Piece& p : pieces) own[node_of(p.label)] += p.own;
+  for (const Join& j : joins) {
+    const std::uint64_t a = find(parent, node_of(j.a)), b = find(parent, node_of(j.b));
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  std::vector<std::uint64_t> members(parent.size(), 0);
+  for (std::uint64_t i = 0; i < parent.size(); ++i) members[find(parent, i)] += own[i];
+  FlockCount out{inner_flocks, largest_inner};
+  for (std::uint64_t i = 0; i < parent.size(); ++i) {
+    if (parent[i] != i || members[i] == 0) continue;
+    ++out.flocks;
+    out.largest = std::max(out.largest, members[i]);
+  }
+  return out;
+}
+
+FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
+                           const FlockCount& flocks, const FlockParams& params) {
+  FlockMetrics m;
+  const double n = sums.at(0);
+  if (!(n > 0)) return m;
+  const double* headings = &sums[1];
+  const double* velocities = &sums[4];
+  double heading_sq = 0, velocity_sq = 0;
+  for (int a = 0; a < params.dimensions; ++a) {
+    heading_sq += (headings[a] / n) * (headings[a] / n);
+    velocity_sq += velocities[a] * velocities[a];
+  }
+  m.polarization = std::sqrt(heading_sq);
+  m.order = std::sqrt(velocity_sq) / (n * params.max_speed);
+  m.flocks = flocks.flocks;
+  m.largest_flock = flocks.largest;
+  m.mean_neighbors = sums[7] / n;
+  m.mean_nn_distance = n > 1 ? (sums[8] + far_nearest) / n : 0.0;
+  return m;
+}
+
+}  // namespace boids::part_metrics
