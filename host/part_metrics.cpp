@@ -8,23 +8,31 @@
 #include <unordered_map>
 #include <utility>
 
+#include "kernels/world.h"
+
 namespace boids::part_metrics {
 namespace {
-
-constexpr double kNone = std::numeric_limits<double>::infinity();
 
 double along(const IndexedBoid& b, int dimensions) {
   return dimensions == 3 ? b.z : b.y;
 }
 
-// The offset from a to b along an axis of `side`, the shorter way round on a torus.
-double offset(double a, double b, double side, bool torus) {
-  double d = b - a;
-  if (torus) {
-    if (d > side / 2) d -= side;
-    if (d < -side / 2) d += side;
+// The distance between two boids as the kernels measure it in `Real` (their offsets wrapped
+// by kernels::wrap_delta, the squares added in axis order), so that a far boid's nearest is
+// the one its flock's precision finds.
+template <typename Real>
+double distance_in(const IndexedBoid& a, const IndexedBoid& b, const World& w, int dims) {
+  const double from[3] = {a.x, a.y, a.z}, to[3] = {b.x, b.y, b.z};
+  const double side[3] = {w.width, w.height, w.depth};
+  Real sq = 0;
+  for (int k = 0; k < dims; ++k) {
+    Real d = static_cast<Real>(to[k]) - static_cast<Real>(from[k]);
+    if (w.torus()) {
+      d = kernels::wrap_delta(d, static_cast<Real>(side[k]), static_cast<Real>(side[k] / 2));
+    }
+    sq += d * d;
   }
-  return d;
+  return std::sqrt(static_cast<double>(sq));
 }
 
 std::uint64_t find(std::vector<std::uint64_t>& parent, std::uint64_t i) {
@@ -49,8 +57,8 @@ std::vector<double> sums_of(const PartMetrics& m) {
           m.nearest};
 }
 
-NearestOwn::NearestOwn(std::vector<IndexedBoid> own, const FlockParams& params)
-    : own_(std::move(own)), params_(params) {
+NearestOwn::NearestOwn(std::vector<IndexedBoid> own, const FlockParams& params, Precision precision)
+    : own_(std::move(own)), params_(params), precision_(precision) {
   const int d = params_.dimensions;
   std::sort(own_.begin(), own_.end(),
             [d](const IndexedBoid& a, const IndexedBoid& b) { return along(a, d) < along(b, d); });
@@ -66,10 +74,8 @@ double NearestOwn::distance(const IndexedBoid& query, double bound) const {
   double best = bound;
   const auto consider = [&](const IndexedBoid& b) {
     if (b.id == query.id) return;
-    const double dx = offset(query.x, b.x, w.width, torus);
-    const double dy = offset(query.y, b.y, w.height, torus);
-    const double dz = dims == 3 ? offset(query.z, b.z, w.depth, torus) : 0.0;
-    best = std::min(best, std::sqrt(dx * dx + dy * dy + dz * dz));
+    best = std::min(best, precision_ == Precision::kFloat ? distance_in<float>(query, b, w, dims)
+                                                          : distance_in<double>(query, b, w, dims));
   };
   if (!(bound < side / 2)) {
     for (const IndexedBoid& b : own_) consider(b);
@@ -132,7 +138,8 @@ FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
 }
 
 FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
-                           const FlockCount& flocks, const FlockParams& params) {
+                           const FlockCount& flocks, const FlockParams& params,
+                           Precision precision) {
   FlockMetrics m;
   const double n = sums.at(0);
   if (!(n > 0)) return m;
@@ -144,7 +151,11 @@ FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
     velocity_sq += velocities[a] * velocities[a];
   }
   m.polarization = std::sqrt(heading_sq);
-  m.order = std::sqrt(velocity_sq) / (n * params.max_speed);
+  // v_max as the kernels hold it, in the flock's precision.
+  const double max_speed = precision == Precision::kFloat
+                               ? static_cast<double>(static_cast<float>(params.max_speed))
+                               : params.max_speed;
+  m.order = std::sqrt(velocity_sq) / (n * max_speed);
   m.flocks = flocks.flocks;
   m.largest_flock = flocks.largest;
   m.mean_neighbors = sums[7] / n;

@@ -25,7 +25,8 @@ std::vector<double> sums_of(const PartMetrics& m);
 // A part's own boids, searched for the nearest to a boid of any part.
 class NearestOwn {
  public:
-  NearestOwn(std::vector<IndexedBoid> own, const FlockParams& params);
+  // Distances measured in `precision`, the flock's, as its backend measures them.
+  NearestOwn(std::vector<IndexedBoid> own, const FlockParams& params, Precision precision);
   // The distance from `query` to the nearest of these boids other than itself, where below
   // `bound`; else `bound` (infinity: no bound).
   double distance(const IndexedBoid& query, double bound) const;
@@ -33,6 +34,7 @@ class NearestOwn {
  private:
   std::vector<IndexedBoid> own_;  // ascending along the last axis
   FlockParams params_;
+  Precision precision_;
 };
 
 // Two labels of one flock.
@@ -53,8 +55,9 @@ FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
                        std::uint64_t largest_inner);
 
 // The whole flock's metrics from its parts' summed `sums` (sums_of), the far boids' nearest
-// distances added (`far_nearest`) and its flocks.
+// distances added (`far_nearest`) and its flocks, for a flock flown in `precision`.
 FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
-                           const FlockCount& flocks, const FlockParams& params);
+                           const FlockCount& flocks, const FlockParams& params,
+                           Precision precision);
 
 }  // namespace boids::part_metrics

@@ -36,7 +36,7 @@ FlockMetrics RankFlock::metrics() {
   sum_over_ranks(sums);
   const double far = far_nearest(m);
   const FlockCount flocks = join_flocks(m);
-  return part_metrics::whole_metrics(sums, far, flocks, config_.params);
+  return part_metrics::whole_metrics(sums, far, flocks, config_.params, config_.precision);
 }
 
 // The far boids' nearest distances, added in rank order (the same on every rank).
@@ -47,7 +47,7 @@ double RankFlock::far_nearest(const PartMetrics& m) {
   if (far.empty()) return 0;
   constexpr double kNone = std::numeric_limits<double>::infinity();
   std::vector<double> nearest(far.size(), kNone);
-  const part_metrics::NearestOwn own(boids(), config_.params);
+  const part_metrics::NearestOwn own(boids(), config_.params, config_.precision);
   for (std::size_t k = 0; k < far.size(); ++k) {
     const double bound = far[k].nearest >= 0 ? far[k].nearest : kNone;
     nearest[k] = own.distance(far[k].boid, bound);
