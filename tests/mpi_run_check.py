@@ -174,6 +174,18 @@ def main():
     # at the balance would part them by whole units.
     close("hashed-clumped-balanced", hashed[:-1] + ["120", "--init", clumped, "--noise", "0.3"],
           [100, 100], tolerance=1e-3, metrics_tolerance=None)
+    # A wide world: a rank's slab is held as three parts, the interior stepped while the
+    # bands' records are in flight. The flock starts gathered in a fifth of it, which leaves
+    # the first slab too narrow for three parts, and the wind carries it on, so that the
+    # balance widens that slab into three.
+    wide = os.path.join(WORK, "wide-clumped.csv")
+    start = np.column_stack([rng.uniform(0, 400, 900), rng.uniform(0, 80, 900),
+                             rng.uniform(-0.7, 0.7, 900), rng.uniform(-0.7, 0.7, 900)])
+    np.savetxt(wide, start, delimiter=",", header="x,y,vx,vy", comments="", fmt="%.17g")
+    exact("naive-wide-clumped-balanced", naive[:-1] + ["120", "--init", wide, "--noise", "0.3",
+                                                       "--world", "400", "--wind", "0,0.8"])
+    close("hashed-wide", hashed + ["--count", "4000", "--world", "600", "--noise", "0.3"],
+          [600, 600])
     # Boids far apart, whose nearest often lies beyond the ghosts' reach, in another slab.
     exact("naive-sparse", naive + ["--count", "60", "--world", "400"])
     exact("naive-sparse-walls-box", naive + ["--count", "50", "--world", "300", "--dimensions",

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -171,13 +172,24 @@ void Neighbourhood::free() {
   graph_ = nullptr;
 }
 
-// One exchange of each list's count for each rank, and one of the records, each rank's lists
-// one after the other: MPI_Alltoall and MPI_Alltoallv over every rank, or their neighbourhood
-// forms over `near`'s ranks alone.
-std::vector<std::vector<unsigned char>> exchange_records(
-    const std::vector<std::vector<const void*>>& data,
-    const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes,
-    const Neighbourhood& near) {
+// What an exchange in flight holds until its records arrive.
+struct RecordExchange::Pending {
+  std::vector<unsigned char> packed, got;
+  std::vector<int> recv_list_counts, recv_at;
+  int lists = 0, peers = 0;
+  std::size_t record_bytes = 0;
+  MPI_Request request = MPI_REQUEST_NULL;
+};
+
+// One exchange of each list's count for each rank (blocking: a few integers a peer), and one
+// of the records, each rank's lists one after the other, posted and left in flight:
+// MPI_Alltoall and MPI_Ialltoallv over every rank, or their neighbourhood forms over `near`'s
+// ranks alone.
+RecordExchange::RecordExchange(const std::vector<std::vector<const void*>>& data,
+                               const std::vector<std::vector<std::size_t>>& counts,
+                               std::size_t record_bytes, const Neighbourhood& near)
+    : pending_(std::make_unique<Pending>()) {
+  Pending& x = *pending_;
   const int lists = static_cast<int>(data.size());
   for (int k = 0; k < lists; ++k) {
     if (static_cast<int>(data[k].size()) != ranks()) {
@@ -198,8 +210,12 @@ std::vector<std::vector<unsigned char>> exchange_records(
     }
   }
   const int n = static_cast<int>(peers.size());
+  x.lists = lists;
+  x.peers = n;
+  x.record_bytes = record_bytes;
   // The counts by peer, then list: [p * lists + k].
-  std::vector<int> send_list_counts(n * lists), recv_list_counts(n * lists);
+  std::vector<int> send_list_counts(n * lists);
+  x.recv_list_counts.assign(n * lists, 0);
   std::vector<int> send_counts(n, 0), recv_counts(n, 0);
   for (int p = 0; p < n; ++p) {
     std::size_t total = 0;
@@ -211,48 +227,64 @@ std::vector<std::vector<unsigned char>> exchange_records(
   }
   std::size_t send_total = 0, recv_total = 0;
   const std::vector<int> send_at = displacements(send_counts, send_total);
-  std::vector<unsigned char> packed(send_total * record_bytes);
+  x.packed.resize(send_total * record_bytes);
   for (int p = 0; p < n; ++p) {
     std::size_t at = static_cast<std::size_t>(send_at[p]) * record_bytes;
     for (int k = 0; k < lists; ++k) {
       const std::size_t count = counts[k][peers[p]];
       if (count == 0) continue;
-      std::memcpy(packed.data() + at, data[k][peers[p]], count * record_bytes);
+      std::memcpy(x.packed.data() + at, data[k][peers[p]], count * record_bytes);
       at += count * record_bytes;
     }
   }
   const MPI_Comm graph = near.empty() ? MPI_COMM_WORLD : *static_cast<MPI_Comm*>(near.graph());
   if (near.empty()) {
-    MPI_Alltoall(send_list_counts.data(), lists, MPI_INT, recv_list_counts.data(), lists, MPI_INT,
+    MPI_Alltoall(send_list_counts.data(), lists, MPI_INT, x.recv_list_counts.data(), lists, MPI_INT,
                  graph);
   } else {
-    MPI_Neighbor_alltoall(send_list_counts.data(), lists, MPI_INT, recv_list_counts.data(), lists,
+    MPI_Neighbor_alltoall(send_list_counts.data(), lists, MPI_INT, x.recv_list_counts.data(), lists,
                           MPI_INT, graph);
   }
   for (int p = 0; p < n; ++p) {
     std::size_t total = 0;
     for (int k = 0; k < lists; ++k) {
-      total += static_cast<std::size_t>(recv_list_counts[p * lists + k]);
+      total += static_cast<std::size_t>(x.recv_list_counts[p * lists + k]);
     }
     recv_counts[p] = as_count(total);
   }
-  const std::vector<int> recv_at = displacements(recv_counts, recv_total);
-  std::vector<unsigned char> got(recv_total * record_bytes);
-  const RecordType record(record_bytes);
+  x.recv_at = displacements(recv_counts, recv_total);
+  x.got.resize(recv_total * record_bytes);
+  const RecordType record(record_bytes);  // freed once posted: MPI keeps it for the exchange
   if (near.empty()) {
-    MPI_Alltoallv(packed.data(), send_counts.data(), send_at.data(), record.get(), got.data(),
-                  recv_counts.data(), recv_at.data(), record.get(), graph);
+    MPI_Ialltoallv(x.packed.data(), send_counts.data(), send_at.data(), record.get(), x.got.data(),
+                   recv_counts.data(), x.recv_at.data(), record.get(), graph, &x.request);
   } else {
-    MPI_Neighbor_alltoallv(packed.data(), send_counts.data(), send_at.data(), record.get(),
-                           got.data(), recv_counts.data(), recv_at.data(), record.get(), graph);
+    MPI_Ineighbor_alltoallv(x.packed.data(), send_counts.data(), send_at.data(), record.get(),
+                            x.got.data(), recv_counts.data(), x.recv_at.data(), record.get(), graph,
+                            &x.request);
   }
-  std::vector<std::vector<unsigned char>> out(lists);
-  for (int p = 0; p < n; ++p) {
-    const unsigned char* from = got.data() + static_cast<std::size_t>(recv_at[p]) * record_bytes;
-    for (int k = 0; k < lists; ++k) {
+}
+
+RecordExchange::~RecordExchange() {
+  if (pending_ && pending_->request != MPI_REQUEST_NULL && initialised()) {
+    MPI_Wait(&pending_->request, MPI_STATUS_IGNORE);
+  }
+}
+
+RecordExchange::RecordExchange(RecordExchange&&) noexcept = default;
+
+std::vector<std::vector<unsigned char>> RecordExchange::wait() {
+  Pending& x = *pending_;
+  MPI_Wait(&x.request, MPI_STATUS_IGNORE);
+  std::vector<std::vector<unsigned char>> out(static_cast<std::size_t>(x.lists));
+  for (int p = 0; p < x.peers; ++p) {
+    const unsigned char* from =
+        x.got.data() + static_cast<std::size_t>(x.recv_at[p]) * x.record_bytes;
+    for (int k = 0; k < x.lists; ++k) {
       const std::size_t bytes =
-          static_cast<std::size_t>(recv_list_counts[p * lists + k]) * record_bytes;
-      out[k].insert(out[k].end(), from, from + bytes);
+          static_cast<std::size_t>(x.recv_list_counts[p * x.lists + k]) * x.record_bytes;
+      out[static_cast<std::size_t>(k)].insert(out[static_cast<std::size_t>(k)].end(), from,
+                                              from + bytes);
       from += bytes;
     }
   }
@@ -334,9 +366,13 @@ void sum_over_ranks(std::vector<std::uint64_t>& values) {
 }
 
 bool on_every_rank(bool value) {
-  int mine = value ? 1 : 0, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  return all != 0;
+  return on_every_rank(std::vector<bool>{value})[0];
+}
+
+std::vector<bool> on_every_rank(const std::vector<bool>& values) {
+  std::vector<int> all(values.begin(), values.end());
+  MPI_Allreduce(MPI_IN_PLACE, all.data(), as_count(all.size()), MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return std::vector<bool>(all.begin(), all.end());
 }
 
 std::uint64_t max_over_ranks(std::uint64_t value) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,11 +63,44 @@ class Neighbourhood {
   void* graph_ = nullptr;
 };
 
+// An exchange of records in flight (ListExchange below, untyped): made by every rank
+// together; its records are theirs once wait() returns. The lists it was given may change
+// once it is made.
+class RecordExchange {
+ public:
+  RecordExchange(const std::vector<std::vector<const void*>>& data,
+                 const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes,
+                 const Neighbourhood& near);
+  ~RecordExchange();  // waits for an exchange not waited for
+  RecordExchange(RecordExchange&&) noexcept;
+  RecordExchange(const RecordExchange&) = delete;
+  RecordExchange& operator=(const RecordExchange&) = delete;
+  RecordExchange& operator=(RecordExchange&&) = delete;
+
+  std::vector<std::vector<unsigned char>> wait();
+
+ private:
+  struct Pending;
+  std::unique_ptr<Pending> pending_;
+};
+
 // Sends lists[k][r] to rank r, for every list k and rank r, in one exchange (two
-// collectives, whatever the lists); the k-th list returned holds what every rank sent this
-// one in its k-th, in rank order. T is a plain record (the same layout on every rank). Over a
-// neighbourhood that is not empty, only its ranks are sent to and heard from (a list for any
-// other rank must be empty).
+// collectives, whatever the lists, the second left in flight until wait()); the k-th list
+// wait() returns holds what every rank sent this one in its k-th, in rank order. T is a plain
+// record (the same layout on every rank). Over a neighbourhood that is not empty, only its
+// ranks are sent to and heard from (a list for any other rank must be empty).
+template <typename T>
+class ListExchange {
+ public:
+  ListExchange(const std::vector<const std::vector<std::vector<T>>*>& lists,
+               const Neighbourhood& near);
+  std::vector<std::vector<T>> wait();
+
+ private:
+  RecordExchange records_;
+};
+
+// The same, waited for at once.
 template <typename T>
 std::vector<std::vector<T>> exchange_lists(
     const std::vector<const std::vector<std::vector<T>>*>& lists,
@@ -91,13 +125,11 @@ void min_over_ranks(std::vector<double>& values);
 std::uint64_t max_over_ranks(std::uint64_t value);
 // Whether `value` holds on every rank.
 bool on_every_rank(bool value);
+// The same of each element, in one collective.
+std::vector<bool> on_every_rank(const std::vector<bool>& values);
 
-// The untyped collectives behind the templates: counts of records of `record_bytes` each;
-// data[k][r] and counts[k][r] are list k's records for rank r.
-std::vector<std::vector<unsigned char>> exchange_records(
-    const std::vector<std::vector<const void*>>& data,
-    const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes,
-    const Neighbourhood& near);
+// The untyped collectives behind the templates: counts of records of `record_bytes` each
+// (RecordExchange: data[k][r] and counts[k][r] are list k's records for rank r).
 std::vector<unsigned char> gather_records(const void* data, std::size_t count,
                                           std::size_t record_bytes);
 std::vector<unsigned char> all_gather_records(const void* data, std::size_t count,
@@ -107,8 +139,12 @@ std::vector<unsigned char> scatter_records(const std::vector<const void*>& data,
                                            std::size_t record_bytes);
 
 template <typename T>
-std::vector<std::vector<T>> exchange_lists(
-    const std::vector<const std::vector<std::vector<T>>*>& lists, const Neighbourhood& near) {
+std::vector<T> records_of(const std::vector<unsigned char>& bytes);
+
+// The pointers and counts of lists[k][r], for RecordExchange.
+template <typename T>
+RecordExchange exchange_of(const std::vector<const std::vector<std::vector<T>>*>& lists,
+                           const Neighbourhood& near) {
   std::vector<std::vector<const void*>> data(lists.size());
   std::vector<std::vector<std::size_t>> counts(lists.size());
   for (std::size_t k = 0; k < lists.size(); ++k) {
@@ -117,14 +153,26 @@ std::vector<std::vector<T>> exchange_lists(
       counts[k].push_back(records.size());
     }
   }
-  const std::vector<std::vector<unsigned char>> got =
-      exchange_records(data, counts, sizeof(T), near);
-  std::vector<std::vector<T>> out(got.size());
-  for (std::size_t k = 0; k < got.size(); ++k) {
-    out[k].resize(got[k].size() / sizeof(T));
-    if (!got[k].empty()) std::memcpy(out[k].data(), got[k].data(), got[k].size());
-  }
+  return RecordExchange(data, counts, sizeof(T), near);
+}
+
+template <typename T>
+ListExchange<T>::ListExchange(const std::vector<const std::vector<std::vector<T>>*>& lists,
+                              const Neighbourhood& near)
+    : records_(exchange_of(lists, near)) {}
+
+template <typename T>
+std::vector<std::vector<T>> ListExchange<T>::wait() {
+  std::vector<std::vector<T>> out;
+  for (const std::vector<unsigned char>& bytes : records_.wait())
+    out.push_back(records_of<T>(bytes));
   return out;
+}
+
+template <typename T>
+std::vector<std::vector<T>> exchange_lists(
+    const std::vector<const std::vector<std::vector<T>>*>& lists, const Neighbourhood& near) {
+  return ListExchange<T>(lists, near).wait();
 }
 
 template <typename T>

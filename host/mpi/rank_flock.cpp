@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -128,14 +129,54 @@ RankFlock::RankFlock(const SimulationConfig& config, std::uint64_t whole_count, 
       moved_to_(static_cast<std::size_t>(ranks())),
       ghosts_to_(static_cast<std::size_t>(ranks())) {
   config_.whole_count = whole_count_;
+  band_ = 2 * ghost_reach(config_) + 2.02 * furthest_move(config_.params);
   if (config_.backend == Backend::kCuda) use_cuda_device_of_local_rank(local_rank());
+  cut_parts();
+  start_parts(own);
+  find_neighbours();
+}
+
+// A slab at least four bands wide is held as three parts, a band at each face and the
+// interior; a narrower one as one part.
+void RankFlock::cut_parts() {
+  const double low = slabs_.bounds[rank_], high = slabs_.bounds[rank_ + 1];
+  const std::size_t before = cuts_.bounds.empty() ? 0 : cuts_.bounds.size() - 1;
+  cuts_.side = slabs_.side;
+  cuts_.torus = slabs_.torus;
+  if (high - low >= 4 * band_) {
+    cuts_.bounds = {low, low + band_, high - band_, high};
+  } else {
+    cuts_.bounds = {low, high};
+  }
+  if (before > 0 && before != parts_.size()) throw std::logic_error("parts and cuts apart");
+  if (before > 0 && cuts_.bounds.size() - 1 != before) start_parts(boids());
+}
+
+// The parts made anew, each started with the boids of `own` in its bounds (a boid beyond
+// them, in the part nearest it: its split hands it over).
+void RankFlock::start_parts(const std::vector<IndexedBoid>& own) {
+  const std::size_t n = cuts_.bounds.size() - 1;
+  std::vector<std::vector<IndexedBoid>> lists(n);
+  for (const IndexedBoid& b : own) {
+    lists[static_cast<std::size_t>(cuts_.owner(along(b)))].push_back(b);
+  }
   FlockState first;
   first.dimensions = config_.params.dimensions;
   first.resize(1);
-  engine_ = make_simulation(config_, first);
-  part_ = &engine_->part_access();
-  part_->start_part(own, steps_taken_);
-  find_neighbours();
+  parts_.clear();
+  parts_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::sort(lists[k].begin(), lists[k].end(), by_id);
+    parts_[k].engine = make_simulation(config_, first);
+    parts_[k].access = &parts_[k].engine->part_access();
+    parts_[k].access->start_part(lists[k], steps_taken_);
+  }
+}
+
+std::uint64_t RankFlock::bytes_allocated() const {
+  std::uint64_t bytes = 0;
+  for (const Part& part : parts_) bytes += part.engine->bytes_allocated();
+  return bytes;
 }
 
 double RankFlock::along(const IndexedBoid& b) const {
@@ -143,8 +184,11 @@ double RankFlock::along(const IndexedBoid& b) const {
 }
 
 std::vector<IndexedBoid> RankFlock::boids() const {
-  std::vector<IndexedBoid> out;
-  part_->own_boids(out);
+  std::vector<IndexedBoid> out, part;
+  for (const Part& p : parts_) {
+    p.access->own_boids(part);
+    out.insert(out.end(), part.begin(), part.end());
+  }
   return out;
 }
 
@@ -186,36 +230,53 @@ void RankFlock::find_neighbours() {
   near_ = Neighbourhood(ranks);
 }
 
-PartBounds RankFlock::bounds() const {
-  return {config_.params.dimensions - 1, slabs_.bounds[rank_], slabs_.bounds[rank_ + 1],
+PartBounds RankFlock::bounds_of(std::size_t part) const {
+  return {config_.params.dimensions - 1, cuts_.bounds[part], cuts_.bounds[part + 1],
           ghost_reach(config_)};
 }
 
 void RankFlock::step_once() {
-  exchange();
-  engine_->step(1);
+  exchange(/*step=*/true);
   ++steps_taken_;
 }
 
-void RankFlock::exchange() {
+void RankFlock::exchange(bool step) {
   const double reach = ghost_reach(config_);
+  cut_parts();
   edge_.clear();
-  part_->split_part(bounds(), edge_);
+  edge_from_.clear();
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    parts_[k].arrived.clear();
+    parts_[k].ghosts.clear();
+    parts_[k].access->split_part(bounds_of(k), edge_);
+    edge_from_.resize(edge_.size(), k);
+  }
   for (std::vector<IndexedBoid>& to : moved_to_) to.clear();
   for (std::vector<IndexedBoid>& to : ghosts_to_) to.clear();
   // A boid that left the slab goes to its owner now, and as a ghost to the others near it
-  // (this rank among them, maybe); one still inside, as a ghost to the others near it.
+  // (this rank among them, maybe); one still inside, to the part it lies in and as a ghost to
+  // the other parts and ranks near it.
   bool near = !moved_slabs_;  // whether every record goes to a neighbour
+  bool shallow = true;        // whether every boid that changes ranks stays in a band
   const std::vector<int>& neighbours = near_.ranks();
   const auto is_neighbour = [&](int k) {
     return std::binary_search(neighbours.begin(), neighbours.end(), k);
   };
-  for (const IndexedBoid& b : edge_) {
+  for (std::size_t i = 0; i < edge_.size(); ++i) {
+    const IndexedBoid& b = edge_[i];
     const double s = along(b);
     const int owner = slabs_.owner(s);
-    if (owner != rank_) {
+    if (owner == rank_) {
+      const int part = cuts_.owner(s);
+      if (static_cast<std::size_t>(part) != edge_from_[i]) parts_[part].arrived.push_back(b);
+      within_.clear();
+      cuts_.ranks_within(s, reach, part, within_);
+      for (const int k : within_) parts_[k].ghosts.push_back(b);
+    } else {
       moved_to_[owner].push_back(b);
       near = near && is_neighbour(owner);
+      const double depth = std::min(s - slabs_.bounds[owner], slabs_.bounds[owner + 1] - s);
+      shallow = shallow && depth < band_ - reach;
     }
     within_.clear();
     slabs_.ranks_within(s, reach, owner, within_);
@@ -224,18 +285,38 @@ void RankFlock::exchange() {
       near = near && is_neighbour(k);
     }
   }
-  // A step's move seldom takes a boid beyond the neighbours (furthest_move does not count an
-  // obstacle's push), but one that does sends this step's records to every rank.
+  // A step's move seldom takes a boid beyond the neighbours, or deeper than a band
+  // (furthest_move does not count an obstacle's push), but one that does sends this step's
+  // records to every rank, or makes the interior wait for them.
   static const Neighbourhood every_rank;
-  near = on_every_rank(near);
-  std::vector<std::vector<IndexedBoid>> got =
-      exchange_lists<IndexedBoid>({&moved_to_, &ghosts_to_}, near ? near_ : every_rank);
+  const std::vector<bool> all = on_every_rank({near, shallow});
+  ListExchange<IndexedBoid> received({&moved_to_, &ghosts_to_}, all[0] ? near_ : every_rank);
   moved_slabs_ = false;
-  std::vector<IndexedBoid>& arrived = got[0];
-  ghosts_ = std::move(got[1]);
-  std::sort(arrived.begin(), arrived.end(), by_id);
-  std::sort(ghosts_.begin(), ghosts_.end(), by_id);
-  part_->extend_part(arrived, ghosts_);
+  const bool overlap = all[1] && parts_.size() == 3;
+  constexpr std::size_t kInterior = 1;
+  if (overlap) extend(parts_[kInterior], step);  // while the records are in flight
+  const std::vector<std::vector<IndexedBoid>> got = received.wait();
+  for (const IndexedBoid& b : got[0]) file_received(b, /*arrived=*/true);
+  for (const IndexedBoid& b : got[1]) file_received(b, /*arrived=*/false);
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    if (!overlap || k != kInterior) extend(parts_[k], step);
+  }
+}
+
+void RankFlock::file_received(const IndexedBoid& b, bool arrived) {
+  const double s = along(b);
+  const int part = arrived ? cuts_.owner(s) : -1;
+  if (arrived) parts_[part].arrived.push_back(b);
+  within_.clear();
+  cuts_.ranks_within(s, ghost_reach(config_), part, within_);
+  for (const int k : within_) parts_[k].ghosts.push_back(b);
+}
+
+void RankFlock::extend(Part& part, bool step) {
+  std::sort(part.arrived.begin(), part.arrived.end(), by_id);
+  std::sort(part.ghosts.begin(), part.ghosts.end(), by_id);
+  part.access->extend_part(part.arrived, part.ghosts);
+  if (step) part.engine->step(1);
 }
 
 }  // namespace boids::mpi

@@ -1,18 +1,22 @@
 // One rank's share of a distributed flock: the boids of its slab (host/mpi/slabs.h), kept in
-// its backend between steps as a part of the whole flock (PartAccess, host/simulation.h). The
+// its backend between steps as parts of the whole flock (PartAccess, host/simulation.h). The
 // slabs start, and every kBalanceEvery steps are moved, so that each holds about as many
 // boids (a flock that gathers in a few places would load some ranks far more than others).
-// Each step (step_once) it
-//   splits   its own boids at the slab's edges out of the backend, and drops its ghosts
+// A wide slab is held as three parts, a band at each face and the interior between them
+// (a narrow one as one): no other rank's boid lies within reach of the interior, so it
+// steps while the bands' exchange with the other ranks is in flight. Each step (step_once)
+//   splits   every part's own boids at its edges out of the backend, and drops its ghosts
 //   sends    each that left the slab to the rank that owns it now, and each within the radius
-//            of another slab to that slab's rank as a ghost; receives the same
-//   steps    its boids and the ghosts together on its backend: the step of one process, seen
-//            from here (noise is keyed by the input index; the naive method adds the
-//            neighbours in input order, bit for bit; the hashed one adds the same neighbours,
-//            in another order); the ghosts' results are dropped at the next split
-// Only the boids at the edges pass through the host; the rest stay in the backend's arrays,
-// in its order (the hashed method's sort finds them in cell order). Every rank takes part in
-// every step: the calls are collective.
+//            of another slab to that slab's rank as a ghost (posted, left in flight); hands
+//            over within the rank what passes between its parts
+//   steps    the interior with its ghosts from the bands; then, the exchange received, the
+//            bands with theirs: the step of one process, seen from here (noise is keyed by
+//            the input index; the naive method adds the neighbours in input order, bit for
+//            bit; the hashed one adds the same neighbours, in another order); the ghosts'
+//            results are dropped at the next split
+// Only the boids at the parts' edges pass through the host; the rest stay in the backends'
+// arrays, in their order (the hashed method's sort finds them in cell order). Every rank
+// takes part in every step: the calls are collective.
 #pragma once
 
 #include <cstdint>
@@ -52,30 +56,46 @@ class RankFlock {
   // The largest rank's boids over the mean before the slabs were last balanced: at the start,
   // in slabs of equal width.
   double largest_share() const { return largest_share_; }
-  // Bytes this rank's backend holds.
-  std::uint64_t bytes_allocated() const { return engine_->bytes_allocated(); }
+  // Bytes this rank's backends hold.
+  std::uint64_t bytes_allocated() const;
 
  private:
+  // A part of the slab, on its backend.
+  struct Part {
+    std::unique_ptr<Simulation> engine;
+    PartAccess* access = nullptr;
+    std::vector<IndexedBoid> arrived, ghosts;  // the last exchange's, ascending by id
+  };
+
   void step_once();
-  // Split, hand over and extend: the first half of a step, after which the part holds fresh
-  // ghosts (kept in ghosts_).
-  void exchange();
-  PartBounds bounds() const;
+  // Split, hand over and extend every part (and with `step`, step it): after it the parts
+  // hold fresh ghosts.
+  void exchange(bool step);
+  // The parts the slab is held as now, made again where their number changed (own: the
+  // rank's boids, to start them with).
+  void cut_parts();
+  void start_parts(const std::vector<IndexedBoid>& own);
+  PartBounds bounds_of(std::size_t part) const;
+  // Files a record received from the ranks with the parts it arrives in or is a ghost of.
+  void file_received(const IndexedBoid& b, bool arrived);
+  void extend(Part& part, bool step);
   // metrics()'s collective parts.
-  double far_nearest(const PartMetrics& m);
-  FlockCount join_flocks(const PartMetrics& m);
+  double far_nearest(const std::vector<PartMetrics>& m);
+  FlockCount join_flocks(const std::vector<PartMetrics>& m);
   double along(const IndexedBoid& b) const;  // the coordinate the slabs cut
   void balance();
 
   SimulationConfig config_;
   Slabs slabs_;
-  std::unique_ptr<Simulation> engine_;  // this rank's boids and ghosts on its backend
-  PartAccess* part_ = nullptr;          // engine_ as a part
+  Slabs cuts_;               // the rank's slab cut into its parts' (bounds: parts + 1)
+  std::vector<Part> parts_;  // one, or the bands and the interior: kLow, kInterior, kHigh
+  double band_ = 0;          // a band's depth
   int rank_ = 0;
   std::uint64_t whole_count_ = 0, steps_taken_ = 0;
   double largest_share_ = 1;
   // A step's records, kept between steps.
-  std::vector<IndexedBoid> edge_, ghosts_;  // ghosts_: the last exchange's, ascending by id
+  std::vector<IndexedBoid> edge_;
+  std::vector<std::size_t> edge_from_;                          // the part each came from
   std::vector<std::vector<IndexedBoid>> moved_to_, ghosts_to_;  // by rank
   std::vector<int> within_;
   // The ranks a step's exchange goes to: those whose slabs lie within a ghost's reach and a

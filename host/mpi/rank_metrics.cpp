@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
@@ -30,9 +31,15 @@ bool by_id(const IndexedBoid& a, const IndexedBoid& b) {
 }  // namespace
 
 FlockMetrics RankFlock::metrics() {
-  exchange();
-  const PartMetrics m = part_->measure_part(bounds());
-  std::vector<double> sums = part_metrics::sums_of(m);
+  exchange(/*step=*/false);
+  std::vector<PartMetrics> m;
+  std::vector<double> sums;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    m.push_back(parts_[k].access->measure_part(bounds_of(k)));
+    const std::vector<double> part = part_metrics::sums_of(m.back());
+    sums.resize(part.size(), 0.0);
+    for (std::size_t i = 0; i < part.size(); ++i) sums[i] += part[i];
+  }
   sum_over_ranks(sums);
   const double far = far_nearest(m);
   const FlockCount flocks = join_flocks(m);
@@ -40,9 +47,13 @@ FlockMetrics RankFlock::metrics() {
 }
 
 // The far boids' nearest distances, added in rank order (the same on every rank).
-double RankFlock::far_nearest(const PartMetrics& m) {
+double RankFlock::far_nearest(const std::vector<PartMetrics>& m) {
   std::vector<FarBoid> mine;
-  for (std::size_t i = 0; i < m.far.size(); ++i) mine.push_back({m.far[i], m.far_nearest[i]});
+  for (const PartMetrics& part : m) {
+    for (std::size_t i = 0; i < part.far.size(); ++i) {
+      mine.push_back({part.far[i], part.far_nearest[i]});
+    }
+  }
   const std::vector<FarBoid> far = all_gather(mine);
   if (far.empty()) return 0;
   constexpr double kNone = std::numeric_limits<double>::infinity();
@@ -58,40 +69,74 @@ double RankFlock::far_nearest(const PartMetrics& m) {
   return total;
 }
 
-// Each ghost's piece, joined by the rank that owns the boid with its own piece there; the
-// joins, the pieces and the inner flocks at rank 0.
-FlockCount RankFlock::join_flocks(const PartMetrics& m) {
+namespace {
+
+// The label of the piece that holds own boid `id` at the edge of one of the parts `m`.
+std::uint64_t label_at_edge(const std::vector<PartMetrics>& m, std::uint64_t id) {
+  for (const PartMetrics& part : m) {
+    const auto it =
+        std::lower_bound(part.edge.begin(), part.edge.end(), id,
+                         [](const PartMetrics::Member& e, std::uint64_t v) { return e.id < v; });
+    if (it != part.edge.end() && it->id == id) return it->label;
+  }
+  throw std::logic_error("boid " + std::to_string(id) +
+                         ", a ghost of one part, is not at the edge of the part that owns it");
+}
+
+}  // namespace
+
+// Each ghost's piece, joined with the piece its boid lies in where it is own: by this rank,
+// or by the rank that owns it; the joins, the pieces and the inner flocks at rank 0.
+FlockCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
   std::vector<std::vector<PartMetrics::Member>> asks(static_cast<std::size_t>(slabs_.ranks()));
+  std::vector<part_metrics::Join> joins;
   bool near = true;
   const std::vector<int>& neighbours = near_.ranks();
-  for (const PartMetrics::Member& g : m.ghosts) {
-    const IndexedBoid key{g.id, 0, 0, 0, 0, 0, 0};
-    const auto it = std::lower_bound(ghosts_.begin(), ghosts_.end(), key, by_id);
-    if (it == ghosts_.end() || it->id != g.id) {
-      throw std::logic_error("a ghost the part measured is not one this rank was sent");
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const std::vector<IndexedBoid>& ghosts = parts_[k].ghosts;
+    for (const PartMetrics::Member& g : m[k].ghosts) {
+      const IndexedBoid key{g.id, 0, 0, 0, 0, 0, 0};
+      const auto it = std::lower_bound(ghosts.begin(), ghosts.end(), key, by_id);
+      if (it == ghosts.end() || it->id != g.id) {
+        throw std::logic_error("a ghost a part measured is not one it was given");
+      }
+      const int owner = slabs_.owner(along(*it));
+      if (owner == rank_) {
+        const std::uint64_t label = label_at_edge(m, g.id);
+        if (label != g.label) joins.push_back({label, g.label});
+        continue;
+      }
+      asks[static_cast<std::size_t>(owner)].push_back(g);
+      near = near && std::binary_search(neighbours.begin(), neighbours.end(), owner);
     }
-    const int owner = slabs_.owner(config_.params.dimensions == 3 ? it->z : it->y);
-    asks[static_cast<std::size_t>(owner)].push_back(g);
-    near = near && std::binary_search(neighbours.begin(), neighbours.end(), owner);
   }
   static const Neighbourhood every_rank;
   near = on_every_rank(near);
   const std::vector<PartMetrics::Member> asked =
       exchange_lists<PartMetrics::Member>({&asks}, near ? near_ : every_rank)[0];
-  std::vector<part_metrics::Join> joins;
-  part_metrics::joins_of(asked, m.edge, joins);
+  for (const PartMetrics::Member& g : asked) {
+    const std::uint64_t label = label_at_edge(m, g.id);
+    if (label != g.label) joins.push_back({label, g.label});
+  }
   std::sort(joins.begin(), joins.end(),
             [](const auto& a, const auto& b) { return a.a != b.a ? a.a < b.a : a.b < b.b; });
   joins.erase(std::unique(joins.begin(), joins.end(),
                           [](const auto& a, const auto& b) { return a.a == b.a && a.b == b.b; }),
               joins.end());
-  std::vector<std::uint64_t> inner{m.inner_flocks};
+  std::vector<std::uint64_t> inner{0};
+  std::uint64_t largest = 0;
+  std::vector<PartMetrics::Piece> pieces;
+  for (const PartMetrics& part : m) {
+    inner[0] += part.inner_flocks;
+    largest = std::max(largest, part.largest_inner);
+    pieces.insert(pieces.end(), part.pieces.begin(), part.pieces.end());
+  }
   sum_over_ranks(inner);
-  const std::uint64_t largest_inner = max_over_ranks(m.largest_inner);
+  const std::uint64_t largest_inner = max_over_ranks(largest);
   const std::vector<part_metrics::Join> all_joins = gather(joins);
-  const std::vector<PartMetrics::Piece> pieces = gather(m.pieces);
+  const std::vector<PartMetrics::Piece> all_pieces = gather(pieces);
   if (rank() != 0) return {};
-  return part_metrics::join_flocks(pieces, all_joins, inner[0], largest_inner);
+  return part_metrics::join_flocks(all_pieces, all_joins, inner[0], largest_inner);
 }
 
 }  // namespace boids::mpi
