@@ -186,6 +186,18 @@ def main():
                                                        "--world", "400", "--wind", "0,0.8"])
     close("hashed-wide", hashed + ["--count", "4000", "--world", "600", "--noise", "0.3"],
           [600, 600])
+    # A flock flying along the slabs' axis through a thin background: the balance narrows
+    # the slab it flies into from three parts to one (and widens the one it leaves).
+    moving = os.path.join(WORK, "moving.csv")
+    background = np.column_stack([rng.uniform(0, 400, 300), rng.uniform(0, 400, 300),
+                                  rng.uniform(-0.7, 0.7, 300), rng.uniform(-0.7, 0.7, 300)])
+    flying = np.column_stack([rng.uniform(0, 400, 600), rng.uniform(220, 280, 600),
+                              rng.uniform(-0.1, 0.1, 600), rng.uniform(0.8, 1.0, 600)])
+    np.savetxt(moving, np.vstack([background, flying]), delimiter=",", header="x,y,vx,vy",
+               comments="", fmt="%.17g")
+    exact("naive-moving-flock", naive[:-1] + ["120", "--init", moving, "--world", "400"])
+    close("hashed-moving-flock", hashed[:-1] + ["120", "--init", moving, "--world", "400"],
+          [400, 400], tolerance=1e-3, metrics_tolerance=None)
     # Boids far apart, whose nearest often lies beyond the ghosts' reach, in another slab.
     exact("naive-sparse", naive + ["--count", "60", "--world", "400"])
     exact("naive-sparse-walls-box", naive + ["--count", "50", "--world", "300", "--dimensions",

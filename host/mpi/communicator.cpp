@@ -174,8 +174,10 @@ void Neighbourhood::free() {
 
 // What an exchange in flight holds until its records arrive.
 struct RecordExchange::Pending {
+  // Every buffer and array the posted collective reads or writes, kept until it completes.
   std::vector<unsigned char> packed, got;
-  std::vector<int> recv_list_counts, recv_at;
+  std::vector<int> send_counts, send_at, recv_counts, recv_list_counts, recv_at;
+  std::unique_ptr<RecordType> record;
   int lists = 0, peers = 0;
   std::size_t record_bytes = 0;
   MPI_Request request = MPI_REQUEST_NULL;
@@ -216,7 +218,10 @@ RecordExchange::RecordExchange(const std::vector<std::vector<const void*>>& data
   // The counts by peer, then list: [p * lists + k].
   std::vector<int> send_list_counts(n * lists);
   x.recv_list_counts.assign(n * lists, 0);
-  std::vector<int> send_counts(n, 0), recv_counts(n, 0);
+  std::vector<int>& send_counts = x.send_counts;
+  std::vector<int>& recv_counts = x.recv_counts;
+  send_counts.assign(n, 0);
+  recv_counts.assign(n, 0);
   for (int p = 0; p < n; ++p) {
     std::size_t total = 0;
     for (int k = 0; k < lists; ++k) {
@@ -226,7 +231,8 @@ RecordExchange::RecordExchange(const std::vector<std::vector<const void*>>& data
     send_counts[p] = as_count(total);
   }
   std::size_t send_total = 0, recv_total = 0;
-  const std::vector<int> send_at = displacements(send_counts, send_total);
+  x.send_at = displacements(send_counts, send_total);
+  const std::vector<int>& send_at = x.send_at;
   x.packed.resize(send_total * record_bytes);
   for (int p = 0; p < n; ++p) {
     std::size_t at = static_cast<std::size_t>(send_at[p]) * record_bytes;
@@ -254,13 +260,14 @@ RecordExchange::RecordExchange(const std::vector<std::vector<const void*>>& data
   }
   x.recv_at = displacements(recv_counts, recv_total);
   x.got.resize(recv_total * record_bytes);
-  const RecordType record(record_bytes);  // freed once posted: MPI keeps it for the exchange
+  x.record = std::make_unique<RecordType>(record_bytes);
+  const MPI_Datatype record = x.record->get();
   if (near.empty()) {
-    MPI_Ialltoallv(x.packed.data(), send_counts.data(), send_at.data(), record.get(), x.got.data(),
-                   recv_counts.data(), x.recv_at.data(), record.get(), graph, &x.request);
+    MPI_Ialltoallv(x.packed.data(), send_counts.data(), send_at.data(), record, x.got.data(),
+                   recv_counts.data(), x.recv_at.data(), record, graph, &x.request);
   } else {
-    MPI_Ineighbor_alltoallv(x.packed.data(), send_counts.data(), send_at.data(), record.get(),
-                            x.got.data(), recv_counts.data(), x.recv_at.data(), record.get(), graph,
+    MPI_Ineighbor_alltoallv(x.packed.data(), send_counts.data(), send_at.data(), record,
+                            x.got.data(), recv_counts.data(), x.recv_at.data(), record, graph,
                             &x.request);
   }
 }

@@ -276,7 +276,9 @@ void RankFlock::exchange(bool step) {
       moved_to_[owner].push_back(b);
       near = near && is_neighbour(owner);
       const double depth = std::min(s - slabs_.bounds[owner], slabs_.bounds[owner + 1] - s);
-      shallow = shallow && depth < band_ - reach;
+      // (a quarter of the reach to spare, so that no rounding of where the parts' bounds lie
+      // files it with the interior)
+      shallow = shallow && depth < band_ - 1.25 * reach;
     }
     within_.clear();
     slabs_.ranks_within(s, reach, owner, within_);
@@ -294,22 +296,33 @@ void RankFlock::exchange(bool step) {
   moved_slabs_ = false;
   const bool overlap = all[1] && parts_.size() == 3;
   constexpr std::size_t kInterior = 1;
-  if (overlap) extend(parts_[kInterior], step);  // while the records are in flight
+  if (overlap) {  // while the records are in flight
+    extend(parts_[kInterior], step);
+    parts_[kInterior].extended = true;
+  }
   const std::vector<std::vector<IndexedBoid>> got = received.wait();
   for (const IndexedBoid& b : got[0]) file_received(b, /*arrived=*/true);
   for (const IndexedBoid& b : got[1]) file_received(b, /*arrived=*/false);
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    if (!overlap || k != kInterior) extend(parts_[k], step);
+  for (Part& part : parts_) {
+    if (!part.extended) extend(part, step);
+    part.extended = false;
   }
 }
 
 void RankFlock::file_received(const IndexedBoid& b, bool arrived) {
   const double s = along(b);
   const int part = arrived ? cuts_.owner(s) : -1;
-  if (arrived) parts_[part].arrived.push_back(b);
   within_.clear();
   cuts_.ranks_within(s, ghost_reach(config_), part, within_);
-  for (const int k : within_) parts_[k].ghosts.push_back(b);
+  if (arrived) within_.push_back(part);
+  for (const int k : within_) {
+    if (parts_[k].extended) throw std::logic_error("a record came for a part already stepped");
+    if (k == part) {
+      parts_[k].arrived.push_back(b);
+    } else {
+      parts_[k].ghosts.push_back(b);
+    }
+  }
 }
 
 void RankFlock::extend(Part& part, bool step) {

@@ -65,6 +65,7 @@ class RankFlock {
     std::unique_ptr<Simulation> engine;
     PartAccess* access = nullptr;
     std::vector<IndexedBoid> arrived, ghosts;  // the last exchange's, ascending by id
+    bool extended = false;                     // in this exchange, before its records came
   };
 
   void step_once();
