@@ -94,16 +94,19 @@ double NearestOwn::distance(const IndexedBoid& query, double bound) const {
 }
 
 void joins_of(const std::vector<PartMetrics::Member>& ghosts,
-              const std::vector<PartMetrics::Member>& owner_edge, std::vector<Join>& out) {
+              const std::vector<PartMetrics>& owners, std::vector<Join>& out) {
+  const auto by_id = [](const PartMetrics::Member& m, std::uint64_t id) { return m.id < id; };
   for (const PartMetrics::Member& g : ghosts) {
-    const auto it =
-        std::lower_bound(owner_edge.begin(), owner_edge.end(), g.id,
-                         [](const PartMetrics::Member& m, std::uint64_t id) { return m.id < id; });
-    if (it == owner_edge.end() || it->id != g.id) {
+    const PartMetrics::Member* owned = nullptr;
+    for (const PartMetrics& part : owners) {
+      const auto it = std::lower_bound(part.edge.begin(), part.edge.end(), g.id, by_id);
+      if (it != part.edge.end() && it->id == g.id) owned = &*it;
+    }
+    if (owned == nullptr) {
       throw std::logic_error("boid " + std::to_string(g.id) +
                              ", a ghost of one part, is not at the edge of the part that owns it");
     }
-    if (it->label != g.label) out.push_back({it->label, g.label});
+    if (owned->label != g.label) out.push_back({owned->label, g.label});
   }
 }
 

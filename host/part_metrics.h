@@ -42,11 +42,11 @@ struct Join {
   std::uint64_t a, b;
 };
 
-// The joins of a part's `ghosts` with the pieces of the part that owns them, whose members at
-// the edge (`owner_edge`, ascending by id) hold each. Appends to `out`; throws
-// std::logic_error for a ghost its owner does not hold at its edge.
+// The joins of `ghosts` (other parts' ghosts) with the pieces of the parts `owners` that own
+// their boids: each at the edge of one of them. Appends to `out`; throws std::logic_error for
+// a ghost none of them holds at its edge.
 void joins_of(const std::vector<PartMetrics::Member>& ghosts,
-              const std::vector<PartMetrics::Member>& owner_edge, std::vector<Join>& out);
+              const std::vector<PartMetrics>& owners, std::vector<Join>& out);
 
 // The flocks of the whole flock: every part's `pieces`, joined by `joins`, and the parts'
 // inner flocks (their count and the largest).

@@ -165,7 +165,8 @@ class SideBySide {
                                      [&](const IndexedBoid& b) { return b.id == g.id; });
         EXPECT_NE(it, ghosts_[k].end()) << "ghost " << g.id;
         if (it == ghosts_[k].end()) continue;
-        part_metrics::joins_of({g}, m[static_cast<std::size_t>(owner(*it))].edge, joins);
+        EXPECT_NE(owner(*it), static_cast<int>(k)) << "ghost " << g.id << " of its own part";
+        part_metrics::joins_of({g}, m, joins);
       }
     }
     const FlockCount flocks = part_metrics::join_flocks(pieces, joins, inner, largest_inner);

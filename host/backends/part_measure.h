@@ -71,8 +71,12 @@ class PartMeasure {
     }
     m.neighbours = s.neighbours;
     m.nearest = s.nearest;
-    read_pieces(exec, x, n, m);
-    if (s.uncertain > 0) read_far(exec, x, n, m);
+    std::vector<std::uint8_t> flag_copy;
+    std::vector<index_t> whole_copy;
+    const std::uint8_t* flags = on_host(exec, flags_.data(), n, flag_copy);
+    const index_t* whole_sorted = on_host(exec, whole_sorted_.data(), n, whole_copy);
+    read_pieces(exec, x, n, flags, whole_sorted, m);
+    if (s.uncertain > 0) read_far(exec, x, n, flags, whole_sorted, m);
     return m;
   }
 
@@ -95,12 +99,10 @@ class PartMeasure {
 
   // The pieces: a component that holds a ghost or an own boid at the edge (a ghost elsewhere)
   // may join other parts' components; the others are whole flocks.
+  // `flags` and `whole` are the sorted boids' on the host.
   void read_pieces(const Executor& exec, const kernels::CellIndex<Real, D>& x, index_t n,
-                   PartMetrics& m) {
-    std::vector<std::uint8_t> flag_copy;
-    std::vector<index_t> whole_copy, parent_copy, member_copy;
-    const std::uint8_t* flags = on_host(exec, flags_.data(), n, flag_copy);
-    const index_t* whole = on_host(exec, whole_sorted_.data(), n, whole_copy);
+                   const std::uint8_t* flags, const index_t* whole, PartMetrics& m) {
+    std::vector<index_t> parent_copy, member_copy;
     const index_t* parent = on_host(exec, x.keys, n, parent_copy);
     const index_t* members = on_host(exec, x.order, n, member_copy);
     std::vector<std::uint8_t> border(n, 0);  // by root
@@ -126,13 +128,9 @@ class PartMeasure {
 
   // The own boids whose nearest boid may lie in another part.
   void read_far(const Executor& exec, const kernels::CellIndex<Real, D>& x, index_t n,
-                PartMetrics& m) {
-    std::vector<std::uint8_t> flag_copy;
-    std::vector<index_t> whole_copy;
+                const std::uint8_t* flags, const index_t* whole, PartMetrics& m) {
     std::vector<double> nearest_copy;
     std::vector<kernels::Boid<Real, D>> sorted_copy;
-    const std::uint8_t* flags = on_host(exec, flags_.data(), n, flag_copy);
-    const index_t* whole = on_host(exec, whole_sorted_.data(), n, whole_copy);
     const double* nearest = on_host(exec, nearest_.data(), n, nearest_copy);
     const kernels::Boid<Real, D>* sorted = on_host(exec, x.sorted, n, sorted_copy);
     for (index_t i = 0; i < n; ++i) {

@@ -301,19 +301,19 @@ void RankFlock::exchange(bool step) {
     parts_[kInterior].extended = true;
   }
   const std::vector<std::vector<IndexedBoid>> got = received.wait();
-  for (const IndexedBoid& b : got[0]) file_received(b, /*arrived=*/true);
-  for (const IndexedBoid& b : got[1]) file_received(b, /*arrived=*/false);
+  for (const IndexedBoid& b : got[0]) file_received(b, /*arrived=*/true, reach);
+  for (const IndexedBoid& b : got[1]) file_received(b, /*arrived=*/false, reach);
   for (Part& part : parts_) {
     if (!part.extended) extend(part, step);
     part.extended = false;
   }
 }
 
-void RankFlock::file_received(const IndexedBoid& b, bool arrived) {
+void RankFlock::file_received(const IndexedBoid& b, bool arrived, double reach) {
   const double s = along(b);
   const int part = arrived ? cuts_.owner(s) : -1;
   within_.clear();
-  cuts_.ranks_within(s, ghost_reach(config_), part, within_);
+  cuts_.ranks_within(s, reach, part, within_);
   if (arrived) within_.push_back(part);
   for (const int k : within_) {
     if (parts_[k].extended) throw std::logic_error("a record came for a part already stepped");

@@ -77,8 +77,9 @@ class RankFlock {
   void cut_parts();
   void start_parts(const std::vector<IndexedBoid>& own);
   PartBounds bounds_of(std::size_t part) const;
-  // Files a record received from the ranks with the parts it arrives in or is a ghost of.
-  void file_received(const IndexedBoid& b, bool arrived);
+  // Files a record received from the ranks with the parts it arrives in or is a ghost of
+  // (within `reach`).
+  void file_received(const IndexedBoid& b, bool arrived, double reach);
   void extend(Part& part, bool step);
   // metrics()'s collective parts.
   double far_nearest(const std::vector<PartMetrics>& m);

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
-#include <string>
 
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
@@ -69,27 +68,11 @@ double RankFlock::far_nearest(const std::vector<PartMetrics>& m) {
   return total;
 }
 
-namespace {
-
-// The label of the piece that holds own boid `id` at the edge of one of the parts `m`.
-std::uint64_t label_at_edge(const std::vector<PartMetrics>& m, std::uint64_t id) {
-  for (const PartMetrics& part : m) {
-    const auto it =
-        std::lower_bound(part.edge.begin(), part.edge.end(), id,
-                         [](const PartMetrics::Member& e, std::uint64_t v) { return e.id < v; });
-    if (it != part.edge.end() && it->id == id) return it->label;
-  }
-  throw std::logic_error("boid " + std::to_string(id) +
-                         ", a ghost of one part, is not at the edge of the part that owns it");
-}
-
-}  // namespace
-
 // Each ghost's piece, joined with the piece its boid lies in where it is own: by this rank,
 // or by the rank that owns it; the joins, the pieces and the inner flocks at rank 0.
 FlockCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
   std::vector<std::vector<PartMetrics::Member>> asks(static_cast<std::size_t>(slabs_.ranks()));
-  std::vector<part_metrics::Join> joins;
+  std::vector<PartMetrics::Member> mine;  // ghosts of boids this rank owns
   bool near = true;
   const std::vector<int>& neighbours = near_.ranks();
   for (std::size_t k = 0; k < parts_.size(); ++k) {
@@ -102,8 +85,7 @@ FlockCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
       }
       const int owner = slabs_.owner(along(*it));
       if (owner == rank_) {
-        const std::uint64_t label = label_at_edge(m, g.id);
-        if (label != g.label) joins.push_back({label, g.label});
+        mine.push_back(g);
         continue;
       }
       asks[static_cast<std::size_t>(owner)].push_back(g);
@@ -114,10 +96,9 @@ FlockCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
   near = on_every_rank(near);
   const std::vector<PartMetrics::Member> asked =
       exchange_lists<PartMetrics::Member>({&asks}, near ? near_ : every_rank)[0];
-  for (const PartMetrics::Member& g : asked) {
-    const std::uint64_t label = label_at_edge(m, g.id);
-    if (label != g.label) joins.push_back({label, g.label});
-  }
+  std::vector<part_metrics::Join> joins;
+  part_metrics::joins_of(mine, m, joins);
+  part_metrics::joins_of(asked, m, joins);
   std::sort(joins.begin(), joins.end(),
             [](const auto& a, const auto& b) { return a.a != b.a ? a.a < b.a : a.b < b.b; });
   joins.erase(std::unique(joins.begin(), joins.end(),
