@@ -1,15 +1,25 @@
 # CUDA: detected, never required. BOIDS_HAVE_CUDA tells the rest of the build.
 #
-# Default architectures: sm_80 (A100) and sm_90 (H100/H200) machine code, plus compute_90
-# PTX that newer GPUs compile at load time. Never "native": the build machine may have no GPU.
-# Override with -DCMAKE_CUDA_ARCHITECTURES=...
+# Architectures, unless -DCMAKE_CUDA_ARCHITECTURES=... says: "native", the GPU this machine
+# has, when nvidia-smi lists one; else "80-virtual", compute_80 PTX alone, which any GPU from
+# the A100 on compiles when it loads it. A machine without a GPU only checks that the backend
+# compiles and links, and machine code would double the cost for nothing: each unit spends
+# about as long in ptxas, per architecture, as in cicc. A build that travels names its list:
+# -DCMAKE_CUDA_ARCHITECTURES="80-real;90" for A100s and H100s, 90 for the H200 of
+# scripts/gpu-check.
 set(BOIDS_HAVE_CUDA OFF)
 if(BOIDS_ENABLE_CUDA)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES "80-real;90" CACHE STRING "CUDA architectures")
+      set(boids_cuda_architectures 80-virtual)
+      execute_process(COMMAND nvidia-smi -L OUTPUT_VARIABLE boids_gpus RESULT_VARIABLE boids_smi
+                      ERROR_QUIET)
+      if(boids_smi EQUAL 0 AND boids_gpus MATCHES "^GPU")
+        set(boids_cuda_architectures native)
+      endif()
+      set(CMAKE_CUDA_ARCHITECTURES ${boids_cuda_architectures} CACHE STRING "CUDA architectures")
     endif()
     enable_language(CUDA)
     set(CMAKE_CUDA_STANDARD 17)
@@ -27,9 +37,9 @@ endif()
 # Per-precision CUDA code generation. Double kernels round every operation on its own
 # (no fused multiply-add), so that naive double on a GPU matches the reference bit for bit.
 # Float kernels use fused multiply-add and fast division: they are validated to 1e-4.
-function(boids_cuda_exact_double source)
-  set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "--fmad=false")
+function(boids_cuda_exact_double)
+  set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS "--fmad=false")
 endfunction()
-function(boids_cuda_fast_float source)
-  set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "--fmad=true;--prec-div=false;--prec-sqrt=false")
+function(boids_cuda_fast_float)
+  set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS "--fmad=true;--prec-div=false;--prec-sqrt=false")
 endfunction()

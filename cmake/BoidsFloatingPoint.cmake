@@ -34,11 +34,11 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   endif()
 endif()
 
-# Compiles `source` (a file that instantiates the kernels for CPU threads) for the kernels'
-# instruction set.
-function(boids_cpu_kernel_source source)
+# Compiles the sources given (files that instantiate the kernels for CPU threads) for the
+# kernels' instruction set.
+function(boids_cpu_kernel_source)
   if(BOIDS_CPU_KERNEL_ARCH AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-    set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS
+    set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS
                                 "-march=${BOIDS_CPU_KERNEL_ARCH};-fno-tree-slp-vectorize")
   endif()
 endfunction()

@@ -4,6 +4,9 @@ if(BOIDS_SANITIZE)
     message(STATUS "boids: sanitizers requested, so the CUDA backend is off")
     set(BOIDS_ENABLE_CUDA OFF CACHE BOOL "" FORCE)
   endif()
-  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  # -O1 with line tables (-g1), after the build type's flags: a report needs no more than
+  # lines, and the heaviest units compile in less than half the time of -O2 -g.
+  add_compile_options(-O1 -g1 -fsanitize=address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()

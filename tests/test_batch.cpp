@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "host/backends/kernel_batch.h"
+#include "host/backends/kernel_flocks.h"
 #include "host/errors.h"
 #include "host/flock_batch.h"
 #include "host/initial_state.h"
@@ -133,14 +133,14 @@ TEST_P(BatchTest, GpuPathBatchFliesEveryFlockAsAlone) {
   const auto alone = [](const SimulationConfig& c,
                         const FlockState& s) -> std::unique_ptr<Simulation> {
     if (c.precision == Precision::kFloat)
-      return std::make_unique<KernelSimulation<float, 2, GpuPathExecutor>>(c, s);
-    return std::make_unique<KernelSimulation<double, 2, GpuPathExecutor>>(c, s);
+      return make_kernel_simulation<float, 2, GpuPathExecutor>(c, s);
+    return make_kernel_simulation<double, 2, GpuPathExecutor>(c, s);
   };
   std::unique_ptr<FlockBatch> batch;
   if (precision() == Precision::kFloat) {
-    batch = std::make_unique<KernelBatch<float, GpuPathExecutor>>(flocks.configs, flocks.starts);
+    batch = make_kernel_batch<float, GpuPathExecutor>(flocks.configs, flocks.starts);
   } else {
-    batch = std::make_unique<KernelBatch<double, GpuPathExecutor>>(flocks.configs, flocks.starts);
+    batch = make_kernel_batch<double, GpuPathExecutor>(flocks.configs, flocks.starts);
   }
   expect_batch_flies_as_alone(flocks, *batch, alone, /*exact_metrics=*/true);
 }

@@ -17,10 +17,11 @@
 #include <vector>
 
 #include "host/backends/cpu_executor.h"
-#include "host/backends/kernel_simulation.h"
+#include "host/backends/kernel_flocks.h"
 #include "host/initial_state.h"
 #include "host/simulation.h"
 #include "tests/gpu_path_executor.h"
+#include "tests/sixteen_lane_executor.h"
 #include "tests/test_support.h"
 
 namespace boids {
@@ -31,6 +32,7 @@ using test_support::bit_identical;
 using test_support::GpuPathExecutor;
 using test_support::make_state;
 using test_support::random_state;
+using test_support::SixteenLaneExecutor;
 
 struct NamedFlock {
   std::string name;
@@ -102,16 +104,12 @@ class GpuPathTest : public testing::TestWithParam<PathCase> {
     return {backend, GetParam().method, GetParam().precision, params};
   }
 
+  // The flocks on the GPU's path are instantiated apart (boids_test_flocks, tests/CMakeLists.txt).
   std::unique_ptr<Simulation> gpu_path(const FlockParams& params, const FlockState& s) const {
-    const bool box = params.dimensions == 3;
-    if (GetParam().precision == Precision::kFloat) {
-      if (box)
-        return std::make_unique<KernelSimulation<float, 3, GpuPathExecutor>>(config(params), s);
-      return std::make_unique<KernelSimulation<float, 2, GpuPathExecutor>>(config(params), s);
-    }
-    if (box)
-      return std::make_unique<KernelSimulation<double, 3, GpuPathExecutor>>(config(params), s);
-    return std::make_unique<KernelSimulation<double, 2, GpuPathExecutor>>(config(params), s);
+    const SimulationConfig c = config(params);
+    return with_flock_types(c, [&](auto real, auto d) {
+      return make_kernel_simulation<decltype(real), d(), GpuPathExecutor>(c, s);
+    });
   }
 };
 
@@ -158,15 +156,6 @@ TEST_P(GpuPathTest, NaiveTilesCoverEveryPairOnce) {
   }
 }
 
-// The cpu backend's executor with blocks of 16 boids in either precision, so that a box's
-// hashed step takes the pencils of kernels/hashed_step.h on any CPU (with AVX2 alone, a
-// float block holds 8 boids and never does).
-class SixteenLaneExecutor : public CpuExecutor {
- public:
-  template <typename Real>
-  static constexpr int hashed_lanes = 16;
-};
-
 // Boxes whose pencils meet every case: an odd number of lines (the last pencil one line
 // wide), four rows on the torus (every pencil wraps), three layers (too few: the step keeps
 // its line blocks), one or two cells (a pencil holds them all), walls, a cone of view and
@@ -207,11 +196,11 @@ void expect_pencils_step_as_the_gpu(const NamedFlock& f) {
   const SimulationConfig config{Backend::kCpu, Method::kHashed,
                                 sizeof(Real) == 4 ? Precision::kFloat : Precision::kDouble,
                                 f.params};
-  KernelSimulation<Real, 3, SixteenLaneExecutor> pencils(config, f.state);
-  KernelSimulation<Real, 3, GpuPathExecutor> gpu(config, f.state);
-  pencils.step(8);
-  gpu.step(8);
-  EXPECT_TRUE(bit_identical(pencils.state(), gpu.state())) << f.name;
+  const auto pencils = make_kernel_simulation<Real, 3, SixteenLaneExecutor>(config, f.state);
+  const auto gpu = make_kernel_simulation<Real, 3, GpuPathExecutor>(config, f.state);
+  pencils->step(8);
+  gpu->step(8);
+  EXPECT_TRUE(bit_identical(pencils->state(), gpu->state())) << f.name;
 }
 
 TEST(Pencils, StepBoxesAsTheGpusPathDoes) {
@@ -263,10 +252,12 @@ void expect_sorted(const std::vector<index_t>& keys, index_t cells, const SortRe
   std::stable_sort(order.begin(), order.end(),
                    [&keys](index_t a, index_t b) { return keys[a] < keys[b]; });
   EXPECT_EQ(r.order, order) << what;
+  std::vector<index_t> sorted = keys;  // the number of keys below c: where c would go in them
+  std::sort(sorted.begin(), sorted.end());
   std::vector<index_t> start(cells + 1);
   for (index_t c = 0; c <= cells; ++c) {
-    start[c] = static_cast<index_t>(
-        std::count_if(keys.begin(), keys.end(), [c](index_t k) { return k < c; }));
+    start[c] =
+        static_cast<index_t>(std::lower_bound(sorted.begin(), sorted.end(), c) - sorted.begin());
   }
   EXPECT_EQ(r.cell_start, start) << what;
 }

@@ -1,11 +1,15 @@
-// Finding and describing the GPU, and choosing the precision's instantiation.
+// Finding and describing the GPU, and choosing the flock's instantiation (each precision and
+// dimension is a unit of its own, host/CMakeLists.txt; float kernels fuse multiply-adds and
+// divide fast, double kernels round every operation as the reference does).
 #include <cuda_runtime.h>
 
-#include "host/backends/cuda_simulation.cuh"
+#include "host/backends/kernel_flocks.h"
 #include "host/cuda_device_choice.h"
 #include "host/errors.h"
 
 namespace boids {
+
+class CudaExecutor;
 
 CudaAvailability cuda_availability() {
   CudaAvailability a;
@@ -59,8 +63,9 @@ MemoryNeed cuda_memory_need(const SimulationConfig& config, std::uint64_t count)
   MemoryNeed need;
   need.host = count * sizeof(double) * 4;  // the FlockState it starts from
   if (!cuda_availability().usable) return need;
-  need.device = config.precision == Precision::kFloat ? cuda_flock_bytes<float>(config, count)
-                                                      : cuda_flock_bytes<double>(config, count);
+  need.device = with_flock_types(config, [&](auto real, auto d) {
+    return kernel_flock_bytes<decltype(real), d(), CudaExecutor>(config, count);
+  });
   return need;
 }
 
@@ -68,9 +73,10 @@ std::unique_ptr<Simulation> make_cuda_simulation(const SimulationConfig& config,
                                                  const FlockState& initial) {
   const CudaAvailability cuda = cuda_availability();
   if (!cuda.usable) throw RuntimeError("the cuda backend cannot run here: " + cuda.reason);
-  if (config.precision == Precision::kFloat)
-    return make_cuda_simulation_of<float>(config, initial, cuda.device_name);
-  return make_cuda_simulation_of<double>(config, initial, cuda.device_name);
+  return with_flock_types(config, [&](auto real, auto d) {
+    return make_kernel_simulation<decltype(real), d(), CudaExecutor>(config, initial,
+                                                                     cuda.device_name);
+  });
 }
 
 std::unique_ptr<FlockBatch> make_cuda_batch(const std::vector<SimulationConfig>& configs,
@@ -78,8 +84,8 @@ std::unique_ptr<FlockBatch> make_cuda_batch(const std::vector<SimulationConfig>&
   const CudaAvailability cuda = cuda_availability();
   if (!cuda.usable) throw RuntimeError("the cuda backend cannot run here: " + cuda.reason);
   if (configs.front().precision == Precision::kFloat)
-    return make_cuda_batch_of<float>(configs, initial, cuda.device_name);
-  return make_cuda_batch_of<double>(configs, initial, cuda.device_name);
+    return make_kernel_batch<float, CudaExecutor>(configs, initial, cuda.device_name);
+  return make_kernel_batch<double, CudaExecutor>(configs, initial, cuda.device_name);
 }
 
 }  // namespace boids
