@@ -4,7 +4,7 @@
 #include <string>
 
 #include "bench/machine.h"
-#include "host/errors.h"
+#include "host/base/errors.h"
 
 namespace boids::bench {
 namespace {

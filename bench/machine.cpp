@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "host/errors.h"
+#include "host/base/errors.h"
 
 namespace boids::bench {
 namespace {

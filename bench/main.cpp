@@ -18,9 +18,9 @@
 #include "bench/variants.h"
 #include "host/cli/options.h"
 #include "host/cli/python_script.h"
-#include "host/errors.h"
-#include "host/message_text.h"
-#include "host/output_file.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/output_file.h"
 #if BOIDS_WITH_MPI
 #include "host/mpi/distributed_simulation.h"
 #endif

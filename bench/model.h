@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 #include "kernels/cell_grid.h"
 
 namespace boids::bench {

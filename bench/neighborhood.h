@@ -3,7 +3,7 @@
 // metrics (mean_neighbor_count). Computed on the host from the state a row starts from.
 #pragma once
 
-#include "host/flock.h"
+#include "host/model/flock.h"
 #include "kernels/cell_grid.h"
 
 namespace boids::bench {

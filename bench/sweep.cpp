@@ -8,8 +8,8 @@
 #include "bench/model.h"
 #include "bench/neighborhood.h"
 #include "bench/variants.h"
-#include "host/initial_state.h"
-#include "host/metrics.h"
+#include "host/model/initial_state.h"
+#include "host/metrics/metrics.h"
 #if BOIDS_WITH_MPI
 #include "host/mpi/distributed_simulation.h"
 #endif

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench/machine.h"
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 
 namespace boids::bench {
 

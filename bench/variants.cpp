@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "host/errors.h"
+#include "host/base/errors.h"
 
 namespace boids::bench {
 namespace {

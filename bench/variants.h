@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "host/flock.h"
+#include "host/model/flock.h"
 
 namespace boids::bench {
 

@@ -1,6 +1,6 @@
 # `cmake --install BUILD --prefix P`: the library as a CMake package, the executables and the
 # scripts they run. A consumer says find_package(boids 0.1) and links boids::boids.
-#   P/include/boids/host/*.h, P/include/boids/kernels/...   included as "host/simulation.h",
+#   P/include/boids/host/*.h, P/include/boids/kernels/...   included as "host/core/simulation.h",
 #                                                           as in the source tree
 #   P/lib/libboids.a
 #   P/lib/cmake/boids/boidsConfig.cmake (+ Version, Targets) the package
@@ -10,15 +10,17 @@ include(CMakePackageConfigHelpers)
 
 set(boids_install_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/boids)
 
-# The headers of the public API. hdf5_support.h is the trajectory writer's own and needs
-# HDF5's headers, which the package does not give its users; host/backends, host/reference
-# and host/cli are internal (no installed header includes them: tests/package/check.cmake).
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/host/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids/host
-        FILES_MATCHING PATTERN "*.h"
-        PATTERN "hdf5_support.h" EXCLUDE
-        PATTERN "backends" EXCLUDE
-        PATTERN "reference" EXCLUDE
-        PATTERN "cli" EXCLUDE)
+# The headers of the public API, by folder: host/boids.h and the library's folders, each
+# without its detail/ (io/detail: HDF5's helpers, whose headers the package does not give its
+# users; reference/detail: the reference's insides). backends/, parts/, mpi/ and cli/ are the
+# engine's insides and the tool; no installed header includes them (tests/package/check.cmake).
+set(boids_public_folders base model metrics core io validation reference)
+install(FILES ${PROJECT_SOURCE_DIR}/host/boids.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids/host)
+foreach(folder IN LISTS boids_public_folders)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/host/${folder}/
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids/host/${folder}
+          FILES_MATCHING PATTERN "*.h" PATTERN "detail" EXCLUDE)
+endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids/kernels
         FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "host/errors.h"
-#include "host/state_file.h"
+#include "host/base/errors.h"
+#include "host/io/state_file.h"
 
 namespace boids::python {
 namespace {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "host/cli/flock_options.h"
-#include "host/flock.h"
-#include "host/simulation.h"
+#include "host/model/flock.h"
+#include "host/core/simulation.h"
 
 namespace boids::python {
 

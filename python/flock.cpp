@@ -3,9 +3,9 @@
 #include <chrono>
 
 #include "host/cli/reports.h"
-#include "host/errors.h"
-#include "host/initial_state.h"
-#include "host/value_limits.h"
+#include "host/base/errors.h"
+#include "host/model/initial_state.h"
+#include "host/model/value_limits.h"
 
 namespace boids::python {
 namespace {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 #include "python/convert.h"
 
 namespace boids::python {

@@ -5,9 +5,9 @@
 #include <pybind11/stl.h>
 
 #include "host/cli/reports.h"
-#include "host/errors.h"
-#include "host/message_text.h"
-#include "host/validation.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/validation/validation.h"
 #include "python/convert.h"
 #include "python/flock.h"
 

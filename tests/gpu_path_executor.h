@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "host/backends/host_buffer.h"
+#include "host/backends/cpu/host_buffer.h"
 #include "kernels/cell_index.h"
 #include "kernels/naive_step.h"
 

@@ -3,7 +3,7 @@
 // block holds 8 boids and never does).
 #pragma once
 
-#include "host/backends/cpu_executor.h"
+#include "host/backends/cpu/cpu_executor.h"
 
 namespace boids::test_support {
 

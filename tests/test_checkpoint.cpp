@@ -14,9 +14,9 @@
 #include <thread>
 #include <vector>
 
-#include "host/checkpoint.h"
-#include "host/errors.h"
-#include "host/output_file.h"
+#include "host/io/checkpoint.h"
+#include "host/base/errors.h"
+#include "host/io/output_file.h"
 #include "tests/cli_fixture.h"
 #include "tests/test_support.h"
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "host/flock.h"
-#include "host/initial_state.h"
-#include "host/metrics.h"
-#include "host/state_file.h"
+#include "host/model/flock.h"
+#include "host/model/initial_state.h"
+#include "host/metrics/metrics.h"
+#include "host/io/state_file.h"
 #include "tests/cli_fixture.h"
 #include "tests/test_support.h"
 

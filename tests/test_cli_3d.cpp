@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "host/initial_state.h"
-#include "host/metrics.h"
-#include "host/reference.h"
-#include "host/state_file.h"
+#include "host/model/initial_state.h"
+#include "host/metrics/metrics.h"
+#include "host/reference/reference.h"
+#include "host/io/state_file.h"
 #include "tests/cli_fixture.h"
 
 namespace boids {

@@ -17,11 +17,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/errors.h"
-#include "host/initial_state.h"
-#include "host/metrics.h"
-#include "host/simulation.h"
-#include "host/validation.h"
+#include "host/base/errors.h"
+#include "host/model/initial_state.h"
+#include "host/metrics/metrics.h"
+#include "host/core/simulation.h"
+#include "host/validation/validation.h"
 #include "tests/test_support.h"
 
 namespace boids {
@@ -517,7 +517,7 @@ TEST_P(EngineTest, NeighboursWhereRoundingMeetsACellBorder) {
 
 TEST_P(EngineTest, MetricsAgreeWithTheHostMetrics) {
   // The backend's own metrics (its cell index, ring search and union-find) against
-  // host/metrics.cpp on the state as the backend stores it: uniform, sparse and clumped
+  // host/metrics/metrics.cpp on the state as the backend stores it: uniform, sparse and clumped
   // flocks, and a grid of one cell.
   struct Case {
     std::string name;

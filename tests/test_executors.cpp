@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "host/backends/cpu_executor.h"
+#include "host/backends/cpu/cpu_executor.h"
 #include "host/backends/kernel_flocks.h"
-#include "host/initial_state.h"
-#include "host/simulation.h"
+#include "host/model/initial_state.h"
+#include "host/core/simulation.h"
 #include "tests/gpu_path_executor.h"
 #include "tests/sixteen_lane_executor.h"
 #include "tests/test_support.h"

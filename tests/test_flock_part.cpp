@@ -1,4 +1,4 @@
-// A flock flown as parts (PartAccess, host/simulation.h), side by side in one process as MPI
+// A flock flown as parts (PartAccess, host/core/simulation.h), side by side in one process as MPI
 // ranks fly them (host/mpi/rank_flock.h), is the whole flock's flight: bit for bit on the
 // naive method, to rounding on the hashed one. The parts' boids change hands here by brute
 // force, against every slab: each part's split must give every boid that left it and every
@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "host/errors.h"
-#include "host/initial_state.h"
-#include "host/part_metrics.h"
+#include "host/base/errors.h"
+#include "host/model/initial_state.h"
+#include "host/parts/joined_metrics.h"
 #include "kernels/cell_grid.h"
 #include "tests/test_support.h"
 

@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "host/flock.h"
-#include "host/initial_state.h"
+#include "host/model/flock.h"
+#include "host/model/initial_state.h"
 #include "tests/test_support.h"
 
 namespace boids {

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "host/cli/options.h"
-#include "host/errors.h"
-#include "host/message_text.h"
-#include "host/state_file.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/state_file.h"
 #include "tests/test_directory.h"
 
 namespace boids {

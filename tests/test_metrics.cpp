@@ -1,4 +1,4 @@
-// The flock metrics (host/metrics.h) on hand-computed cases, and against brute-force
+// The flock metrics (host/metrics/metrics.h) on hand-computed cases, and against brute-force
 // all-pairs versions written here on random states.
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "host/flock.h"
-#include "host/metrics.h"
+#include "host/model/flock.h"
+#include "host/metrics/metrics.h"
 #include "tests/test_support.h"
 
 namespace boids {

@@ -1,4 +1,4 @@
-// NumPy .npy state files (host/npy_file.h, host/state_file.h): exact round trips, the headers
+// NumPy .npy state files (host/io/npy_file.h, host/io/state_file.h): exact round trips, the headers
 // numpy writes in every version, and a clear refusal, naming the file, of everything else.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,9 +12,9 @@
 #include <random>
 #include <string>
 
-#include "host/errors.h"
-#include "host/npy_file.h"
-#include "host/state_file.h"
+#include "host/base/errors.h"
+#include "host/io/npy_file.h"
+#include "host/io/state_file.h"
 
 namespace boids {
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "host/errors.h"
-#include "host/output_file.h"
+#include "host/base/errors.h"
+#include "host/io/output_file.h"
 #include "tests/cli_fixture.h"
 
 namespace {

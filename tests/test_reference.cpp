@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "host/flock.h"
-#include "host/initial_state.h"
-#include "host/reference.h"
+#include "host/model/flock.h"
+#include "host/model/initial_state.h"
+#include "host/reference/reference.h"
 #include "tests/test_support.h"
 
 namespace boids {

@@ -11,12 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "host/errors.h"
-#include "host/flock_batch.h"
-#include "host/initial_state.h"
-#include "host/metrics.h"
-#include "host/reference.h"
-#include "host/simulation.h"
+#include "host/base/errors.h"
+#include "host/core/flock_batch.h"
+#include "host/model/initial_state.h"
+#include "host/metrics/metrics.h"
+#include "host/reference/reference.h"
+#include "host/core/simulation.h"
 #include "tests/test_support.h"
 
 namespace boids {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 #include "tests/test_support.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// State files (host/state_file.h): exact round trips, strict parsing with the file and the
+// State files (host/io/state_file.h): exact round trips, strict parsing with the file and the
 // line in every message, and writes that replace a file whole or not at all.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -17,9 +17,9 @@
 #include <sstream>
 #include <string>
 
-#include "host/errors.h"
-#include "host/flock.h"
-#include "host/state_file.h"
+#include "host/base/errors.h"
+#include "host/model/flock.h"
+#include "host/io/state_file.h"
 #include "tests/test_directory.h"
 
 namespace boids {

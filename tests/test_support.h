@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "host/flock.h"
-#include "host/simulation.h"
+#include "host/model/flock.h"
+#include "host/core/simulation.h"
 
 namespace boids::test_support {
 

@@ -14,9 +14,9 @@
 #include <sstream>
 #include <thread>
 
-#include "host/ensemble.h"
-#include "host/errors.h"
-#include "host/initial_state.h"
+#include "host/core/ensemble.h"
+#include "host/base/errors.h"
+#include "host/model/initial_state.h"
 #include "tests/cli_fixture.h"
 
 namespace {

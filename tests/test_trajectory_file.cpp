@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "host/errors.h"
-#include "host/trajectory_file.h"
+#include "host/base/errors.h"
+#include "host/io/trajectory_file.h"
 #include "tests/test_directory.h"
 
 namespace {

@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "host/initial_state.h"
-#include "host/metrics.h"
-#include "host/reference.h"
-#include "host/simulation.h"
+#include "host/model/initial_state.h"
+#include "host/metrics/metrics.h"
+#include "host/reference/reference.h"
+#include "host/core/simulation.h"
 #include "tests/test_support.h"
 
 namespace boids {

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "host/cli/python_script.h"
-#include "host/errors.h"
-#include "host/message_text.h"
-#include "host/output_file.h"
-#include "host/simulation.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/output_file.h"
+#include "host/core/simulation.h"
 #include "viewer/viewer.h"
 
 namespace boids::viewer {

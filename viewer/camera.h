@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "host/flock.h"
+#include "host/model/flock.h"
 
 namespace boids::viewer {
 

@@ -8,8 +8,8 @@
 #include <cuda_gl_interop.h>  // includes the system GL header for GLuint
 #include <cuda_runtime_api.h>
 
-#include "host/errors.h"
-#include "host/simulation.h"
+#include "host/base/errors.h"
+#include "host/core/simulation.h"
 #include "viewer/gl_interop.h"
 
 namespace boids::viewer {

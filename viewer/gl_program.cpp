@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "host/errors.h"
+#include "host/base/errors.h"
 
 namespace boids::viewer {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "host/errors.h"
+#include "host/base/errors.h"
 #include "viewer/app.h"
 
 int main(int argc, char** argv) {

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "host/cli/flock_options.h"
-#include "host/value_limits.h"
+#include "host/model/value_limits.h"
 #include "viewer/viewer.h"
 
 namespace boids::viewer {

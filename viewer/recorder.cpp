@@ -10,7 +10,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "host/errors.h"
+#include "host/base/errors.h"
 
 namespace boids::viewer {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "host/errors.h"
+#include "host/base/errors.h"
 #include "viewer/gl_program.h"
 
 namespace boids::viewer {

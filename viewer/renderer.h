@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "host/flock.h"
+#include "host/model/flock.h"
 #include "viewer/camera.h"
 
 namespace boids::viewer {

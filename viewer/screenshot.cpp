@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "host/errors.h"
+#include "host/base/errors.h"
 
 namespace boids::viewer {
 

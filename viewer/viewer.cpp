@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "host/errors.h"
-#include "host/initial_state.h"
-#include "host/metrics.h"
-#include "host/value_limits.h"
+#include "host/base/errors.h"
+#include "host/model/initial_state.h"
+#include "host/metrics/metrics.h"
+#include "host/model/value_limits.h"
 #include "viewer/screenshot.h"
 #include "viewer/viewer.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 #include "viewer/app.h"
 #include "viewer/camera.h"
 #include "viewer/gl_interop.h"

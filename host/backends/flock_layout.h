@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "host/flock.h"
-#include "host/simulation.h"
+#include "host/model/flock.h"
+#include "host/core/simulation.h"
 #include "kernels/flock_metrics.h"
 #include "kernels/noise.h"
 #include "kernels/rules.h"

@@ -1,4 +1,4 @@
-// A batch of flocks over any executor (host/flock_batch.h, kernels/batch_step.h): the arrays of
+// A batch of flocks over any executor (host/core/flock_batch.h, kernels/batch_step.h): the arrays of
 // a KernelSimulation sized for every boid of the batch, and the flocks' places in a small table
 // in the executor's memory. Built once; the flocks keep their slots for the whole flight.
 #pragma once
@@ -10,9 +10,9 @@
 
 #include "host/backends/flock_layout.h"
 #include "host/backends/kernel_simulation.h"
-#include "host/errors.h"
-#include "host/flock_batch.h"
-#include "host/memory.h"
+#include "host/base/errors.h"
+#include "host/core/flock_batch.h"
+#include "host/base/memory.h"
 #include "kernels/batch_step.h"
 
 namespace boids {

@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "host/flock_batch.h"
-#include "host/simulation.h"
+#include "host/core/flock_batch.h"
+#include "host/core/simulation.h"
 
 namespace boids {
 

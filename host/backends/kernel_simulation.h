@@ -21,12 +21,12 @@
 #include <vector>
 
 #include "host/backends/flock_layout.h"
-#include "host/backends/flock_part.h"
+#include "host/backends/part_passes.h"
 #include "host/backends/flock_transfer.h"
-#include "host/backends/part_measure.h"
-#include "host/errors.h"
-#include "host/memory.h"
-#include "host/simulation.h"
+#include "host/backends/part_share.h"
+#include "host/base/errors.h"
+#include "host/base/memory.h"
+#include "host/core/simulation.h"
 #include "kernels/flock_metrics.h"
 #include "kernels/hashed_step.h"
 #include "kernels/predator.h"

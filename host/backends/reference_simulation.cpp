@@ -1,7 +1,7 @@
 // The reference backend: the seed's algorithm on one CPU thread, naive and double only.
-#include "host/errors.h"
-#include "host/reference.h"
-#include "host/simulation.h"
+#include "host/base/errors.h"
+#include "host/reference/reference.h"
+#include "host/core/simulation.h"
 
 namespace boids {
 namespace {

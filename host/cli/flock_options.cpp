@@ -6,11 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "host/errors.h"
-#include "host/initial_state.h"
-#include "host/message_text.h"
-#include "host/state_file.h"
-#include "host/value_limits.h"
+#include "host/base/errors.h"
+#include "host/model/initial_state.h"
+#include "host/base/message_text.h"
+#include "host/io/state_file.h"
+#include "host/model/value_limits.h"
 
 namespace boids::cli {
 namespace {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "host/cli/options.h"
-#include "host/flock.h"
-#include "host/simulation.h"
+#include "host/model/flock.h"
+#include "host/core/simulation.h"
 
 namespace boids::cli {
 

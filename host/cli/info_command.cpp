@@ -6,7 +6,7 @@
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/cli/reports.h"
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 
 namespace boids::cli {
 

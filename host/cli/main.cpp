@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "host/cli/commands.h"
-#include "host/errors.h"
-#include "host/message_text.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
 #if BOIDS_WITH_MPI
 #include "host/mpi/communicator.h"
 #include "host/mpi/distributed_simulation.h"

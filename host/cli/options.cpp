@@ -4,8 +4,8 @@
 #include <cmath>
 #include <set>
 
-#include "host/errors.h"
-#include "host/message_text.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
 
 namespace boids::cli {
 namespace {

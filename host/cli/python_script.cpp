@@ -4,9 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "host/errors.h"
-#include "host/message_text.h"
-#include "host/output_file.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/output_file.h"
 
 extern char** environ;
 

@@ -2,7 +2,7 @@
 
 #include <omp.h>
 
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 
 namespace boids::cli {
 

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "host/flock.h"
-#include "host/metrics.h"
-#include "host/validation.h"
+#include "host/model/flock.h"
+#include "host/metrics/metrics.h"
+#include "host/validation/validation.h"
 
 namespace boids::cli {
 

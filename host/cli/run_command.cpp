@@ -7,16 +7,16 @@
 #include <optional>
 #include <sstream>
 
-#include "host/checkpoint.h"
+#include "host/io/checkpoint.h"
 #include "host/cli/commands.h"
 #include "host/cli/flock_options.h"
 #include "host/cli/progress.h"
 #include "host/cli/python_script.h"
 #include "host/cli/reports.h"
 #include "host/cli/trajectory_option.h"
-#include "host/errors.h"
-#include "host/output_file.h"
-#include "host/state_file.h"
+#include "host/base/errors.h"
+#include "host/io/output_file.h"
+#include "host/io/state_file.h"
 #if BOIDS_WITH_MPI
 #include "host/mpi/distributed_simulation.h"
 #endif

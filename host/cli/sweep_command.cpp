@@ -1,5 +1,5 @@
 // `boids sweep`: the order parameter over a grid of parameter values, each point an ensemble of
-// replicas (host/ensemble.h). Rows reach the CSV file as points finish, so that an interrupted
+// replicas (host/core/ensemble.h). Rows reach the CSV file as points finish, so that an interrupted
 // sweep loses only the points in flight, and --resume skips the points the file holds.
 
 #include <algorithm>
@@ -18,12 +18,12 @@
 #include "host/cli/progress.h"
 #include "host/cli/python_script.h"
 #include "host/cli/sweep_csv.h"
-#include "host/ensemble.h"
-#include "host/errors.h"
-#include "host/flock_batch.h"
-#include "host/initial_state.h"
-#include "host/message_text.h"
-#include "host/output_file.h"
+#include "host/core/ensemble.h"
+#include "host/base/errors.h"
+#include "host/core/flock_batch.h"
+#include "host/model/initial_state.h"
+#include "host/base/message_text.h"
+#include "host/io/output_file.h"
 
 namespace boids::cli {
 namespace {

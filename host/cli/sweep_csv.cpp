@@ -7,10 +7,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "host/checkpoint.h"
-#include "host/checksum.h"
-#include "host/errors.h"
-#include "host/message_text.h"
+#include "host/io/checkpoint.h"
+#include "host/base/checksum.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
 
 namespace boids::cli {
 

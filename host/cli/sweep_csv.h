@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "host/ensemble.h"
+#include "host/core/ensemble.h"
 
 namespace boids::cli {
 

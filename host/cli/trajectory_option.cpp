@@ -4,9 +4,9 @@
 
 #include <limits>
 
-#include "host/errors.h"
-#include "host/message_text.h"
-#include "host/output_file.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/output_file.h"
 
 namespace boids::cli {
 void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {

@@ -1,5 +1,5 @@
 // `boids run --trajectory FILE.h5 --trajectory-every K`: the options, their checks, and the
-// recording of frames as the run goes (host/trajectory_file.h writes them).
+// recording of frames as the run goes (host/io/trajectory_file.h writes them).
 #pragma once
 
 #include <cstdint>
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "host/cli/options.h"
-#include "host/output_file.h"
-#include "host/simulation.h"
-#include "host/trajectory_file.h"
+#include "host/io/output_file.h"
+#include "host/core/simulation.h"
+#include "host/io/trajectory_file.h"
 
 namespace boids::cli {
 

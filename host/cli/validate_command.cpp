@@ -8,9 +8,9 @@
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/cli/reports.h"
-#include "host/errors.h"
-#include "host/message_text.h"
-#include "host/validation.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/validation/validation.h"
 
 namespace boids::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "host/errors.h"
+#include "host/base/errors.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
 

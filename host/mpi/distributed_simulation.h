@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "host/mpi/communicator.h"
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 
 namespace boids::mpi {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <utility>
 
-#include "host/checkpoint.h"
-#include "host/cuda_device_choice.h"
-#include "host/errors.h"
+#include "host/io/checkpoint.h"
+#include "host/backends/cuda_device_choice.h"
+#include "host/base/errors.h"
 #include "host/mpi/communicator.h"
-#include "host/value_limits.h"
+#include "host/model/value_limits.h"
 
 namespace boids::mpi {
 namespace {

@@ -1,5 +1,5 @@
 // One rank's share of a distributed flock: the boids of its slab (host/mpi/slabs.h), kept in
-// its backend between steps as parts of the whole flock (PartAccess, host/simulation.h). The
+// its backend between steps as parts of the whole flock (PartAccess, host/core/simulation.h). The
 // slabs start, and every kBalanceEvery steps are moved, so that each holds about as many
 // boids (a flock that gathers in a few places would load some ranks far more than others).
 // A wide slab is held as three parts, a band at each face and the interior between them
@@ -25,7 +25,7 @@
 
 #include "host/mpi/communicator.h"
 #include "host/mpi/slabs.h"
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 
 namespace boids::mpi {
 

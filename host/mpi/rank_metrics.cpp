@@ -1,5 +1,5 @@
 // The whole flock's metrics over the ranks (RankFlock::metrics), from each rank's share of
-// them (PartAccess::measure_part) put together as host/part_metrics.h says:
+// them (PartAccess::measure_part) put together as host/parts/joined_metrics.h says:
 //   sums     one MPI_Allreduce
 //   nearest  the far boids (whose nearest may lie beyond their rank's ghosts: a lone boid
 //            near a face) go to every rank, each finds its own boids' nearest to them, and an
@@ -12,7 +12,7 @@
 
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
-#include "host/part_metrics.h"
+#include "host/parts/joined_metrics.h"
 
 namespace boids::mpi {
 namespace {

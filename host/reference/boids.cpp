@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "host/reference/models.h"
+#include "host/reference/detail/models.h"
 
 namespace boids::reference {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "host/reference/models.h"
-#include "host/reference/space_3d.h"
+#include "host/reference/detail/models.h"
+#include "host/reference/detail/space_3d.h"
 
 namespace boids::reference {
 namespace {

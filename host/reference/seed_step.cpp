@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "host/errors.h"
-#include "host/reference.h"
-#include "host/reference/models.h"
+#include "host/base/errors.h"
+#include "host/reference/reference.h"
+#include "host/reference/detail/models.h"
 
 namespace boids {
 namespace {

@@ -1,4 +1,4 @@
-#include "host/reference/space_3d.h"
+#include "host/reference/detail/space_3d.h"
 
 #include <cmath>
 

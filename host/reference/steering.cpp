@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "host/reference/models.h"
+#include "host/reference/detail/models.h"
 
 namespace boids::reference {
 namespace {

@@ -4,8 +4,8 @@
 // step; compiled without floating-point contraction, like the rest of the reference.
 #include <cmath>
 
-#include "host/reference/models.h"
-#include "host/reference/space_3d.h"
+#include "host/reference/detail/models.h"
+#include "host/reference/detail/space_3d.h"
 
 namespace boids::reference {
 namespace {

@@ -3,7 +3,7 @@
 // contraction, like the rest of the reference.
 #include <cmath>
 
-#include "host/reference/models.h"
+#include "host/reference/detail/models.h"
 
 namespace boids::reference {
 namespace {

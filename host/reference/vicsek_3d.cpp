@@ -2,8 +2,8 @@
 // neighbours within r, itself first, turned by the noise to a direction uniform within the cone
 // of half-angle noise / 2 around it, and moves at the constant speed V. Compiled without
 // floating-point contraction, like the rest of the reference.
-#include "host/reference/models.h"
-#include "host/reference/space_3d.h"
+#include "host/reference/detail/models.h"
+#include "host/reference/detail/space_3d.h"
 
 namespace boids::reference {
 

@@ -1,5 +1,5 @@
 // Compiled without floating-point contraction, like the rest of the reference.
-#include "host/reference/world.h"
+#include "host/reference/detail/world.h"
 
 #include <cmath>
 

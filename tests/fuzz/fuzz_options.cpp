@@ -13,7 +13,7 @@
 
 #include "host/cli/flock_options.h"
 #include "host/cli/options.h"
-#include "host/errors.h"
+#include "host/base/errors.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "host/flock.h"
+#include "host/model/flock.h"
 
 namespace boids::fuzz {
 

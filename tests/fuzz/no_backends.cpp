@@ -3,7 +3,7 @@
 // instrumentation.
 #include <cstdlib>
 
-#include "host/simulation.h"
+#include "host/core/simulation.h"
 
 namespace boids {
 

@@ -52,7 +52,7 @@ run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${pr
 
 # The tree: headers under include/boids only, the library, the package, the executable and
 # its script.
-foreach(path include/boids/host/boids.h include/boids/host/simulation.h
+foreach(path include/boids/host/boids.h include/boids/host/core/simulation.h
              include/boids/kernels/rules.h ${LIBDIR}/libboids.a
              ${LIBDIR}/cmake/boids/boidsConfig.cmake ${LIBDIR}/cmake/boids/boidsConfigVersion.cmake
              ${LIBDIR}/cmake/boids/boidsTargets.cmake bin/boids share/boids/plot_metrics.py)

@@ -1,0 +1,191 @@
+// Runs the kernels' functors on OpenMP threads, over host memory: the cpu backend's launch
+// layer. KernelSimulation (kernel_simulation.h) asks the same of every executor.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/backends/cpu/host_buffer.h"
+#include "host/base/memory.h"
+#include "kernels/cell_index.h"
+#include "kernels/naive_step.h"
+
+namespace boids {
+
+class CpuExecutor : public HostMemory {
+ public:
+#if defined(__AVX512F__)
+  static constexpr int kVectorBytes = 64;
+#else
+  static constexpr int kVectorBytes = 32;
+#endif
+
+  // Boids per block of the hashed step: one vector register's worth.
+  template <typename Real>
+  static constexpr int hashed_lanes = kVectorBytes / sizeof(Real);
+
+  // Boids per block of the naive step: a few vector registers' worth.
+  template <typename Real>
+  static constexpr int naive_lanes = sizeof(Real) == 4 ? 16 : 8;
+
+  std::string device() const {
+    return "CPU, " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
+  }
+  std::uint64_t available_memory() const {
+    return available_host_memory();
+  }
+  std::uint64_t scratch_bytes() const {
+    return partial_sums_.capacity() * sizeof(double) +
+           range_totals_.capacity() * sizeof(kernels::index_t);
+  }
+
+  // Bytes of its own scratch a flock of `count` boids needs (the sums' partial results).
+  static std::uint64_t scratch_needed(kernels::index_t count, kernels::index_t /*cells*/,
+                                      std::uint64_t /*lent*/) {
+    return (count / kSumChunk + 1) * sizeof(double) +
+           (kMaxSortThreads + 1) * sizeof(kernels::index_t);
+  }
+
+  template <typename Functor>
+  void for_each(kernels::index_t count, const Functor& functor) const {
+    const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
+  }
+
+  // As for_each, for items of uneven cost (the pencils of a box's hashed step): threads take
+  // them one at a time.
+  template <typename Functor>
+  void for_each_uneven(kernels::index_t count, const Functor& functor) const {
+    const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
+  }
+
+  // The naive step in blocks of naive_lanes boids, vectorised across the block's boids.
+  template <typename Model, typename Real, int D>
+  void naive_step(const kernels::Boid<Real, D>* in, kernels::Boid<Real, D>* out,
+                  kernels::index_t count, const kernels::StepParams<Real>& params) const {
+    const kernels::NaiveStepBlock<Model, Real, naive_lanes<Real>, D> block{in, out, count, params};
+    const auto blocks = static_cast<std::int64_t>(block.blocks_for(count));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < blocks; ++b) block(static_cast<kernels::index_t>(b));
+  }
+
+  // A stable counting sort by cell, O(count + cells), since cell keys are dense. It needs no
+  // scratch and no sorted keys: each thread owns a range of cells, counts the keys in it
+  // (reading every key), turns its counts into the cells' starts, places its boids (the
+  // starts serving as cursors, which leaves each at its cell's end) and shifts the starts
+  // back. Equal keys keep their input order and the result never depends on the thread
+  // count. `order` comes in as the identity, which the sort need not read.
+  void sort_cells(const kernels::index_t* keys, kernels::index_t* order,
+                  kernels::index_t* cell_start, kernels::index_t count, kernels::index_t cells,
+                  kernels::Scratch /*unused*/) {
+    const int parts = std::max(1, std::min({omp_get_max_threads(), kMaxSortThreads,
+                                            static_cast<int>(count / kMinKeysPerSortThread)}));
+    range_totals_.assign(static_cast<std::size_t>(parts) + 1, 0);
+#pragma omp parallel num_threads(parts)
+    {
+      const int part = omp_get_thread_num();
+      const kernels::index_t first =
+          static_cast<kernels::index_t>(std::uint64_t{cells} * part / parts);
+      const kernels::index_t last =
+          static_cast<kernels::index_t>(std::uint64_t{cells} * (part + 1) / parts);
+      std::fill(cell_start + first, cell_start + last, 0);
+      for (kernels::index_t i = 0; i < count; ++i) {
+        const kernels::index_t key = keys[i];
+        if (key >= first && key < last) ++cell_start[key];
+      }
+      kernels::index_t total = 0;
+      for (kernels::index_t c = first; c < last; ++c) {
+        const kernels::index_t n = cell_start[c];
+        cell_start[c] = total;
+        total += n;
+      }
+      range_totals_[part + 1] = total;
+#pragma omp barrier
+      kernels::index_t base = 0;
+      for (int p = 0; p <= part; ++p) base += range_totals_[p];
+      for (kernels::index_t c = first; c < last; ++c) cell_start[c] += base;
+      for (kernels::index_t i = 0; i < count; ++i) {
+        const kernels::index_t key = keys[i];
+        if (key >= first && key < last) order[cell_start[key]++] = i;
+      }
+      for (kernels::index_t c = last; c > first + 1; --c) cell_start[c - 1] = cell_start[c - 2];
+      if (first < last) cell_start[first] = base;
+    }
+    cell_start[cells] = count;
+  }
+
+  // Sum of value_of(i) over [0, count) in fixed chunks added in order: the same result on any
+  // number of threads.
+  template <typename ValueOf>
+  double sum(kernels::index_t count, const ValueOf& value_of) {
+    const std::int64_t n = count, chunks = (n + kSumChunk - 1) / kSumChunk;
+    partial_sums_.assign(static_cast<std::size_t>(chunks), 0.0);
+    double* partial = partial_sums_.data();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      partial[c] = chunk_sum(c * kSumChunk, std::min(n, (c + 1) * kSumChunk), value_of);
+    }
+    double total = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) total += partial[c];
+    return total;
+  }
+
+  // out[s] = the sum of value_of(i) over [starts[s], starts[s + 1]), added exactly as sum()
+  // adds a flock of its own (a batch's flocks, kernels/batch_step.h), a segment per thread.
+  template <typename ValueOf>
+  void segmented_sum(const kernels::index_t* starts, kernels::index_t segments,
+                     const ValueOf& value_of, double* out) const {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t s = 0; s < static_cast<std::int64_t>(segments); ++s) {
+      const std::int64_t first = starts[s], end = starts[s + 1];
+      double total = 0;
+      for (std::int64_t c = first; c < end; c += kSumChunk) {
+        total += chunk_sum(c, std::min(end, c + kSumChunk), value_of);
+      }
+      out[s] = total;
+    }
+  }
+
+  kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count) const {
+    kernels::index_t best = 0;
+#pragma omp parallel for reduction(max : best) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i)
+      best = std::max(best, values[i]);
+    return best;
+  }
+
+  void segmented_maximum(const kernels::index_t* values, const kernels::index_t* starts,
+                         kernels::index_t segments, kernels::index_t* out) const {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t s = 0; s < static_cast<std::int64_t>(segments); ++s) {
+      kernels::index_t best = 0;
+      for (kernels::index_t i = starts[s]; i < starts[s + 1]; ++i) best = std::max(best, values[i]);
+      out[s] = best;
+    }
+  }
+
+ private:
+  // Every sorting thread reads all keys, so only a few pay off, and only on many keys.
+  static constexpr int kMaxSortThreads = 4;
+  static constexpr kernels::index_t kMinKeysPerSortThread = 65536;
+  static constexpr std::int64_t kSumChunk = 1 << 14;  // boids per partial sum
+
+  template <typename ValueOf>
+  static double chunk_sum(std::int64_t first, std::int64_t end, const ValueOf& value_of) {
+    double s = 0;
+    for (std::int64_t i = first; i < end; ++i) s += value_of(static_cast<kernels::index_t>(i));
+    return s;
+  }
+
+  std::vector<kernels::index_t> range_totals_;
+  std::vector<double> partial_sums_;
+};
+
+}  // namespace boids

@@ -1,0 +1,172 @@
+// Runs the kernels' functors on a GPU, over device memory: the cuda backend's launch layer.
+// Everything goes on the executor's own non-blocking stream; only transfers, reductions and
+// synchronize() wait for it. CUB sorts, scans and reduces. Temporary storage comes from the
+// scratch the cell index lends (the reordered state's buffer, free while the sort runs) or
+// from one buffer the executor keeps, grown when needed and never freed per step.
+#pragma once
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cuda/std/functional>
+#include <string>
+
+#include "host/backends/cuda/cuda_buffer.h"
+#include "kernels/cell_index.h"
+#include "kernels/cuda/for_each.cuh"
+#include "kernels/cuda/naive_tiled.cuh"
+
+namespace boids {
+
+class CudaExecutor {
+ public:
+  template <typename T>
+  using Buffer = CudaBuffer<T>;
+  static constexpr bool kHostMemory = false;
+  static constexpr int kThreadsPerBlock = 256;
+
+  // One boid per thread in the hashed step.
+  template <typename Real>
+  static constexpr int hashed_lanes = 1;
+
+  explicit CudaExecutor(std::string device_name);
+  CudaExecutor(const CudaExecutor&) = delete;
+  CudaExecutor& operator=(const CudaExecutor&) = delete;
+
+  std::string device() const { return device_; }
+  std::string memory_name() const { return "GPU memory"; }
+  std::uint64_t available_memory() const;
+  std::uint64_t scratch_bytes() const {
+    return temp_.bytes() + result_.bytes() + segment_results_.bytes();
+  }
+
+  // Temporary storage CUB needs beyond `lent` bytes of lent scratch, for a flock of `count`
+  // boids on `cells` cells: sized before anything is allocated.
+  static std::uint64_t scratch_needed(kernels::index_t count, kernels::index_t cells,
+                                      std::uint64_t lent);
+
+  template <typename T>
+  void upload(T* to, const T* from, std::size_t count) const {
+    copy(to, from, count * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  template <typename T>
+  void download(T* to, const T* from, std::size_t count) const {
+    copy(to, from, count * sizeof(T), cudaMemcpyDeviceToHost);
+  }
+  void synchronize() const;
+
+  // The executor's stream (a cudaStream_t) and the device it runs on, for callers that work
+  // on the flock's memory themselves.
+  void* stream_handle() const { return stream_.get(); }
+  int device_ordinal() const;
+
+  // Times the work queued between the two calls, with CUDA events on the stream.
+  void mark();
+  double seconds_since_mark();
+
+  template <typename Functor>
+  void for_each(kernels::index_t count, const Functor& functor) const {
+    launch(stream_.get(), count, functor);
+  }
+
+  // Runs `functor` on another stream (a viewer's), after the work queued here and before the
+  // work queued here next.
+  template <typename Functor>
+  void for_each_on(void* stream, kernels::index_t count, const Functor& functor) {
+    const auto other = static_cast<cudaStream_t>(stream);
+    hand_over(stream_.get(), other);
+    launch(other, count, functor);
+    hand_over(other, stream_.get());
+  }
+
+  template <typename Model, typename Real, int D>
+  void naive_step(const kernels::Boid<Real, D>* in, kernels::Boid<Real, D>* out,
+                  kernels::index_t count, const kernels::StepParams<Real>& params) const {
+    const unsigned blocks = (count + kernels::kNaiveTile - 1) / kernels::kNaiveTile;
+    kernels::with_pair_flags(params.torus, params.limited_view, [&](auto flags) {
+      using F = decltype(flags);
+      kernels::cuda::naive_tiled_step<Model, F::kWraps, F::kLimitedView, Real, D>
+          <<<blocks, kernels::kNaiveTile, 0, stream_.get()>>>(in, out, count, params);
+    });
+    BOIDS_CUDA_CHECK_LAUNCH("naive_tiled_step");
+  }
+
+  // CUB's radix sort of (key, identity) pairs over the key bits in use, its alternate buffers
+  // and temporary storage in the lent scratch; then the cell starts from the sorted keys
+  // (kernels::find_cell_starts). `order` is copied back when the sort ends in the alternate,
+  // because the reorder writes the scratch.
+  void sort_cells(kernels::index_t* keys, kernels::index_t* order, kernels::index_t* cell_start,
+                  kernels::index_t count, kernels::index_t cells, kernels::Scratch lent);
+
+  void inclusive_max_scan(kernels::index_t* values, kernels::index_t count, kernels::Scratch lent);
+
+  // The sum of value_of(i) over [0, count): CUB's reduction, the same on every run.
+  template <typename ValueOf>
+  double sum(kernels::index_t count, const ValueOf& value_of) {
+    const thrust::counting_iterator<kernels::index_t> indices(0);
+    std::size_t bytes = 0;
+    BOIDS_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, bytes, indices, result_.data(),
+                                                        count, cuda::std::plus<double>{}, value_of,
+                                                        0.0, stream_.get()));
+    BOIDS_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
+        temp(bytes, {}), bytes, indices, result_.data(), count, cuda::std::plus<double>{}, value_of,
+        0.0, stream_.get()));
+    double total = 0;
+    download(&total, result_.data(), 1);
+    return total;
+  }
+
+  kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count);
+
+  // out[s] = the sum of value_of(i) over [starts[s], starts[s + 1]) (starts in device
+  // memory, out in the host's): CUB's segmented reduction, a thread block per segment, the
+  // same on every run. Its order of addition differs from sum()'s, so a batch's metrics agree
+  // with a lone flock's to rounding, not bit for bit.
+  template <typename ValueOf>
+  void segmented_sum(const kernels::index_t* starts, kernels::index_t segments,
+                     const ValueOf& value_of, double* out) {
+    if (segments == 0) return;
+    const auto values =
+        thrust::make_transform_iterator(thrust::counting_iterator<kernels::index_t>(0), value_of);
+    double* results = segment_results(segments);
+    std::size_t bytes = 0;
+    BOIDS_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
+        nullptr, bytes, values, results, segments, starts, starts + 1, cuda::std::plus<double>{},
+        0.0, stream_.get()));
+    BOIDS_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
+        temp(bytes, {}), bytes, values, results, segments, starts, starts + 1,
+        cuda::std::plus<double>{}, 0.0, stream_.get()));
+    download(out, results, segments);
+  }
+
+  void segmented_maximum(const kernels::index_t* values, const kernels::index_t* starts,
+                         kernels::index_t segments, kernels::index_t* out);
+
+ private:
+  template <typename Functor>
+  static void launch(cudaStream_t stream, kernels::index_t count, const Functor& functor) {
+    if (count == 0) return;
+    const unsigned blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
+    kernels::cuda::for_each_index<<<blocks, kThreadsPerBlock, 0, stream>>>(count, functor);
+    BOIDS_CUDA_CHECK_LAUNCH("for_each_index");
+  }
+
+  void copy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind) const;
+  // Makes `later` wait for the work queued so far on `earlier`.
+  void hand_over(cudaStream_t earlier, cudaStream_t later);
+  // `bytes` of temporary storage: in `lent` when it fits, else in the executor's own buffer.
+  void* temp(std::size_t bytes, kernels::Scratch lent);
+  // Room for `segments` results of a segmented reduction (doubles, or indices in their bytes).
+  double* segment_results(kernels::index_t segments);
+
+  std::string device_;
+  CudaStream stream_;
+  CudaEvent start_, stop_;  // timing
+  CudaEvent handoff_;       // ordering with other streams
+  CudaBuffer<unsigned char> temp_;
+  CudaBuffer<double> result_;  // one reduction's result (a double, or an index in its bytes)
+  CudaBuffer<double> segment_results_;
+};
+
+}  // namespace boids

@@ -1,0 +1,409 @@
+#include "host/io/checkpoint.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "host/base/checksum.h"
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/model/value_limits.h"
+
+namespace boids {
+namespace {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "checkpoints are little-endian");
+
+constexpr char kMagic[8] = {'B', 'O', 'I', 'D', 'S', 'C', 'K', 'P'};
+
+// The state's columns in the file's order: x, y (, z), vx, vy (, vz).
+std::vector<std::vector<double>*> state_columns(FlockState& s) {
+  if (s.dimensions == 3) return {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
+  return {&s.x, &s.y, &s.vx, &s.vy};
+}
+std::vector<const std::vector<double>*> state_columns(const FlockState& s) {
+  if (s.dimensions == 3) return {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
+  return {&s.x, &s.y, &s.vx, &s.vy};
+}
+constexpr std::uint32_t kMaxHeaderBytes = 64u << 20;  // room for 100,000 obstacles
+
+using json = nlohmann::json;
+
+// Where a checkpoint's bytes come from: a file read in pieces, or a string (the fuzzer's).
+class Source {
+ public:
+  Source(const std::string& name, std::uint64_t size) : name_(name), size_(size) {}
+  virtual ~Source() = default;
+  // Reads exactly `size` bytes into `out` and adds them to the checksum.
+  void read(void* out, std::size_t size) {
+    if (size > size_ - offset_) refuse("the file is truncated");
+    fill(out, size);
+    offset_ += size;
+    sum_.add(out, size);
+  }
+  std::uint64_t remaining() const { return size_ - offset_; }
+  std::uint64_t checksum() const { return sum_.value(); }
+  [[noreturn]] void refuse(const std::string& why) const {
+    throw InputError("checkpoint " + quoted_path(name_) + ": " + why);
+  }
+
+ protected:
+  virtual void fill(void* out, std::size_t size) = 0;
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  std::uint64_t size_, offset_ = 0;
+  Checksum sum_;
+};
+
+class StringSource final : public Source {
+ public:
+  StringSource(const std::string& bytes, const std::string& name)
+      : Source(name, bytes.size()), bytes_(bytes) {}
+
+ private:
+  void fill(void* out, std::size_t size) override {
+    std::memcpy(out, bytes_.data() + at_, size);
+    at_ += size;
+  }
+  const std::string& bytes_;
+  std::size_t at_ = 0;
+};
+
+class FileSource final : public Source {
+ public:
+  FileSource(std::ifstream& in, const std::string& name, std::uint64_t size)
+      : Source(name, size), in_(in) {}
+
+ private:
+  void fill(void* out, std::size_t size) override {
+    if (!in_.read(static_cast<char*>(out), static_cast<std::streamsize>(size))) {
+      throw RuntimeError("cannot read checkpoint " + quoted_path(name()) +
+                         " (did it change while it was read?)");
+    }
+  }
+  std::ifstream& in_;
+};
+
+template <typename T>
+T read_value(Source& source) {
+  T value;
+  source.read(&value, sizeof value);
+  return value;
+}
+
+// The header's values, each checked: a missing or mistyped field is named.
+class Header {
+ public:
+  Header(const json& j, Source& source) : j_(j), source_(source) {}
+
+  const json& field(const char* key) const {
+    if (!j_.contains(key)) source_.refuse("the header has no '" + std::string(key) + "'");
+    return j_.at(key);
+  }
+  double number(const char* key) const {
+    const json& v = field(key);
+    if (!v.is_number()) source_.refuse("'" + std::string(key) + "' is not a number");
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) source_.refuse("'" + std::string(key) + "' is not finite");
+    return x;
+  }
+  std::uint64_t whole(const char* key) const {
+    const json& v = field(key);
+    if (!v.is_number_unsigned()) source_.refuse("'" + std::string(key) + "' is not a count");
+    return v.get<std::uint64_t>();
+  }
+  std::string text(const char* key) const {
+    const json& v = field(key);
+    if (!v.is_string()) source_.refuse("'" + std::string(key) + "' is not text");
+    return v.get<std::string>();
+  }
+  // Two numbers (x, y), or three (x, y, z) in three dimensions.
+  Vec3 pair(const json& v, const char* key, int dimensions = 2) const {
+    const auto n = static_cast<std::size_t>(dimensions);
+    bool numbers = v.is_array() && v.size() == n;
+    for (std::size_t k = 0; numbers && k < n; ++k) numbers = v[k].is_number();
+    if (!numbers) {
+      source_.refuse("'" + std::string(key) + "' is not " + (n == 3 ? "three" : "two") +
+                     " numbers");
+    }
+    return {v[0].get<double>(), v[1].get<double>(), n == 3 ? v[2].get<double>() : 0.0};
+  }
+  // One of an enumeration's values, by the name to_string gives it.
+  template <typename E>
+  E choice(const char* key, std::initializer_list<E> values) const {
+    const std::string name = text(key);
+    for (E value : values)
+      if (to_string(value) == name) return value;
+    source_.refuse("'" + std::string(key) + "' is " + quoted(name) + ", not a known value");
+  }
+
+ private:
+  const json& j_;
+  Source& source_;
+};
+
+FlockParams params_of(const Header& h, const json& j, Source& source) {
+  FlockParams p;
+  // A 2D flight's description has no "dimensions" (checkpoints from before 3D read alike).
+  if (j.contains("dimensions")) {
+    if (h.whole("dimensions") != 3) source.refuse("'dimensions' is not 3");
+    p.dimensions = 3;
+  }
+  const int d = p.dimensions;
+  p.model = h.choice("model", {Model::kBoids, Model::kSteering, Model::kVicsek});
+  p.radius = h.number("radius");
+  p.separation = h.number("separation");
+  p.alignment = h.number("alignment");
+  p.cohesion = h.number("cohesion");
+  p.max_speed = h.number("max_speed");
+  const Vec3 world = h.pair(h.field("world"), "world");
+  p.world = {world.x, world.y, h.choice("boundary", {Boundary::kTorus, Boundary::kWalls})};
+  if (d == 3) p.world.depth = h.number("depth");
+  p.separation_radius = h.number("separation_radius");
+  p.fov = h.number("fov");
+  p.noise = h.number("noise");
+  p.dt = h.number("dt");
+  p.wall_distance = h.number("wall_distance");
+  p.has_goal = !h.field("goal").is_null();
+  if (p.has_goal) p.goal = h.pair(h.field("goal"), "goal", d);
+  p.goal_weight = h.number("goal_weight");
+  p.wind = h.pair(h.field("wind"), "wind", d);
+  p.update = h.choice("update", {Update::kSynchronous, Update::kInPlace});
+  const json& obstacles = h.field("obstacles");
+  if (!obstacles.is_array()) source.refuse("'obstacles' is not a list");
+  const std::size_t columns = d == 3 ? 4 : 3;  // (x, y, radius) or (x, y, z, radius)
+  for (const json& o : obstacles) {
+    bool numbers = o.is_array() && o.size() == columns;
+    for (std::size_t k = 0; numbers && k < columns; ++k) numbers = o[k].is_number();
+    if (!numbers) {
+      source.refuse(d == 3 ? "an obstacle is not four numbers (x, y, z, radius)"
+                           : "an obstacle is not three numbers (x, y, radius)");
+    }
+    Obstacle obstacle{o[0].get<double>(), o[1].get<double>(), o[columns - 1].get<double>()};
+    if (d == 3) obstacle.z = o[2].get<double>();
+    p.obstacles.push_back(obstacle);
+  }
+  return p;
+}
+
+// The flight as the command line would check it, before its boids are read: every parameter
+// in its range (the checksum guards against damage, this against a file that was made), those
+// of its precision (value_limits.h), and options that go together.
+void check_flight(const SimulationConfig& config, Source& source) {
+  const FlockParams& p = config.params;
+  const auto positive = [&](double v) { return std::isfinite(v) && v > 0; };
+  const auto non_negative = [&](double v) { return std::isfinite(v) && v >= 0; };
+  const bool ok =
+      positive(p.radius) && positive(p.max_speed) && positive(p.dt) && positive(p.world.width) &&
+      positive(p.world.height) && non_negative(p.separation) && non_negative(p.alignment) &&
+      non_negative(p.cohesion) && non_negative(p.separation_radius) &&
+      non_negative(p.wall_distance) && non_negative(p.goal_weight) && p.fov > 0 && p.fov <= 360 &&
+      p.noise >= 0 && p.noise <= 2 * kPi && std::isfinite(p.wind.x) && std::isfinite(p.wind.y) &&
+      std::isfinite(p.goal.x) && std::isfinite(p.goal.y) && std::isfinite(p.wind.z) &&
+      std::isfinite(p.goal.z) && (p.dimensions == 2 || positive(p.world.depth));
+  if (!ok) source.refuse("the header's parameters are not a valid flight");
+  for (const Obstacle& o : p.obstacles) {
+    if (!positive(o.radius) || !(o.x >= 0 && o.x < p.world.width) ||
+        !(o.y >= 0 && o.y < p.world.height) ||
+        (p.dimensions == 3 && !(o.z >= 0 && o.z < p.world.depth))) {
+      source.refuse("an obstacle lies outside the world or has no radius");
+    }
+  }
+  try {
+    check_params(p, config.precision);
+  } catch (const InputError& e) {
+    source.refuse(std::string("its flight is outside boids' ranges: ") + e.what());
+  }
+  if (p.update == Update::kInPlace && config.backend != Backend::kReference) {
+    source.refuse("the in-place update runs on the reference backend only");
+  }
+  if (p.has_goal &&
+      !(p.goal.x >= 0 && p.goal.x < p.world.width && p.goal.y >= 0 && p.goal.y < p.world.height &&
+        (p.dimensions == 2 || (p.goal.z >= 0 && p.goal.z < p.world.depth)))) {
+    source.refuse("its goal lies outside the world");
+  }
+}
+
+// Every boid in the world with a velocity its precision holds, and the order a permutation.
+void check_boids(const Checkpoint& c, Source& source) {
+  const World& world = c.config.params.world;
+  const double fastest = value_limits(c.config.precision).largest_state_speed;
+  const bool box = c.state.dimensions == 3;
+  for (std::size_t i = 0; i < c.state.size(); ++i) {
+    if (!(c.state.x[i] >= 0 && c.state.x[i] < world.width && c.state.y[i] >= 0 &&
+          c.state.y[i] < world.height && std::abs(c.state.vx[i]) <= fastest &&
+          std::abs(c.state.vy[i]) <= fastest) ||
+        (box && !(c.state.z[i] >= 0 && c.state.z[i] < world.depth &&
+                  std::abs(c.state.vz[i]) <= fastest))) {
+      source.refuse("boid " + std::to_string(i) + " is outside the world or faster than " +
+                    to_string(c.config.precision) + " precision holds");
+    }
+  }
+  if (!is_permutation(c.order)) source.refuse("the order of the boids is not a permutation");
+}
+
+Checkpoint parse(Source& source) {
+  char magic[sizeof kMagic];
+  if (source.remaining() < sizeof kMagic) source.refuse("not a boids checkpoint (too short)");
+  source.read(magic, sizeof magic);
+  if (std::memcmp(magic, kMagic, sizeof kMagic) != 0) source.refuse("not a boids checkpoint");
+  const auto version = read_value<std::uint32_t>(source);
+  if (version != kCheckpointVersion) {
+    source.refuse("format version " + std::to_string(version) + "; this boids reads version " +
+                  std::to_string(kCheckpointVersion));
+  }
+  const auto header_bytes = read_value<std::uint32_t>(source);
+  if (header_bytes > kMaxHeaderBytes || header_bytes > source.remaining()) {
+    source.refuse("the file is truncated or its header length is damaged");
+  }
+  std::string text(header_bytes, '\0');
+  source.read(text.data(), text.size());
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) source.refuse("the header is not a JSON object");
+  const Header h(j, source);
+  if (h.text("format") != "boids checkpoint") source.refuse("not a boids checkpoint");
+  Checkpoint c;
+  c.step = h.whole("step");
+  const std::uint64_t count = h.whole("count");
+  if (count == 0 || count > kMaxBoids)
+    source.refuse("it holds " + std::to_string(count) + " boids");
+  c.config.params = params_of(h, j, source);
+  const auto columns = static_cast<std::uint64_t>(2 * c.config.params.dimensions);
+  if (source.remaining() != count * (columns + 1) * 8 + 8) {
+    source.refuse("its size does not match its " + std::to_string(count) +
+                  " boids (truncated, or more was appended)");
+  }
+  c.config.backend = h.choice("backend", {Backend::kReference, Backend::kCpu, Backend::kCuda});
+  c.config.method = h.choice("method", {Method::kNaive, Method::kHashed});
+  c.config.precision = h.choice("precision", {Precision::kFloat, Precision::kDouble});
+  c.config.seed = h.whole("seed");
+  check_flight(c.config, source);
+  c.state.dimensions = c.config.params.dimensions;
+  c.state.resize(count);
+  c.order.resize(count);
+  for (std::vector<double>* column : state_columns(c.state)) {
+    source.read(column->data(), count * sizeof(double));
+  }
+  source.read(c.order.data(), count * sizeof(std::uint64_t));
+  const std::uint64_t expected = source.checksum();
+  if (read_value<std::uint64_t>(source) != expected) {
+    source.refuse("the checksum does not match: the file is damaged");
+  }
+  check_boids(c, source);
+  return c;
+}
+
+json obstacles_json(const std::vector<Obstacle>& obstacles, int dimensions) {
+  json list = json::array();
+  for (const Obstacle& o : obstacles) {
+    list.push_back(dimensions == 3 ? json{o.x, o.y, o.z, o.radius} : json{o.x, o.y, o.radius});
+  }
+  return list;
+}
+
+}  // namespace
+
+std::string flight_description(const SimulationConfig& config) {
+  const FlockParams& p = config.params;
+  nlohmann::ordered_json j;
+  j["backend"] = to_string(config.backend);
+  j["method"] = to_string(config.method);
+  j["precision"] = to_string(config.precision);
+  j["seed"] = config.seed;
+  j["model"] = to_string(p.model);
+  j["radius"] = p.radius;
+  j["separation"] = p.separation;
+  j["alignment"] = p.alignment;
+  j["cohesion"] = p.cohesion;
+  j["max_speed"] = p.max_speed;
+  j["world"] = {p.world.width, p.world.height};
+  j["boundary"] = to_string(p.world.boundary);
+  j["separation_radius"] = p.separation_radius;
+  j["fov"] = p.fov;
+  j["noise"] = p.noise;
+  j["dt"] = p.dt;
+  j["wall_distance"] = p.wall_distance;
+  // In three dimensions the goal, the wind and the obstacles have a z; a 2D flight's
+  // description stays as it was, so that its checkpoints and sweep checksums do not change.
+  const bool box = p.dimensions == 3;
+  const json goal = box ? json{p.goal.x, p.goal.y, p.goal.z} : json{p.goal.x, p.goal.y};
+  j["goal"] = p.has_goal ? goal : json(nullptr);
+  j["goal_weight"] = p.goal_weight;
+  j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
+  j["update"] = to_string(p.update);
+  j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);
+  if (box) {
+    j["dimensions"] = 3;
+    j["depth"] = p.world.depth;
+  }
+  return j.dump();
+}
+
+Checkpoint checkpoint_of(const Simulation& sim) {
+  return {sim.config(), sim.steps_taken(), sim.state(), sim.backend_order()};
+}
+
+void write_checkpoint(const Checkpoint& c, const OutputFiles::ByteSink& sink) {
+  nlohmann::ordered_json header;
+  header["format"] = "boids checkpoint";
+  header["step"] = c.step;
+  header["count"] = c.state.size();
+  header.update(nlohmann::ordered_json::parse(flight_description(c.config)));
+  const std::string text = header.dump();
+  const auto header_bytes = static_cast<std::uint32_t>(text.size());
+  Checksum sum;
+  const auto put = [&](const void* data, std::size_t size) {
+    sum.add(data, size);
+    sink(data, size);
+  };
+  put(kMagic, sizeof kMagic);
+  put(&kCheckpointVersion, sizeof kCheckpointVersion);
+  put(&header_bytes, sizeof header_bytes);
+  put(text.data(), text.size());
+  for (const std::vector<double>* column : state_columns(c.state)) {
+    put(column->data(), column->size() * sizeof(double));
+  }
+  put(c.order.data(), c.order.size() * sizeof(std::uint64_t));
+  const std::uint64_t value = sum.value();
+  sink(&value, sizeof value);
+}
+
+void write_checkpoint(OutputFiles& files, const std::string& option, const Checkpoint& c) {
+  files.write_pieces(option, [&](const OutputFiles::ByteSink& sink) { write_checkpoint(c, sink); });
+}
+
+std::string format_checkpoint(const Checkpoint& c) {
+  std::string bytes;
+  write_checkpoint(c, [&](const void* data, std::size_t size) {
+    bytes.append(static_cast<const char*>(data), size);
+  });
+  return bytes;
+}
+
+Checkpoint parse_checkpoint(const std::string& bytes, const std::string& name) {
+  StringSource source(bytes, name);
+  return parse(source);
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0) {
+    throw InputError("cannot open checkpoint " + quoted_path(path) + ": " + std::strerror(errno));
+  }
+  if (!S_ISREG(info.st_mode)) {
+    throw InputError("checkpoint " + quoted_path(path) + " is not a regular file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError("cannot open checkpoint " + quoted_path(path) + ": " + std::strerror(errno));
+  FileSource source(in, path, static_cast<std::uint64_t>(info.st_size));
+  return parse(source);
+}
+
+}  // namespace boids

@@ -1,0 +1,60 @@
+// Checkpoints: a flight's whole state in one self-describing file, from which a run continues
+// exactly as if it had never stopped.
+//
+// Layout (little-endian):
+//   "BOIDSCKP"                 8 bytes, the magic
+//   version                    u32, kCheckpointVersion
+//   header length H            u32
+//   header                     H bytes of JSON: the format, the step, the count, and every
+//                              option that shapes the flight (backend, method, precision, seed,
+//                              the model's parameters, the obstacles themselves)
+//   x, y, vx, vy               4 x count f64, input order (float flocks' values exactly); in
+//                              three dimensions x, y, z, vx, vy, vz, 6 x count f64 (the header
+//                              then says "dimensions": 3 and gives the depth, and the goal,
+//                              wind and obstacles their z)
+//   order                      count u64: slot k of the backend held boid order[k]
+//   checksum                   u64 over every byte before it
+// A reader checks the magic, the version, the header, the file's size and the checksum before
+// it hands anything over: a corrupt, truncated or foreign file is refused whole.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/model/flock.h"
+#include "host/io/output_file.h"
+#include "host/core/simulation.h"
+
+namespace boids {
+
+inline constexpr std::uint32_t kCheckpointVersion = 1;
+
+struct Checkpoint {
+  SimulationConfig config;
+  std::uint64_t step = 0;
+  FlockState state;                  // input order
+  std::vector<std::uint64_t> order;  // the backend's order
+};
+
+// The running flight of `sim`, as a checkpoint holds it.
+Checkpoint checkpoint_of(const Simulation& sim);
+
+// Writes `checkpoint` as the output `option` of `files` (streamed: no second copy of the
+// flock in memory).
+void write_checkpoint(OutputFiles& files, const std::string& option, const Checkpoint& checkpoint);
+
+// The same in memory, for small flocks (tests).
+std::string format_checkpoint(const Checkpoint& checkpoint);
+void write_checkpoint(const Checkpoint& checkpoint, const OutputFiles::ByteSink& sink);
+
+// Reads and checks a checkpoint; InputError naming the file and what is wrong with it.
+Checkpoint read_checkpoint(const std::string& path);
+
+// The same from the file's bytes (`name` for messages).
+Checkpoint parse_checkpoint(const std::string& bytes, const std::string& name);
+
+// The header's JSON for a flight: every option that shapes it.
+std::string flight_description(const SimulationConfig& config);
+
+}  // namespace boids

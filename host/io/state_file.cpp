@@ -1,0 +1,338 @@
+#include "host/io/state_file.h"
+
+#include <algorithm>
+
+#include <cctype>
+#include <cmath>
+
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/npy_file.h"
+#include "host/io/numeric_csv.h"
+#include "host/io/output_file.h"
+#include "host/core/simulation.h"
+
+namespace boids {
+namespace {
+
+World square(double side) {
+  return World{side, side, Boundary::kTorus};
+}
+
+constexpr std::uint64_t kMaxObstacles = 100000;
+const std::vector<std::string> kColumns2 = {"x", "y", "vx", "vy"};
+const std::vector<std::string> kColumns3 = {"x", "y", "z", "vx", "vy", "vz"};
+
+const std::vector<std::string>& columns_of(int dimensions) {
+  return dimensions == 3 ? kColumns3 : kColumns2;
+}
+
+// The shape of a state: (N, 4), or (N, 6) in three dimensions, with 1 <= N <= kMaxBoids.
+void check_state_shape(const NpyMatrix& m, const std::string& name) {
+  const auto fail = [&](const std::string& message) {
+    throw InputError("state file " + quoted_path(name) + ": " + message);
+  };
+  const std::string shape = "(" + std::to_string(m.rows) + ", " + std::to_string(m.columns) + ")";
+  if (m.columns != 4 && m.columns != 6) {
+    fail("its shape is " + shape +
+         "; expected (N, 4): x, y, vx, vy, or (N, 6): x, y, z, vx, vy, vz");
+  }
+  if (m.rows == 0) fail("no boids (its shape is " + shape + ")");
+  if (m.rows > kMaxBoids) fail("more than " + std::to_string(kMaxBoids) + " boids " + shape);
+}
+
+// Whether a row of a state in `dimensions` (positions, then velocities) can be a boid:
+// finite values, positions in the world.
+bool acceptable_row(const double* v, int dimensions, const World& world) {
+  const double side[3] = {world.width, world.height, world.depth};
+  for (int c = 0; c < 2 * dimensions; ++c) {
+    if (!std::isfinite(v[c])) return false;
+  }
+  for (int axis = 0; axis < dimensions; ++axis) {
+    if (!(v[axis] >= 0 && v[axis] < side[axis])) return false;
+  }
+  return true;
+}
+
+// Why such a row cannot be a boid: the first value that is not finite, or a position outside
+// the world; empty when it can.
+std::string row_problem(const double* v, int dimensions, const World& world) {
+  const std::vector<std::string>& names = columns_of(dimensions);
+  for (int c = 0; c < 2 * dimensions; ++c) {
+    if (!std::isfinite(v[c])) return names[c] + " = " + shortest(v[c]) + " is not finite";
+  }
+  const double side[3] = {world.width, world.height, world.depth};
+  for (int axis = 0; axis < dimensions; ++axis) {
+    if (!(v[axis] >= 0 && v[axis] < side[axis])) {
+      return names[axis] + " = " + shortest(v[axis]) + " is outside the world [0, " +
+             shortest(side[axis]) + ")";
+    }
+  }
+  return {};
+}
+
+// The columns of a state, each a column of `state`.
+std::vector<std::vector<double>*> columns(FlockState& state) {
+  if (state.dimensions == 3) return {&state.x, &state.y, &state.z, &state.vx, &state.vy, &state.vz};
+  return {&state.x, &state.y, &state.vx, &state.vy};
+}
+std::vector<const std::vector<double>*> columns(const FlockState& state) {
+  if (state.dimensions == 3) return {&state.x, &state.y, &state.z, &state.vx, &state.vy, &state.vz};
+  return {&state.x, &state.y, &state.vx, &state.vy};
+}
+
+// The dimensions a CSV state's header names: 3 for x,y,z,vx,vy,vz, else 2 (whose header the
+// reader then checks).
+int csv_dimensions(const std::string& text) {
+  std::string header = text.substr(0, text.find('\n'));
+  if (!header.empty() && header.back() == '\r') header.pop_back();
+  return header == "x,y,z,vx,vy,vz" ? 3 : 2;
+}
+
+// Thrown by a start check that has read all it needs of a file.
+struct ReadEnough {};
+
+// The header and the shape from the first block, and the size from the file system, before
+// a .npy file is read whole.
+void check_npy_start(const std::string& first, std::uint64_t size, const std::string& name) {
+  const NpyMatrix m = parse_npy_header(first, "state file", name);
+  check_state_shape(m, name);
+  check_npy_size(m, size, "state file", name);
+}
+
+// A CSV state file's start: text, and not a .npy file under another name.
+void check_csv_start(const std::string& first, const std::string& name) {
+  if (has_npy_magic(first)) {
+    throw InputError("state file " + quoted_path(name) +
+                     ": a NumPy .npy file; give it a name ending in .npy");
+  }
+  check_text(first, "state file", name);
+}
+
+}  // namespace
+
+FlockState parse_state(const std::string& text, const std::string& name, const World& world) {
+  FlockState state;
+  state.dimensions = csv_dimensions(text);
+  const std::vector<std::vector<double>*> out = columns(state);
+  const int dimensions = state.dimensions;
+  const CsvExtent extent =
+      parse_numeric_csv(text, "state file", name, columns_of(dimensions),
+                        [&](const std::vector<double>& v, const RowError& error) {
+                          if (!acceptable_row(v.data(), dimensions, world)) {
+                            error.fail(row_problem(v.data(), dimensions, world));
+                          }
+                          if (state.size() >= kMaxBoids) {
+                            error.fail("more than " + std::to_string(kMaxBoids) + " boids");
+                          }
+                          for (std::size_t c = 0; c < out.size(); ++c) out[c]->push_back(v[c]);
+                        });
+  if (extent.rows == 0) {
+    RowError("state file", name, extent.lines + 1)
+        .fail("no boids (the file ends after the header)");
+  }
+  return state;
+}
+
+FlockState parse_npy_state(const std::string& bytes, const std::string& name, const World& world) {
+  const NpyMatrix m = parse_npy_header(bytes, "state file", name);
+  check_state_shape(m, name);
+  check_npy_size(m, bytes.size(), "state file", name);
+  FlockState state;
+  state.dimensions = m.columns == 6 ? 3 : 2;
+  state.resize(m.rows);
+  const std::vector<std::vector<double>*> out = columns(state);
+  for (std::uint64_t row = 0; row < m.rows; ++row) {
+    double v[6] = {};
+    for (std::uint64_t c = 0; c < m.columns; ++c) v[c] = npy_value(bytes, m, row, c);
+    // The message is built only for a row that fails: built for every row, it would take
+    // longer than the reading.
+    if (!acceptable_row(v, state.dimensions, world)) {
+      RowError("state file", name, "row " + std::to_string(row))
+          .fail(row_problem(v, state.dimensions, world));
+    }
+    for (std::uint64_t c = 0; c < m.columns; ++c) (*out[c])[row] = v[c];
+  }
+  return state;
+}
+
+FlockState state_from_rows(const double* rows, std::uint64_t count, const World& world,
+                           const std::string& what, int dimensions) {
+  if (count == 0) throw InputError(what + ": no boids");
+  if (count > kMaxBoids) {
+    throw InputError(what + ": more than " + std::to_string(kMaxBoids) + " boids");
+  }
+  FlockState state;
+  state.dimensions = dimensions;
+  state.resize(count);
+  const StateView out = StateView::of(state);
+  const auto width = static_cast<std::uint64_t>(2 * dimensions);
+  for (std::uint64_t row = 0; row < count; ++row) {
+    const double* v = rows + width * row;
+    if (!acceptable_row(v, dimensions, world)) {
+      throw InputError(what + ", row " + std::to_string(row) + ": " +
+                       row_problem(v, dimensions, world));
+    }
+    out.x[row] = v[0];
+    out.y[row] = v[1];
+    out.vx[row] = v[dimensions];
+    out.vy[row] = v[dimensions + 1];
+    if (dimensions == 3) {
+      out.z[row] = v[2];
+      out.vz[row] = v[5];
+    }
+  }
+  return state;
+}
+
+std::string format_npy_state(const FlockState& state) {
+  return format_npy(columns(state));
+}
+
+bool is_npy_name(const std::string& path) {
+  return has_extension(path, ".npy");
+}
+
+std::uint64_t state_file_rows(const std::string& path) {
+  if (is_npy_name(path)) {
+    std::uint64_t rows = 0;
+    try {
+      read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+        check_npy_start(first, size, path);
+        rows = parse_npy_header(first, "state file", path).rows;
+        throw ReadEnough{};
+      });
+    } catch (const ReadEnough&) {
+    }
+    return rows;
+  }
+  const std::string text =
+      read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+        check_csv_size(size, kMaxBoids, "state file", path);
+        check_csv_start(first, path);
+      });
+  // Lines after the header; a final line without its newline counts, a final blank one not.
+  std::uint64_t lines = static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n'));
+  if (!text.empty() && text.back() != '\n') ++lines;
+  return lines > 0 ? lines - 1 : 0;
+}
+
+int state_file_dimensions(const std::string& path) {
+  int dimensions = 2;
+  try {
+    read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+      if (is_npy_name(path)) {
+        check_npy_start(first, size, path);
+        dimensions = parse_npy_header(first, "state file", path).columns == 6 ? 3 : 2;
+      } else {
+        check_csv_start(first, path);
+        dimensions = csv_dimensions(first);
+      }
+      throw ReadEnough{};
+    });
+  } catch (const ReadEnough&) {
+  }
+  return dimensions;
+}
+
+FlockState read_state_file(const std::string& path, const World& world) {
+  if (is_npy_name(path)) {
+    const std::string bytes = read_input_file(
+        path, "state file",
+        [&](const std::string& first, std::uint64_t size) { check_npy_start(first, size, path); });
+    return parse_npy_state(bytes, path, world);
+  }
+  const std::string text =
+      read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+        check_csv_size(size, kMaxBoids, "state file", path);
+        check_csv_start(first, path);
+      });
+  return parse_state(text, path, world);
+}
+
+FlockState parse_state(const std::string& text, const std::string& name, double world) {
+  return parse_state(text, name, square(world));
+}
+
+FlockState read_state_file(const std::string& path, double world) {
+  return read_state_file(path, square(world));
+}
+
+std::string format_state(const FlockState& state) {
+  const std::vector<const std::vector<double>*> in = columns(state);
+  std::string out;
+  for (const std::string& name : columns_of(state.dimensions))
+    out += (out.empty() ? "" : ",") + name;
+  out += '\n';
+  out.reserve(out.size() + state.size() * 20 * in.size());
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    for (std::size_t c = 0; c < in.size(); ++c) {
+      if (c > 0) out += ',';
+      out += shortest((*in[c])[i]);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string format_state_file(const std::string& path, const FlockState& state) {
+  return is_npy_name(path) ? format_npy_state(state) : format_state(state);
+}
+
+void write_state_file(const std::string& path, const FlockState& state) {
+  write_file_atomically(path, format_state_file(path, state));
+}
+
+// Why an obstacle cannot be: its centre outside the world, or its radius not > 0; empty when
+// it can.
+std::string obstacle_problem(const Obstacle& o, const World& world, int dimensions) {
+  const double v[6] = {o.x, o.y, o.z, 0, 0, 0};
+  const double flat[4] = {o.x, o.y, 0, 0};
+  std::string problem = row_problem(dimensions == 3 ? v : flat, dimensions, world);
+  if (problem.empty() && !(o.radius > 0 && std::isfinite(o.radius))) {
+    problem = "radius = " + shortest(o.radius) + " is not > 0";
+  }
+  return problem;
+}
+
+std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
+                                      const World& world, int dimensions) {
+  std::vector<Obstacle> obstacles;
+  const bool sphere = dimensions == 3;
+  parse_numeric_csv(
+      text, "obstacle file", name,
+      sphere ? std::vector<std::string>{"x", "y", "z", "radius"}
+             : std::vector<std::string>{"x", "y", "radius"},
+      [&](const std::vector<double>& v, const RowError& error) {
+        const Obstacle o = sphere ? Obstacle{v[0], v[1], v[3], v[2]} : Obstacle{v[0], v[1], v[2]};
+        const std::string problem = obstacle_problem(o, world, dimensions);
+        if (!problem.empty()) error.fail(problem);
+        if (obstacles.size() >= kMaxObstacles) {
+          error.fail("more than " + std::to_string(kMaxObstacles) + " obstacles");
+        }
+        obstacles.push_back(o);
+      });
+  return obstacles;
+}
+
+std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
+                                        const std::string& what, int dimensions) {
+  if (obstacles.size() > kMaxObstacles) {
+    throw InputError(what + ": more than " + std::to_string(kMaxObstacles) + " obstacles");
+  }
+  for (std::size_t row = 0; row < obstacles.size(); ++row) {
+    const std::string problem = obstacle_problem(obstacles[row], world, dimensions);
+    if (!problem.empty()) {
+      throw InputError(what + ", row " + std::to_string(row) + ": " + problem);
+    }
+  }
+  return obstacles;
+}
+
+std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world,
+                                         int dimensions) {
+  return parse_obstacles(read_csv_file(path, "obstacle file", kMaxObstacles), path, world,
+                         dimensions);
+}
+
+}  // namespace boids

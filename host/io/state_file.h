@@ -1,0 +1,74 @@
+// State files: CSV with the header `x,y,vx,vy` (`x,y,z,vx,vy,vz` in three dimensions) and one
+// boid a line, in input order. Numbers are written in the shortest form that reads back as the
+// same double. A name ending in .npy (any case) is a NumPy file instead: float64 '<f8', shape
+// (N, 4) or (N, 6), the same columns, rows in input order (written in C order; Fortran order is
+// read too). The header or the shape gives the state's dimensions. Obstacle files: CSV with the
+// header `x,y,radius` (spheres `x,y,z,radius` in three dimensions), one obstacle a line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/model/flock.h"
+
+namespace boids {
+
+// Reads and validates a state file for `world`: the exact header, four (six) finite numbers a
+// line, positions in [0, width) x [0, height) (x [0, depth)), at least one boid. Throws InputError
+// naming the file and the line (the row of a .npy file). A file that is not text (or, for .npy, has
+// a wrong header or size) is refused having read its first block only.
+FlockState read_state_file(const std::string& path, const World& world);
+
+// The number of boids a state file holds (rows after the header; a .npy file's first
+// dimension, from its header alone), for what depends on it before the file is read for a
+// world: a world given by a density. The file is read whole when read_state_file reads it.
+std::uint64_t state_file_rows(const std::string& path);
+
+// The dimensions of a state file's boids (2, or 3 for x,y,z,vx,vy,vz), from its first block.
+int state_file_dimensions(const std::string& path);
+
+// Parses state-file text; `name` is used in error messages.
+FlockState parse_state(const std::string& text, const std::string& name, const World& world);
+
+// The same for a square world of side `world`.
+FlockState read_state_file(const std::string& path, double world);
+FlockState parse_state(const std::string& text, const std::string& name, double world);
+
+std::string format_state(const FlockState& state);
+
+// The same for .npy bytes: every refusal names the file, and a value's row (0-based, as
+// numpy indexes it).
+FlockState parse_npy_state(const std::string& bytes, const std::string& name, const World& world);
+std::string format_npy_state(const FlockState& state);
+
+// A state held in memory as rows of four doubles (x, y, vx, vy), or of six in three
+// dimensions (x, y, z, vx, vy, vz), such as a NumPy array: at least one boid, finite values,
+// positions in the world, as a .npy file's rows. A refusal names `what` and the row (0-based,
+// as numpy indexes it).
+FlockState state_from_rows(const double* rows, std::uint64_t count, const World& world,
+                           const std::string& what, int dimensions = 2);
+
+// Whether `path` names a .npy state file.
+bool is_npy_name(const std::string& path);
+
+// The bytes of a state file named `path`: CSV, or .npy when is_npy_name(path).
+std::string format_state_file(const std::string& path, const FlockState& state);
+
+// Writes them, whole or not at all.
+void write_state_file(const std::string& path, const FlockState& state);
+
+// Reads and validates an obstacle file for `world` in `dimensions`: the exact header, three
+// (four) finite numbers a line, centres in the world, radii > 0. An empty list (a header
+// alone) is allowed.
+std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world,
+                                         int dimensions = 2);
+std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
+                                      const World& world, int dimensions = 2);
+
+// Obstacles given in memory, checked as a file's rows; a refusal names `what` and the row
+// (0-based).
+std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
+                                        const std::string& what, int dimensions = 2);
+
+}  // namespace boids

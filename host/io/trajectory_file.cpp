@@ -1,0 +1,445 @@
+#include "host/io/trajectory_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "host/base/errors.h"
+#include "host/io/detail/hdf5_support.h"
+#include "host/base/message_text.h"
+#include "host/io/output_file.h"
+#include "host/io/trajectory_chunks.h"
+
+namespace boids {
+namespace {
+
+using hdf5::Id;
+
+// Deflate's fastest level: after the byte shuffle, higher levels save little on positions
+// and velocities (see the README's measurements) and cost several times the time.
+constexpr int kDeflateLevel = 1;
+// Chunks compressed at a time: enough for every thread, few enough that a frame of a hundred
+// million boids is not held compressed whole.
+constexpr std::size_t kChunkBatch = 64;
+// Frames per chunk of the one-number-per-frame series (step, time, the observables).
+constexpr hsize_t kSeriesChunk = 256;
+
+constexpr const char* kOption = "--trajectory";
+
+constexpr std::array<const char*, 6> kObservables = {
+    "polarization", "order", "flocks", "largest_flock", "mean_nn_distance", "mean_neighbors"};
+
+}  // namespace
+
+class TrajectoryWriter::File {
+ public:
+  File(const std::string& path, const TrajectoryHeader& header);
+  ~File();
+
+  void append(std::uint64_t step, double time, const FlockState& state, const FlockMetrics& m);
+  void close();
+  std::uint64_t frames() const { return frames_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what, const std::string& why) const;
+  hid_t check(hid_t id, const char* what) const;
+  void check_status(herr_t status, const char* what) const;
+
+  void create(const TrajectoryHeader& header);
+  void write_metadata(const TrajectoryHeader& header);
+  Id make_group(hid_t parent, const char* name) const;
+  Id make_series(hid_t group, const char* name, hid_t type, bool per_boid) const;
+  void link_time(hid_t group) const;
+
+  void reserve_frame(std::uint64_t step);
+  bool drop_reservation() const;
+  void write_frame(const FlockState& state, const FlockMetrics& m);
+  void write_row(hid_t dataset, hid_t memory_type, const void* data) const;
+  void write_rows(hid_t dataset, const std::vector<const double*>& columns);
+  void grow(hid_t dataset, hsize_t* dims) const;
+  void flush(const char* what) const;
+  void commit(std::uint64_t step, double time);
+  void abandon();
+
+  std::string path_, temporary_;
+  OutputFiles destination_;  // the temporary file beside the destination, renamed at frame 1
+  std::uint64_t count_;
+  int dimensions_;  // 2, or 3: the columns of a position or velocity
+  Id file_;
+  int fd_ = -1;
+  Id position_, velocity_, step_, time_;
+  std::array<Id, kObservables.size()> observables_;
+  std::vector<std::vector<unsigned char>> chunks_;  // a batch of compressed chunks
+  std::uint64_t frames_ = 0, last_step_ = 0;
+  hsize_t committed_size_ = 0;  // the file's size after the last whole frame
+  bool broken_ = false, closed_ = false;
+};
+
+TrajectoryWriter::File::File(const std::string& path, const TrajectoryHeader& header)
+    : path_(path), count_(header.count), dimensions_(header.dimensions) {
+  hdf5::silence_error_printing();
+  if (count_ == 0)
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": a flock without boids");
+  try {
+    destination_.add(kOption, path_);
+  } catch (const InputError& e) {
+    throw RuntimeError(e.what());  // it was checked before the run; it changed since
+  }
+  temporary_ = destination_.file_to_write(kOption);
+  try {
+    create(header);
+  } catch (...) {
+    file_.reset();
+    throw;
+  }
+}
+
+TrajectoryWriter::File::~File() {
+  if (!closed_) {
+    // Whatever failed has been reported: keep the whole frames.
+    if (!broken_) static_cast<void>(drop_reservation());
+    file_.reset();
+  }
+}
+
+void TrajectoryWriter::File::fail(const std::string& what, const std::string& why) const {
+  std::string message = "trajectory " + quoted_path(path_) + ": " + what + ": " + why;
+  if (frames_ > 0) {
+    message += "; the file keeps its " + std::to_string(frames_) + " whole frame" +
+               (frames_ == 1 ? "" : "s") + ", to step " + std::to_string(last_step_);
+  }
+  throw RuntimeError(message);
+}
+
+hid_t TrajectoryWriter::File::check(hid_t id, const char* what) const {
+  if (id < 0) fail(what, hdf5::failure_reason());
+  return id;
+}
+
+void TrajectoryWriter::File::check_status(herr_t status, const char* what) const {
+  if (status < 0) fail(what, hdf5::failure_reason());
+}
+
+void TrajectoryWriter::File::create(const TrajectoryHeader& header) {
+  // The sec2 driver, whose handle is a file descriptor (for the reservations); objects closed
+  // with the file; the oldest file format, which every reader opens and which keeps no
+  // "open for writing" flag that would lock readers out of a killed run's file.
+  const Id access(check(H5Pcreate(H5P_FILE_ACCESS), "cannot create the file"), H5Pclose);
+  check_status(H5Pset_fapl_sec2(access.get()), "cannot create the file");
+  check_status(H5Pset_fclose_degree(access.get(), H5F_CLOSE_STRONG), "cannot create the file");
+  file_ = Id(check(H5Fcreate(temporary_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
+                   "cannot create the file"),
+             H5Fclose);
+  int* handle = nullptr;
+  check_status(H5Fget_vfd_handle(file_.get(), H5P_DEFAULT, reinterpret_cast<void**>(&handle)),
+               "cannot create the file");
+  fd_ = *handle;
+  write_metadata(header);
+
+  const Id particles = make_group(file_.get(), "particles");
+  const Id flock = make_group(particles.get(), "flock");
+  const Id position = make_group(flock.get(), "position");
+  step_ = make_series(position.get(), "step", H5T_STD_I64LE, false);
+  time_ = make_series(position.get(), "time", H5T_IEEE_F64LE, false);
+  position_ = make_series(position.get(), "value", H5T_IEEE_F64LE, true);
+  const Id velocity = make_group(flock.get(), "velocity");
+  link_time(velocity.get());
+  velocity_ = make_series(velocity.get(), "value", H5T_IEEE_F64LE, true);
+  const Id observables = make_group(file_.get(), "observables");
+  for (std::size_t i = 0; i < kObservables.size(); ++i) {
+    const Id group = make_group(observables.get(), kObservables[i]);
+    link_time(group.get());
+    const bool whole = i == 2 || i == 3;  // flocks, largest_flock
+    observables_[i] =
+        make_series(group.get(), "value", whole ? H5T_STD_I64LE : H5T_IEEE_F64LE, false);
+  }
+  flush("cannot create the file");
+  committed_size_ = 0;
+  check_status(H5Fget_filesize(file_.get(), &committed_size_), "cannot create the file");
+}
+
+void TrajectoryWriter::File::write_metadata(const TrajectoryHeader& header) {
+  const char* what = "cannot write the file's header";
+  const Id h5md = make_group(file_.get(), "h5md");
+  check_status(hdf5::write_attribute(h5md.get(), "version", std::vector<long long>{1, 1}), what);
+  const Id author = make_group(h5md.get(), "author");
+  check_status(hdf5::write_attribute(author.get(), "name", std::string("boids")), what);
+  const Id creator = make_group(h5md.get(), "creator");
+  check_status(hdf5::write_attribute(creator.get(), "name", std::string("boids")), what);
+  check_status(hdf5::write_attribute(creator.get(), "version", header.creator_version), what);
+
+  const Id particles = make_group(file_.get(), "particles");
+  const Id flock = make_group(particles.get(), "flock");
+  const Id box = make_group(flock.get(), "box");
+  const auto dimensions = static_cast<std::size_t>(dimensions_);
+  check_status(hdf5::write_attribute(box.get(), "dimension", static_cast<long long>(dimensions)),
+               what);
+  const std::string edge = header.world.torus() ? "periodic" : "none";
+  check_status(
+      hdf5::write_attribute(box.get(), "boundary", std::vector<std::string>(dimensions, edge)),
+      what);
+  const hsize_t axes[1] = {dimensions};
+  const Id space(check(H5Screate_simple(1, axes, nullptr), what), H5Sclose);
+  const Id edges(check(H5Dcreate2(box.get(), "edges", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                  H5P_DEFAULT, H5P_DEFAULT),
+                       what),
+                 H5Dclose);
+  const double sides[3] = {header.world.width, header.world.height, header.world.depth};
+  check_status(H5Dwrite(edges.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, sides),
+               what);
+
+  const Id parameters = make_group(file_.get(), "parameters");
+  for (const auto& [name, value] : header.parameters) {
+    const herr_t status = std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, std::int64_t>) {
+            return hdf5::write_attribute(parameters.get(), name.c_str(), static_cast<long long>(v));
+          } else {
+            return hdf5::write_attribute(parameters.get(), name.c_str(), v);
+          }
+        },
+        value);
+    check_status(status, what);
+  }
+}
+
+// Opens the group, creating it the first time.
+Id TrajectoryWriter::File::make_group(hid_t parent, const char* name) const {
+  const htri_t exists = H5Lexists(parent, name, H5P_DEFAULT);
+  const hid_t id = exists > 0 ? H5Gopen2(parent, name, H5P_DEFAULT)
+                              : H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  return Id(check(id, "cannot create a group"), H5Gclose);
+}
+
+// A dataset that grows by a row a frame: (frames) for the series, (frames, N, D) per boid,
+// chunked (1, min(N, kTrajectoryChunkBoids), D), byte-shuffled and deflated.
+Id TrajectoryWriter::File::make_series(hid_t group, const char* name, hid_t type,
+                                       bool per_boid) const {
+  const char* what = "cannot create a dataset";
+  const int rank = per_boid ? 3 : 1;
+  const auto d = static_cast<hsize_t>(dimensions_);
+  const hsize_t dims[3] = {0, count_, d};
+  const hsize_t most[3] = {H5S_UNLIMITED, count_, d};
+  hsize_t chunk[3] = {1, std::min<hsize_t>(count_, kTrajectoryChunkBoids), d};
+  if (!per_boid) chunk[0] = kSeriesChunk;
+  const Id space(check(H5Screate_simple(rank, dims, most), what), H5Sclose);
+  const Id layout(check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose);
+  check_status(H5Pset_chunk(layout.get(), rank, chunk), what);
+  if (per_boid) {
+    check_status(H5Pset_shuffle(layout.get()), what);
+    check_status(H5Pset_deflate(layout.get(), static_cast<unsigned>(kDeflateLevel)), what);
+  }
+  return Id(
+      check(H5Dcreate2(group, name, type, space.get(), H5P_DEFAULT, layout.get(), H5P_DEFAULT),
+            what),
+      H5Dclose);
+}
+
+// Every element is sampled at the position's frames: its step and time are the position's.
+void TrajectoryWriter::File::link_time(hid_t group) const {
+  const char* what = "cannot create a link";
+  check_status(H5Lcreate_hard(file_.get(), "/particles/flock/position/step", group, "step",
+                              H5P_DEFAULT, H5P_DEFAULT),
+               what);
+  check_status(H5Lcreate_hard(file_.get(), "/particles/flock/position/time", group, "time",
+                              H5P_DEFAULT, H5P_DEFAULT),
+               what);
+}
+
+void TrajectoryWriter::File::append(std::uint64_t step, double time, const FlockState& state,
+                                    const FlockMetrics& m) {
+  if (broken_ || closed_)
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": the file is closed");
+  if (state.size() != count_) {
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": a frame of " +
+                       std::to_string(state.size()) + " boids in a file of " +
+                       std::to_string(count_));
+  }
+  if (frames_ > 0 && step <= last_step_) {
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": step " + std::to_string(step) +
+                       " does not follow step " + std::to_string(last_step_));
+  }
+  reserve_frame(step);
+  try {
+    write_frame(state, m);
+    commit(step, time);
+  } catch (...) {
+    abandon();
+    throw;
+  }
+}
+
+// Claims the disk space the frame can take before any of it is written: compressed data is at
+// most its raw size and deflate's worst-case growth, and a megabyte covers the metadata a
+// frame adds (B-tree nodes, the series' next chunks). A full disk or a file-size limit fails
+// here, while the file on disk is still the last whole frame's.
+void TrajectoryWriter::File::reserve_frame(std::uint64_t step) {
+  const std::uint64_t raw = count_ * 2 * static_cast<std::uint64_t>(dimensions_) * sizeof(double) +
+                            (kObservables.size() + 2) * 8;
+  const std::uint64_t bytes = raw + raw / 64 + (1u << 20);
+  int error;
+  do {
+    error = posix_fallocate(fd_, static_cast<off_t>(committed_size_), static_cast<off_t>(bytes));
+  } while (error == EINTR);
+  if (error == 0) return;
+  broken_ = true;
+  static_cast<void>(drop_reservation());  // what it did allocate lies beyond every frame
+  fail("cannot write the frame at step " + std::to_string(step), std::strerror(error));
+}
+
+void TrajectoryWriter::File::write_frame(const FlockState& state, const FlockMetrics& m) {
+  if (dimensions_ == 3) {
+    write_rows(position_.get(), {state.x.data(), state.y.data(), state.z.data()});
+    write_rows(velocity_.get(), {state.vx.data(), state.vy.data(), state.vz.data()});
+  } else {
+    write_rows(position_.get(), {state.x.data(), state.y.data()});
+    write_rows(velocity_.get(), {state.vx.data(), state.vy.data()});
+  }
+  const double reals[] = {m.polarization, m.order, 0, 0, m.mean_nn_distance, m.mean_neighbors};
+  const std::int64_t wholes[] = {0, 0, static_cast<std::int64_t>(m.flocks),
+                                 static_cast<std::int64_t>(m.largest_flock)};
+  for (std::size_t i = 0; i < kObservables.size(); ++i) {
+    if (i == 2 || i == 3) {
+      write_row(observables_[i].get(), H5T_NATIVE_INT64, &wholes[i]);
+    } else {
+      write_row(observables_[i].get(), H5T_NATIVE_DOUBLE, &reals[i]);
+    }
+  }
+}
+
+// Grows the dataset to frames_ + 1 rows; `dims` receives its new shape.
+void TrajectoryWriter::File::grow(hid_t dataset, hsize_t* dims) const {
+  const char* what = "cannot write a frame";
+  {
+    const Id space(check(H5Dget_space(dataset), what), H5Sclose);
+    check(H5Sget_simple_extent_dims(space.get(), dims, nullptr), what);
+  }
+  dims[0] = frames_ + 1;
+  check_status(H5Dset_extent(dataset, dims), what);
+}
+
+// A frame of every boid's (columns[0][i], ...) row, compressed here on every thread and
+// written chunk by chunk.
+void TrajectoryWriter::File::write_rows(hid_t dataset, const std::vector<const double*>& columns) {
+  hsize_t dims[3] = {0, 0, 0};
+  grow(dataset, dims);
+  const std::uint64_t boids = std::min<std::uint64_t>(count_, kTrajectoryChunkBoids);
+  const std::uint64_t chunks = (count_ + boids - 1) / boids;
+  for (std::uint64_t first = 0; first < chunks; first += kChunkBatch) {
+    chunks_.resize(std::min<std::uint64_t>(kChunkBatch, chunks - first));
+    compress_row_chunks(columns.data(), static_cast<int>(columns.size()), count_, boids, first,
+                        kDeflateLevel, chunks_);
+    for (std::size_t c = 0; c < chunks_.size(); ++c) {
+      const hsize_t offset[3] = {frames_, (first + c) * boids, 0};
+      check_status(
+          H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, offset, chunks_[c].size(), chunks_[c].data()),
+          "cannot write a frame");
+    }
+  }
+}
+
+// Grows the dataset by a row and writes `data` into it.
+void TrajectoryWriter::File::write_row(hid_t dataset, hid_t memory_type, const void* data) const {
+  const char* what = "cannot write a frame";
+  hsize_t dims[3] = {0, 0, 0};
+  grow(dataset, dims);
+  const int rank = dims[1] > 0 ? 3 : 1;
+  const hsize_t start[3] = {frames_, 0, 0};
+  const hsize_t count[3] = {1, dims[1], dims[2]};
+  const Id file_space(check(H5Dget_space(dataset), what), H5Sclose);
+  check_status(
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), what);
+  const Id memory_space(check(H5Screate_simple(rank, count, nullptr), what), H5Sclose);
+  check_status(
+      H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
+      what);
+}
+
+// Cuts the file back to its last whole frame: the reservation's unused space goes; nothing
+// refers to it.
+bool TrajectoryWriter::File::drop_reservation() const {
+  return fd_ < 0 || ftruncate(fd_, static_cast<off_t>(committed_size_)) == 0;
+}
+
+void TrajectoryWriter::File::flush(const char* what) const {
+  check_status(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), what);
+}
+
+// The frame's data is on disk; now its step and time make it count. The first whole frame
+// replaces the destination.
+void TrajectoryWriter::File::commit(std::uint64_t step, double time) {
+  const char* what = "cannot write a frame";
+  flush(what);
+  const std::int64_t step_value = static_cast<std::int64_t>(step);
+  write_row(step_.get(), H5T_NATIVE_INT64, &step_value);
+  write_row(time_.get(), H5T_NATIVE_DOUBLE, &time);
+  flush(what);
+  check_status(H5Fget_filesize(file_.get(), &committed_size_), what);
+  if (frames_ == 0) {
+    try {
+      destination_.written_externally(kOption);  // flushed to disk, the mode it should have
+      destination_.commit();
+    } catch (const RuntimeError& e) {
+      fail("cannot replace the file", e.what());
+    }
+  }
+  ++frames_;
+  last_step_ = step;
+}
+
+// After a write failed midway HDF5's caches may describe what is not on disk: nothing more
+// may reach the file. Its descriptor is pointed at /dev/null, read-only, so that closing
+// writes nothing.
+void TrajectoryWriter::File::abandon() {
+  broken_ = true;
+  const int null = open("/dev/null", O_RDONLY);
+  if (null >= 0) {
+    dup2(null, fd_);
+    ::close(null);
+  }
+}
+
+void TrajectoryWriter::File::close() {
+  if (closed_) return;
+  closed_ = true;
+  const char* what = "cannot close the file";
+  if (broken_) {
+    file_.reset();
+    return;
+  }
+  flush(what);
+  if (!drop_reservation() || fsync(fd_) != 0) fail(what, std::strerror(errno));
+  if (!file_.reset()) fail(what, hdf5::failure_reason());
+}
+
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryHeader& header)
+    : file_(std::make_unique<File>(path, header)) {}
+
+TrajectoryWriter::~TrajectoryWriter() = default;
+
+void TrajectoryWriter::append(std::uint64_t step, double time, const FlockState& state,
+                              const FlockMetrics& metrics) {
+  file_->append(step, time, state, metrics);
+}
+
+void TrajectoryWriter::close() {
+  file_->close();
+}
+
+std::uint64_t TrajectoryWriter::frames() const {
+  return file_->frames();
+}
+
+const std::string& TrajectoryWriter::path() const {
+  return file_->path();
+}
+
+}  // namespace boids

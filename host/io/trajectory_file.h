@@ -1,0 +1,84 @@
+// Trajectories in H5MD 1.1 (HDF5 for molecular data), the layout that molecular-simulation
+// tools share:
+//
+//   /h5md                    version [1, 1]; author/name, creator/name and creator/version
+//   /particles/flock/box     dimension 2, boundary ["periodic", "periodic"] (torus) or
+//                            ["none", "none"] (walls); edges [W, H]; in three dimensions
+//                            dimension 3, three boundaries and edges [W, H, D]
+//   /particles/flock/position/{step, time, value}  value float64 (frames, N, 2) or
+//                            (frames, N, 3), input order
+//   /particles/flock/velocity/{step, time, value}
+//   /observables/<metric>/{step, time, value}      polarization, order, flocks,
+//                            largest_flock, mean_nn_distance, mean_neighbors
+//   /parameters              the run's options as attributes
+//
+// Every element is sampled at the same frames, so there is one `step` (int64) and one `time`
+// (float64) dataset, hard-linked into each element. A frame's `step` is written last: readers
+// take the frames from the length of `step` (a `value` may hold one more, unfinished frame).
+//
+// The file survives a full disk and a killed run. Before a frame touches the file, the space
+// it can take (its raw size, a margin for compression's worst case and the metadata) is
+// reserved with posix_fallocate, so that a full disk (or a file-size limit) fails there, with
+// nothing of the frame written; after the frame, HDF5's caches are flushed. The file on disk
+// is thus always the last whole frame's, plus unreferenced bytes at its end.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "host/model/flock.h"
+#include "host/metrics/metrics.h"
+
+namespace boids {
+
+// A run parameter, stored as an attribute of /parameters.
+using TrajectoryParameter = std::variant<std::int64_t, double, std::string, std::vector<double>>;
+using TrajectoryParameters = std::vector<std::pair<std::string, TrajectoryParameter>>;
+
+// What the file describes; fixed for the whole trajectory.
+struct TrajectoryHeader {
+  std::uint64_t count = 0;      // boids, N
+  World world;                  // the box
+  int dimensions = 2;           // 2, or 3
+  std::string creator_version;  // /h5md/creator/version
+  TrajectoryParameters parameters;
+};
+
+class TrajectoryWriter {
+ public:
+  // Creates the file under a temporary name beside `path`. The first whole frame replaces
+  // `path` with it, so a run that fails before its first frame leaves an existing file
+  // untouched. Throws RuntimeError naming the file when it cannot be created.
+  TrajectoryWriter(const std::string& path, const TrajectoryHeader& header);
+
+  // Closes the file; one without a whole frame is removed. Reports no error: call close().
+  ~TrajectoryWriter();
+
+  TrajectoryWriter(const TrajectoryWriter&) = delete;
+  TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
+
+  // Adds a frame: `state` in input order (header.count boids) and the metrics, at `step` and
+  // `time`, both increasing. Throws RuntimeError (the file keeps its whole frames) when the
+  // frame cannot be written; the writer then takes no more frames.
+  void append(std::uint64_t step, double time, const FlockState& state,
+              const FlockMetrics& metrics);
+
+  // Flushes and closes the file; throws RuntimeError when that fails.
+  void close();
+
+  std::uint64_t frames() const;
+  const std::string& path() const;
+
+ private:
+  class File;
+  std::unique_ptr<File> file_;
+};
+
+// Boids per chunk of the position and velocity datasets: a chunk is (1, min(N, this), D).
+inline constexpr std::uint64_t kTrajectoryChunkBoids = 65536;
+
+}  // namespace boids

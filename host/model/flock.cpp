@@ -1,0 +1,31 @@
+#include "host/model/flock.h"
+
+namespace boids {
+
+std::string to_string(Model model) {
+  switch (model) {
+    case Model::kBoids:
+      return "boids";
+    case Model::kSteering:
+      return "steering";
+    case Model::kVicsek:
+      return "vicsek";
+  }
+  return "?";
+}
+
+std::string to_string(Boundary boundary) {
+  return boundary == Boundary::kTorus ? "torus" : "walls";
+}
+
+std::string to_string(Update update) {
+  return update == Update::kSynchronous ? "synchronous" : "in-place";
+}
+
+bool FlockParams::seed_model() const {
+  return model == Model::kBoids && dimensions == 2 && world.torus() && separation_radius == 0 && fov == 360 &&
+         noise == 0 && !has_goal && wind.x == 0 && wind.y == 0 && obstacles.empty() &&
+         update == Update::kSynchronous;
+}
+
+}  // namespace boids

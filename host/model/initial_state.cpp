@@ -1,0 +1,145 @@
+#include "host/model/initial_state.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "host/base/errors.h"
+
+namespace boids {
+namespace {
+
+std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// A position uniform in [0, L); u * L can round up to L, which the torus calls 0.
+double random_position(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw, double world) {
+  const double position = random_unit(seed, boid, draw) * world;
+  return position < world ? position : 0.0;
+}
+
+}  // namespace
+
+std::uint64_t random_bits(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw) {
+  const std::uint64_t key = mix64(seed ^ 0x9e3779b97f4a7c15ULL);
+  return mix64(key + mix64((boid << 32 | (draw & 0xffffffffULL)) ^ (boid >> 32)));
+}
+
+double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw) {
+  return static_cast<double>(random_bits(seed, boid, draw) >> 11) * 0x1.0p-53;
+}
+
+namespace {
+
+// Whether `position` (its first `dimensions` coordinates) lies inside a disc (a sphere in 3D).
+bool inside_an_obstacle(const double (&position)[3], int dimensions, const FlockParams& params) {
+  const double side[3] = {params.world.width, params.world.height, params.world.depth};
+  for (const Obstacle& o : params.obstacles) {
+    const double centre[3] = {o.x, o.y, o.z};
+    double d2 = 0;
+    for (int a = 0; a < dimensions; ++a) {
+      double d = position[a] - centre[a];
+      if (params.world.torus()) d -= side[a] * std::round(d / side[a]);
+      d2 = a == 0 ? d * d : d2 + d * d;
+    }
+    if (d2 < o.radius * o.radius) return true;
+  }
+  return false;
+}
+
+// Draws of a position redrawn because it fell inside an obstacle: far from the heading's.
+constexpr std::uint64_t kRedraw = 0x80000000ULL;
+constexpr std::uint64_t kRedraws = 100000;
+
+}  // namespace
+
+// Boid i's start in D dimensions: its position from draws 0 .. D - 1 (redrawn from 2^31 + D k
+// while it falls inside an obstacle); its heading without trigonometry, a point uniform in the
+// unit disc (ball), from draws D, D + 1, ... in tries of D (each accepted with probability
+// pi/4 in 2D, pi/6 in 3D), scaled to v_max (docs/3d.md).
+FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params) {
+  const int D = params.dimensions;
+  if (D != 2 && D != 3) {
+    throw InputError("a flock flies in 2 or 3 dimensions, not " + std::to_string(D));
+  }
+  FlockState state;
+  state.dimensions = D;
+  state.resize(count);
+  std::vector<double>* const positions[3] = {&state.x, &state.y, &state.z};
+  std::vector<double>* const velocities[3] = {&state.vx, &state.vy, &state.vz};
+  const double side[3] = {params.world.width, params.world.height, params.world.depth};
+  const auto n = static_cast<std::int64_t>(count);
+  bool crowded = false;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto boid = static_cast<std::uint64_t>(i);
+    double position[3] = {0, 0, 0};
+    for (int a = 0; a < D; ++a) position[a] = random_position(seed, boid, a, side[a]);
+    for (std::uint64_t k = 0; inside_an_obstacle(position, D, params); ++k) {
+      if (k == kRedraws) {
+        crowded = true;
+        break;
+      }
+      for (int a = 0; a < D; ++a) {
+        position[a] = random_position(seed, boid, kRedraw + D * k + a, side[a]);
+      }
+    }
+    for (int a = 0; a < D; ++a) (*positions[a])[i] = position[a];
+    for (std::uint64_t draw = D;; draw += D) {
+      double u[3] = {0, 0, 0};
+      double s = 0;
+      for (int a = 0; a < D; ++a) {
+        u[a] = 2.0 * random_unit(seed, boid, draw + a) - 1.0;
+        s = a == 0 ? u[a] * u[a] : s + u[a] * u[a];
+      }
+      if (s > 1.0 || s < 1e-12) continue;
+      const double length = std::sqrt(s);
+      for (int a = 0; a < D; ++a) (*velocities[a])[i] = u[a] / length * params.max_speed;
+      break;
+    }
+  }
+  if (crowded) {
+    throw InputError("the obstacles leave almost no room: a boid found no free place in " +
+                     std::to_string(kRedraws) + " tries");
+  }
+  return state;
+}
+
+void check_start_dimensions(int dimensions, const FlockParams& params) {
+  if (dimensions == params.dimensions) return;
+  throw InputError(dimensions == 3
+                       ? "its boids fly in three dimensions (x,y,z,vx,vy,vz): give --dimensions 3"
+                       : "its boids fly in two dimensions (x,y,vx,vy); --dimensions 3 needs "
+                         "x,y,z,vx,vy,vz");
+}
+
+void check_start(const FlockState& state, const FlockParams& params) {
+  check_start_dimensions(state.dimensions, params);
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    if (!(state.x[i] >= 0 && state.x[i] < params.world.width && state.y[i] >= 0 &&
+          state.y[i] < params.world.height &&
+          (state.dimensions == 2 || (state.z[i] >= 0 && state.z[i] < params.world.depth)))) {
+      throw InputError("boid " + std::to_string(i) + " is outside the world");
+    }
+    const double position[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
+    if (inside_an_obstacle(position, state.dimensions, params)) {
+      throw InputError("boid " + std::to_string(i) + " starts inside an obstacle");
+    }
+    if (params.model == Model::kVicsek) {
+      const double speed = state.dimensions == 3
+                               ? std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i] +
+                                           state.vz[i] * state.vz[i])
+                               : std::hypot(state.vx[i], state.vy[i]);
+      if (!(std::abs(speed - params.max_speed) <= 1e-9 * params.max_speed)) {
+        throw InputError("boid " + std::to_string(i) + " moves at speed " + std::to_string(speed) +
+                         ": the Vicsek model's particles all move at " + "--speed " +
+                         std::to_string(params.max_speed));
+      }
+    }
+  }
+}
+
+}  // namespace boids

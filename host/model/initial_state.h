@@ -1,0 +1,30 @@
+// The random start: positions uniform on the torus, headings uniform on the circle, speed
+// v_max. Boid i's start depends only on (seed, i), so every backend and thread count starts
+// from the same flock, and a flock of n boids is the first n boids of any larger one.
+#pragma once
+
+#include <cstdint>
+
+#include "host/model/flock.h"
+
+namespace boids {
+
+// A counter-based generator: 64 random bits for draw `draw` of boid `boid` under `seed`.
+// SplitMix64's finaliser applied to a key and a counter; no state, no sequence.
+std::uint64_t random_bits(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw);
+
+// Uniform in [0, 1) with 53 random bits.
+double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw);
+
+// Positions uniform in the world (redrawn, with draws of their own, while inside an
+// obstacle), headings uniform on the circle, speed v_max (the Vicsek model's V).
+FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params);
+
+// Throws InputError when a given start cannot be flown under `params`: a boid outside the world
+// or inside an obstacle, or, under the Vicsek model, not at the speed V.
+void check_start(const FlockState& state, const FlockParams& params);
+
+// Throws InputError unless a start in `dimensions` can fly under `params`.
+void check_start_dimensions(int dimensions, const FlockParams& params);
+
+}  // namespace boids

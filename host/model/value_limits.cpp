@@ -1,0 +1,207 @@
+#include "host/model/value_limits.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/state_file.h"
+
+namespace boids {
+namespace {
+
+// A step must stay below the world's side by this relative margin, so that rounding (of the
+// parameters to float, of the clamp, of the noise's rotation) cannot stretch it to the side.
+constexpr double kMoveMargin = 1 + 0x1.0p-16;
+
+std::string number(double value) {
+  std::ostringstream out;
+  out.precision(6);
+  out << value;
+  std::string text = out.str();  // 1e+300 -> 1e300, 1e-09 -> 1e-9
+  const auto e = text.find('e');
+  if (e != std::string::npos) {
+    std::size_t digits = e + 1;
+    if (text[digits] == '+') {
+      text.erase(digits, 1);
+    } else if (text[digits] == '-') {
+      ++digits;
+    }
+    while (digits + 1 < text.size() && text[digits] == '0') text.erase(digits, 1);
+  }
+  return text;
+}
+
+// Checks one parameter against the ranges of `precision`: its magnitude at most the
+// precision's largest and, if nonzero, at least its smallest. A value that only float cannot
+// take suggests double.
+void check_value(const std::string& option, double value, double double_largest,
+                 double float_largest, Precision precision) {
+  const double double_smallest = value_limits(Precision::kDouble).smallest;
+  const double float_smallest = value_limits(Precision::kFloat).smallest;
+  const double magnitude = std::fabs(value);
+  const bool too_large = !(magnitude <= double_largest);
+  const bool too_small = magnitude > 0 && magnitude < double_smallest;
+  if (precision == Precision::kFloat) {
+    if (!(magnitude <= float_largest)) {
+      throw InputError(option + ": " + number(value) +
+                       " is too large for --precision float (at most " + number(float_largest) +
+                       (too_large ? ", and at most " + number(double_largest) + " in double)"
+                                  : "); use --precision double"));
+    }
+    if (magnitude > 0 && magnitude < float_smallest) {
+      throw InputError(option + ": " + number(value) +
+                       " is too small for --precision float (at least " + number(float_smallest) +
+                       " unless 0" +
+                       (too_small ? ", and at least " + number(double_smallest) + " in double)"
+                                  : "); use --precision double"));
+    }
+  }
+  if (too_large || too_small) {
+    throw InputError(option + ": " + number(value) + " is outside the range boids accepts (" +
+                     "magnitudes in [" + number(double_smallest) + ", " + number(double_largest) +
+                     "], or 0 where 0 is allowed)");
+  }
+}
+
+void check_length(const std::string& option, double value, Precision precision) {
+  check_value(option, value, value_limits(Precision::kDouble).largest,
+              value_limits(Precision::kFloat).largest, precision);
+}
+
+void check_weight(const std::string& option, double value, Precision precision) {
+  check_value(option, value, value_limits(Precision::kDouble).largest_weight,
+              value_limits(Precision::kFloat).largest_weight, precision);
+}
+
+double smaller_side(const FlockParams& p) {
+  return std::min(p.world.width, p.world.height);
+}
+
+double wind_length(const FlockParams& p) {
+  return p.dimensions == 3 ? std::hypot(p.wind.x, p.wind.y, p.wind.z)
+                           : std::hypot(p.wind.x, p.wind.y);
+}
+
+// Refuses a step as long as the world's smaller side.
+void check_move(const FlockParams& p) {
+  const double side = smaller_side(p);
+  const std::string why = "a boid may not cross the world in one step";
+  if (!(furthest_move(p) * kMoveMargin < side)) {
+    switch (p.model) {
+      case Model::kBoids:
+        throw InputError("--max-speed: must be below the world's side " + number(side) + " (" +
+                         why + "), got " + number(p.max_speed));
+      case Model::kSteering:
+        throw InputError("--max-speed: max speed x --dt " + number(p.dt) +
+                         " must be below the world's side " + number(side) + " (" + why +
+                         "): max speed below " + number(side / p.dt) + ", got " +
+                         number(p.max_speed));
+      case Model::kVicsek:
+        if (!(p.max_speed * kMoveMargin < side)) {
+          throw InputError("--speed: must be below the world's side " + number(side) + " (" + why +
+                           "), got " + number(p.max_speed));
+        }
+        throw InputError("--wind: its length must be below " + number(side - p.max_speed) +
+                         " (the world's side " + number(side) + " less --speed " +
+                         number(p.max_speed) + ": " + why + "), got " + number(wind_length(p)));
+    }
+  }
+}
+
+}  // namespace
+
+ValueLimits value_limits(Precision precision) {
+  if (precision == Precision::kFloat) return {1e-9, 1e9, 1e6, 1e20};
+  return {1e-60, 1e60, 1e6, 1e250};
+}
+
+double furthest_move(const FlockParams& p) {
+  switch (p.model) {
+    case Model::kSteering:
+      return p.max_speed * p.dt;
+    case Model::kVicsek:
+      return p.max_speed + wind_length(p);
+    case Model::kBoids:
+      break;
+  }
+  return p.max_speed;
+}
+
+double largest_max_speed(const FlockParams& p) {
+  const double room = smaller_side(p) / kMoveMargin * (1 - 0x1.0p-40);
+  switch (p.model) {
+    case Model::kSteering:
+      return room / p.dt;
+    case Model::kVicsek:
+      return std::max(0.0, room - wind_length(p));
+    case Model::kBoids:
+      break;
+  }
+  return room;
+}
+
+void check_params(const FlockParams& p, Precision precision) {
+  check_length("--world", p.world.width, precision);
+  check_length("--world", p.world.height, precision);
+  check_length("--radius", p.radius, precision);
+  check_weight("--separation", p.separation, precision);
+  check_weight("--alignment", p.alignment, precision);
+  check_weight("--cohesion", p.cohesion, precision);
+  check_length(p.model == Model::kVicsek ? "--speed" : "--max-speed", p.max_speed, precision);
+  if (p.model == Model::kSteering) check_length("--dt", p.dt, precision);
+  check_length("--separation-radius", p.separation_radius, precision);
+  check_length("--wall-distance", p.wall_distance, precision);
+  check_length("--wind", p.wind.x, precision);
+  check_length("--wind", p.wind.y, precision);
+  if (p.has_goal) {
+    check_length("--goal", p.goal.x, precision);
+    check_length("--goal", p.goal.y, precision);
+    check_weight("--goal-weight", p.goal_weight, precision);
+  }
+  for (std::size_t k = 0; k < p.obstacles.size(); ++k) {
+    const Obstacle& o = p.obstacles[k];
+    const std::string name = "--obstacles: obstacle " + std::to_string(k + 1);
+    check_length(name + " x", o.x, precision);
+    check_length(name + " y", o.y, precision);
+    check_length(name + " radius", o.radius, precision);
+    if (!(o.radius * kMoveMargin < smaller_side(p))) {
+      throw InputError(name + ": the radius must be below the world's side " +
+                       number(smaller_side(p)) + ", got " + number(o.radius));
+    }
+  }
+  check_move(p);
+}
+
+void check_state_values(const FlockState& state, Precision precision, const std::string& file) {
+  check_state_values(state, precision, [&](std::size_t i, int axis) {
+    // Where a reader finds it: a CSV's line and column, a .npy file's row (0-based).
+    return "state file " + quoted_path(file) +
+           (is_npy_name(file) ? ", row " + std::to_string(i)
+                              : ", line " + std::to_string(i + 2) + ", column " +
+                                    std::to_string(state.dimensions + axis + 1));
+  });
+}
+
+void check_state_values(const FlockState& state, Precision precision,
+                        const std::function<std::string(std::size_t, int)>& where) {
+  const double largest = value_limits(precision).largest_state_speed;
+  const char* const names[3] = {"vx", "vy", "vz"};
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const double v[3] = {state.vx[i], state.vy[i], state.dimensions == 3 ? state.vz[i] : 0.0};
+    for (int axis = 0; axis < state.dimensions; ++axis) {
+      if (std::fabs(v[axis]) <= largest) continue;
+      const std::string what = where(i, axis) + ": " + names[axis] + " = " + number(v[axis]);
+      if (precision == Precision::kFloat &&
+          std::fabs(v[axis]) <= value_limits(Precision::kDouble).largest_state_speed) {
+        throw InputError(what + " is too large for --precision float (at most " + number(largest) +
+                         "); use --precision double");
+      }
+      throw InputError(what + " is beyond the largest speed a state file may hold (" +
+                       number(largest) + ")");
+    }
+  }
+}
+
+}  // namespace boids

@@ -1,0 +1,55 @@
+// The ranges of the numbers boids accepts, under each precision: every parameter, and the
+// velocities of a state file. Within them no square, product or sum that a step or a metric
+// takes (in the kernels or the reference) overflows, no nonzero parameter rounds to 0 or to a
+// subnormal, and no step carries a boid across the world, so that every position ends in the
+// world and every number stays finite. No sensible flock comes near them.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "host/model/flock.h"
+#include "host/core/simulation.h"
+
+namespace boids {
+
+struct ValueLimits {
+  // Lengths, speeds, wind, the goal, obstacles and the time step: nonzero magnitudes in
+  // [smallest, largest]. Squares of lengths and products of two of them stay finite and
+  // normal, and so do products of four (the field of view's test).
+  double smallest;
+  double largest;
+  double largest_weight;       // the rules' and the goal's weights
+  double largest_state_speed;  // a state file's velocity components: clamped by the first step
+};
+
+// double: [1e-60, 1e60], weights up to 1e6, state velocities up to 1e250 (so that the sums of
+// 2^31 of them, times a weight, stay finite). float: [1e-9, 1e9] (its squares and products of
+// four stay within float's normal range), weights up to 1e6, state velocities up to 1e20.
+ValueLimits value_limits(Precision precision);
+
+// The farthest one step can move a boid along an axis: v_max (boids: wind and the world's
+// terms act before the clamp), v_max * dt (steering), V + |wind| (Vicsek: wind drifts the
+// particles after their heading is set).
+double furthest_move(const FlockParams& params);
+
+// The largest v_max (the Vicsek model's V) under which one step stays shorter than the world's
+// smaller side, the other parameters as they are; 0 when none is.
+double largest_max_speed(const FlockParams& params);
+
+// Throws InputError, naming the option, when a parameter lies outside the ranges of
+// `precision`, or when one step could carry a boid across the world (or across the box
+// between walls), or an obstacle is as wide as the world.
+void check_params(const FlockParams& params, Precision precision);
+
+// Throws InputError naming the file, the line and the column of a velocity component beyond
+// `precision`'s largest_state_speed (state files hold one boid a line after the header).
+void check_state_values(const FlockState& state, Precision precision, const std::string& file);
+
+// The same for a state from elsewhere: where(i, axis) names boid i's component `axis` (0: vx,
+// 1: vy) for the message, e.g. "state, row 7".
+void check_state_values(const FlockState& state, Precision precision,
+                        const std::function<std::string(std::size_t, int)>& where);
+
+}  // namespace boids

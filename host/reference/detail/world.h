@@ -1,0 +1,104 @@
+// The reference's own account of the world, written apart from the kernels' (kernels/world.h,
+// kernels/noise.h) to the same specification, so that a mistake cannot hide in both: offsets
+// on the torus or between walls, what walls, obstacles and a goal add, keeping boids inside,
+// and the noise (its counter-based draws and the polynomial cosine and sine).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "host/model/flock.h"
+
+namespace boids::reference {
+
+// What a step needs besides the state and the parameters.
+struct StepContext {
+  std::uint64_t noise_key;  // from the run's seed
+  std::uint64_t step;       // steps taken before this one
+};
+
+std::uint64_t noise_key(std::uint64_t seed);
+
+// Uniform in [0, 1) with 53 random bits, for boid `id` at `step`, from `key`: the noise's draw.
+double noise_draw(std::uint64_t key, std::uint64_t step, std::uint64_t id);
+
+// Another key from `key`, for a second draw of the same boid and step.
+std::uint64_t salted_key(std::uint64_t key, std::uint64_t salt);
+
+// The rotation of boid `id`'s noise at `step`, for eta = `noise`: cos and sin of an angle
+// uniform in [-eta/2, eta/2].
+void noise_rotation(const FlockParams& p, const StepContext& context, std::uint64_t id, double& c,
+                    double& s);
+
+// cos and sin of |angle| <= pi by the engine's polynomial.
+void polynomial_cos_sin(double angle, double& c, double& s);
+
+// Where the reference departs from the seed's arithmetic, only where the seed's leaves a boid
+// outside its world or zeroes its velocity:
+//
+// A coordinate that the seed's wrap leaves at the world's side (x + side rounds to side when
+// x < 0 by less than half an ulp of it) is 0, as the torus identifies them.
+double identify_side_with_zero(double x, double side);
+
+// An offset along one axis of the torus of side `side`, wrapped as the seed wraps it.
+double wrap(double d, double side);
+
+// A coordinate moved along one axis of the torus, wrapped back as the seed wraps it (the side
+// itself being 0).
+double wrap_position(double x, double side);
+
+// Before the length of (x, y) is taken: where a component exceeds 2^510, so that
+// x^2 + y^2 could overflow, (x, y) is multiplied by 2^-600 (exactly, which keeps its
+// direction), and true is returned; else nothing changes. A speed or force of such a vector
+// is then over any limit, and it is clamped along the scaled vector.
+bool shrink_if_huge(double& x, double& y);
+
+// Between walls, along one axis of side `side`: a boid that crossed a wall comes back as far as
+// it went beyond it, and its velocity v turns; one still outside (a step longer than the side)
+// stops at the wall.
+void reflect_off_walls(double& x, double& v, double side);
+
+// v / |v| for the n <= 3 components of v; false, leaving v alone, when it has no length. A
+// vector whose square would overflow is shrunk first (as shrink_if_huge), keeping its
+// direction. The squares add in axis order.
+bool normalise(double* v, int n);
+
+// The offset from (ax, ay) to (bx, by): wrapped on a torus, plain between walls.
+void offset(const FlockParams& p, double ax, double ay, double bx, double by, double& dx,
+            double& dy);
+
+// Whether a boid heading (vx, vy) sees a neighbour at offset (dx, dy), d2 = |d|^2, within its
+// field of view (always at fov = 360).
+bool sees(const FlockParams& p, double cos_half_view, double dx, double dy, double d2, double vx,
+          double vy);
+
+// cos(fov / 2), as the engine computes it.
+double cos_half_view(const FlockParams& p);
+
+// What boid i sees of boid j: the offset to it and its square length. False for i itself and
+// for a boid outside i's field of view.
+bool look(const FlockParams& p, double cos_half_view, const FlockState& s, std::size_t i,
+          std::size_t j, double& dx, double& dy, double& d2);
+
+// Turns (x, y) by boid `id`'s noise at this step; nothing without noise.
+void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
+                   double& y);
+
+// How urgently walls and obstacles push a boid at (x, y), and where (the sum of
+// (1 - gap / reach) times the direction away from each edge within reach).
+void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy);
+
+// The unit direction from (x, y) to the goal; (0, 0) without a goal or at it.
+void goal_direction(const FlockParams& p, double x, double y, double& gx, double& gy);
+
+// Puts a moved boid back inside the walls and out of obstacles; (before_x, before_y) is where it
+// was, outside every obstacle.
+void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double& vy,
+                 double before_x, double before_y);
+
+// Boid i of `s`, with its new velocity (vx, vy), moves by (dx, dy): wrapped as the seed wraps
+// on a torus, then kept inside (keep_inside). Its new position and velocity go to `next`.
+void land(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy, double vx,
+          double vy, FlockState& next);
+
+}  // namespace boids::reference
