@@ -16,20 +16,22 @@
 #include "bench/report.h"
 #include "bench/sweep.h"
 #include "bench/variants.h"
-#include "host/cli/options.h"
-#include "host/cli/python_script.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/io/output_file.h"
+#include "host/tools/options.h"
+#include "host/tools/python_script.h"
 #if BOIDS_WITH_MPI
+#include "host/core/backends.h"
+#include "host/io/tool_main.h"
 #include "host/mpi/distributed_simulation.h"
 #endif
 
 namespace boids::bench {
 namespace {
 
-using cli::parse_positive;
-using cli::parse_whole;
+using tools::parse_positive;
+using tools::parse_whole;
 
 // Default sizes: powers of four from a thousand up to where each backend is interesting.
 // Naive stops by itself where a step would take longer than --naive-limit.
@@ -59,20 +61,15 @@ struct Options {
 
 std::vector<std::string> split_list(const std::string& option, const std::string& text) {
   std::vector<std::string> items;
-  std::size_t begin = 0;
-  for (;;) {
-    const std::size_t comma = text.find(',', begin);
-    const std::string item =
-        text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+  for (const std::string& item : tools::comma_fields(text)) {
     if (item.empty())
       throw InputError(option + ": expected a comma-separated list, got '" + text + "'");
     if (std::find(items.begin(), items.end(), item) != items.end()) {
       throw InputError(option + ": '" + item + "' is listed twice");
     }
     items.push_back(item);
-    if (comma == std::string::npos) return items;
-    begin = comma + 1;
   }
+  return items;
 }
 
 template <typename T, typename Parse>
@@ -99,8 +96,8 @@ std::optional<StartState> parse_state(const std::string& name) {
   return std::nullopt;
 }
 
-cli::OptionParser make_parser(Options& o) {
-  cli::OptionParser parser(
+tools::OptionParser make_parser(Options& o) {
+  tools::OptionParser parser(
       "Usage: boids-bench [options]\n"
       "Times the step of every backend, method and precision over a range of flock sizes at a\n"
       "fixed density (the world grows with the flock), from a random and a flocked start, and\n"
@@ -176,13 +173,13 @@ cli::OptionParser make_parser(Options& o) {
   parser.add_value("--seed", "S", "random seed of the starts (default 42)",
                    [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });
   parser.add_value("--csv", "FILE", "write the rows as CSV",
-                   [&o](const std::string& v) { o.csv = cli::parse_file_name("--csv", v); });
+                   [&o](const std::string& v) { o.csv = tools::parse_file_name("--csv", v); });
   parser.add_value("--json", "FILE", "write the rows, the machine and the fits as JSON",
-                   [&o](const std::string& v) { o.json = cli::parse_file_name("--json", v); });
+                   [&o](const std::string& v) { o.json = tools::parse_file_name("--json", v); });
   parser.add_value("--plot", "FILE.png",
                    "draw ms per step against boids, log-log (needs python3-matplotlib)",
                    [&o](const std::string& v) {
-                     cli::check_png_name("--plot", v);
+                     tools::check_png_name("--plot", v);
                      o.plot = v;
                    });
   parser.add_flag("--quick",
@@ -241,8 +238,8 @@ void add_outputs(const Options& o, OutputFiles& outputs) {
 void plot(const std::string& json_text, OutputFiles& outputs) {
   ScratchFile report(".json");
   report.write(json_text);
-  cli::run_plot_script("--plot", BOIDS_BENCH_PLOT_SCRIPT,
-                       {report.path(), outputs.file_to_write("--plot")});
+  tools::run_plot_script("--plot", BOIDS_BENCH_PLOT_SCRIPT,
+                         {report.path(), outputs.file_to_write("--plot")});
   outputs.written_externally("--plot");
 }
 
@@ -311,7 +308,7 @@ class Progress {
 
 int bench_main(const std::vector<std::string>& args) {
   Options o;
-  const cli::OptionParser parser = make_parser(o);
+  const tools::OptionParser parser = make_parser(o);
   parser.parse(args);
   if (o.help) {
     std::cout << parser.help();
@@ -320,7 +317,7 @@ int bench_main(const std::vector<std::string>& args) {
   const SweepSettings settings = resolve(o);
   OutputFiles outputs;
   add_outputs(o, outputs);
-  if (!o.plot.empty()) cli::check_matplotlib("--plot", BOIDS_BENCH_PLOT_SCRIPT);
+  if (!o.plot.empty()) tools::check_matplotlib("--plot", BOIDS_BENCH_PLOT_SCRIPT);
 
   RunInfo info{utc_now(), source_commit(), BOIDS_VERSION};
   std::printf("boids-bench %s, commit %s, %s\n", info.version.c_str(),

@@ -12,9 +12,9 @@ set(boids_install_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/boids)
 
 # The headers of the public API, by folder: host/boids.h and the library's folders, each
 # without its detail/ (io/detail: HDF5's helpers, whose headers the package does not give its
-# users; reference/detail: the reference's insides). backends/, parts/, mpi/ and cli/ are the
-# engine's insides and the tool; no installed header includes them (tests/package/check.cmake).
-set(boids_public_folders base model metrics core io validation reference)
+# users; reference/detail: the reference's insides). backends/, parts/, mpi/, tools/ and cli/
+# are the engine's insides and the tools'; no installed header includes them (tests/package/check.cmake).
+set(boids_public_folders base model metrics core io validation reference config)
 install(FILES ${PROJECT_SOURCE_DIR}/host/boids.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/boids/host)
 foreach(folder IN LISTS boids_public_folders)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/host/${folder}/
@@ -50,7 +50,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/boidsConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/boidsConfig.cmake ${PROJECT_BINARY_DIR}/boidsConfigVersion.cmake
         DESTINATION ${boids_install_cmakedir})
 
-# The executables, and the scripts they look for in ../share/boids (host/cli/python_script.cpp).
+# The executables, and the scripts they look for in ../share/boids (host/tools/python_script.cpp).
 install(TARGETS boids RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/host/cli/plot_metrics.py ${PROJECT_SOURCE_DIR}/host/cli/plot_sweep.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/boids)

@@ -5,6 +5,7 @@
 
 #include "host/base/errors.h"
 #include "host/io/state_file.h"
+#include "host/tools/flock_command_line.h"
 
 namespace boids::python {
 namespace {
@@ -108,9 +109,9 @@ void check_keyword(const std::string& keyword) {
 }  // namespace
 
 std::vector<std::string> flock_keywords() {
-  cli::FlockOptions ignored;
-  cli::OptionParser parser("");
-  cli::add_flock_options(parser, ignored);
+  FlockOptions ignored;
+  tools::OptionParser parser("");
+  tools::add_flock_options(parser, ignored);
   std::vector<std::string> keywords;
   for (std::string name : parser.names()) {
     name = name.substr(2);
@@ -154,10 +155,10 @@ GivenOptions merged(GivenOptions given, const GivenOptions& changes) {
   return given;
 }
 
-cli::FlockOptions parse_flock_options(const GivenOptions& given) {
-  cli::FlockOptions options;
-  cli::OptionParser parser("");
-  cli::add_flock_options(parser, options);
+FlockOptions parse_flock_options(const GivenOptions& given) {
+  FlockOptions options;
+  tools::OptionParser parser("");
+  tools::add_flock_options(parser, options);
   std::vector<std::string> args;
   for (const auto& [keyword, text] : given.texts) args.push_back(option_of(keyword) + "=" + text);
   parser.parse(args);

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "host/cli/flock_options.h"
-#include "host/model/flock.h"
+#include "host/config/flock_options.h"
 #include "host/core/simulation.h"
+#include "host/model/flock.h"
 
 namespace boids::python {
 
@@ -39,7 +39,7 @@ GivenOptions given_options(const py::dict& keywords);
 GivenOptions merged(GivenOptions given, const GivenOptions& changes);
 
 // Parses the given options as `boids run` parses its command line.
-cli::FlockOptions parse_flock_options(const GivenOptions& given);
+FlockOptions parse_flock_options(const GivenOptions& given);
 
 // Every flock option's keyword: count, seed, model, radius, ..., init.
 std::vector<std::string> flock_keywords();

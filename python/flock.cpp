@@ -2,10 +2,10 @@
 
 #include <chrono>
 
-#include "host/cli/reports.h"
 #include "host/base/errors.h"
+#include "host/core/value_limits.h"
 #include "host/model/initial_state.h"
-#include "host/model/value_limits.h"
+#include "host/tools/reports.h"
 
 namespace boids::python {
 namespace {
@@ -25,7 +25,7 @@ std::string shape_of(std::uint64_t count, int dimensions) {
 
 PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
     : given_(given_options(keywords)) {
-  cli::FlockOptions options = parse_flock_options(given_);
+  FlockOptions options = parse_flock_options(given_);
   if (!state.is_none()) {
     for (const char* fixed : {"count", "init"}) {
       if (given_.texts.count(fixed)) {
@@ -43,14 +43,14 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
       }
     }
   }
-  const SimulationConfig config = cli::resolve_config(options);
+  const SimulationConfig config = resolve_config(options);
   FlockState initial;
   if (!state.is_none()) initial = checked_state(state, config);
   py::gil_scoped_release release;
   if (state.is_none()) {
     // A random start is checked before it is drawn; a state file once it is read.
-    if (options.init_file.empty()) check_memory(config, cli::resolve_count(options));
-    initial = cli::initial_state(options, config.params);
+    if (options.init_file.empty()) check_memory(config, resolve_count(options));
+    initial = initial_state(options, config.params);
   }
   check_memory(config, initial.size());
   sim_ = make_simulation(config, initial);
@@ -142,11 +142,11 @@ py::dict PythonFlock::metrics() {
     const std::lock_guard<std::mutex> lock(mutex_);
     m = sim_->metrics();
   }
-  return to_python(cli::metrics_json(m));
+  return to_python(tools::metrics_json(m));
 }
 
 py::dict PythonFlock::params() const {
-  return to_python(cli::params_json(config().params));
+  return to_python(tools::params_json(config().params));
 }
 
 void PythonFlock::set_params(const py::dict& keywords) {
@@ -161,9 +161,9 @@ void PythonFlock::set_params(const py::dict& keywords) {
   // changing one flock each keep their change.
   const std::lock_guard<std::mutex> lock(mutex_);
   GivenOptions given = merged(given_, changes);
-  cli::FlockOptions options = parse_flock_options(given);
+  FlockOptions options = parse_flock_options(given);
   options.count = count();  // a world given by density stays the flock's
-  sim_->set_params(cli::resolve_params(options));
+  sim_->set_params(resolve_params(options));
   given_ = std::move(given);
 }
 

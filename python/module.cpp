@@ -4,9 +4,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "host/cli/reports.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/core/backends.h"
+#include "host/tools/reports.h"
 #include "host/validation/validation.h"
 #include "python/convert.h"
 #include "python/flock.h"
@@ -37,7 +38,7 @@ py::dict validate(const std::string& backend_name) {
     py::gil_scoped_release release;
     report = validate_backend(backend);
   }
-  return to_python(cli::validation_json(report));
+  return to_python(tools::validation_json(report));
 }
 
 }  // namespace
@@ -82,7 +83,7 @@ PYBIND11_MODULE(_boids, m) {
       .def_property_readonly("device", &PythonFlock::device)
       .def_property_readonly("bytes_allocated", &PythonFlock::bytes_allocated);
 
-  m.def("info", [] { return boids::python::to_python(boids::cli::info_json()); });
+  m.def("info", [] { return boids::python::to_python(boids::tools::info_json()); });
   m.def("validate", &boids::python::validate, py::arg("backend") = "auto");
   m.def("flock_keywords", &boids::python::flock_keywords);
 }

@@ -18,9 +18,11 @@
 #include <string>
 
 #include "host/base/errors.h"
-#include "host/model/initial_state.h"
-#include "host/metrics/metrics.h"
+#include "host/core/backends.h"
 #include "host/core/simulation.h"
+#include "host/core/viewer_access.h"
+#include "host/metrics/metrics.h"
+#include "host/model/initial_state.h"
 #include "host/validation/validation.h"
 #include "tests/test_support.h"
 
@@ -259,22 +261,22 @@ TEST_P(EngineTest, PredatorPushesNearbyBoidsAwayAsTheReferenceDoes) {
                                        {99.0, 50.0, 0.0, -0.5},
                                        {70.0, 50.0, 0.5, 0.0}});
   const auto sim = make(start, params);
-  sim->viewer_access().apply_predator({50, 50, 10, 1});
+  viewer_access(*sim).apply_predator({50, 50, 10, 1});
   FlockState got = sim->state();
-  sim->viewer_access().apply_predator({1, 50, 10, 1});
+  viewer_access(*sim).apply_predator({1, 50, 10, 1});
   SimulationConfig config;
   config.backend = Backend::kReference;
   config.method = Method::kNaive;
   config.precision = Precision::kDouble;
   config.params = params;
   const auto reference = make_simulation(config, as_stored(start));
-  reference->viewer_access().apply_predator({50, 50, 10, 1});
+  viewer_access(*reference).apply_predator({50, 50, 10, 1});
   const FlockState expected = reference->state();
   EXPECT_GT(got.vx[0], 0.0);  // pushed towards +x
   EXPECT_LT(got.vy[1], 0.0);  // pushed towards -y
   EXPECT_EQ(got.vx[3], 0.5);  // out of reach: unchanged
   EXPECT_TRUE(close_to(got, expected, is_double() ? 0.0 : 1e-6));
-  reference->viewer_access().apply_predator({1, 50, 10, 1});
+  viewer_access(*reference).apply_predator({1, 50, 10, 1});
   got = sim->state();
   EXPECT_LT(got.vx[2], 0.0);  // across the edge: pushed towards -x
   EXPECT_TRUE(close_to(got, reference->state(), is_double() ? 0.0 : 1e-6));
@@ -303,7 +305,7 @@ TEST_P(EngineTest, RenderDataIsTheStateAsFloats) {
     expected[4 * i + 3] = static_cast<float>(s.vy[i]);
   }
   std::vector<float> got(4 * s.size(), -1.0f);
-  sim->viewer_access().copy_render_data(got.data());
+  viewer_access(*sim).copy_render_data(got.data());
   EXPECT_EQ(sorted_tuples(got.data(), s.size()), sorted_tuples(expected.data(), s.size()));
 #if defined(BOIDS_HAVE_CUDA)
   if (GetParam().backend == Backend::kCuda) {
@@ -314,20 +316,20 @@ TEST_P(EngineTest, RenderDataIsTheStateAsFloats) {
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
     sim->step(1);  // queued work the copy must wait for
     std::fill(got.begin(), got.end(), -1.0f);
-    EXPECT_TRUE(sim->viewer_access().copy_render_data_to_device(device, stream));
+    EXPECT_TRUE(viewer_access(*sim).copy_render_data_to_device(device, stream));
     EXPECT_EQ(cudaMemcpyAsync(got.data(), device, got.size() * sizeof(float),
                               cudaMemcpyDeviceToHost, stream),
               cudaSuccess);
     EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     std::vector<float> host(got.size());
-    sim->viewer_access().copy_render_data(host.data());
+    viewer_access(*sim).copy_render_data(host.data());
     EXPECT_EQ(got, host);
     cudaStreamDestroy(stream);
     cudaFree(device);
   }
 #endif
   if (GetParam().backend != Backend::kCuda) {
-    EXPECT_FALSE(sim->viewer_access().copy_render_data_to_device(got.data(), nullptr));
+    EXPECT_FALSE(viewer_access(*sim).copy_render_data_to_device(got.data(), nullptr));
   }
 }
 

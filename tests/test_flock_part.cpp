@@ -16,6 +16,7 @@
 #include "host/base/errors.h"
 #include "host/model/initial_state.h"
 #include "host/parts/joined_metrics.h"
+#include "host/parts/part_access.h"
 #include "kernels/cell_grid.h"
 #include "tests/test_support.h"
 
@@ -57,7 +58,7 @@ class SideBySide {
     one.resize(1);
     for (std::size_t k = 0; k < slabs_.size(); ++k) {
       parts_.push_back(make_simulation(config, one));
-      parts_.back()->part_access().start_part({}, 0);  // empty: the boids arrive below
+      part_access(*parts_.back()).start_part({}, 0);  // empty: the boids arrive below
     }
     for (std::size_t i = 0; i < start.size(); ++i) {
       const bool box = params_.dimensions == 3;
@@ -76,7 +77,7 @@ class SideBySide {
     }
     started_ = true;
     for (std::size_t k = 0; k < slabs_.size(); ++k) {
-      parts_[k]->part_access().split_part(bounds(k), edge_);
+      part_access(*parts_[k]).split_part(bounds(k), edge_);
       from_.resize(edge_.size(), static_cast<int>(k));
     }
     const auto by_id = [](const IndexedBoid& a, const IndexedBoid& b) { return a.id < b.id; };
@@ -94,7 +95,7 @@ class SideBySide {
       }
       std::sort(arrived.begin(), arrived.end(), by_id);
       std::sort(ghosts_[k].begin(), ghosts_[k].end(), by_id);
-      parts_[k]->part_access().extend_part(arrived, ghosts_[k]);
+      part_access(*parts_[k]).extend_part(arrived, ghosts_[k]);
     }
   }
 
@@ -113,7 +114,7 @@ class SideBySide {
     std::vector<int> seen(count_, 0);
     std::vector<IndexedBoid> own;
     for (const auto& part : parts_) {
-      part->part_access().own_boids(own);
+      part_access(*part).own_boids(own);
       for (const IndexedBoid& b : own) {
         ++seen[b.id];
         out.x[b.id] = b.x;
@@ -140,11 +141,11 @@ class SideBySide {
     std::vector<double> sums(part_metrics::sums_of(PartMetrics{}).size(), 0.0);
     std::vector<part_metrics::NearestOwn> own;
     for (std::size_t k = 0; k < parts_.size(); ++k) {
-      m.push_back(parts_[k]->part_access().measure_part(bounds(k)));
+      m.push_back(part_access(*parts_[k]).measure_part(bounds(k)));
       const std::vector<double> part = part_metrics::sums_of(m.back());
       for (std::size_t i = 0; i < sums.size(); ++i) sums[i] += part[i];
       std::vector<IndexedBoid> boids;
-      parts_[k]->part_access().own_boids(boids);
+      part_access(*parts_[k]).own_boids(boids);
       own.emplace_back(boids, params_, precision_);
     }
     double far = 0;
@@ -363,7 +364,7 @@ TEST(PartOfTheReference, IsRefused) {
   const FlockState start = random_state(50, 100, 0, 0, 2);
   const auto reference = make_simulation(
       {Backend::kReference, Method::kNaive, Precision::kDouble, FlockParams{}}, start);
-  EXPECT_THROW(reference->part_access(), InputError);
+  EXPECT_THROW(part_access(*reference), InputError);
 }
 
 // A window of a grid's rows (a part's grid, kernels/cell_grid.h): every boid within r of a

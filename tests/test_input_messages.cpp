@@ -9,10 +9,10 @@
 #include <fstream>
 #include <string>
 
-#include "host/cli/options.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/io/state_file.h"
+#include "host/tools/options.h"
 #include "tests/test_directory.h"
 
 namespace boids {
@@ -90,24 +90,24 @@ TEST(MessageText, OutOfRangeSaysWhichWay) {
 }
 
 TEST(OptionValues, OutOfRangeNumbersSayWhichWay) {
-  std::string m = message_of([] { cli::parse_positive("--radius", "1e-400"); });
+  std::string m = message_of([] { tools::parse_positive("--radius", "1e-400"); });
   expect_has(m, "--radius");
   expect_has(m, "'1e-400' is too small (underflows to 0)");
-  m = message_of([] { cli::parse_real("--goal", "-1e999"); });
+  m = message_of([] { tools::parse_real("--goal", "-1e999"); });
   expect_has(m, "'-1e999' is too large");
-  m = message_of([] { cli::parse_non_negative("--noise", "0." + std::string(500, '0') + "1"); });
+  m = message_of([] { tools::parse_non_negative("--noise", "0." + std::string(500, '0') + "1"); });
   expect_has(m, "too small (underflows to 0)");
   expect_has(m, "(503 bytes)");
   // Subnormals are numbers, not underflows.
-  EXPECT_EQ(cli::parse_positive("--radius", "5e-324"), 5e-324);
+  EXPECT_EQ(tools::parse_positive("--radius", "5e-324"), 5e-324);
 }
 
 TEST(OptionValues, EchoedValuesAreEscapedAndCut) {
-  cli::OptionParser parser("usage");
+  tools::OptionParser parser("usage");
   parser.add_value("--count", "N", "",
-                   [](const std::string& v) { cli::parse_whole("--count", v, 1); });
+                   [](const std::string& v) { tools::parse_whole("--count", v, 1); });
   parser.add_value("--radius", "R", "",
-                   [](const std::string& v) { cli::parse_positive("--radius", v); });
+                   [](const std::string& v) { tools::parse_positive("--radius", v); });
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"--count", "1\x01\x02"},
                                              {"--count", std::string(10000, '7') + "\n"},

@@ -13,10 +13,11 @@
 
 #include "host/base/errors.h"
 #include "host/core/flock_batch.h"
-#include "host/model/initial_state.h"
-#include "host/metrics/metrics.h"
-#include "host/reference/reference.h"
 #include "host/core/simulation.h"
+#include "host/core/viewer_access.h"
+#include "host/metrics/metrics.h"
+#include "host/model/initial_state.h"
+#include "host/reference/reference.h"
 #include "tests/test_support.h"
 
 namespace boids {
@@ -323,11 +324,11 @@ TEST_P(Kernels3d, RenderDataHoldsSixFloatsABoid) {
                         static_cast<float>(s.z[i]), static_cast<float>(s.vx[i]),
                         static_cast<float>(s.vy[i]), static_cast<float>(s.vz[i])});
   }
-  sim->viewer_access().copy_render_data(got.front().data());
+  viewer_access(*sim).copy_render_data(got.front().data());
   std::sort(expected.begin(), expected.end());
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, expected);
-  EXPECT_THROW(sim->viewer_access().apply_predator({10, 10, 5, 1}), InputError);
+  EXPECT_THROW(viewer_access(*sim).apply_predator({10, 10, 5, 1}), InputError);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryBackend, Kernels3d, test_support::every_engine_case(),

@@ -16,8 +16,9 @@
 #include <utility>
 #include <vector>
 
-#include "host/model/flock.h"
+#include "host/core/backends.h"
 #include "host/core/simulation.h"
+#include "host/model/flock.h"
 
 namespace boids::test_support {
 

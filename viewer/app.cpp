@@ -14,30 +14,31 @@
 #include <string>
 #include <vector>
 
-#include "host/cli/python_script.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
-#include "host/io/output_file.h"
 #include "host/core/simulation.h"
+#include "host/io/output_file.h"
+#include "host/tools/flock_command_line.h"
+#include "host/tools/python_script.h"
 #include "viewer/viewer.h"
 
 namespace boids::viewer {
 
-cli::OptionParser make_parser(ViewerOptions& o) {
-  cli::OptionParser parser(
+tools::OptionParser make_parser(ViewerOptions& o) {
+  tools::OptionParser parser(
       "Usage: boids-viewer [options]\n"
       "Shows a flock in a window (OpenGL 4.3). Press H in the window for the controls.");
-  cli::add_flock_options(parser, o.flock);
+  tools::add_flock_options(parser, o.flock);
   parser.add_value("--frames", "N",
                    "quit after N frames, >= 1 (default: when the window is closed)",
-                   [&o](const std::string& v) { o.frames = cli::parse_whole("--frames", v, 1); });
+                   [&o](const std::string& v) { o.frames = tools::parse_whole("--frames", v, 1); });
   parser.add_value("--steps-per-frame", "K", "simulation steps per frame, 1 to 1000 (default 1)",
                    [&o](const std::string& v) {
-                     o.steps_per_frame = cli::parse_whole("--steps-per-frame", v, 1, 1000);
+                     o.steps_per_frame = tools::parse_whole("--steps-per-frame", v, 1, 1000);
                    });
   parser.add_value("--screenshot", "FILE.png", "save the last frame as a PNG",
                    [&o](const std::string& v) {
-                     cli::check_png_name("--screenshot", v);
+                     tools::check_png_name("--screenshot", v);
                      o.screenshot = v;
                    });
   parser.add_value("--record", "FILE.mp4",
@@ -52,7 +53,7 @@ cli::OptionParser make_parser(ViewerOptions& o) {
                    });
   parser.add_value("--record-fps", "N", "frames a second of the video, 1 to 240 (default 30)",
                    [&o](const std::string& v) {
-                     o.record_fps = static_cast<int>(cli::parse_whole("--record-fps", v, 1, 240));
+                     o.record_fps = static_cast<int>(tools::parse_whole("--record-fps", v, 1, 240));
                    });
   parser.add_flag("--no-panel", "start with the control panel hidden (Tab shows it)",
                   [&o] { o.hide_panel = true; });
@@ -82,7 +83,7 @@ Viewer* viewer_of(GLFWwindow* window) {
 
 int run_viewer(const ViewerOptions& options) {
   // Everything the user gave is checked before a window opens.
-  const SimulationConfig config = cli::resolve_config(options.flock);
+  const SimulationConfig config = resolve_config(options.flock);
   OutputFiles outputs;  // checked, and its temporary files made, before a window opens
   if (!options.screenshot.empty()) outputs.add("--screenshot", options.screenshot, ".png");
   if (!options.record.empty()) {
@@ -92,7 +93,7 @@ int run_viewer(const ViewerOptions& options) {
     outputs.add("--record", options.record, ".mp4");
   }
   std::unique_ptr<Simulation> sim =
-      make_simulation(config, cli::initial_state(options.flock, config.params));
+      make_simulation(config, initial_state(options.flock, config.params));
 
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) throw RuntimeError("cannot open a window (no display?): " + glfw_error);

@@ -4,12 +4,13 @@
 #include <cstdint>
 #include <string>
 
-#include "host/cli/flock_options.h"
+#include "host/config/flock_options.h"
+#include "host/tools/options.h"
 
 namespace boids::viewer {
 
 struct ViewerOptions {
-  cli::FlockOptions flock;
+  FlockOptions flock;
   std::uint64_t frames = 0;  // 0: until the window is closed
   std::uint64_t steps_per_frame = 1;
   std::string screenshot;
@@ -20,7 +21,7 @@ struct ViewerOptions {
   bool help = false;
 };
 
-cli::OptionParser make_parser(ViewerOptions& options);
+tools::OptionParser make_parser(ViewerOptions& options);
 
 // Opens the window and runs until it is closed or `frames` frames are drawn.
 int run_viewer(const ViewerOptions& options);

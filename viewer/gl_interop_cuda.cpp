@@ -10,6 +10,7 @@
 
 #include "host/base/errors.h"
 #include "host/core/simulation.h"
+#include "host/core/viewer_access.h"
 #include "viewer/gl_interop.h"
 
 namespace boids::viewer {

@@ -5,12 +5,13 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/io/tool_main.h"
 #include "viewer/app.h"
 
 int main(int argc, char** argv) {
   return boids::main_reporting_errors("boids-viewer", [&] {
     boids::viewer::ViewerOptions options;
-    const boids::cli::OptionParser parser = boids::viewer::make_parser(options);
+    const boids::tools::OptionParser parser = boids::viewer::make_parser(options);
     parser.parse(std::vector<std::string>(argv + 1, argv + argc));
     if (options.help) {
       std::cout << parser.help();

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "host/cli/flock_options.h"
-#include "host/model/value_limits.h"
+#include "host/config/flock_options.h"
+#include "host/core/value_limits.h"
 #include "viewer/viewer.h"
 
 namespace boids::viewer {
@@ -96,7 +96,7 @@ void Viewer::build_ui() {
 void Viewer::model_controls() {
   int model = static_cast<int>(ui_.model);
   if (ImGui::Combo("model", &model, "boids\0steering\0vicsek\0")) {
-    const FlockParams defaults = cli::model_defaults(static_cast<Model>(model), count_);
+    const FlockParams defaults = model_defaults(static_cast<Model>(model), count_);
     FlockParams next = defaults;
     if (box()) {  // a box keeps its sides
       next.dimensions = 3;

@@ -11,9 +11,10 @@
 #include <cstdio>
 
 #include "host/base/errors.h"
-#include "host/model/initial_state.h"
+#include "host/core/value_limits.h"
+#include "host/core/viewer_access.h"
 #include "host/metrics/metrics.h"
-#include "host/model/value_limits.h"
+#include "host/model/initial_state.h"
 #include "viewer/screenshot.h"
 #include "viewer/viewer.h"
 
@@ -64,7 +65,7 @@ Viewer::Viewer(GLFWwindow* window, const ViewerOptions& options, const Simulatio
   if (interop_) render_path_ = "CUDA-OpenGL interop";
   staging_.resize(interop_ ? 0 : renderer_.floats_per_boid() * count_);
   snapshot_.resize(box() ? 0 : 4 * count_);  // 3D: the backend measures itself
-  if (!interop_) sim_->viewer_access().copy_render_data(staging_.data());
+  if (!interop_) viewer_access(*sim_).copy_render_data(staging_.data());
   upload();
   fit_view();
 }
@@ -112,13 +113,13 @@ void Viewer::upload() {
   if (!sim_) return;  // nothing new to draw
   if (interop_) {
     try {
-      interop_->write(sim_->viewer_access(), count_);
+      interop_->write(viewer_access(*sim_), count_);
       return;
     } catch (const std::exception& e) {
       interop_.reset();
       render_path_ = std::string("host copy: interop failed (") + e.what() + ")";
       staging_.resize(renderer_.floats_per_boid() * count_);
-      sim_->viewer_access().copy_render_data(staging_.data());
+      viewer_access(*sim_).copy_render_data(staging_.data());
     }
   }
   renderer_.upload(staging_.data());
@@ -213,7 +214,7 @@ void Viewer::service_worker(double now) {
       return;
     }
     try {
-      ViewerAccess& access = sim_->viewer_access();
+      ViewerAccess& access = viewer_access(*sim_);
       // The predator of seed 002: boids near the held pointer flee, on the backend's own data.
       if (predator) access.apply_predator(push);
       if (steps > 0) sim_->step(steps);

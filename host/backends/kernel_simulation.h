@@ -21,12 +21,14 @@
 #include <vector>
 
 #include "host/backends/flock_layout.h"
-#include "host/backends/part_passes.h"
 #include "host/backends/flock_transfer.h"
+#include "host/backends/part_passes.h"
 #include "host/backends/part_share.h"
 #include "host/base/errors.h"
 #include "host/base/memory.h"
 #include "host/core/simulation.h"
+#include "host/core/viewer_access.h"
+#include "host/parts/part_access.h"
 #include "kernels/flock_metrics.h"
 #include "kernels/hashed_step.h"
 #include "kernels/predator.h"
@@ -204,8 +206,6 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     steps_taken_ = steps_taken;
   }
 
-  PartAccess& part_access() override { return *this; }
-
   void start_part(const std::vector<IndexedBoid>& own, std::uint64_t steps_taken) override {
     exec_.synchronize();  // the arrays may still be in use
     set_count(0);
@@ -276,8 +276,6 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
            cell_start_.bytes() + render_staging_.bytes() + obstacles_.bytes() + noise_ids_.bytes() +
            measure_.bytes() + exec_.scratch_bytes();
   }
-
-  ViewerAccess& viewer_access() override { return *this; }
 
   void apply_predator(const PredatorPush& push) override {
     if constexpr (D == 2) {

@@ -19,6 +19,7 @@
 
 #include "host/backends/flock_layout.h"
 #include "host/core/simulation.h"
+#include "host/parts/part_access.h"
 #include "kernels/rules.h"
 
 namespace boids::flock_part {

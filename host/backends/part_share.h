@@ -12,6 +12,7 @@
 
 #include "host/backends/part_passes.h"
 #include "host/core/simulation.h"
+#include "host/parts/part_access.h"
 #include "kernels/part_share.h"
 
 namespace boids::flock_part {

@@ -1,7 +1,9 @@
 // The reference backend: the seed's algorithm on one CPU thread, naive and double only.
 #include "host/base/errors.h"
-#include "host/reference/reference.h"
+#include "host/core/backends.h"
 #include "host/core/simulation.h"
+#include "host/core/viewer_access.h"
+#include "host/reference/reference.h"
 
 namespace boids {
 namespace {
@@ -42,7 +44,6 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
     return count() * 2 * config().params.dimensions * sizeof(double) * 3 + count() * sizeof(int);
   }
 
-  ViewerAccess& viewer_access() override { return *this; }
   void apply_predator(const PredatorPush& p) override {
     if (state_.dimensions != 2) throw InputError("the pointer is a predator in 2D flocks only");
     reference_predator(state_, config().params, p.x, p.y, p.radius, p.strength);

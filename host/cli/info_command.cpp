@@ -4,11 +4,15 @@
 #include <iostream>
 
 #include "host/cli/commands.h"
-#include "host/cli/options.h"
-#include "host/cli/reports.h"
+#include "host/core/backends.h"
 #include "host/core/simulation.h"
+#include "host/tools/options.h"
+#include "host/tools/reports.h"
 
 namespace boids::cli {
+
+using tools::info_json;
+using tools::OptionParser;
 
 int info_command(const std::vector<std::string>& args) {
   bool help = false, json = false;

@@ -7,21 +7,39 @@
 #include <optional>
 #include <sstream>
 
-#include "host/io/checkpoint.h"
-#include "host/cli/commands.h"
-#include "host/cli/flock_options.h"
-#include "host/cli/progress.h"
-#include "host/cli/python_script.h"
-#include "host/cli/reports.h"
-#include "host/cli/trajectory_option.h"
 #include "host/base/errors.h"
+#include "host/cli/commands.h"
+#include "host/config/flock_options.h"
+#include "host/io/checkpoint.h"
 #include "host/io/output_file.h"
 #include "host/io/state_file.h"
+#include "host/tools/flock_command_line.h"
+#include "host/tools/progress.h"
+#include "host/tools/python_script.h"
+#include "host/tools/reports.h"
+#include "host/tools/trajectory_option.h"
 #if BOIDS_WITH_MPI
 #include "host/mpi/distributed_simulation.h"
 #endif
 
 namespace boids::cli {
+
+using tools::add_flock_options;
+using tools::add_trajectory_options;
+using tools::check_matplotlib;
+using tools::check_png_name;
+using tools::check_trajectory_options;
+using tools::metrics_json;
+using tools::metrics_plot_script;
+using tools::OptionParser;
+using tools::params_json;
+using tools::parse_file_name;
+using tools::parse_whole;
+using tools::ProgressBar;
+using tools::run_plot_script;
+using tools::trajectory_parameters;
+using tools::TrajectoryOptions;
+using tools::TrajectoryRecording;
 namespace {
 
 constexpr const char* kMetricsHeader =

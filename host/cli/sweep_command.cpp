@@ -13,19 +13,33 @@
 #include <set>
 #include <sstream>
 
-#include "host/cli/commands.h"
-#include "host/cli/flock_options.h"
-#include "host/cli/progress.h"
-#include "host/cli/python_script.h"
-#include "host/cli/sweep_csv.h"
-#include "host/core/ensemble.h"
 #include "host/base/errors.h"
-#include "host/core/flock_batch.h"
-#include "host/model/initial_state.h"
 #include "host/base/message_text.h"
+#include "host/cli/commands.h"
+#include "host/cli/sweep_csv.h"
+#include "host/config/flock_options.h"
+#include "host/core/ensemble.h"
+#include "host/core/flock_batch.h"
 #include "host/io/output_file.h"
+#include "host/model/initial_state.h"
+#include "host/tools/flock_command_line.h"
+#include "host/tools/progress.h"
+#include "host/tools/python_script.h"
 
 namespace boids::cli {
+
+using tools::add_flock_options;
+using tools::check_matplotlib;
+using tools::check_png_name;
+using tools::comma_fields;
+using tools::OptionParser;
+using tools::parse_file_name;
+using tools::parse_positive;
+using tools::parse_real;
+using tools::parse_whole;
+using tools::ProgressBar;
+using tools::run_plot_script;
+using tools::sweep_plot_script;
 namespace {
 
 // The options a sweep may vary: the numeric options of `boids run` but the seed (the replicas'
@@ -105,12 +119,11 @@ Param parse_param(const std::string& text) {
     if (std::fabs(last - stop) <= 1e-9 * step) p.values.back() = spec.substr(a + 1, b - a - 1);
     return p;
   }
-  std::stringstream values(spec);
-  for (std::string value; std::getline(values, value, ',');) {
+  if (spec.empty()) throw InputError(option + ": no values");
+  for (const std::string& value : comma_fields(spec)) {
     if (value.empty()) throw InputError(option + ": an empty value in " + boids::quoted(spec));
     p.values.push_back(value);
   }
-  if (p.values.empty()) throw InputError(option + ": no values");
   if (p.values.size() > kMaxValues) {
     throw InputError(option + ": more than " + std::to_string(kMaxValues) + " values");
   }

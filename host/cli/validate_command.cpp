@@ -5,14 +5,18 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "host/cli/commands.h"
-#include "host/cli/options.h"
-#include "host/cli/reports.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/cli/commands.h"
+#include "host/core/backends.h"
+#include "host/tools/options.h"
+#include "host/tools/reports.h"
 #include "host/validation/validation.h"
 
 namespace boids::cli {
+
+using tools::OptionParser;
+using tools::validation_json;
 namespace {
 
 struct ValidateOptions {

@@ -4,47 +4,9 @@
 
 #include "host/base/errors.h"
 #include "host/base/memory.h"
+#include "host/core/backends.h"
 
 namespace boids {
-
-std::string to_string(Backend backend) {
-  switch (backend) {
-    case Backend::kReference:
-      return "reference";
-    case Backend::kCpu:
-      return "cpu";
-    case Backend::kCuda:
-      return "cuda";
-  }
-  return "?";
-}
-
-std::string to_string(Method method) {
-  return method == Method::kNaive ? "naive" : "hashed";
-}
-
-std::string to_string(Precision precision) {
-  return precision == Precision::kFloat ? "float" : "double";
-}
-
-std::optional<Backend> parse_backend(const std::string& name) {
-  if (name == "reference") return Backend::kReference;
-  if (name == "cpu") return Backend::kCpu;
-  if (name == "cuda") return Backend::kCuda;
-  return std::nullopt;
-}
-
-std::optional<Method> parse_method(const std::string& name) {
-  if (name == "naive") return Method::kNaive;
-  if (name == "hashed") return Method::kHashed;
-  return std::nullopt;
-}
-
-std::optional<Precision> parse_precision(const std::string& name) {
-  if (name == "float") return Precision::kFloat;
-  if (name == "double") return Precision::kDouble;
-  return std::nullopt;
-}
 
 void check_dimensions(const SimulationConfig& config, const FlockState& initial) {
   const int d = config.params.dimensions;
@@ -79,12 +41,6 @@ double Simulation::timed_step(std::uint64_t steps) {
   const auto start = std::chrono::steady_clock::now();
   step(steps);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-PartAccess& Simulation::part_access() {
-  throw InputError("the " + to_string(config_.backend) +
-                   " backend flies whole flocks only (a part of one, as under MPI, needs the "
-                   "cpu or cuda backend)");
 }
 
 void Simulation::change_params(const FlockParams& params) {

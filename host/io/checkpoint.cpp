@@ -11,7 +11,7 @@
 #include "host/base/checksum.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
-#include "host/model/value_limits.h"
+#include "host/core/value_limits.h"
 
 namespace boids {
 namespace {

@@ -7,10 +7,11 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/core/simulation.h"
+#include "host/core/value_limits.h"
 #include "host/io/npy_file.h"
 #include "host/io/numeric_csv.h"
 #include "host/io/output_file.h"
-#include "host/core/simulation.h"
 
 namespace boids {
 namespace {
@@ -333,6 +334,16 @@ std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& w
                                          int dimensions) {
   return parse_obstacles(read_csv_file(path, "obstacle file", kMaxObstacles), path, world,
                          dimensions);
+}
+
+void check_state_values(const FlockState& state, Precision precision, const std::string& file) {
+  check_state_values(state, precision, [&](std::size_t i, int axis) {
+    // Where a reader finds it: a CSV's line and column, a .npy file's row (0-based).
+    return "state file " + quoted_path(file) +
+           (is_npy_name(file) ? ", row " + std::to_string(i)
+                              : ", line " + std::to_string(i + 2) + ", column " +
+                                    std::to_string(state.dimensions + axis + 1));
+  });
 }
 
 }  // namespace boids

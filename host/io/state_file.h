@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host/core/config.h"
 #include "host/model/flock.h"
 
 namespace boids {
@@ -70,5 +71,9 @@ std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string
 // (0-based).
 std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
                                         const std::string& what, int dimensions = 2);
+
+// Throws InputError naming the file, the line and the column (a .npy file's row) of a
+// velocity component beyond `precision`'s largest_state_speed (host/core/value_limits.h).
+void check_state_values(const FlockState& state, Precision precision, const std::string& file);
 
 }  // namespace boids

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ enum class Update { kSynchronous, kInPlace };
 std::string to_string(Model model);
 std::string to_string(Boundary boundary);
 std::string to_string(Update update);
+// The names to_string gives, back; nullopt for any other.
+std::optional<Model> parse_model(const std::string& name);
+std::optional<Boundary> parse_boundary(const std::string& name);
+std::optional<Update> parse_update(const std::string& name);
 
 // The rectangle the boids live in: positions in [0, width) x [0, height), and [0, depth) in
 // three dimensions (a box).

@@ -10,6 +10,7 @@
 #include "host/base/errors.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
+#include "host/parts/part_access.h"
 
 namespace boids::mpi {
 namespace {
@@ -125,10 +126,6 @@ class DistributedSimulation final : public Simulation {
               std::uint64_t steps_taken) override {
     check_resumable(state, order, /*keeps_input_order=*/false);
     restart(state, steps_taken);
-  }
-
-  ViewerAccess& viewer_access() override {
-    throw InputError("the viewer draws a flock of one process, not one spread over MPI ranks");
   }
 
  private:

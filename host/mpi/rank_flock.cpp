@@ -6,11 +6,12 @@
 #include <string>
 #include <utility>
 
-#include "host/io/checkpoint.h"
 #include "host/backends/cuda_device_choice.h"
 #include "host/base/errors.h"
+#include "host/core/value_limits.h"
+#include "host/io/checkpoint.h"
 #include "host/mpi/communicator.h"
-#include "host/model/value_limits.h"
+#include "host/parts/part_access.h"
 
 namespace boids::mpi {
 namespace {
@@ -168,7 +169,7 @@ void RankFlock::start_parts(const std::vector<IndexedBoid>& own) {
   for (std::size_t k = 0; k < n; ++k) {
     std::sort(lists[k].begin(), lists[k].end(), by_id);
     parts_[k].engine = make_simulation(config_, first);
-    parts_[k].access = &parts_[k].engine->part_access();
+    parts_[k].access = &part_access(*parts_[k].engine);
     parts_[k].access->start_part(lists[k], steps_taken_);
   }
 }

@@ -23,9 +23,10 @@
 #include <memory>
 #include <vector>
 
+#include "host/core/simulation.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/slabs.h"
-#include "host/core/simulation.h"
+#include "host/parts/part_access.h"
 
 namespace boids::mpi {
 

@@ -13,6 +13,7 @@
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
 #include "host/parts/joined_metrics.h"
+#include "host/parts/part_access.h"
 
 namespace boids::mpi {
 namespace {

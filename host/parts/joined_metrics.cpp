@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "host/parts/part_access.h"
 #include "kernels/world.h"
 
 namespace boids::part_metrics {

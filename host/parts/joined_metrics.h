@@ -13,8 +13,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/metrics/metrics.h"
 #include "host/core/simulation.h"
+#include "host/metrics/metrics.h"
+#include "host/parts/part_access.h"
 
 namespace boids::part_metrics {
 

@@ -11,9 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "host/cli/flock_options.h"
-#include "host/cli/options.h"
 #include "host/base/errors.h"
+#include "host/config/flock_options.h"
+#include "host/tools/flock_command_line.h"
+#include "host/tools/options.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {
@@ -47,12 +48,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace boids;
   std::vector<std::string> args = split_at_nul(data, size);
   if (size == 0) args.clear();
-  cli::FlockOptions options;
-  cli::OptionParser parser("Usage: boids run [options]");
-  cli::add_flock_options(parser, options);
+  FlockOptions options;
+  tools::OptionParser parser("Usage: boids run [options]");
+  tools::add_flock_options(parser, options);
   try {
     parser.parse(args);
-    check_config(cli::resolve_config(options));
+    check_config(resolve_config(options));
   } catch (const InputError& e) {
     // File names are echoed whole, so the length is bounded only by the input's.
     fuzz::check_message(e.what(), 1000 + 4 * size);

@@ -3,6 +3,7 @@
 // instrumentation.
 #include <cstdlib>
 
+#include "host/core/backends.h"
 #include "host/core/simulation.h"
 
 namespace boids {

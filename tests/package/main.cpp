@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "host/boids.h"
+#include "host/io/tool_main.h"
 
 namespace {
 

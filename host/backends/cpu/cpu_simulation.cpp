@@ -3,6 +3,7 @@
 // for the kernels' instruction set (cmake/BoidsFloatingPoint.cmake): naive and hashed steps
 // vectorise across boids.
 #include "host/backends/kernel_flocks.h"
+#include "host/core/backends.h"
 
 namespace boids {
 

@@ -3,9 +3,10 @@
 // divide fast, double kernels round every operation as the reference does).
 #include <cuda_runtime.h>
 
-#include "host/backends/kernel_flocks.h"
 #include "host/backends/cuda_device_choice.h"
+#include "host/backends/kernel_flocks.h"
 #include "host/base/errors.h"
+#include "host/core/backends.h"
 
 namespace boids {
 

@@ -1,6 +1,7 @@
 // Built instead of the CUDA sources when this build has no CUDA backend.
 #include "host/backends/cuda_device_choice.h"
 #include "host/base/errors.h"
+#include "host/core/backends.h"
 #include "host/core/flock_batch.h"
 #include "host/core/simulation.h"
 

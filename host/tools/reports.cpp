@@ -1,10 +1,11 @@
-#include "host/cli/reports.h"
+#include "host/tools/reports.h"
 
 #include <omp.h>
 
+#include "host/core/backends.h"
 #include "host/core/simulation.h"
 
-namespace boids::cli {
+namespace boids::tools {
 
 using Json = nlohmann::ordered_json;
 
@@ -113,4 +114,4 @@ Json validation_json(const ValidationReport& report) {
   return j;
 }
 
-}  // namespace boids::cli
+}  // namespace boids::tools

@@ -1,4 +1,4 @@
-#include "host/cli/python_script.h"
+#include "host/tools/python_script.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -10,7 +10,7 @@
 
 extern char** environ;
 
-namespace boids::cli {
+namespace boids::tools {
 namespace {
 
 // The directory of the running executable, with its final '/'; empty when unknown.
@@ -84,4 +84,4 @@ void check_png_name(const std::string& option, const std::string& path) {
   }
 }
 
-}  // namespace boids::cli
+}  // namespace boids::tools

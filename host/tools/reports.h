@@ -5,11 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "host/model/flock.h"
 #include "host/metrics/metrics.h"
+#include "host/model/flock.h"
 #include "host/validation/validation.h"
 
-namespace boids::cli {
+namespace boids::tools {
 
 // The model and every variant, in effect: model, radius, the weights, max_speed, world, ...
 nlohmann::ordered_json params_json(const FlockParams& params);
@@ -23,4 +23,4 @@ nlohmann::ordered_json info_json();
 // The backend, its device, every case with its errors and verdict, and whether all passed.
 nlohmann::ordered_json validation_json(const ValidationReport& report);
 
-}  // namespace boids::cli
+}  // namespace boids::tools

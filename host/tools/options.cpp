@@ -1,4 +1,4 @@
-#include "host/cli/options.h"
+#include "host/tools/options.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 
-namespace boids::cli {
+namespace boids::tools {
 namespace {
 
 [[noreturn]] void bad_value(const std::string& option, const std::string& text,
@@ -140,9 +140,20 @@ std::string OptionParser::help() const {
   return text;
 }
 
+std::vector<std::string> comma_fields(const std::string& text) {
+  std::vector<std::string> fields;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    fields.push_back(
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return fields;
+    start = comma + 1;
+  }
+}
+
 std::string parse_file_name(const std::string& option, const std::string& text) {
   if (text.empty()) throw InputError(option + ": the file name is empty");
   return text;
 }
 
-}  // namespace boids::cli
+}  // namespace boids::tools

@@ -1,4 +1,4 @@
-#include "host/model/value_limits.h"
+#include "host/core/value_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,6 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
-#include "host/io/state_file.h"
 
 namespace boids {
 namespace {
@@ -172,16 +171,6 @@ void check_params(const FlockParams& p, Precision precision) {
     }
   }
   check_move(p);
-}
-
-void check_state_values(const FlockState& state, Precision precision, const std::string& file) {
-  check_state_values(state, precision, [&](std::size_t i, int axis) {
-    // Where a reader finds it: a CSV's line and column, a .npy file's row (0-based).
-    return "state file " + quoted_path(file) +
-           (is_npy_name(file) ? ", row " + std::to_string(i)
-                              : ", line " + std::to_string(i + 2) + ", column " +
-                                    std::to_string(state.dimensions + axis + 1));
-  });
 }
 
 void check_state_values(const FlockState& state, Precision precision,

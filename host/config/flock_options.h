@@ -1,5 +1,7 @@
-// The options that choose a flock and where it runs, shared by `boids run` and `boids-viewer`,
-// so that both accept and refuse them alike.
+// The options that choose a flock and where it runs, as given (on a command line, to Python),
+// and the one place they become a flight: the model's defaults, the options that do not go
+// together, the world, the backend. `boids run`, `boids-viewer`, `boids-bench` and the Python
+// module all resolve them here, so that they accept and refuse them alike.
 #pragma once
 
 #include <cstdint>
@@ -7,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "host/cli/options.h"
+#include "host/core/config.h"
 #include "host/model/flock.h"
-#include "host/core/simulation.h"
 
-namespace boids::cli {
+namespace boids {
 
 // What was given on the command line; what was not takes the model's default (see
 // resolve_params).
@@ -40,12 +41,6 @@ struct FlockOptions {
   std::string init_file;               // a state file; overrides --count
 };
 
-// Registers every flock option: --count, --seed, --model, the weights, --radius, --max-speed,
-// --speed, --dt, --world, --density, --boundary, --separation-radius, --fov, --noise,
-// --wall-distance, --obstacles, --goal, --goal-weight, --wind, --update, --backend, --method,
-// --precision, --init and --dimensions.
-void add_flock_options(OptionParser& parser, FlockOptions& options);
-
 // The model's parameters: what was given, the rest the model's defaults (the seed example for
 // boids, the lab's for steering, Vicsek's figure 2a at density 4 for vicsek). Throws InputError
 // for options that do not go together. Reads the obstacle file.
@@ -68,4 +63,4 @@ SimulationConfig resolve_config(const FlockOptions& options);
 // model, or the random start.
 FlockState initial_state(const FlockOptions& options, const FlockParams& params);
 
-}  // namespace boids::cli
+}  // namespace boids

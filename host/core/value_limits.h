@@ -9,8 +9,8 @@
 #include <functional>
 #include <string>
 
+#include "host/core/config.h"
 #include "host/model/flock.h"
-#include "host/core/simulation.h"
 
 namespace boids {
 
@@ -43,12 +43,9 @@ double largest_max_speed(const FlockParams& params);
 // between walls), or an obstacle is as wide as the world.
 void check_params(const FlockParams& params, Precision precision);
 
-// Throws InputError naming the file, the line and the column of a velocity component beyond
-// `precision`'s largest_state_speed (state files hold one boid a line after the header).
-void check_state_values(const FlockState& state, Precision precision, const std::string& file);
-
-// The same for a state from elsewhere: where(i, axis) names boid i's component `axis` (0: vx,
-// 1: vy) for the message, e.g. "state, row 7".
+// Throws InputError naming a velocity component beyond `precision`'s largest_state_speed:
+// where(i, axis) names boid i's component `axis` (0: vx, 1: vy) for the message, e.g. "state,
+// row 7" (a state file's line and column: host/io/state_file.h).
 void check_state_values(const FlockState& state, Precision precision,
                         const std::function<std::string(std::size_t, int)>& where);
 

@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "host/cli/options.h"
-#include "host/io/output_file.h"
 #include "host/core/simulation.h"
+#include "host/io/output_file.h"
 #include "host/io/trajectory_file.h"
+#include "host/tools/options.h"
 
-namespace boids::cli {
+namespace boids::tools {
 
 struct TrajectoryOptions {
   std::string file;
@@ -61,4 +61,4 @@ class TrajectoryRecording {
   std::unique_ptr<TrajectoryWriter> writer_;
 };
 
-}  // namespace boids::cli
+}  // namespace boids::tools

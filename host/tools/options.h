@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace boids::cli {
+namespace boids::tools {
 
 // Whole numbers: digits only (no sign, no spaces, no exponent), within [least, most].
 std::uint64_t parse_whole(const std::string& option, const std::string& text, std::uint64_t least,
@@ -17,6 +17,11 @@ std::uint64_t parse_whole(const std::string& option, const std::string& text, st
 double parse_real(const std::string& option, const std::string& text);
 double parse_positive(const std::string& option, const std::string& text);
 double parse_non_negative(const std::string& option, const std::string& text);
+
+// The comma-separated fields of `text`, empty ones included ("a,,b" has three, "" one): the
+// one way every list option (--world, --goal, bench's --counts, a sweep's values) is cut, each
+// refusing what it must of the fields with its own message.
+std::vector<std::string> comma_fields(const std::string& text);
 
 // A file name: not empty. Whether it can be read or written is checked where it is used.
 std::string parse_file_name(const std::string& option, const std::string& text);
@@ -56,4 +61,4 @@ class OptionParser {
   std::vector<Option> options_;
 };
 
-}  // namespace boids::cli
+}  // namespace boids::tools

@@ -1,4 +1,4 @@
-#include "host/cli/trajectory_option.h"
+#include "host/tools/trajectory_option.h"
 
 #include <sys/stat.h>
 
@@ -8,7 +8,7 @@
 #include "host/base/message_text.h"
 #include "host/io/output_file.h"
 
-namespace boids::cli {
+namespace boids::tools {
 void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {
   parser.add_value(
       "--trajectory", "FILE.h5",
@@ -97,4 +97,4 @@ void TrajectoryRecording::finish() {
   if (writer_) writer_->close();
 }
 
-}  // namespace boids::cli
+}  // namespace boids::tools

@@ -1,4 +1,4 @@
-#include "host/cli/progress.h"
+#include "host/tools/progress.h"
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-namespace boids::cli {
+namespace boids::tools {
 
 ProgressBar::ProgressBar(std::uint64_t total, std::string unit)
     : total_(total), unit_(std::move(unit)), enabled_(total > 0 && isatty(STDERR_FILENO)) {}
@@ -43,4 +43,4 @@ void ProgressBar::finish() {
   drawn_ = false;
 }
 
-}  // namespace boids::cli
+}  // namespace boids::tools

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace boids::cli {
+namespace boids::tools {
 
 // The script named like `source_path` (its last component) where the executable finds it:
 // beside itself, in ../share/boids, else `source_path` itself.
@@ -36,4 +36,4 @@ void check_matplotlib(const std::string& option, const std::string& script);
 // boids writes (--plot, --screenshot) is a PNG.
 void check_png_name(const std::string& option, const std::string& path);
 
-}  // namespace boids::cli
+}  // namespace boids::tools

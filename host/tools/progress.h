@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace boids::cli {
+namespace boids::tools {
 
 class ProgressBar {
  public:
@@ -30,4 +30,4 @@ class ProgressBar {
   Clock::time_point last_draw_ = start_;
 };
 
-}  // namespace boids::cli
+}  // namespace boids::tools

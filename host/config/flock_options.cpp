@@ -1,0 +1,233 @@
+#include "host/config/flock_options.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/core/backends.h"
+#include "host/core/value_limits.h"
+#include "host/io/state_file.h"
+#include "host/model/initial_state.h"
+
+namespace boids {
+namespace {
+
+// The density in three dimensions that gives the seed's mean neighbour count, 0.9 / r^3
+// (docs/3d.md): the default world of a 3D flock is the cube that holds it at that density.
+constexpr double kSeedNeighbourVolumeDensity = 0.9;
+
+// The defaults of each model: seed 000's example, seed 002's lab (its canvas taken as
+// 800 x 600), and Vicsek's figure 2a at density 4 (N = 400, L = 10).
+struct ModelDefaults {
+  std::uint64_t count;
+  double radius, separation, alignment, cohesion, max_speed, world;
+  double world_height;
+};
+ModelDefaults defaults_of(Model model) {
+  switch (model) {
+    case Model::kSteering:
+      return {220, 44, 1.6, 1.0, 0.9, 110, 800, 600};
+    case Model::kVicsek:
+      return {400, 1, 0, 0, 0, 0.03, 10, 10};
+    case Model::kBoids:
+      break;
+  }
+  return {120, 10, 1.5, 1.0, 1.0, 1.0, 100, 100};
+}
+
+// Options that do not go together, or not with this model, refused by name.
+void check_combinations(const FlockOptions& o, Model model) {
+  const auto refuse = [](bool given, const std::string& message) {
+    if (given) throw InputError(message);
+  };
+  if (model == Model::kVicsek) {
+    for (const auto& [given, name] :
+         {std::pair{o.separation.has_value(), "--separation"},
+          std::pair{o.alignment.has_value(), "--alignment"},
+          std::pair{o.cohesion.has_value(), "--cohesion"},
+          std::pair{o.separation_radius.has_value(), "--separation-radius"}}) {
+      refuse(given, std::string(name) +
+                        ": the Vicsek model has no separation, alignment or cohesion weights "
+                        "(it aligns with every neighbour; see --noise)");
+    }
+    refuse(o.max_speed.has_value(), "--max-speed: the Vicsek model moves at a constant --speed");
+  } else {
+    refuse(o.speed.has_value(),
+           "--speed: only the Vicsek model moves at a constant speed "
+           "(use --max-speed)");
+  }
+  refuse(o.dt.has_value() && model != Model::kSteering,
+         "--dt: only the steering model has a time step (boids and Vicsek step by 1)");
+  refuse(o.density.has_value() && o.world.has_value(),
+         "--density and --world both give the world's size: give one");
+  refuse(o.goal_weight.has_value() && !o.goal.has_value(), "--goal-weight needs --goal X,Y");
+  const int dimensions = o.dimensions.value_or(2);
+  refuse(dimensions == 2 && o.world_sides == 3, "--world W,H,D needs --dimensions 3");
+  refuse(dimensions == 3 && o.world_sides == 2,
+         "--world: in three dimensions expected L (a cube) or W,H,D");
+  for (const auto& [values, name] :
+       {std::pair{o.goal_values, "--goal"}, std::pair{o.wind_values, "--wind"}}) {
+    refuse(values == 3 && dimensions == 2, std::string(name) + " X,Y,Z needs --dimensions 3");
+    refuse(values == 2 && dimensions == 3,
+           std::string(name) + ": in three dimensions expected X,Y,Z");
+  }
+  refuse(dimensions == 3 && o.update.has_value(),
+         "--update: not yet in three dimensions (docs/3d.md)");
+  refuse(o.obstacles.has_value() && !o.obstacles->empty() && o.obstacle_dimensions != dimensions,
+         dimensions == 3 ? "obstacles: in three dimensions expected rows (x, y, z, radius)"
+                         : "obstacles: rows (x, y, z, radius) are spheres, for dimensions 3");
+  refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,
+         "--wall-distance needs --boundary walls");
+  if (o.update == Update::kInPlace) {
+    refuse(model != Model::kSteering,
+           "--update in-place: only the steering lab's loop updates in place (--model steering)");
+    refuse(o.fov || o.noise || o.goal || o.wind || !o.obstacle_file.empty() || o.obstacles ||
+               o.boundary == Boundary::kWalls,
+           "--update in-place is the steering lab's own loop, which has no field of view, "
+           "noise, goal, wind, obstacles or walls");
+  }
+}
+
+}  // namespace
+
+FlockParams model_defaults(Model model, std::uint64_t count) {
+  const ModelDefaults d = defaults_of(model);
+  FlockParams p;
+  p.model = model;
+  p.radius = d.radius;
+  p.separation = d.separation;
+  p.alignment = d.alignment;
+  p.cohesion = d.cohesion;
+  p.max_speed = d.max_speed;
+  const double scale = std::sqrt(static_cast<double>(count) / static_cast<double>(d.count));
+  p.world = World{d.world * scale, d.world_height * scale, Boundary::kTorus};
+  return p;
+}
+
+std::uint64_t resolve_count(const FlockOptions& o) {
+  return o.count.value_or(defaults_of(o.model.value_or(Model::kBoids)).count);
+}
+
+// Whether the flock flies on the reference (else "auto" is the cuda or cpu backend).
+bool on_reference(const FlockOptions& o) {
+  return o.backend == "reference";
+}
+
+Precision resolve_precision(const FlockOptions& o) {
+  return o.precision.value_or(on_reference(o) ? Precision::kDouble : Precision::kFloat);
+}
+
+FlockParams resolve_params(const FlockOptions& o) {
+  const Model model = o.model.value_or(Model::kBoids);
+  check_combinations(o, model);
+  const ModelDefaults d = defaults_of(model);
+  FlockParams p;
+  p.model = model;
+  p.radius = o.radius.value_or(d.radius);
+  p.separation = o.separation.value_or(d.separation);
+  p.alignment = o.alignment.value_or(d.alignment);
+  p.cohesion = o.cohesion.value_or(d.cohesion);
+  p.max_speed =
+      model == Model::kVicsek ? o.speed.value_or(d.max_speed) : o.max_speed.value_or(d.max_speed);
+  if (o.dt) p.dt = *o.dt;
+  p.dimensions = o.dimensions.value_or(2);
+  const bool box = p.dimensions == 3;
+  if (o.world) {
+    p.world = *o.world;
+  } else if (o.density || box) {
+    // --init overrides --count, and the file's boids fill the world too.
+    const std::uint64_t count =
+        o.init_file.empty() ? resolve_count(o) : state_file_rows(o.init_file);
+    const double density =
+        o.density.value_or(kSeedNeighbourVolumeDensity / (p.radius * p.radius * p.radius));
+    const double boids = static_cast<double>(count);
+    const double side = box ? std::cbrt(boids / density) : std::sqrt(boids / density);
+    if (!(side > 0 && std::isfinite(side))) {
+      throw InputError(box ? "--density: the world's side cbrt(count / density) is not a "
+                             "positive number"
+                           : "--density: the world's side sqrt(count / density) is not a "
+                             "positive number");
+    }
+    p.world = World{side, side, Boundary::kTorus};
+    p.world.depth = side;
+  } else {
+    p.world = World{d.world, d.world_height, Boundary::kTorus};
+  }
+  p.world.boundary = o.boundary.value_or(Boundary::kTorus);
+  if (o.separation_radius) {
+    if (*o.separation_radius > p.radius) {
+      throw InputError("--separation-radius: expected a number in (0, radius = " +
+                       std::to_string(p.radius) + "]");
+    }
+    p.separation_radius = *o.separation_radius;
+  }
+  if (o.fov) p.fov = *o.fov;
+  if (o.noise) p.noise = *o.noise;
+  if (o.wall_distance) p.wall_distance = *o.wall_distance;
+  if (o.goal) {
+    if (!(o.goal->x >= 0 && o.goal->x < p.world.width && o.goal->y >= 0 &&
+          o.goal->y < p.world.height &&
+          (p.dimensions == 2 || (o.goal->z >= 0 && o.goal->z < p.world.depth)))) {
+      throw InputError("--goal: the point lies outside the world");
+    }
+    p.has_goal = true;
+    p.goal = *o.goal;
+    p.goal_weight = o.goal_weight.value_or(1.0);
+  }
+  if (o.wind) p.wind = *o.wind;
+  if (!o.obstacle_file.empty()) {
+    p.obstacles = read_obstacle_file(o.obstacle_file, p.world, p.dimensions);
+  }
+  if (o.obstacles) {
+    p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles", p.dimensions);
+  }
+  p.update = o.update.value_or(Update::kSynchronous);
+  check_params(p, resolve_precision(o));
+  return p;
+}
+
+SimulationConfig resolve_config(const FlockOptions& o) {
+  SimulationConfig config;
+  config.params = resolve_params(o);
+  config.seed = o.seed;
+  config.backend = on_reference(o)       ? Backend::kReference
+                   : o.backend == "auto" ? resolve_auto_backend()
+                                         : *parse_backend(o.backend);
+  const bool reference = config.backend == Backend::kReference;
+  config.method = o.method.value_or(reference ? Method::kNaive : Method::kHashed);
+  config.precision = resolve_precision(o);
+  if (reference && config.method != Method::kNaive) {
+    throw InputError("--method hashed: the reference backend has only the naive method");
+  }
+  if (reference && config.precision != Precision::kDouble) {
+    throw InputError("--precision float: the reference backend computes in double precision only");
+  }
+  if (!reference && config.params.update == Update::kInPlace) {
+    throw InputError(
+        "--update in-place: only the reference backend runs the lab's own loop; "
+        "every other backend updates synchronously");
+  }
+  return config;
+}
+
+FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
+  if (o.init_file.empty()) return make_initial_state(resolve_count(o), o.seed, params);
+  try {  // before the values, which a world of other dimensions would refuse less clearly
+    check_start_dimensions(state_file_dimensions(o.init_file), params);
+  } catch (const InputError& e) {
+    throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
+  }
+  FlockState state = read_state_file(o.init_file, params.world);
+  check_state_values(state, resolve_precision(o), o.init_file);
+  try {
+    check_start(state, params);
+  } catch (const InputError& e) {
+    throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
+  }
+  return state;
+}
+
+}  // namespace boids
