@@ -1,9 +1,9 @@
 // The metrics on a backend's own data, one small functor per stage:
 //   polarization   sums of the unit headings                   (UnitHeading)
 //   order          sums of the velocities                      (VelocityComponent)
-//   nearest        per-boid ring search over the cell grid     (NearestNeighborDistance)
-//   neighbours     per-boid count within r                     (NeighborCount)
-//   flocks         union-find over pairs closer than r         (LinkNeighbors, FlattenParents)
+//   nearest        per-boid ring search over the cell grid     (NearestNeighbourDistance)
+//   neighbours     per-boid count within r                     (NeighbourCount)
+//   flocks         union-find over pairs closer than r         (LinkNeighbours, FlattenParents)
 //                  then components sized and roots counted     (CountMembers, IsRoot)
 // They run on the cell index of the current positions (kernels/cell_index.h), and keep the
 // union-find in the index's key and order arrays, free once the boids are reordered: the
@@ -60,7 +60,7 @@ BOIDS_HD inline Real distance_sq(const Boid<Real, D>& a, const Boid<Real, D>& b,
 // On a torus, when the shells would wrap onto themselves, every boid of the flock is checked;
 // between walls, cells beyond them are skipped.
 template <typename Real, int D, typename Flocks>
-struct NearestNeighborDistance {
+struct NearestNeighbourDistance {
   const Boid<Real, D>* sorted;
   const index_t* cell_start;
   Flocks flocks;
@@ -191,7 +191,7 @@ struct SortedFlocks {
 
 // Joins each boid's flock with those of its neighbours.
 template <typename Real, int D, typename Flocks>
-struct LinkNeighbors {
+struct LinkNeighbours {
   SortedFlocks<Real, D, Flocks> flocks;
   index_t* parent;
 
@@ -204,7 +204,7 @@ struct LinkNeighbors {
 
 // The number of other boids closer than r.
 template <typename Real, int D, typename Flocks>
-struct NeighborCount {
+struct NeighbourCount {
   SortedFlocks<Real, D, Flocks> flocks;
 
   BOIDS_HD double operator()(index_t i) const {
@@ -237,10 +237,10 @@ struct IsRoot {
 struct MetricsResult {
   double polarization;
   double order;  // |sum of velocities| / (n v_max)
-  double flocks;
-  index_t largest_flock;
+  double groups;
+  index_t largest_group;
   double mean_nn_distance;
-  double mean_neighbors;
+  double mean_neighbours;
 };
 
 // Sums of value_of(i) per flock, into out[f]: the executor's sum for one flock; for a batch,
@@ -291,14 +291,14 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
                   velocities + a * flocks_count);
   }
   const SortedFlocks<Real, D, Flocks> sorted{x.sorted, x.cell_start, flocks};
-  sum_per_flock(exec, flocks, NeighborCount<Real, D, Flocks>{sorted}, neighbours);
+  sum_per_flock(exec, flocks, NeighbourCount<Real, D, Flocks>{sorted}, neighbours);
   sum_per_flock(exec, flocks,
-                NearestNeighborDistance<Real, D, Flocks>{x.sorted, x.cell_start, flocks}, nearest);
+                NearestNeighbourDistance<Real, D, Flocks>{x.sorted, x.cell_start, flocks}, nearest);
 
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: the boids are reordered
   exec.for_each(n, InitializeParents{parent, members});
-  exec.for_each(n, LinkNeighbors<Real, D, Flocks>{sorted, parent});
+  exec.for_each(n, LinkNeighbours<Real, D, Flocks>{sorted, parent});
   exec.for_each(n, FlattenParents{parent});
   exec.for_each(n, CountMembers{parent, members});
   std::vector<double> roots(flock_count);
@@ -317,10 +317,10 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
     r.polarization = square_root(length_sq(mean));
     r.order =
         square_root(length_sq(total)) / (count * static_cast<double>(places[f].params.max_speed));
-    r.mean_neighbors = neighbours[f] / count;
+    r.mean_neighbours = neighbours[f] / count;
     r.mean_nn_distance = places[f].count > 1 ? nearest[f] / count : 0.0;
-    r.flocks = roots[f];
-    r.largest_flock = largest[f];
+    r.groups = roots[f];
+    r.largest_group = largest[f];
   }
 }
 

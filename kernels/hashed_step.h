@@ -141,8 +141,8 @@ struct HashedStepBlock {
 #pragma omp simd
 #endif
         for (int lane = 0; lane < Lanes; ++lane) {
-          accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate, p,
-                                                                 j != slots[lane]);
+          accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate, p,
+                                                                  j != slots[lane]);
         }
       }
     }

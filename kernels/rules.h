@@ -1,7 +1,9 @@
-// The rules, written once for every backend, pipeline, precision and dimension (D = 2 or 3).
+// The rules' framework, written once for every backend, pipeline, precision and dimension
+// (D = 2 or 3): what a model is, and how a boid gathers its neighbours for it.
 //
-// A boid gathers its neighbours one at a time (accumulate_neighbor), then steers and moves
-// (kernels/advance.h). A model is a type (Boids here; Steering and Vicsek in their own files):
+// A boid gathers its neighbours one at a time (accumulate_neighbour), then steers and moves
+// (kernels/advance.h). A model is a type (kernels/models/: Boids, Steering, Vicsek, side by
+// side; kernels/models.h names them all):
 //   Sums<Real, Lanes, D>                              what a boid gathers, one entry per lane
 //   start(sums, lane, self)                           the sums before any neighbour
 //   add(sums, lane, d, d2, other, p, seen)            one candidate at offset d, d2 = |d|^2
@@ -28,7 +30,7 @@ namespace boids::kernels {
 // What a group of `Lanes` boids has seen of their neighbours so far, one array entry per boid.
 // Scalar code uses one lane; CPU blocks use several and vectorise across them.
 template <typename Real, int Lanes, int D>
-struct NeighborSums {
+struct NeighbourSums {
   int count[Lanes];
   Real velocity[D][Lanes];  // sum of neighbour velocities (alignment)
   Real offset[D][Lanes];    // sum of offsets to neighbours (cohesion)
@@ -100,10 +102,10 @@ BOIDS_HD inline bool in_view(const Real (&d)[D], Real d2, const Real (&v)[D],
 // be within half the world); `LimitedView` applies the field of view.
 template <typename Model, bool Wraps, bool LimitedView, typename Real, typename Sums, int Lanes,
           int D>
-BOIDS_HD inline void accumulate_neighbor(Sums& sums, int lane,
-                                         const LaneBoids<Real, Lanes, D>& self,
-                                         const Boid<Real, D>& other, const StepParams<Real>& p,
-                                         bool counted = true) {
+BOIDS_HD inline void accumulate_neighbour(Sums& sums, int lane,
+                                          const LaneBoids<Real, Lanes, D>& self,
+                                          const Boid<Real, D>& other, const StepParams<Real>& p,
+                                          bool counted = true) {
   Real d[D];
   for (int a = 0; a < D; ++a) {
     const Real delta = other.position[a] - self.position[a][lane];
@@ -183,90 +185,13 @@ BOIDS_HD BOIDS_INLINE void with_extras(const StepParams<Real>& p, Body&& body) {
 
 // What the models of the three rules (Boids, Steering) share: the sums they gather, empty at
 // the start.
-struct GathersNeighbors {
+struct GathersNeighbours {
   template <typename Real, int Lanes, int D>
-  using Sums = NeighborSums<Real, Lanes, D>;
+  using Sums = NeighbourSums<Real, Lanes, D>;
 
   template <typename Real, int Lanes, int D>
   BOIDS_HD static void start(Sums<Real, Lanes, D>& sums, int lane, const Boid<Real, D>&) {
     sums.clear(lane);
-  }
-};
-
-// Separation pushes from neighbours whose d2 exceeds this: 0 in double, as the seed has it
-// (d / d2 is at most about 1e162 there); in float, which takes 1 / d2, the largest subnormal,
-// so that 1 / d2 stays finite: a pair closer than about 1e-19 is then coincident to float.
-template <typename Real>
-BOIDS_HD BOIDS_INLINE constexpr Real closest_push() {
-  return sizeof(Real) == sizeof(double) ? Real(0) : Real(0x1.fffffcp-127);
-}
-
-// Seed 000's three rules: separation from boids closer than the separation radius weighted by
-// 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
-// the speed clamped into [v_max / 2, v_max].
-struct Boids : GathersNeighbors {
-  // A coincident boid counts as a neighbour but exerts no separation (its direction is
-  // undefined). Double divides as the seed does; float takes one division, not two (within
-  // 1 ulp).
-  template <typename Real, int Lanes, int D>
-  BOIDS_HD static void add(Sums<Real, Lanes, D>& sums, int lane, const Real (&d)[D], Real d2,
-                           const Boid<Real, D>& other, const StepParams<Real>& p, bool seen) {
-    const bool near = seen & (d2 < p.radius_sq);
-    const bool pushes = near & (d2 < p.separation_sq) & (d2 > closest_push<Real>());
-    sums.template add<sizeof(Real) == sizeof(double)>(lane, d, d2, other.velocity, near, pushes);
-  }
-
-  // The new velocity: the three rules, the world's terms and wind (if compiled in); the speed
-  // clamped into [v_max / 2, v_max]; the noise's turn. Selects, not branches, so that a block's
-  // lanes vectorise: a boid without neighbours keeps its velocity exactly. Returns whether a
-  // length was too large for the seed's arithmetic, to be taken again under `Large`
-  // (length_of).
-  template <typename E, bool Large, typename Real, int Lanes, int D>
-  BOIDS_HD BOIDS_INLINE static bool steer(const Real (&)[D], Real (&v)[D],
-                                          const Sums<Real, Lanes, D>& sums,
-                                          const LaneTerms<Real, Lanes, D>& terms, int lane,
-                                          const StepParams<Real>& p) {
-    const bool seen_any = sums.count[lane] > 0;
-    const Real n = static_cast<Real>(seen_any ? sums.count[lane] : 1);
-    for (int a = 0; a < D; ++a) {
-      const Real steer = p.separation_gain * sums.push[a][lane] +
-                         p.alignment_gain * (sums.velocity[a][lane] / n - v[a]) +
-                         p.cohesion_gain * (sums.offset[a][lane] / n);
-      v[a] = seen_any ? v[a] + steer : v[a];
-    }
-    if constexpr (E::kWorldTerms) {  // no goal: its direction is 0
-      const Real avoid = Real(kAvoidGain) * p.max_speed;
-      const Real seek = Real(kGoalGain) * p.goal_weight * p.max_speed;
-      for (int a = 0; a < D; ++a) v[a] += avoid * terms.avoid[a][lane] + seek * terms.goal[a][lane];
-    }
-    if constexpr (E::kWind) {
-      for (int a = 0; a < D; ++a) v[a] += p.wind[a] * p.dt;
-    }
-    // The speed of a velocity whose square would overflow is taken at a smaller scale (an
-    // infinite speed would zero it): such a boid is fast whatever the scaled speed says.
-    Real u[D], scale;
-    for (int a = 0; a < D; ++a) u[a] = v[a];
-    bool large = false;
-    const Real speed = length_of<Large>(u, scale, large);
-    const bool fast = (scale < Real(1)) | (speed > p.max_speed);
-    const bool slow = (speed < p.min_speed) & (speed > Real(0));
-    const Real target = fast ? p.max_speed : p.min_speed;
-    for (int a = 0; a < D; ++a) v[a] = fast | slow ? u[a] / speed * target : v[a];
-    if constexpr (E::kNoise) apply_turn(v, terms, lane);
-    return large;
-  }
-
-  // A step moves a boid by its new velocity.
-  template <typename E, typename Real, int D>
-  BOIDS_HD BOIDS_INLINE static void displacement(const Real (&v)[D], const StepParams<Real>&,
-                                                 Real (&d)[D]) {
-    for (int a = 0; a < D; ++a) d[a] = v[a];
-  }
-
-  // Where a coordinate moved by d lands on a torus of the given side.
-  template <typename Real>
-  BOIDS_HD BOIDS_INLINE static Real onto_torus(Real x, Real d, Real side) {
-    return wrap_position(x + d, side);
   }
 };
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "host/io/state_file.h"
+#include "host/metrics/metrics.h"
 #include "host/model/flock.h"
 #include "host/model/initial_state.h"
-#include "host/metrics/metrics.h"
-#include "host/io/state_file.h"
 #include "tests/cli_fixture.h"
 #include "tests/test_support.h"
 
@@ -544,11 +544,11 @@ TEST_F(Cli, MetricsFileRows) {
   const boids::FlockMetrics start =
       boids::measure_flock(boids::make_initial_state(40, 3, params), params);
   EXPECT_NEAR(std::stod(rows[1][1]), start.polarization, 1e-12);
-  EXPECT_EQ(std::stoull(rows[1][2]), start.flocks);
-  EXPECT_EQ(std::stoull(rows[1][3]), start.largest_flock);
+  EXPECT_EQ(std::stoull(rows[1][2]), start.groups);
+  EXPECT_EQ(std::stoull(rows[1][3]), start.largest_group);
   EXPECT_NEAR(std::stod(rows[1][4]), start.mean_nn_distance, 1e-12);
   EXPECT_NEAR(std::stod(rows[1][5]), start.order, 1e-12);
-  EXPECT_NEAR(std::stod(rows[1][6]), start.mean_neighbors, 1e-12);
+  EXPECT_NEAR(std::stod(rows[1][6]), start.mean_neighbours, 1e-12);
   const nlohmann::json j = parse_json(r.out);
   EXPECT_NEAR(std::stod(rows[4][1]), j.value("polarization", -1.0), 1e-12);
   EXPECT_EQ(std::stoll(rows[4][2]), j.value("flocks", -1));

@@ -18,8 +18,8 @@
 
 #include "host/backends/cpu/cpu_executor.h"
 #include "host/backends/kernel_flocks.h"
-#include "host/model/initial_state.h"
 #include "host/core/simulation.h"
+#include "host/model/initial_state.h"
 #include "tests/gpu_path_executor.h"
 #include "tests/sixteen_lane_executor.h"
 #include "tests/test_support.h"
@@ -129,8 +129,8 @@ TEST_P(GpuPathTest, MeasuresAsTheCpuBackendDoes) {
     const auto gpu = gpu_path(f.params, f.state);
     for (int round = 0; round < 2; ++round) {  // before and after steps
       const FlockMetrics a = gpu->metrics(), b = cpu->metrics();
-      EXPECT_EQ(a.flocks, b.flocks) << f.name;
-      EXPECT_EQ(a.largest_flock, b.largest_flock) << f.name;
+      EXPECT_EQ(a.groups, b.groups) << f.name;
+      EXPECT_EQ(a.largest_group, b.largest_group) << f.name;
       // The same values, summed in another order.
       EXPECT_NEAR(a.polarization, b.polarization, 1e-12) << f.name;
       EXPECT_NEAR(a.mean_nn_distance, b.mean_nn_distance, 1e-12 * b.mean_nn_distance) << f.name;

@@ -159,7 +159,7 @@ class SideBySide {
         far += d < HUGE_VAL ? d : 0.0;
       }
       pieces.insert(pieces.end(), m[k].pieces.begin(), m[k].pieces.end());
-      inner += m[k].inner_flocks;
+      inner += m[k].inner_groups;
       largest_inner = std::max(largest_inner, m[k].largest_inner);
       for (const PartMetrics::Member& g : m[k].ghosts) {
         const auto it = std::find_if(ghosts_[k].begin(), ghosts_[k].end(),
@@ -170,7 +170,7 @@ class SideBySide {
         part_metrics::joins_of({g}, m, joins);
       }
     }
-    const FlockCount flocks = part_metrics::join_flocks(pieces, joins, inner, largest_inner);
+    const GroupCount flocks = part_metrics::join_flocks(pieces, joins, inner, largest_inner);
     return part_metrics::whole_metrics(sums, far, flocks, params_, precision_);
   }
 
@@ -260,9 +260,9 @@ void expect_whole_metrics(const SimulationConfig& config, const FlockState& star
                                                                     : 1e-4;
   for (int round = 0; round < 2; ++round) {
     const FlockMetrics a = whole->metrics(), b = parts.metrics();
-    EXPECT_EQ(a.flocks, b.flocks) << "after " << whole->steps_taken() << " steps";
-    EXPECT_EQ(a.largest_flock, b.largest_flock);
-    EXPECT_EQ(a.mean_neighbors, b.mean_neighbors);
+    EXPECT_EQ(a.groups, b.groups) << "after " << whole->steps_taken() << " steps";
+    EXPECT_EQ(a.largest_group, b.largest_group);
+    EXPECT_EQ(a.mean_neighbours, b.mean_neighbours);
     EXPECT_NEAR(a.polarization, b.polarization, tolerance);
     EXPECT_NEAR(a.order, b.order, tolerance);
     EXPECT_NEAR(a.mean_nn_distance, b.mean_nn_distance, tolerance * a.mean_nn_distance);

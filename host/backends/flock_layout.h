@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "host/model/flock.h"
 #include "host/core/simulation.h"
+#include "host/model/flock.h"
 #include "kernels/flock_metrics.h"
 #include "kernels/noise.h"
 #include "kernels/rules.h"
@@ -144,10 +144,10 @@ inline FlockMetrics flock_metrics_of(const kernels::MetricsResult& r) {
   FlockMetrics m;
   m.polarization = r.polarization;
   m.order = r.order;
-  m.flocks = static_cast<std::uint64_t>(r.flocks);
-  m.largest_flock = r.largest_flock;
+  m.groups = static_cast<std::uint64_t>(r.groups);
+  m.largest_group = r.largest_group;
   m.mean_nn_distance = r.mean_nn_distance;
-  m.mean_neighbors = r.mean_neighbors;
+  m.mean_neighbours = r.mean_neighbours;
   return m;
 }
 

@@ -31,10 +31,9 @@
 #include "host/parts/part_access.h"
 #include "kernels/flock_metrics.h"
 #include "kernels/hashed_step.h"
+#include "kernels/models.h"
 #include "kernels/predator.h"
 #include "kernels/render_data.h"
-#include "kernels/steering.h"
-#include "kernels/vicsek.h"
 
 namespace boids {
 

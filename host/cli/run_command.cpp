@@ -110,9 +110,9 @@ std::string format_number(double value) {
 
 void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics& m) {
   csv += std::to_string(step) + "," + format_number(m.polarization) + "," +
-         std::to_string(m.flocks) + "," + std::to_string(m.largest_flock) + "," +
+         std::to_string(m.groups) + "," + std::to_string(m.largest_group) + "," +
          format_number(m.mean_nn_distance) + "," + format_number(m.order) + "," +
-         format_number(m.mean_neighbors) + "\n";
+         format_number(m.mean_neighbours) + "\n";
 }
 
 double boid_steps_per_second(const Simulation& sim, std::uint64_t steps, double seconds) {
@@ -170,10 +170,10 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
   std::printf("  polarization       %.6f\n", m.polarization);
   std::printf("  order              %.6f\n", m.order);
   std::printf("  flocks             %llu (largest %llu boids)\n",
-              static_cast<unsigned long long>(m.flocks),
-              static_cast<unsigned long long>(m.largest_flock));
+              static_cast<unsigned long long>(m.groups),
+              static_cast<unsigned long long>(m.largest_group));
   std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
-  std::printf("  mean neighbours    %.4g\n", m.mean_neighbors);
+  std::printf("  mean neighbours    %.4g\n", m.mean_neighbours);
   std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", flight.seconds,
               boid_steps_per_second(sim, flight.steps(), flight.seconds));
   std::printf("  memory             %.4g MiB (%.1f bytes per boid)\n",

@@ -255,8 +255,8 @@ void print_results(const SweepOptions& o, const std::vector<PointResult>& result
       row["polarization_sem"] = s.polarization_sem;
       row["binder"] = s.binder;
       row["susceptibility"] = s.susceptibility;
-      row["flocks"] = s.flocks_mean;
-      row["largest_flock"] = s.largest_flock_mean;
+      row["flocks"] = s.groups_mean;
+      row["largest_flock"] = s.largest_group_mean;
       row["mean_nn_distance"] = s.nn_distance_mean;
       j.push_back(row);
     }
@@ -269,7 +269,7 @@ void print_results(const SweepOptions& o, const std::vector<PointResult>& result
     for (const std::string& v : r.point) std::printf("%-12s ", v.c_str());
     const EnsembleStatistics& s = r.statistics;
     std::printf("%8llu %10.6f %9.2e %8.4f %11.4g %8.2f\n", static_cast<unsigned long long>(r.count),
-                s.polarization_mean, s.polarization_sem, s.binder, s.susceptibility, s.flocks_mean);
+                s.polarization_mean, s.polarization_sem, s.binder, s.susceptibility, s.groups_mean);
   }
 }
 

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "host/io/checkpoint.h"
 #include "host/base/checksum.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/io/checkpoint.h"
 
 namespace boids::cli {
 
@@ -39,7 +39,7 @@ std::string sweep_csv_row(const std::vector<std::string>& point, std::uint64_t c
   for (const std::string& value : point) row << value << ",";
   row << count << "," << s.replicas << "," << s.samples << "," << s.polarization_mean << ","
       << s.polarization_std << "," << s.polarization_sem << "," << s.binder << ","
-      << s.susceptibility << "," << s.flocks_mean << "," << s.largest_flock_mean << ","
+      << s.susceptibility << "," << s.groups_mean << "," << s.largest_group_mean << ","
       << s.nn_distance_mean << "," << flight << "," << seconds;
   return row.str();
 }

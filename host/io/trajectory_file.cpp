@@ -11,8 +11,8 @@
 #include <cstring>
 
 #include "host/base/errors.h"
-#include "host/io/detail/hdf5_support.h"
 #include "host/base/message_text.h"
+#include "host/io/detail/hdf5_support.h"
 #include "host/io/output_file.h"
 #include "host/io/trajectory_chunks.h"
 
@@ -156,7 +156,7 @@ void TrajectoryWriter::File::create(const TrajectoryHeader& header) {
   for (std::size_t i = 0; i < kObservables.size(); ++i) {
     const Id group = make_group(observables.get(), kObservables[i]);
     link_time(group.get());
-    const bool whole = i == 2 || i == 3;  // flocks, largest_flock
+    const bool whole = i == 2 || i == 3;  // flocks, largest_group
     observables_[i] =
         make_series(group.get(), "value", whole ? H5T_STD_I64LE : H5T_IEEE_F64LE, false);
   }
@@ -303,9 +303,9 @@ void TrajectoryWriter::File::write_frame(const FlockState& state, const FlockMet
     write_rows(position_.get(), {state.x.data(), state.y.data()});
     write_rows(velocity_.get(), {state.vx.data(), state.vy.data()});
   }
-  const double reals[] = {m.polarization, m.order, 0, 0, m.mean_nn_distance, m.mean_neighbors};
-  const std::int64_t wholes[] = {0, 0, static_cast<std::int64_t>(m.flocks),
-                                 static_cast<std::int64_t>(m.largest_flock)};
+  const double reals[] = {m.polarization, m.order, 0, 0, m.mean_nn_distance, m.mean_neighbours};
+  const std::int64_t wholes[] = {0, 0, static_cast<std::int64_t>(m.groups),
+                                 static_cast<std::int64_t>(m.largest_group)};
   for (std::size_t i = 0; i < kObservables.size(); ++i) {
     if (i == 2 || i == 3) {
       write_row(observables_[i].get(), H5T_NATIVE_INT64, &wholes[i]);

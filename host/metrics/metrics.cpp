@@ -136,7 +136,7 @@ double order_parameter(const FlockState& s, double max_speed) {
   return std::hypot(sum_x, sum_y) / (static_cast<double>(n) * max_speed);
 }
 
-FlockCount count_flocks(const FlockState& s, double radius, const World& world) {
+GroupCount count_groups(const FlockState& s, double radius, const World& world) {
   const std::size_t n = s.size();
   if (n == 0) return {0, 0};
   // Cells r / 1.5 wide where the boids are dense enough (never more than about one cell per
@@ -223,10 +223,10 @@ FlockCount count_flocks(const FlockState& s, double radius, const World& world) 
     }
   }
 
-  FlockCount result{0, 0};
+  GroupCount result{0, 0};
   for (std::size_t i = 0; i < n; ++i) {
     if (parent[i] != i) continue;
-    ++result.flocks;
+    ++result.groups;
     result.largest = std::max<std::uint64_t>(result.largest, size[i]);
   }
   return result;
@@ -270,7 +270,7 @@ void for_each_row_run(const Grid& grid, std::int64_t row, std::int64_t a, std::i
 
 }  // namespace
 
-double mean_neighbor_count(const FlockState& s, double radius, const World& world) {
+double mean_neighbour_count(const FlockState& s, double radius, const World& world) {
   const std::size_t n = s.size();
   if (n == 0) return 0;
   // Cells small enough to hold about one boid where the boids are (finer where they crowd), at
@@ -375,7 +375,7 @@ std::array<std::int64_t, 2> nn_grid_shape(const FlockState& s, const World& worl
 
 }  // namespace
 
-double mean_nearest_neighbor_distance(const FlockState& s, const World& world) {
+double mean_nearest_neighbour_distance(const FlockState& s, const World& world) {
   const std::size_t n = s.size();
   if (n < 2) return 0;
   // About two boids per cell; search square rings of cells outwards until no unseen boid can
@@ -417,12 +417,12 @@ double mean_nearest_neighbor_distance(const FlockState& s, const World& world) {
   return sum / static_cast<double>(n);
 }
 
-FlockCount count_flocks(const FlockState& state, double radius, double world) {
-  return count_flocks(state, radius, World{world, world, Boundary::kTorus});
+GroupCount count_groups(const FlockState& state, double radius, double world) {
+  return count_groups(state, radius, World{world, world, Boundary::kTorus});
 }
 
-double mean_nearest_neighbor_distance(const FlockState& state, double world) {
-  return mean_nearest_neighbor_distance(state, World{world, world, Boundary::kTorus});
+double mean_nearest_neighbour_distance(const FlockState& state, double world) {
+  return mean_nearest_neighbour_distance(state, World{world, world, Boundary::kTorus});
 }
 
 FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
@@ -430,11 +430,11 @@ FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
   FlockMetrics m;
   m.polarization = polarization(state);
   m.order = order_parameter(state, params.max_speed);
-  const FlockCount flocks = count_flocks(state, params.radius, params.world);
-  m.flocks = flocks.flocks;
-  m.largest_flock = flocks.largest;
-  m.mean_nn_distance = mean_nearest_neighbor_distance(state, params.world);
-  m.mean_neighbors = mean_neighbor_count(state, params.radius, params.world);
+  const GroupCount flocks = count_groups(state, params.radius, params.world);
+  m.groups = flocks.groups;
+  m.largest_group = flocks.largest;
+  m.mean_nn_distance = mean_nearest_neighbour_distance(state, params.world);
+  m.mean_neighbours = mean_neighbour_count(state, params.radius, params.world);
   return m;
 }
 

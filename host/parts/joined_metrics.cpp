@@ -112,8 +112,8 @@ void joins_of(const std::vector<PartMetrics::Member>& ghosts,
 }
 
 // Union-find over the labels (each a node), the pieces' own boids added at their roots.
-FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
-                       const std::vector<Join>& joins, std::uint64_t inner_flocks,
+GroupCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
+                       const std::vector<Join>& joins, std::uint64_t inner_groups,
                        std::uint64_t largest_inner) {
   std::unordered_map<std::uint64_t, std::uint64_t> node;
   std::vector<std::uint64_t> parent, own;
@@ -132,17 +132,17 @@ FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
   }
   std::vector<std::uint64_t> members(parent.size(), 0);
   for (std::uint64_t i = 0; i < parent.size(); ++i) members[find(parent, i)] += own[i];
-  FlockCount out{inner_flocks, largest_inner};
+  GroupCount out{inner_groups, largest_inner};
   for (std::uint64_t i = 0; i < parent.size(); ++i) {
     if (parent[i] != i || members[i] == 0) continue;
-    ++out.flocks;
+    ++out.groups;
     out.largest = std::max(out.largest, members[i]);
   }
   return out;
 }
 
 FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
-                           const FlockCount& flocks, const FlockParams& params,
+                           const GroupCount& flocks, const FlockParams& params,
                            Precision precision) {
   FlockMetrics m;
   const double n = sums.at(0);
@@ -160,9 +160,9 @@ FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
                                ? static_cast<double>(static_cast<float>(params.max_speed))
                                : params.max_speed;
   m.order = std::sqrt(velocity_sq) / (n * max_speed);
-  m.flocks = flocks.flocks;
-  m.largest_flock = flocks.largest;
-  m.mean_neighbors = sums[7] / n;
+  m.groups = flocks.groups;
+  m.largest_group = flocks.largest;
+  m.mean_neighbours = sums[7] / n;
   m.mean_nn_distance = n > 1 ? (sums[8] + far_nearest) / n : 0.0;
   return m;
 }

@@ -45,10 +45,10 @@ Json metrics_json(const FlockMetrics& m) {
   Json j;
   j["polarization"] = m.polarization;
   j["order"] = m.order;
-  j["flocks"] = m.flocks;
-  j["largest_flock"] = m.largest_flock;
+  j["flocks"] = m.groups;
+  j["largest_flock"] = m.largest_group;
   j["mean_nn_distance"] = m.mean_nn_distance;
-  j["mean_neighbors"] = m.mean_neighbors;
+  j["mean_neighbors"] = m.mean_neighbours;
   return j;
 }
 

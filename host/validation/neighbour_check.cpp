@@ -20,8 +20,7 @@
 #include "host/backends/flock_layout.h"
 #include "host/reference/detail/world.h"
 #include "host/validation/validation.h"
-#include "kernels/steering.h"
-#include "kernels/vicsek.h"
+#include "kernels/models.h"
 
 namespace boids {
 namespace {
@@ -105,7 +104,7 @@ PairDecision decide_in_kernels(const kernels::Boid<Real, D>& self,
   PairDecision d;
   kernels::with_pair_flags(p.torus, p.limited_view, [&](auto flags) {
     using F = decltype(flags);
-    kernels::accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, 0, lane, other, p);
+    kernels::accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, 0, lane, other, p);
   });
   d.near = sums.count[0] == before + 1;
   if constexpr (!std::is_same_v<Model, kernels::Vicsek>) {

@@ -1,4 +1,4 @@
-#include "bench/neighborhood.h"
+#include "bench/neighbourhood.h"
 
 #include <algorithm>
 #include <cmath>

@@ -24,7 +24,7 @@ BOIDS_HD inline Real length_or_one(const Real (&v)[D]) {
   return length > Real(0) ? length : Real(1);
 }
 
-struct Steering : GathersNeighbors {
+struct Steering : GathersNeighbours {
   template <typename Real, int Lanes, int D>
   BOIDS_HD static void add(Sums<Real, Lanes, D>& sums, int lane, const Real (&d)[D], Real d2,
                            const Boid<Real, D>& other, const StepParams<Real>& p, bool seen) {

@@ -1,0 +1,8 @@
+// The models the kernels fly, each a type of kernels/rules.h's framework in a file of its own:
+// seed 000's rules (Boids), seed 002's steering form of them (Steering), and Vicsek's
+// alignment with noise (Vicsek).
+#pragma once
+
+#include "kernels/models/boids.h"
+#include "kernels/models/steering.h"
+#include "kernels/models/vicsek.h"
