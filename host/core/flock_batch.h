@@ -1,7 +1,7 @@
 // Many independent flocks stepped as one: one cell index, one launch per stage and one
 // metrics pass for all of them (kernels/batch_step.h). A sweep's replicas and points are
 // small flocks; alone, each would leave most of a GPU idle. Every flock of a batch flies
-// exactly the flight it flies alone (tests/test_batch.cpp).
+// exactly the flight it flies alone (tests/host/core/test_batch.cpp).
 #pragma once
 
 #include <cstdint>

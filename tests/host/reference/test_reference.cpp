@@ -18,7 +18,7 @@
 #include "host/model/flock.h"
 #include "host/model/initial_state.h"
 #include "host/reference/reference.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace boids {
 namespace {

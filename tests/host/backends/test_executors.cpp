@@ -1,5 +1,5 @@
 // Every executor's answers against each other, so that no code runs only where no test can
-// reach it: the GPU's path (tests/gpu_path_executor.h: one lane per boid, naive tiles, the
+// reach it: the GPU's path (tests/support/gpu_path_executor.h: one lane per boid, naive tiles, the
 // radix sort's buffers, the three stages of the cell starts) against the cpu backend, bit for
 // bit; the cell starts and the counting sort against their definitions; and the cell grid
 // against rounding at its borders.
@@ -20,9 +20,9 @@
 #include "host/backends/kernel_flocks.h"
 #include "host/core/simulation.h"
 #include "host/model/initial_state.h"
-#include "tests/gpu_path_executor.h"
-#include "tests/sixteen_lane_executor.h"
-#include "tests/test_support.h"
+#include "tests/support/gpu_path_executor.h"
+#include "tests/support/sixteen_lane_executor.h"
+#include "tests/support/test_support.h"
 
 namespace boids {
 namespace {

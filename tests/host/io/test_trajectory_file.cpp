@@ -21,7 +21,7 @@
 
 #include "host/base/errors.h"
 #include "host/io/trajectory_file.h"
-#include "tests/test_directory.h"
+#include "tests/support/test_directory.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/cli_fixture.h"
+#include "tests/support/cli_fixture.h"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include "host/parts/joined_metrics.h"
 #include "host/parts/part_access.h"
 #include "kernels/cell_grid.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace {
 

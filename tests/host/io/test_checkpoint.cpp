@@ -17,8 +17,8 @@
 #include "host/io/checkpoint.h"
 #include "host/base/errors.h"
 #include "host/io/output_file.h"
-#include "tests/cli_fixture.h"
-#include "tests/test_support.h"
+#include "tests/support/cli_fixture.h"
+#include "tests/support/test_support.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "host/base/message_text.h"
 #include "host/io/state_file.h"
 #include "host/tools/options.h"
-#include "tests/test_directory.h"
+#include "tests/support/test_directory.h"
 
 namespace boids {
 namespace {

@@ -16,7 +16,7 @@
 
 #include "host/base/errors.h"
 #include "host/io/output_file.h"
-#include "tests/cli_fixture.h"
+#include "tests/support/cli_fixture.h"
 
 namespace {
 

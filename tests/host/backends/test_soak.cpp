@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "host/core/simulation.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace {
 

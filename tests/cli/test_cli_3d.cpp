@@ -13,7 +13,7 @@
 #include "host/metrics/metrics.h"
 #include "host/reference/reference.h"
 #include "host/io/state_file.h"
-#include "tests/cli_fixture.h"
+#include "tests/support/cli_fixture.h"
 
 namespace boids {
 namespace {

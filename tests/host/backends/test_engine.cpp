@@ -24,7 +24,7 @@
 #include "host/metrics/metrics.h"
 #include "host/model/initial_state.h"
 #include "host/validation/validation.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace boids {
 namespace {

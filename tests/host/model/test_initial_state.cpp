@@ -10,7 +10,7 @@
 
 #include "host/model/flock.h"
 #include "host/model/initial_state.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace boids {
 namespace {

@@ -16,7 +16,7 @@
 #include "host/metrics/metrics.h"
 #include "host/reference/reference.h"
 #include "host/core/simulation.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace boids {
 namespace {

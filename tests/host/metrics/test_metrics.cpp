@@ -13,7 +13,7 @@
 
 #include "host/metrics/metrics.h"
 #include "host/model/flock.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace boids {
 namespace {

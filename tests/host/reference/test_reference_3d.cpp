@@ -17,7 +17,7 @@
 #include "host/metrics/metrics.h"
 #include "host/model/initial_state.h"
 #include "host/reference/reference.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace boids {
 namespace {

@@ -17,7 +17,7 @@
 #include "host/base/errors.h"
 #include "host/core/ensemble.h"
 #include "host/model/initial_state.h"
-#include "tests/cli_fixture.h"
+#include "tests/support/cli_fixture.h"
 
 namespace {
 

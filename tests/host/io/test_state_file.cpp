@@ -20,7 +20,7 @@
 #include "host/base/errors.h"
 #include "host/model/flock.h"
 #include "host/io/state_file.h"
-#include "tests/test_directory.h"
+#include "tests/support/test_directory.h"
 
 namespace boids {
 namespace {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "tests/test_directory.h"
-#include "tests/test_support.h"
+#include "tests/support/test_directory.h"
+#include "tests/support/test_support.h"
 
 namespace boids::test_support {
 

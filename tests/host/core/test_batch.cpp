@@ -1,6 +1,6 @@
 // Batches (host/core/flock_batch.h): every flock of a batch flies the flight it flies alone, bit
 // for bit, and measures as it measures alone, on the cpu backend, on the GPU's path run by CPU
-// threads (tests/gpu_path_executor.h: one lane per boid, blocks finding their flock) and on a
+// threads (tests/support/gpu_path_executor.h: one lane per boid, blocks finding their flock) and on a
 // GPU where one is usable. The flocks of the batch differ in every way a batch must keep
 // apart: size, world, radius, boundary, weights, noise, field of view, obstacles, goal, wind
 // and seed.
@@ -16,8 +16,8 @@
 #include "host/core/backends.h"
 #include "host/core/flock_batch.h"
 #include "host/model/initial_state.h"
-#include "tests/gpu_path_executor.h"
-#include "tests/test_support.h"
+#include "tests/support/gpu_path_executor.h"
+#include "tests/support/test_support.h"
 
 namespace boids {
 namespace {

@@ -19,8 +19,8 @@
 #include "host/metrics/metrics.h"
 #include "host/model/flock.h"
 #include "host/model/initial_state.h"
-#include "tests/cli_fixture.h"
-#include "tests/test_support.h"
+#include "tests/support/cli_fixture.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
