@@ -22,7 +22,7 @@ namespace {
 using hdf5::Id;
 
 // Deflate's fastest level: after the byte shuffle, higher levels save little on positions
-// and velocities (see the README's measurements) and cost several times the time.
+// and velocities (docs/formats.md gives the measurements) and cost several times the time.
 constexpr int kDeflateLevel = 1;
 // Chunks compressed at a time: enough for every thread, few enough that a frame of a hundred
 // million boids is not held compressed whole.
