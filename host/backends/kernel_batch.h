@@ -1,5 +1,5 @@
-// A batch of flocks over any executor (host/core/flock_batch.h, kernels/batch_step.h): the arrays of
-// a KernelSimulation sized for every boid of the batch, and the flocks' places in a small table
+// A batch of flocks over any executor (host/core/flock_batch.h, kernels/batch_step.h): the arrays
+// of a KernelSimulation sized for every boid of the batch, and the flocks' places in a small table
 // in the executor's memory. Built once; the flocks keep their slots for the whole flight.
 #pragma once
 
@@ -11,8 +11,8 @@
 #include "host/backends/flock_layout.h"
 #include "host/backends/kernel_simulation.h"
 #include "host/base/errors.h"
-#include "host/core/flock_batch.h"
 #include "host/base/memory.h"
+#include "host/core/flock_batch.h"
 #include "kernels/batch_step.h"
 
 namespace boids {

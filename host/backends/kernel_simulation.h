@@ -22,8 +22,8 @@
 
 #include "host/backends/flock_layout.h"
 #include "host/backends/flock_transfer.h"
+#include "host/backends/measure_part.h"
 #include "host/backends/part_passes.h"
-#include "host/backends/part_share.h"
 #include "host/base/errors.h"
 #include "host/base/memory.h"
 #include "host/core/simulation.h"

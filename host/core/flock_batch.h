@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "host/model/flock.h"
 #include "host/core/simulation.h"
+#include "host/model/flock.h"
 
 namespace boids {
 

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "host/model/flock.h"
-#include "host/io/output_file.h"
 #include "host/core/simulation.h"
+#include "host/io/output_file.h"
+#include "host/model/flock.h"
 
 namespace boids {
 

@@ -30,8 +30,8 @@
 #include <variant>
 #include <vector>
 
-#include "host/model/flock.h"
 #include "host/metrics/metrics.h"
+#include "host/model/flock.h"
 
 namespace boids {
 

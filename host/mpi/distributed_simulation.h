@@ -10,8 +10,8 @@
 
 #include <memory>
 
-#include "host/mpi/communicator.h"
 #include "host/core/simulation.h"
+#include "host/mpi/communicator.h"
 
 namespace boids::mpi {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "host/base/errors.h"
-#include "host/reference/reference.h"
 #include "host/reference/detail/models.h"
+#include "host/reference/reference.h"
 
 namespace boids {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "host/model/flock.h"
 #include "host/core/simulation.h"
+#include "host/model/flock.h"
 
 namespace boids {
 
@@ -36,9 +36,9 @@ std::vector<ValidationFlock> validation_flocks();
 // and the Vicsek model (with noise; with walls and a goal).
 std::vector<ValidationFlock> variant_flocks();
 
-// The same in three dimensions (host/validation/validation_3d.cpp): "random" and "flocked" (500 boids in
-// a cube at the seed's mean neighbour count, r = 5), "2-cells-r16" and "1-cell-r25"; and the
-// variants in a box: a cone of view, a separation radius, noise, walls, spheres, a goal with
+// The same in three dimensions (host/validation/validation_3d.cpp): "random" and "flocked" (500
+// boids in a cube at the seed's mean neighbour count, r = 5), "2-cells-r16" and "1-cell-r25"; and
+// the variants in a box: a cone of view, a separation radius, noise, walls, spheres, a goal with
 // wind, a box that is not a cube, the steering model (alone; with walls, a cone of view, noise
 // and a sphere) and the Vicsek model (with noise; with walls and a goal).
 std::vector<ValidationFlock> validation_flocks_3d();

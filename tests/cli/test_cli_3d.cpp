@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "host/model/initial_state.h"
-#include "host/metrics/metrics.h"
-#include "host/reference/reference.h"
 #include "host/io/state_file.h"
+#include "host/metrics/metrics.h"
+#include "host/model/initial_state.h"
+#include "host/reference/reference.h"
 #include "tests/support/cli_fixture.h"
 
 namespace boids {

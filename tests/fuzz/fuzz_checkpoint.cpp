@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "host/io/checkpoint.h"
 #include "host/base/errors.h"
+#include "host/io/checkpoint.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

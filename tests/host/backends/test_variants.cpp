@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "host/model/initial_state.h"
-#include "host/metrics/metrics.h"
-#include "host/reference/reference.h"
 #include "host/core/simulation.h"
+#include "host/metrics/metrics.h"
+#include "host/model/initial_state.h"
+#include "host/reference/reference.h"
 #include "tests/support/test_support.h"
 
 namespace boids {

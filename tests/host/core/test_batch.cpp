@@ -1,9 +1,8 @@
 // Batches (host/core/flock_batch.h): every flock of a batch flies the flight it flies alone, bit
 // for bit, and measures as it measures alone, on the cpu backend, on the GPU's path run by CPU
-// threads (tests/support/gpu_path_executor.h: one lane per boid, blocks finding their flock) and on a
-// GPU where one is usable. The flocks of the batch differ in every way a batch must keep
-// apart: size, world, radius, boundary, weights, noise, field of view, obstacles, goal, wind
-// and seed.
+// threads (tests/support/gpu_path_executor.h: one lane per boid, blocks finding their flock) and on
+// a GPU where one is usable. The flocks of the batch differ in every way a batch must keep apart:
+// size, world, radius, boundary, weights, noise, field of view, obstacles, goal, wind and seed.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "host/io/checkpoint.h"
 #include "host/base/errors.h"
+#include "host/io/checkpoint.h"
 #include "host/io/output_file.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/support/test_support.h"

@@ -18,8 +18,8 @@
 #include <string>
 
 #include "host/base/errors.h"
-#include "host/model/flock.h"
 #include "host/io/state_file.h"
+#include "host/model/flock.h"
 #include "tests/support/test_directory.h"
 
 namespace boids {
