@@ -6,8 +6,8 @@
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/cli/commands.h"
-#if BOIDS_WITH_MPI
 #include "host/io/tool_main.h"
+#if BOIDS_WITH_MPI
 #include "host/mpi/communicator.h"
 #include "host/mpi/distributed_simulation.h"
 #endif
