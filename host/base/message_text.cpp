@@ -1,5 +1,6 @@
 #include "host/base/message_text.h"
 
+#include <charconv>
 #include <cstdint>
 
 namespace boids {
@@ -87,6 +88,23 @@ std::string quoted(const std::string& text) {
 
 std::string quoted_path(const std::string& path) {
   return "'" + escaped(path) + "'";
+}
+
+std::string number_text(double value) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  std::string out(text, end);  // shortest round trip: 2e-08, 1e+300
+  const auto e = out.find('e');
+  if (e != std::string::npos) {  // as people write exponents: 2e-8, 1e300
+    std::size_t digit = e + 1;
+    if (out[digit] == '+') {
+      out.erase(digit, 1);
+    } else if (out[digit] == '-') {
+      ++digit;
+    }
+    while (digit + 1 < out.size() && out[digit] == '0') out.erase(digit, 1);
+  }
+  return out;
 }
 
 std::string out_of_range_reason(const std::string& text) {

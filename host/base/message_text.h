@@ -23,6 +23,10 @@ std::string quoted(const std::string& text);
 // 'path', escaped but never cut: a file name is only useful whole.
 std::string quoted_path(const std::string& path);
 
+// `value` in the fewest digits that read back as the same double (0.3, 2e-8, 1e300, 10),
+// for every number a message or a report shows.
+std::string number_text(double value);
+
 // Why std::from_chars found the number `text` out of range for a double: "too large" when its
 // magnitude overflows, else "too small (underflows to 0)". `text` is a syntactically valid
 // decimal number.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
@@ -13,24 +12,6 @@ namespace {
 // A step must stay below the world's side by this relative margin, so that rounding (of the
 // parameters to float, of the clamp, of the noise's rotation) cannot stretch it to the side.
 constexpr double kMoveMargin = 1 + 0x1.0p-16;
-
-std::string number(double value) {
-  std::ostringstream out;
-  out.precision(6);
-  out << value;
-  std::string text = out.str();  // 1e+300 -> 1e300, 1e-09 -> 1e-9
-  const auto e = text.find('e');
-  if (e != std::string::npos) {
-    std::size_t digits = e + 1;
-    if (text[digits] == '+') {
-      text.erase(digits, 1);
-    } else if (text[digits] == '-') {
-      ++digits;
-    }
-    while (digits + 1 < text.size() && text[digits] == '0') text.erase(digits, 1);
-  }
-  return text;
-}
 
 // Checks one parameter against the ranges of `precision`: its magnitude at most the
 // precision's largest and, if nonzero, at least its smallest. A value that only float cannot
@@ -44,23 +25,24 @@ void check_value(const std::string& option, double value, double double_largest,
   const bool too_small = magnitude > 0 && magnitude < double_smallest;
   if (precision == Precision::kFloat) {
     if (!(magnitude <= float_largest)) {
-      throw InputError(option + ": " + number(value) +
-                       " is too large for --precision float (at most " + number(float_largest) +
-                       (too_large ? ", and at most " + number(double_largest) + " in double)"
+      throw InputError(option + ": " + number_text(value) +
+                       " is too large for --precision float (at most " +
+                       number_text(float_largest) +
+                       (too_large ? ", and at most " + number_text(double_largest) + " in double)"
                                   : "); use --precision double"));
     }
     if (magnitude > 0 && magnitude < float_smallest) {
-      throw InputError(option + ": " + number(value) +
-                       " is too small for --precision float (at least " + number(float_smallest) +
-                       " unless 0" +
-                       (too_small ? ", and at least " + number(double_smallest) + " in double)"
+      throw InputError(option + ": " + number_text(value) +
+                       " is too small for --precision float (at least " +
+                       number_text(float_smallest) + " unless 0" +
+                       (too_small ? ", and at least " + number_text(double_smallest) + " in double)"
                                   : "); use --precision double"));
     }
   }
   if (too_large || too_small) {
-    throw InputError(option + ": " + number(value) + " is outside the range boids accepts (" +
-                     "magnitudes in [" + number(double_smallest) + ", " + number(double_largest) +
-                     "], or 0 where 0 is allowed)");
+    throw InputError(option + ": " + number_text(value) + " is outside the range boids accepts (" +
+                     "magnitudes in [" + number_text(double_smallest) + ", " +
+                     number_text(double_largest) + "], or 0 where 0 is allowed)");
   }
 }
 
@@ -90,21 +72,22 @@ void check_move(const FlockParams& p) {
   if (!(furthest_move(p) * kMoveMargin < side)) {
     switch (p.model) {
       case Model::kBoids:
-        throw InputError("--max-speed: must be below the world's side " + number(side) + " (" +
-                         why + "), got " + number(p.max_speed));
+        throw InputError("--max-speed: must be below the world's side " + number_text(side) + " (" +
+                         why + "), got " + number_text(p.max_speed));
       case Model::kSteering:
-        throw InputError("--max-speed: max speed x --dt " + number(p.dt) +
-                         " must be below the world's side " + number(side) + " (" + why +
-                         "): max speed below " + number(side / p.dt) + ", got " +
-                         number(p.max_speed));
+        throw InputError("--max-speed: max speed x --dt " + number_text(p.dt) +
+                         " must be below the world's side " + number_text(side) + " (" + why +
+                         "): max speed below " + number_text(side / p.dt) + ", got " +
+                         number_text(p.max_speed));
       case Model::kVicsek:
         if (!(p.max_speed * kMoveMargin < side)) {
-          throw InputError("--speed: must be below the world's side " + number(side) + " (" + why +
-                           "), got " + number(p.max_speed));
+          throw InputError("--speed: must be below the world's side " + number_text(side) + " (" +
+                           why + "), got " + number_text(p.max_speed));
         }
-        throw InputError("--wind: its length must be below " + number(side - p.max_speed) +
-                         " (the world's side " + number(side) + " less --speed " +
-                         number(p.max_speed) + ": " + why + "), got " + number(wind_length(p)));
+        throw InputError("--wind: its length must be below " + number_text(side - p.max_speed) +
+                         " (the world's side " + number_text(side) + " less --speed " +
+                         number_text(p.max_speed) + ": " + why + "), got " +
+                         number_text(wind_length(p)));
     }
   }
 }
@@ -167,7 +150,7 @@ void check_params(const FlockParams& p, Precision precision) {
     check_length(name + " radius", o.radius, precision);
     if (!(o.radius * kMoveMargin < smaller_side(p))) {
       throw InputError(name + ": the radius must be below the world's side " +
-                       number(smaller_side(p)) + ", got " + number(o.radius));
+                       number_text(smaller_side(p)) + ", got " + number_text(o.radius));
     }
   }
   check_move(p);
@@ -181,14 +164,14 @@ void check_state_values(const FlockState& state, Precision precision,
     const double v[3] = {state.vx[i], state.vy[i], state.dimensions == 3 ? state.vz[i] : 0.0};
     for (int axis = 0; axis < state.dimensions; ++axis) {
       if (std::fabs(v[axis]) <= largest) continue;
-      const std::string what = where(i, axis) + ": " + names[axis] + " = " + number(v[axis]);
+      const std::string what = where(i, axis) + ": " + names[axis] + " = " + number_text(v[axis]);
       if (precision == Precision::kFloat &&
           std::fabs(v[axis]) <= value_limits(Precision::kDouble).largest_state_speed) {
-        throw InputError(what + " is too large for --precision float (at most " + number(largest) +
-                         "); use --precision double");
+        throw InputError(what + " is too large for --precision float (at most " +
+                         number_text(largest) + "); use --precision double");
       }
       throw InputError(what + " is beyond the largest speed a state file may hold (" +
-                       number(largest) + ")");
+                       number_text(largest) + ")");
     }
   }
 }

@@ -89,6 +89,17 @@ TEST(MessageText, OutOfRangeSaysWhichWay) {
   EXPECT_EQ(out_of_range_reason("0." + std::string(400, '0') + "1"), "too small (underflows to 0)");
 }
 
+TEST(MessageText, NumbersInTheirShortestForm) {
+  EXPECT_EQ(boids::number_text(2e-8), "2e-8");
+  EXPECT_EQ(boids::number_text(10.0), "10");
+  EXPECT_EQ(boids::number_text(0.3), "0.3");
+  EXPECT_EQ(boids::number_text(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(boids::number_text(1e300), "1e300");
+  EXPECT_EQ(boids::number_text(-1.5e-100), "-1.5e-100");
+  EXPECT_EQ(boids::number_text(0.0), "0");
+  EXPECT_EQ(boids::number_text(123456789012.0), "123456789012");
+}
+
 TEST(OptionValues, OutOfRangeNumbersSayWhichWay) {
   std::string m = message_of([] { tools::parse_positive("--radius", "1e-400"); });
   expect_has(m, "--radius");
