@@ -1,10 +1,14 @@
 #include "host/cli/sweep_csv.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <cstring>
 #include <sstream>
 
 #include "host/base/checksum.h"
@@ -13,13 +17,152 @@
 #include "host/io/checkpoint.h"
 
 namespace boids::cli {
+namespace {
+
+// The statistics after a point's values, boids, replicas and samples; then flight and seconds.
+constexpr const char* kStatisticNames[] = {"polarization",  "polarization_std", "polarization_sem",
+                                           "binder",        "susceptibility",   "flocks",
+                                           "largest_flock", "mean_nn_distance"};
+constexpr std::size_t kFieldsAfterValues = 13;
+
+std::string reason(int error) {
+  return std::strerror(error);
+}
+
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    fields.push_back(line.substr(start, comma - start));
+  }
+  fields.push_back(line.substr(start));
+  return fields;
+}
+
+// The whole text a number, as the rows write them (nan and inf included).
+bool read_number(const std::string& text, double& value) {
+  const char* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value);
+  return error == std::errc() && ptr == end && !text.empty();
+}
+
+bool read_count(const std::string& text, std::uint64_t& value) {
+  const char* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value);
+  return error == std::errc() && ptr == end && !text.empty();
+}
+
+bool is_flight(const std::string& text) {
+  return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// Reads one file's rows, naming the file and line in what it refuses.
+class RowReader {
+ public:
+  RowReader(const std::vector<std::string>& params, const std::string& name)
+      : params_(params), name_(name) {}
+
+  void header(const std::string& line) const {
+    if (!line.empty() && line.back() == '\r') refuse_line(1, carriage_return());
+    const std::string expected = sweep_csv_header(params_);
+    if (line == expected) return;
+    const std::vector<std::string> got = fields_of(line), want = fields_of(expected);
+    std::string why;
+    for (std::size_t k = 0; k < std::min(got.size(), want.size()) && why.empty(); ++k) {
+      if (got[k] != want[k]) {
+        why = "its column " + std::to_string(k + 1) + " is " + quoted(got[k]) + ", not " +
+              quoted(want[k]);
+      }
+    }
+    if (why.empty()) {
+      why = "it has " + std::to_string(got.size()) + " columns, not " + std::to_string(want.size());
+    }
+    throw InputError("--resume: " + quoted_path(name_) + " is not this sweep's (" + why + ")");
+  }
+
+  SweepRow row(const std::string& line, std::size_t number) const {
+    if (!line.empty() && line.back() == '\r') refuse_line(number, carriage_return());
+    const std::vector<std::string> f = fields_of(line);
+    const std::size_t n = params_.size();
+    if (f.size() != n + kFieldsAfterValues) {
+      refuse_line(number, "a row of " + std::to_string(f.size()) + " fields, not this sweep's " +
+                              std::to_string(n + kFieldsAfterValues) + ": " + quoted(line));
+    }
+    SweepRow r;
+    r.line = number;
+    for (std::size_t k = 0; k < n; ++k) {
+      r.values.push_back(f[k]);
+      r.numbers.push_back(number_field(f[k], params_[k], number));
+    }
+    EnsembleStatistics& s = r.statistics;
+    r.count = count_field(f[n], "boids", number);
+    s.replicas = count_field(f[n + 1], "replicas", number);
+    s.samples = count_field(f[n + 2], "samples", number);
+    double* const statistics[] = {
+        &s.polarization_mean, &s.polarization_std, &s.polarization_sem,   &s.binder,
+        &s.susceptibility,    &s.groups_mean,      &s.largest_group_mean, &s.nn_distance_mean};
+    for (std::size_t k = 0; k < 8; ++k) {
+      *statistics[k] = number_field(f[n + 3 + k], kStatisticNames[k], number);
+    }
+    r.flight = f[n + 11];
+    if (!is_flight(r.flight)) {
+      refuse_line(number, "its flight is " + quoted(r.flight) + ", not 16 hexadecimal digits");
+    }
+    r.seconds = number_field(f[n + 12], "elapsed_seconds", number);
+    return r;
+  }
+
+ private:
+  static std::string carriage_return() {
+    return "it ends in a carriage return (Windows line endings); a sweep's file has \\n line "
+           "endings alone";
+  }
+  [[noreturn]] void refuse_line(std::size_t number, const std::string& why) const {
+    throw InputError("--resume: " + quoted_path(name_) + ", line " + std::to_string(number) + ": " +
+                     why);
+  }
+  double number_field(const std::string& text, const std::string& column,
+                      std::size_t number) const {
+    double value = 0;
+    if (!read_number(text, value)) {
+      refuse_line(number, column + " is " + quoted(text) + ", not a number");
+    }
+    return value;
+  }
+  std::uint64_t count_field(const std::string& text, const char* column, std::size_t number) const {
+    std::uint64_t value = 0;
+    if (!read_count(text, value)) {
+      refuse_line(number, std::string(column) + " is " + quoted(text) + ", not a count");
+    }
+    return value;
+  }
+
+  const std::vector<std::string>& params_;
+  const std::string& name_;
+};
+
+// The whole of an open file, read from its start.
+std::string read_all(int fd, const std::string& path) {
+  std::string text;
+  char buffer[1 << 16];
+  for (off_t at = 0;;) {
+    const ssize_t n = pread(fd, buffer, sizeof buffer, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw RuntimeError("--csv: cannot read " + quoted_path(path) + ": " + reason(errno));
+    if (n == 0) return text;
+    text.append(buffer, static_cast<std::size_t>(n));
+    at += n;
+  }
+}
+
+}  // namespace
 
 std::string sweep_csv_header(const std::vector<std::string>& params) {
   std::string header;
   for (const std::string& name : params) header += name + ",";
-  return header +
-         "boids,replicas,samples,polarization,polarization_std,polarization_sem,binder,"
-         "susceptibility,flocks,largest_flock,mean_nn_distance,flight,elapsed_seconds";
+  header += "boids,replicas,samples";
+  for (const char* name : kStatisticNames) header += std::string(",") + name;
+  return header + ",flight,elapsed_seconds";
 }
 
 std::string sweep_flight(const SimulationConfig& config, const EnsemblePlan& plan) {
@@ -32,11 +175,11 @@ std::string sweep_flight(const SimulationConfig& config, const EnsemblePlan& pla
   return text;
 }
 
-std::string sweep_csv_row(const std::vector<std::string>& point, std::uint64_t count,
+std::string sweep_csv_row(const std::vector<std::string>& values, std::uint64_t count,
                           const EnsembleStatistics& s, const std::string& flight, double seconds) {
   std::ostringstream row;
   row.precision(17);
-  for (const std::string& value : point) row << value << ",";
+  for (const std::string& value : values) row << value << ",";
   row << count << "," << s.replicas << "," << s.samples << "," << s.polarization_mean << ","
       << s.polarization_std << "," << s.polarization_sem << "," << s.binder << ","
       << s.susceptibility << "," << s.groups_mean << "," << s.largest_group_mean << ","
@@ -44,54 +187,109 @@ std::string sweep_csv_row(const std::vector<std::string>& point, std::uint64_t c
   return row.str();
 }
 
-FinishedPoints finished_sweep_points(const std::string& path,
-                                     const std::vector<std::string>& params) {
-  FinishedPoints done;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return done;  // nothing to resume: the sweep starts the file
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  const std::string text = contents.str();
-  const std::size_t whole = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-  if (whole == 0) return done;  // not even the header reached the disk: started afresh
-  std::stringstream lines(text.substr(0, whole));
-  std::string line;
-  if (!std::getline(lines, line) || line != sweep_csv_header(params)) {
-    throw InputError("--resume: " + quoted_path(path) + " is not this sweep's (its header is " +
-                     boids::quoted(line) + ", not " + boids::quoted(sweep_csv_header(params)) +
-                     ")");
-  }
-  while (std::getline(lines, line)) {
-    std::vector<std::string> fields;
-    std::stringstream row(line);
-    for (std::string f; std::getline(row, f, ',');) fields.push_back(f);
-    if (fields.size() != params.size() + 13) {
-      throw InputError("--resume: " + quoted_path(path) +
-                       " holds a row that is not this "
-                       "sweep's: " +
-                       boids::quoted(line));
+std::vector<SweepRow> parse_sweep_csv(const std::string& text,
+                                      const std::vector<std::string>& params,
+                                      const std::string& name, std::size_t& whole) {
+  const std::size_t last = text.rfind('\n');
+  whole = last == std::string::npos ? 0 : last + 1;
+  std::vector<SweepRow> rows;
+  if (whole == 0) return rows;  // not even the header reached the disk: started afresh
+  const RowReader reader(params, name);
+  std::size_t number = 1;
+  for (std::size_t start = 0; start < whole; ++number) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    if (number == 1) {
+      reader.header(line);
+    } else {
+      rows.push_back(reader.row(line, number));
     }
-    const auto split = fields.begin() + static_cast<std::ptrdiff_t>(params.size());
-    done[std::vector<std::string>(fields.begin(), split)] =
-        std::vector<std::string>(split, fields.end());
+    start = end + 1;
   }
-  if (whole < text.size()) std::filesystem::resize_file(path, whole);
-  return done;
+  return rows;
 }
 
-bool sweep_csv_started(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  return std::getline(in, line) && !in.eof();
+SweepCsv::SweepCsv(const std::string& path, const std::vector<std::string>& params, Start start)
+    : path_(path), header_(sweep_csv_header(params)) {
+  struct stat info;
+  exists_ = stat(path.c_str(), &info) == 0;
+  special_ = exists_ && !S_ISREG(info.st_mode);
+  if (special_ && start == Start::kResume) {
+    throw InputError("--resume: " + quoted_path(path) +
+                     " is not a regular file: a device or FIFO is written, never read back");
+  }
+  if (!exists_ || special_) return;  // opened by begin()
+  open_existing(start);
+  if (start == Start::kResume) {
+    kept_ = parse_sweep_csv(read_all(fd_, path), params, path, keep_bytes_);
+  }
 }
 
-void append_synced_line(const std::string& path, const std::string& line, bool truncate) {
-  FILE* file = std::fopen(path.c_str(), truncate ? "w" : "a");
-  if (!file) throw RuntimeError("--csv: cannot write " + quoted_path(path));
-  const bool written = std::fputs((line + "\n").c_str(), file) >= 0 && std::fflush(file) == 0 &&
-                       fsync(fileno(file)) == 0;
-  if (std::fclose(file) != 0 || !written) {
-    throw RuntimeError("--csv: cannot write " + quoted_path(path));
+void SweepCsv::open_existing(Start start) {
+  // Only a resumed file is read: a file that cannot be read is refused then, not taken as empty.
+  fd_ = open(path_.c_str(), (start == Start::kResume ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC);
+  if (fd_ < 0) {
+    throw InputError(
+        std::string(start == Start::kResume ? "--resume: cannot read " : "--csv: cannot write ") +
+        quoted_path(path_) + ": " + reason(errno));
+  }
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    throw InputError("--csv: " + quoted_path(path_) +
+                     " is being written by another sweep (it holds the file's lock)");
+  }
+  struct stat info;
+  if (fstat(fd_, &info) != 0) {
+    throw RuntimeError("--csv: cannot read " + quoted_path(path_) + ": " + reason(errno));
+  }
+  if (start == Start::kNew && info.st_size > 0) {
+    throw InputError("--csv: " + quoted_path(path_) + " already holds " +
+                     std::to_string(info.st_size) +
+                     " bytes: give --resume to continue the sweep it holds, or --overwrite to "
+                     "replace it");
+  }
+}
+
+SweepCsv::~SweepCsv() {
+  if (fd_ >= 0) close(fd_);  // and with it the lock
+}
+
+void SweepCsv::begin() {
+  if (fd_ < 0) {
+    // A new file is created here, and only here: another program that made it since the sweep
+    // started is not overwritten.
+    const int flags = special_ ? O_WRONLY | O_APPEND : O_WRONLY | O_APPEND | O_CREAT | O_EXCL;
+    fd_ = open(path_.c_str(), flags | O_CLOEXEC, 0666);
+    if (fd_ < 0 && errno == EEXIST) {
+      throw InputError("--csv: " + quoted_path(path_) +
+                       " was made by another program as the sweep started");
+    }
+    if (fd_ < 0)
+      throw RuntimeError("--csv: cannot write " + quoted_path(path_) + ": " + reason(errno));
+    if (!special_ && flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      throw InputError("--csv: " + quoted_path(path_) + " is being written by another sweep");
+    }
+  } else if (ftruncate(fd_, static_cast<off_t>(keep_bytes_)) != 0) {
+    throw RuntimeError("--csv: cannot write " + quoted_path(path_) + ": " + reason(errno));
+  }
+  if (special_ || keep_bytes_ == 0) write_line(header_);
+}
+
+void SweepCsv::append(const std::string& row) {
+  write_line(row);
+}
+
+void SweepCsv::write_line(const std::string& line) {
+  const std::string text = line + "\n";
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw RuntimeError("--csv: cannot write " + quoted_path(path_) + ": " + reason(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  // A device or FIFO has no disk to wait for (fsync refuses them).
+  if (!special_ && fsync(fd_) != 0) {
+    throw RuntimeError("--csv: cannot write " + quoted_path(path_) + ": " + reason(errno));
   }
 }
 

@@ -172,8 +172,8 @@ TEST_F(Sweep, BadParametersAreRefused) {
             0);
   expect_bad({"--param", "count=50", "--csv", path("other.csv"), "--resume"},
              "--resume: '" + path("other.csv") +
-                 "' holds a point flown with 50 boids, 2 replicas and 8 samples; this sweep flies "
-                 "50, 3 and 12");
+                 "', line 2: its point (count=50) was flown with 50 boids, 2 replicas and 8 "
+                 "samples; this sweep flies 50, 3 and 12");
   // The same sizes, but another option: the point's flight differs.
   ASSERT_EQ(run(sweep({"--param", "count=50", "--csv", path("fov.csv")})).code, 0);
   for (const std::vector<std::string>& other :
@@ -181,7 +181,8 @@ TEST_F(Sweep, BadParametersAreRefused) {
     std::vector<std::string> extra = {"--param", "count=50", "--csv", path("fov.csv"), "--resume"};
     extra.insert(extra.end(), other.begin(), other.end());
     expect_bad(extra, "--resume: '" + path("fov.csv") +
-                          "' holds a point (count=50) flown with other options than this sweep's");
+                          "', line 2: its point (count=50) was flown with other options than "
+                          "this sweep's");
   }
   EXPECT_EQ(run(sweep({"--param", "count=50", "--csv", path("fov.csv"), "--resume", "--schedule",
                        "batched"}))
