@@ -269,7 +269,7 @@ int run_command(const std::vector<std::string>& args) {
   if (!o.metrics_file.empty()) outputs.add("--metrics", o.metrics_file);
   if (!o.plot_file.empty()) outputs.add("--plot", o.plot_file, ".png");
   if (!o.checkpoint_file.empty()) outputs.add("--checkpoint", o.checkpoint_file);
-  check_trajectory_options(o.trajectory, outputs);
+  check_trajectory_options(o.trajectory, config.params.dimensions, outputs);
   if (!o.plot_file.empty()) check_matplotlib("--plot", metrics_plot_script());
   // A random start is checked before it is drawn; a state file once it is read.
   if (o.flock.init_file.empty() && !resumed) check_memory(config, resolve_count(o.flock));

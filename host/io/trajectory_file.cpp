@@ -9,12 +9,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/io/detail/hdf5_support.h"
 #include "host/io/output_file.h"
 #include "host/io/trajectory_chunks.h"
+#include "host/io/xdmf_file.h"
 
 namespace boids {
 namespace {
@@ -55,7 +57,7 @@ class TrajectoryWriter::File {
   void create(const TrajectoryHeader& header);
   void write_metadata(const TrajectoryHeader& header);
   Id make_group(hid_t parent, const char* name) const;
-  Id make_series(hid_t group, const char* name, hid_t type, bool per_boid) const;
+  Id make_series(hid_t group, const char* name, hid_t type, bool per_boid, int matrix = 0) const;
   void link_time(hid_t group) const;
 
   void reserve_frame(std::uint64_t step);
@@ -71,19 +73,32 @@ class TrajectoryWriter::File {
   std::string path_, temporary_;
   OutputFiles destination_;  // the temporary file beside the destination, renamed at frame 1
   std::uint64_t count_;
-  int dimensions_;  // 2, or 3: the columns of a position or velocity
+  int dimensions_;    // 2, or 3: the columns of a position or velocity in the file
+  bool flat_in_box_;  // a 2D flock written in three columns: z and vz are zeros_
+  std::vector<double> zeros_;
+  std::vector<double> edges_;  // the box's D x D matrix, written at every frame
   Id file_;
   int fd_ = -1;
-  Id position_, velocity_, step_, time_;
+  Id position_, velocity_, step_, time_, edges_value_;
   std::array<Id, kObservables.size()> observables_;
   std::vector<std::vector<unsigned char>> chunks_;  // a batch of compressed chunks
   std::uint64_t frames_ = 0, last_step_ = 0;
-  hsize_t committed_size_ = 0;  // the file's size after the last whole frame
+  hsize_t committed_size_ = 0;    // the file's size after the last whole frame
+  std::optional<XdmfFile> xdmf_;  // the frames' description, beside the file
   bool broken_ = false, closed_ = false;
 };
 
 TrajectoryWriter::File::File(const std::string& path, const TrajectoryHeader& header)
-    : path_(path), count_(header.count), dimensions_(header.dimensions) {
+    : path_(path),
+      count_(header.count),
+      dimensions_(header.layout_dimensions > 0 ? header.layout_dimensions : header.dimensions),
+      flat_in_box_(dimensions_ == 3 && header.dimensions == 2) {
+  if (flat_in_box_) zeros_.assign(count_, 0.0);
+  const double depth = flat_in_box_ ? 1.0 : header.world.depth;
+  const double sides[3] = {header.world.width, header.world.height, depth};
+  const auto d = static_cast<std::size_t>(dimensions_);
+  edges_.assign(d * d, 0.0);
+  for (std::size_t k = 0; k < d; ++k) edges_[k * d + k] = sides[k];
   hdf5::silence_error_printing();
   if (count_ == 0)
     throw RuntimeError("trajectory " + quoted_path(path_) + ": a flock without boids");
@@ -93,6 +108,12 @@ TrajectoryWriter::File::File(const std::string& path, const TrajectoryHeader& he
     throw RuntimeError(e.what());  // it was checked before the run; it changed since
   }
   temporary_ = destination_.file_to_write(kOption);
+  if (header.xdmf) {
+    const std::size_t slash = path_.find_last_of('/');
+    xdmf_.emplace(xdmf_path_for(path_),
+                  XdmfTrajectory{slash == std::string::npos ? path_ : path_.substr(slash + 1),
+                                 count_, dimensions_});
+  }
   try {
     create(header);
   } catch (...) {
@@ -149,6 +170,9 @@ void TrajectoryWriter::File::create(const TrajectoryHeader& header) {
   step_ = make_series(position.get(), "step", H5T_STD_I64LE, false);
   time_ = make_series(position.get(), "time", H5T_IEEE_F64LE, false);
   position_ = make_series(position.get(), "value", H5T_IEEE_F64LE, true);
+  const Id edges = make_group(make_group(flock.get(), "box").get(), "edges");
+  link_time(edges.get());
+  edges_value_ = make_series(edges.get(), "value", H5T_IEEE_F64LE, false, dimensions_);
   const Id velocity = make_group(flock.get(), "velocity");
   link_time(velocity.get());
   velocity_ = make_series(velocity.get(), "value", H5T_IEEE_F64LE, true);
@@ -181,19 +205,10 @@ void TrajectoryWriter::File::write_metadata(const TrajectoryHeader& header) {
   const auto dimensions = static_cast<std::size_t>(dimensions_);
   check_status(hdf5::write_attribute(box.get(), "dimension", static_cast<long long>(dimensions)),
                what);
-  const std::string edge = header.world.torus() ? "periodic" : "none";
-  check_status(
-      hdf5::write_attribute(box.get(), "boundary", std::vector<std::string>(dimensions, edge)),
-      what);
-  const hsize_t axes[1] = {dimensions};
-  const Id space(check(H5Screate_simple(1, axes, nullptr), what), H5Sclose);
-  const Id edges(check(H5Dcreate2(box.get(), "edges", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                  H5P_DEFAULT, H5P_DEFAULT),
-                       what),
-                 H5Dclose);
-  const double sides[3] = {header.world.width, header.world.height, header.world.depth};
-  check_status(H5Dwrite(edges.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, sides),
-               what);
+  // A flat flock's box is flat along z: no boundary there.
+  std::vector<std::string> boundary(dimensions, header.world.torus() ? "periodic" : "none");
+  if (flat_in_box_) boundary[2] = "none";
+  check_status(hdf5::write_attribute(box.get(), "boundary", boundary), what);
 
   const Id parameters = make_group(file_.get(), "parameters");
   for (const auto& [name, value] : header.parameters) {
@@ -219,17 +234,19 @@ Id TrajectoryWriter::File::make_group(hid_t parent, const char* name) const {
   return Id(check(id, "cannot create a group"), H5Gclose);
 }
 
-// A dataset that grows by a row a frame: (frames) for the series, (frames, N, D) per boid,
-// chunked (1, min(N, kTrajectoryChunkBoids), D), byte-shuffled and deflated.
-Id TrajectoryWriter::File::make_series(hid_t group, const char* name, hid_t type,
-                                       bool per_boid) const {
+// A dataset that grows by a row a frame: (frames) for the series, (frames, M, M) for a series
+// of M x M matrices, (frames, N, D) per boid, chunked (1, min(N, kTrajectoryChunkBoids), D),
+// byte-shuffled and deflated.
+Id TrajectoryWriter::File::make_series(hid_t group, const char* name, hid_t type, bool per_boid,
+                                       int matrix) const {
   const char* what = "cannot create a dataset";
-  const int rank = per_boid ? 3 : 1;
+  const int rank = per_boid || matrix > 0 ? 3 : 1;
   const auto d = static_cast<hsize_t>(dimensions_);
-  const hsize_t dims[3] = {0, count_, d};
-  const hsize_t most[3] = {H5S_UNLIMITED, count_, d};
+  const auto m = static_cast<hsize_t>(matrix);
+  const hsize_t dims[3] = {0, per_boid ? count_ : m, per_boid ? d : m};
+  const hsize_t most[3] = {H5S_UNLIMITED, dims[1], dims[2]};
   hsize_t chunk[3] = {1, std::min<hsize_t>(count_, kTrajectoryChunkBoids), d};
-  if (!per_boid) chunk[0] = kSeriesChunk;
+  if (!per_boid) chunk[0] = kSeriesChunk, chunk[1] = m, chunk[2] = m;
   const Id space(check(H5Screate_simple(rank, dims, most), what), H5Sclose);
   const Id layout(check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose);
   check_status(H5Pset_chunk(layout.get(), rank, chunk), what);
@@ -283,7 +300,7 @@ void TrajectoryWriter::File::append(std::uint64_t step, double time, const Flock
 // here, while the file on disk is still the last whole frame's.
 void TrajectoryWriter::File::reserve_frame(std::uint64_t step) {
   const std::uint64_t raw = count_ * 2 * static_cast<std::uint64_t>(dimensions_) * sizeof(double) +
-                            (kObservables.size() + 2) * 8;
+                            (kObservables.size() + 2 + edges_.size()) * 8;
   const std::uint64_t bytes = raw + raw / 64 + (1u << 20);
   int error;
   do {
@@ -296,13 +313,17 @@ void TrajectoryWriter::File::reserve_frame(std::uint64_t step) {
 }
 
 void TrajectoryWriter::File::write_frame(const FlockState& state, const FlockMetrics& m) {
-  if (dimensions_ == 3) {
+  if (flat_in_box_) {
+    write_rows(position_.get(), {state.x.data(), state.y.data(), zeros_.data()});
+    write_rows(velocity_.get(), {state.vx.data(), state.vy.data(), zeros_.data()});
+  } else if (dimensions_ == 3) {
     write_rows(position_.get(), {state.x.data(), state.y.data(), state.z.data()});
     write_rows(velocity_.get(), {state.vx.data(), state.vy.data(), state.vz.data()});
   } else {
     write_rows(position_.get(), {state.x.data(), state.y.data()});
     write_rows(velocity_.get(), {state.vx.data(), state.vy.data()});
   }
+  write_row(edges_value_.get(), H5T_NATIVE_DOUBLE, edges_.data());
   const double reals[] = {m.polarization, m.order, 0, 0, m.mean_nn_distance, m.mean_neighbours};
   const std::int64_t wholes[] = {0, 0, static_cast<std::int64_t>(m.groups),
                                  static_cast<std::int64_t>(m.largest_group)};
@@ -393,6 +414,7 @@ void TrajectoryWriter::File::commit(std::uint64_t step, double time) {
   }
   ++frames_;
   last_step_ = step;
+  if (xdmf_) xdmf_->append(time);  // once the frame is whole: it describes whole frames alone
 }
 
 // After a write failed midway HDF5's caches may describe what is not on disk: nothing more

@@ -3,8 +3,11 @@
 //
 //   /h5md                    version [1, 1]; author/name, creator/name and creator/version
 //   /particles/flock/box     dimension 2, boundary ["periodic", "periodic"] (torus) or
-//                            ["none", "none"] (walls); edges [W, H]; in three dimensions
-//                            dimension 3, three boundaries and edges [W, H, D]
+//                            ["none", "none"] (walls); in three dimensions dimension 3 and
+//                            three boundaries
+//   /particles/flock/box/edges/{step, time, value}  value float64 (frames, D, D): the box's
+//                            edge vectors as rows, diag(W, H[, D]), at every frame (the form
+//                            MDAnalysis reads; H5MD allows a matrix for any box)
 //   /particles/flock/position/{step, time, value}  value float64 (frames, N, 2) or
 //                            (frames, N, 3), input order
 //   /particles/flock/velocity/{step, time, value}
@@ -12,9 +15,16 @@
 //                            largest_flock, mean_nn_distance, mean_neighbors
 //   /parameters              the run's options as attributes
 //
+// Lengths are in the model's own units (the world's), times in steps (times dt under the
+// steering model); no `unit` attributes are written, as the model has no physical units and
+// readers refuse unit strings they do not know. A flat flock may be written in a 3D box
+// (layout_dimensions 3: z = 0, vz = 0, a box one length unit deep), for readers of 3D files only.
+//
 // Every element is sampled at the same frames, so there is one `step` (int64) and one `time`
 // (float64) dataset, hard-linked into each element. A frame's `step` is written last: readers
 // take the frames from the length of `step` (a `value` may hold one more, unfinished frame).
+//
+// Beside the file, its XDMF description (host/io/xdmf_file.h) is written with every whole frame.
 //
 // The file survives a full disk and a killed run. Before a frame touches the file, the space
 // it can take (its raw size, a margin for compression's worst case and the metadata) is
@@ -43,7 +53,9 @@ using TrajectoryParameters = std::vector<std::pair<std::string, TrajectoryParame
 struct TrajectoryHeader {
   std::uint64_t count = 0;      // boids, N
   World world;                  // the box
-  int dimensions = 2;           // 2, or 3
+  int dimensions = 2;           // 2, or 3: the flock's
+  int layout_dimensions = 0;    // the file's: 0 for the flock's, or 3 for a flat flock in a box
+  bool xdmf = true;             // describe the frames in XDMF beside the file (xdmf_file.h)
   std::string creator_version;  // /h5md/creator/version
   TrajectoryParameters parameters;
 };

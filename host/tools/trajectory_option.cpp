@@ -7,6 +7,7 @@
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/io/output_file.h"
+#include "host/io/xdmf_file.h"
 
 namespace boids::tools {
 void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {
@@ -25,12 +26,28 @@ void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {
       "--trajectory-every", "K",
       "a trajectory frame every K steps, >= 1 (default: start and end only)",
       [&o](const std::string& v) { o.every = parse_whole("--trajectory-every", v, 1); });
+  parser.add_value("--trajectory-layout", "2d|3d",
+                   "the trajectory's dimensions: the flock's (default), or 3d for a flat flock in "
+                   "a box one unit deep (z = 0), for readers of 3D files alone (MDAnalysis)",
+                   [&o](const std::string& v) {
+                     if (v != "2d" && v != "3d") {
+                       throw InputError("--trajectory-layout: expected 2d or 3d, got " + quoted(v));
+                     }
+                     o.layout_dimensions = v == "3d" ? 3 : 2;
+                   });
 }
 
-void check_trajectory_options(const TrajectoryOptions& o, OutputFiles& outputs) {
+void check_trajectory_options(const TrajectoryOptions& o, int dimensions, OutputFiles& outputs) {
   if (o.every > 0 && o.file.empty()) throw InputError("--trajectory-every needs --trajectory FILE");
+  if (o.layout_dimensions > 0 && o.file.empty()) {
+    throw InputError("--trajectory-layout needs --trajectory FILE");
+  }
+  if (o.layout_dimensions > 0 && o.layout_dimensions < dimensions) {
+    throw InputError("--trajectory-layout 2d: a flock in three dimensions is written in 3d");
+  }
   if (o.file.empty()) return;
   outputs.check("--trajectory", o.file);
+  outputs.check("--trajectory", xdmf_path_for(o.file));  // its description, beside it
   struct stat info;
   if (stat(o.file.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
     throw InputError("--trajectory: " + quoted_path(o.file) +
@@ -61,6 +78,7 @@ TrajectoryParameters trajectory_parameters(const nlohmann::ordered_json& run) {
 
 TrajectoryRecording::TrajectoryRecording(const TrajectoryOptions& o, std::uint64_t steps)
     : file_(o.file),
+      layout_dimensions_(o.layout_dimensions),
       every_(o.every > 0 ? o.every : std::max<std::uint64_t>(steps, 1)),
       steps_(steps) {}
 
@@ -82,6 +100,7 @@ void TrajectoryRecording::start(const Simulation& sim, TrajectoryParameters para
   header.count = sim.count();
   header.world = p.world;
   header.dimensions = p.dimensions;
+  header.layout_dimensions = layout_dimensions_;
   header.creator_version = version;
   header.parameters = std::move(parameters);
   writer_ = std::make_unique<TrajectoryWriter>(file_, header);

@@ -18,15 +18,18 @@ namespace boids::tools {
 
 struct TrajectoryOptions {
   std::string file;
-  std::uint64_t every = 0;  // 0: not given (frames at the start and the end only)
+  std::uint64_t every = 0;    // 0: not given (frames at the start and the end only)
+  int layout_dimensions = 0;  // --trajectory-layout: 0 for the flock's, 2 or 3
 };
 
-// Registers --trajectory and --trajectory-every.
+// Registers --trajectory, --trajectory-every and --trajectory-layout.
 void add_trajectory_options(OptionParser& parser, TrajectoryOptions& options);
 
-// Before anything runs: --trajectory-every needs --trajectory, the file must be writable and
-// differ from the run's other outputs. Throws InputError; leaves nothing behind.
-void check_trajectory_options(const TrajectoryOptions& options, OutputFiles& outputs);
+// Before anything runs: --trajectory-every and --trajectory-layout need --trajectory, the layout
+// must hold the flock (`dimensions`), the file must be writable and differ from the run's other
+// outputs. Throws InputError; leaves nothing behind.
+void check_trajectory_options(const TrajectoryOptions& options, int dimensions,
+                              OutputFiles& outputs);
 
 // A flat JSON object (as `boids run --json` reports the run) as /parameters attributes: numbers,
 // strings, and arrays of numbers; nulls are left out.
@@ -55,6 +58,7 @@ class TrajectoryRecording {
 
  private:
   std::string file_;
+  int layout_dimensions_;
   std::uint64_t every_, steps_;
   double time_per_step_ = 1;
   std::uint64_t last_step_ = 0;

@@ -108,7 +108,7 @@ TEST_F(TrajectoryCli, FramesAtTheStartEveryKStepsAndTheEnd) {
           .code,
       0);
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 2, 4, 6}));
-  EXPECT_EQ(entries(), (std::set<std::string>{"m.csv", "t.h5"}));
+  EXPECT_EQ(entries(), (std::set<std::string>{"m.csv", "t.h5", "t.xdmf"}));  // and its XDMF
 }
 
 // A flock in a box records (x, y, z) and (vx, vy, vz) rows, its box's three edges, and ends
@@ -125,8 +125,11 @@ TEST_F(TrajectoryCli, ABoxRecordsThreeColumns) {
   EXPECT_EQ(shape, (std::vector<hsize_t>{3, 300, 3}));
   const std::vector<double> velocity = series_in(file, "/particles/flock/velocity/value", shape);
   EXPECT_EQ(shape, (std::vector<hsize_t>{3, 300, 3}));
-  const std::vector<double> edges = series_in(file, "/particles/flock/box/edges", edges_shape);
-  EXPECT_EQ(edges, (std::vector<double>{40, 50, 60}));
+  const std::vector<double> edges =
+      series_in(file, "/particles/flock/box/edges/value", edges_shape);
+  EXPECT_EQ(edges_shape, (std::vector<hsize_t>{3, 3, 3}));  // a 3 x 3 matrix a frame
+  const std::vector<double> box = {40, 0, 0, 0, 50, 0, 0, 0, 60};
+  EXPECT_EQ(std::vector<double>(edges.end() - 9, edges.end()), box);
   std::ifstream saved(dir_ / "s.csv");
   std::string line;
   std::getline(saved, line);

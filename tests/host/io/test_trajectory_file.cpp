@@ -177,7 +177,12 @@ TEST_F(Trajectory, WritesTheH5mdLayout) {
   const std::string box = "/particles/flock/box";
   EXPECT_EQ(r.attribute<long long>(box, "dimension", H5T_NATIVE_LLONG), std::vector<long long>{2});
   EXPECT_EQ(r.strings(box, "boundary"), (std::vector<std::string>{"periodic", "periodic"}));
-  EXPECT_EQ(r.read<double>(box + "/edges", H5T_NATIVE_DOUBLE), (std::vector<double>{120, 80}));
+  // The box at every frame, as a matrix of edge vectors.
+  EXPECT_EQ(r.shape(box + "/edges/value"), (std::vector<hsize_t>{3, 2, 2}));
+  EXPECT_EQ(r.read<double>(box + "/edges/value", H5T_NATIVE_DOUBLE),
+            (std::vector<double>{120, 0, 0, 80, 120, 0, 0, 80, 120, 0, 0, 80}));
+  EXPECT_EQ(r.read<long long>(box + "/edges/step", H5T_NATIVE_LLONG),
+            (std::vector<long long>{0, 10, 20}));
 
   const std::string position = "/particles/flock/position/value";
   const std::string velocity = "/particles/flock/velocity/value";
@@ -205,7 +210,7 @@ TEST_F(Trajectory, WritesTheH5mdLayout) {
   EXPECT_EQ(r.read<double>("/particles/flock/position/time", H5T_NATIVE_DOUBLE),
             (std::vector<double>{0, 0.5, 1}));
   EXPECT_EQ(r.object("/particles/flock/velocity/step"), r.object(step));
-  EXPECT_EQ(r.object(step).second, 8u);  // position, velocity and six observables
+  EXPECT_EQ(r.object(step).second, 9u);  // position, velocity, the box and six observables
 
   const auto reals = [&](const char* name) {
     return r.read<double>(std::string("/observables/") + name + "/value", H5T_NATIVE_DOUBLE);
@@ -279,7 +284,7 @@ TEST_F(Trajectory, AnExistingFileIsReplacedOnlyByAWholeFrame) {
   {
     TrajectoryWriter writer(path("t.h5"), header(4));
     writer.append(0, 0, frame_state(4, 0), frame_metrics(0));
-    EXPECT_EQ(entries(), std::set<std::string>{"t.h5"});
+    EXPECT_EQ(entries(), (std::set<std::string>{"t.h5", "t.xdmf"}));  // the file and its XDMF
     EXPECT_EQ(contents(path("t.h5")).substr(1, 3), "HDF");
     writer.append(1, 1, frame_state(4, 1), frame_metrics(1));
   }  // not closed: still readable
