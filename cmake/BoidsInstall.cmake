@@ -53,6 +53,7 @@ install(FILES ${PROJECT_BINARY_DIR}/boidsConfig.cmake ${PROJECT_BINARY_DIR}/boid
 # The executables, and the scripts they look for in ../share/boids (host/tools/python_script.cpp).
 install(TARGETS boids RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/host/cli/plot_metrics.py ${PROJECT_SOURCE_DIR}/host/cli/plot_sweep.py
+              ${PROJECT_SOURCE_DIR}/host/cli/convert_gsd.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/boids)
 if(TARGET boids-bench)
   install(TARGETS boids-bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -11,5 +11,6 @@ int run_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
 int info_command(const std::vector<std::string>& args);
 int sweep_command(const std::vector<std::string>& args);
+int convert_command(const std::vector<std::string>& args);
 
 }  // namespace boids::cli

@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  sweep     the order parameter over a grid of parameters, replicas at each point\n"
     "  validate  check every method and precision of a backend against the reference\n"
     "  info      list the backends and devices of this machine\n"
+    "  convert   between state files, checkpoints and trajectories (.csv, .npy, .h5, .gsd, .xdmf)\n"
     "\n"
     "  --help     show this help\n"
     "  --version  show the version\n";
@@ -47,8 +48,9 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "validate") return boids::cli::validate_command(rest);
   if (command == "info") return boids::cli::info_command(rest);
   if (command == "sweep") return boids::cli::sweep_command(rest);
+  if (command == "convert") return boids::cli::convert_command(rest);
   throw boids::InputError("unknown command " + boids::quoted(command) +
-                          " (commands: run, sweep, validate, info; see --help)");
+                          " (commands: run, sweep, validate, info, convert; see --help)");
 }
 
 }  // namespace

@@ -87,11 +87,21 @@ const OptionParser::Option* OptionParser::find(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<std::string> OptionParser::parse(const std::vector<std::string>& args) const {
+std::vector<std::string> OptionParser::parse(const std::vector<std::string>& args,
+                                             std::vector<std::string>* operands) const {
   std::set<std::string> seen;
   std::vector<std::string> given;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
+    if (operands && arg == "--") {
+      operands->insert(operands->end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                       args.end());
+      break;
+    }
+    if (operands && (arg.rfind("--", 0) != 0)) {
+      operands->push_back(arg);
+      continue;
+    }
     if (arg.rfind("--", 0) != 0 || arg == "--") {
       throw InputError("unexpected argument " + quoted(arg) +
                        " (options start with --; see --help)");

@@ -38,10 +38,11 @@ class OptionParser {
                           const std::string& help, std::function<void(const std::string&)> set);
 
   // Parses `--name value`, `--name=value` and `--flag`. Throws InputError for an unknown
-  // option, a missing value, an option given twice (unless repeatable), a positional argument,
-  // or a bad value.
+  // option, a missing value, an option given twice (unless repeatable), a positional argument
+  // (unless `operands` takes them, in order; after `--` every argument is one), or a bad value.
   // Returns the names of the options given, in order.
-  std::vector<std::string> parse(const std::vector<std::string>& args) const;
+  std::vector<std::string> parse(const std::vector<std::string>& args,
+                                 std::vector<std::string>* operands = nullptr) const;
 
   // Every option's name, in the order they were added.
   std::vector<std::string> names() const;

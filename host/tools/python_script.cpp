@@ -68,6 +68,18 @@ std::string sweep_plot_script() {
   return python_script_path(std::string(BOIDS_SCRIPT_DIR) + "/plot_sweep.py");
 }
 
+std::string gsd_convert_script() {
+  return python_script_path(std::string(BOIDS_SCRIPT_DIR) + "/convert_gsd.py");
+}
+
+void check_gsd_writer(const std::string& option) {
+  if (run_python_script(gsd_convert_script(), {"--check"}) != 0) {
+    throw RuntimeError(option + ": " BOIDS_PYTHON
+                                " cannot import h5py and gsd (install python3-h5py and "
+                                "python3-gsd: scripts/install-deps)");
+  }
+}
+
 void check_matplotlib(const std::string& option, const std::string& script) {
   if (run_python_script(script, {"--check"}) != 0) {
     throw RuntimeError(option + ": " BOIDS_PYTHON

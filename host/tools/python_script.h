@@ -28,6 +28,13 @@ std::string metrics_plot_script();
 // The plot of `boids sweep --plot` (host/cli/plot_sweep.py, found the same way).
 std::string sweep_plot_script();
 
+// The writer of `boids convert FLIGHT.h5 OUT.gsd` (host/cli/convert_gsd.py, found the same way).
+std::string gsd_convert_script();
+
+// Throws RuntimeError naming `option` when the Python that runs gsd_convert_script() cannot
+// import h5py and gsd.
+void check_gsd_writer(const std::string& option);
+
 // Throws RuntimeError naming `option` when the Python that runs `script` cannot import
 // matplotlib (the script answers --check).
 void check_matplotlib(const std::string& option, const std::string& script);

@@ -14,8 +14,10 @@ ValueError with the command line's message; a failure of the machine raises Runt
 from ._boids import _Flock, __version__
 from ._boids import info as _info
 from ._boids import validate as _validate
+from .trajectory import Trajectory, read_trajectory
 
-__all__ = ["Flock", "DeviceArray", "DeviceState", "info", "validate", "__version__"]
+__all__ = ["Flock", "DeviceArray", "DeviceState", "Trajectory", "info", "read_trajectory",
+           "validate", "__version__"]
 
 
 def _core_property(name, doc):

@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""Writes the whole frames of an H5MD trajectory of `boids run` as GSD (HOOMD-blue's format,
+which OVITO and HOOMD-blue read), for `boids convert FLIGHT.h5 FLIGHT.gsd`.
+
+    convert_gsd.py FLIGHT.h5 OUT.gsd   one GSD frame an H5MD frame
+    convert_gsd.py --check             exit 0 when h5py and gsd can be imported
+
+A frame holds the step (configuration/step), the box (Lx, Ly, Lz; Lz = 0 in two dimensions),
+every boid as particle type 'boid' with its position (float32, in HOOMD's box centred on the
+origin: x - W/2, y - H/2, z - D/2) and velocity (float32), and the metrics as logged
+quantities (log/boids/polarization, ...).
+"""
+import sys
+
+OBSERVABLES = ("polarization", "order", "flocks", "largest_flock", "mean_nn_distance",
+               "mean_neighbors")
+
+
+def main(argv):
+    if argv[1:] == ["--check"]:
+        import gsd.hoomd  # noqa: F401
+        import h5py  # noqa: F401
+        return 0
+    if len(argv) != 3:
+        sys.stderr.write(__doc__)
+        return 2
+    import gsd.hoomd
+    import h5py
+    import numpy as np
+
+    frame_class = getattr(gsd.hoomd, "Frame", None) or gsd.hoomd.Snapshot  # gsd 3, gsd 2
+    with h5py.File(argv[1], "r") as f:
+        flock = f["particles/flock"]
+        steps = flock["position/step"]
+        whole = min(len(steps), flock["position/value"].shape[0])  # a kill's last frame is not
+        count, dimensions = flock["position/value"].shape[1:]
+        edges = flock["box/edges/value"]
+        try:
+            out = gsd.hoomd.open(argv[2], mode="w")
+        except ValueError:
+            out = gsd.hoomd.open(argv[2], mode="wb")
+        with out:
+            for k in range(whole):
+                sides = np.diag(edges[k]) if edges.ndim == 3 else edges[:]
+                box = [float(sides[0]), float(sides[1]),
+                       float(sides[2]) if dimensions == 3 else 0.0, 0.0, 0.0, 0.0]
+                frame = frame_class()
+                frame.configuration.step = int(steps[k])
+                frame.configuration.dimensions = int(dimensions)
+                frame.configuration.box = box
+                frame.particles.N = int(count)
+                frame.particles.types = ["boid"]
+                frame.particles.typeid = np.zeros(count, dtype=np.uint32)
+                position = np.zeros((count, 3))
+                velocity = np.zeros((count, 3))
+                position[:, :dimensions] = flock["position/value"][k] - sides[:dimensions] / 2
+                velocity[:, :dimensions] = flock["velocity/value"][k]
+                frame.particles.position = position.astype(np.float32)
+                frame.particles.velocity = velocity.astype(np.float32)
+                frame.log = {"boids/" + name: np.array([f["observables"][name]["value"][k]])
+                             for name in OBSERVABLES if name in f.get("observables", {})}
+                out.append(frame)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

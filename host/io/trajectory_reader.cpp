@@ -1,0 +1,187 @@
+#include "host/io/trajectory_reader.h"
+
+#include <hdf5.h>
+
+#include <algorithm>
+
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/detail/hdf5_support.h"
+
+namespace boids {
+
+using hdf5::Id;
+
+class TrajectoryReader::File {
+ public:
+  explicit File(const std::string& path) : path_(path) {
+    hdf5::silence_error_printing();
+    file_ = Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (!file_.valid())
+      refuse("not an HDF5 file that can be read (" + hdf5::failure_reason() + ")");
+    if (H5Lexists(file_.get(), "h5md", H5P_DEFAULT) <= 0) refuse("not an H5MD file (no /h5md)");
+    position_ = dataset("/particles/flock/position/value");
+    velocity_ = dataset("/particles/flock/velocity/value");
+    const std::vector<hsize_t> shape = shape_of(position_, "position");
+    if (shape.size() != 3 || (shape[2] != 2 && shape[2] != 3) || shape[1] == 0) {
+      refuse("its positions are not (frames, N, 2) or (frames, N, 3)");
+    }
+    if (shape_of(velocity_, "velocity") != shape)
+      refuse("its velocities and positions differ in shape");
+    count_ = shape[1];
+    dimensions_ = static_cast<int>(shape[2]);
+    steps_ = series<std::int64_t>("/particles/flock/position/step", H5T_NATIVE_INT64);
+    times_ = series<double>("/particles/flock/position/time", H5T_NATIVE_DOUBLE);
+    // Whole frames: those whose step was written (it is written last), every series long enough.
+    frames_ = std::min<std::uint64_t>({steps_.size(), times_.size(), std::uint64_t{shape[0]}});
+    steps_.resize(frames_);
+    times_.resize(frames_);
+    read_box();
+  }
+
+  [[noreturn]] void refuse(const std::string& why) const {
+    throw InputError("trajectory " + quoted_path(path_) + ": " + why);
+  }
+
+  FlockState frame(std::uint64_t k) const {
+    if (k >= frames_) {
+      refuse("it has no frame " + std::to_string(k) + " (it holds " + std::to_string(frames_) +
+             " whole frames)");
+    }
+    const auto d = static_cast<std::size_t>(dimensions_);
+    std::vector<double> p(count_ * d), v(count_ * d);
+    read_row(position_, k, p);
+    read_row(velocity_, k, v);
+    FlockState s;
+    s.dimensions = dimensions_;
+    s.resize(count_);
+    std::vector<double>* const positions[3] = {&s.x, &s.y, &s.z};
+    std::vector<double>* const velocities[3] = {&s.vx, &s.vy, &s.vz};
+    for (std::size_t i = 0; i < count_; ++i) {
+      for (std::size_t a = 0; a < d; ++a) {
+        (*positions[a])[i] = p[i * d + a];
+        (*velocities[a])[i] = v[i * d + a];
+      }
+    }
+    return s;
+  }
+
+  std::uint64_t frames_ = 0, count_ = 0;
+  int dimensions_ = 2;
+  std::vector<std::int64_t> steps_;
+  std::vector<double> times_;
+  World world_;
+
+ private:
+  Id dataset(const char* name) const {
+    if (H5Lexists(file_.get(), "/particles", H5P_DEFAULT) <= 0 ||
+        H5Lexists(file_.get(), "/particles/flock", H5P_DEFAULT) <= 0) {
+      refuse("no particle group /particles/flock (not a trajectory boids wrote)");
+    }
+    Id id(H5Dopen2(file_.get(), name, H5P_DEFAULT), H5Dclose);
+    if (!id.valid()) refuse(std::string("no dataset ") + name);
+    return id;
+  }
+
+  std::vector<hsize_t> shape_of(const Id& set, const char* what) const {
+    const Id space(H5Dget_space(set.get()), H5Sclose);
+    const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+    if (rank < 1 || rank > 3) refuse(std::string("its ") + what + " dataset has no usable shape");
+    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    return dims;
+  }
+
+  template <typename T>
+  std::vector<T> series(const char* name, hid_t type) const {
+    const Id set = dataset(name);
+    const std::vector<hsize_t> shape = shape_of(set, name);
+    if (shape.size() != 1) refuse(std::string(name) + " is not a series");
+    std::vector<T> values(shape[0]);
+    if (!values.empty() &&
+        H5Dread(set.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+      refuse(std::string("cannot read ") + name + ": " + hdf5::failure_reason());
+    }
+    return values;
+  }
+
+  // The box's sides from its edges' last frame (a matrix of edge vectors; a vector in files
+  // from before the box was an element), and its boundary.
+  void read_box() {
+    world_ = World{};
+    const bool element =
+        H5Lexists(file_.get(), "/particles/flock/box/edges/value", H5P_DEFAULT) > 0;
+    const Id edges =
+        dataset(element ? "/particles/flock/box/edges/value" : "/particles/flock/box/edges");
+    const std::vector<hsize_t> shape = shape_of(edges, "box edges");
+    std::size_t total = 1;
+    for (const hsize_t n : shape) total *= n;
+    std::vector<double> values(total);
+    if (total == 0 ||
+        H5Dread(edges.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+      refuse("cannot read its box");
+    }
+    const auto d = static_cast<std::size_t>(dimensions_);
+    double sides[3] = {0, 0, 1};
+    for (std::size_t a = 0; a < d; ++a) {
+      sides[a] = element ? values[values.size() - d * d + a * d + a] : values[a];
+    }
+    world_.width = sides[0];
+    world_.height = sides[1];
+    world_.depth = sides[2];
+    const Id box(H5Gopen2(file_.get(), "/particles/flock/box", H5P_DEFAULT), H5Gclose);
+    world_.boundary = Boundary::kTorus;
+    if (box.valid() && H5Aexists(box.get(), "boundary") > 0) {
+      const Id attribute(H5Aopen(box.get(), "boundary", H5P_DEFAULT), H5Aclose);
+      const Id type(H5Aget_type(attribute.get()), H5Tclose);
+      const std::size_t size = H5Tget_size(type.get());
+      std::vector<char> text(size * d + 1, '\0');
+      if (H5Tget_class(type.get()) == H5T_STRING && !H5Tis_variable_str(type.get()) &&
+          H5Aread(attribute.get(), type.get(), text.data()) >= 0 &&
+          std::string(text.data(), std::min<std::size_t>(size, 4)) == "none") {
+        world_.boundary = Boundary::kWalls;
+      }
+    }
+  }
+
+  void read_row(const Id& set, std::uint64_t k, std::vector<double>& out) const {
+    const auto d = static_cast<hsize_t>(dimensions_);
+    const hsize_t start[3] = {k, 0, 0}, count[3] = {1, count_, d};
+    const Id file_space(H5Dget_space(set.get()), H5Sclose);
+    const Id memory(H5Screate_simple(3, count, nullptr), H5Sclose);
+    if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
+        H5Dread(set.get(), H5T_NATIVE_DOUBLE, memory.get(), file_space.get(), H5P_DEFAULT,
+                out.data()) < 0) {
+      refuse("cannot read frame " + std::to_string(k) + ": " + hdf5::failure_reason());
+    }
+  }
+
+  std::string path_;
+  Id file_, position_, velocity_;
+};
+
+TrajectoryReader::TrajectoryReader(const std::string& path) : file_(std::make_unique<File>(path)) {}
+TrajectoryReader::~TrajectoryReader() = default;
+std::uint64_t TrajectoryReader::frames() const {
+  return file_->frames_;
+}
+std::uint64_t TrajectoryReader::count() const {
+  return file_->count_;
+}
+int TrajectoryReader::dimensions() const {
+  return file_->dimensions_;
+}
+const std::vector<std::int64_t>& TrajectoryReader::steps() const {
+  return file_->steps_;
+}
+const std::vector<double>& TrajectoryReader::times() const {
+  return file_->times_;
+}
+World TrajectoryReader::world() const {
+  return file_->world_;
+}
+FlockState TrajectoryReader::frame(std::uint64_t k) const {
+  return file_->frame(k);
+}
+
+}  // namespace boids

@@ -1,0 +1,260 @@
+"""Trajectories open in the field's readers: MDAnalysis (H5MD), ParaView through the XDMF
+description, GSD (OVITO, HOOMD-blue) through `boids convert`, and NumPy through
+boids.read_trajectory; each with the frames h5py reads, and a killed run's file up to its last
+whole frame. Each reader is the real package where Debian has it (python3-mdanalysis,
+python3-gsd, paraview's pvbatch), skipped, saying so, where it is missing."""
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+import warnings
+import xml.etree.ElementTree as ET
+
+import boids
+import numpy as np
+import pytest
+from conftest import BOIDS, cli_error, run_cli
+
+h5py = pytest.importorskip("h5py", reason="python3-h5py is not installed")
+
+FLOCKS = {
+    "boids": ["--count", "300"],
+    "steering": ["--model", "steering", "--count", "200", "--boundary", "walls"],
+    "vicsek": ["--model", "vicsek", "--count", "300", "--noise", "1"],
+}
+
+
+def fly(tmp_path, name, *options, steps=12, every=4):
+    """Runs a flight with a trajectory; returns the trajectory's path."""
+    path = tmp_path / f"{name}.h5"
+    run_cli("run", "--backend", "cpu", "--steps", steps, "--trajectory", path,
+            "--trajectory-every", every, *options)
+    return path
+
+
+def frames(path):
+    """The whole frames as h5py reads them: steps, times, positions, velocities, box sides."""
+    with h5py.File(path, "r") as f:
+        flock = f["particles/flock"]
+        whole = len(flock["position/step"])
+        return {"steps": flock["position/step"][:], "times": flock["position/time"][:],
+                "positions": flock["position/value"][:whole],
+                "velocities": flock["velocity/value"][:whole],
+                "box": np.diag(flock["box/edges/value"][whole - 1])}
+
+
+def mdanalysis_reader(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mda = pytest.importorskip("MDAnalysis", reason="python3-mdanalysis is not installed")
+        from MDAnalysis.coordinates.H5MD import H5MDReader
+    return mda, H5MDReader(str(path), convert_units=False)
+
+
+def expect_mdanalysis_frames(path, expected):
+    _, reader = mdanalysis_reader(path)
+    assert reader.n_atoms == expected["positions"].shape[1]
+    seen = 0
+    for ts in reader:
+        k = ts.frame
+        if k >= len(expected["steps"]):
+            break
+        assert ts.data["step"] == expected["steps"][k]
+        assert ts.time == pytest.approx(expected["times"][k])
+        assert np.array_equal(ts.positions, expected["positions"][k].astype(np.float32))
+        assert np.array_equal(ts.velocities, expected["velocities"][k].astype(np.float32))
+        assert np.allclose(ts.dimensions[:3], expected["box"]) and list(ts.dimensions[3:]) == [90] * 3
+        seen += 1
+    assert seen == len(expected["steps"])
+
+
+@pytest.mark.parametrize("model", FLOCKS)
+def test_mdanalysis_reads_three_dimensional_flights_of_every_model(tmp_path, model):
+    path = fly(tmp_path, model, "--dimensions", "3", *FLOCKS[model])
+    expect_mdanalysis_frames(path, frames(path))
+
+
+def test_a_flat_flock_is_read_by_mdanalysis_in_a_3d_layout(tmp_path):
+    flat = fly(tmp_path, "flat", *FLOCKS["boids"])
+    with pytest.raises(ValueError, match="3-dimensional"):
+        mdanalysis_reader(flat)  # MDAnalysis reads boxes of three dimensions alone
+    boxed = fly(tmp_path, "boxed", *FLOCKS["boids"], "--trajectory-layout", "3d")
+    expected = frames(boxed)
+    plain = frames(flat)
+    assert np.array_equal(expected["positions"][:, :, :2], plain["positions"])
+    assert not expected["positions"][:, :, 2].any() and not expected["velocities"][:, :, 2].any()
+    assert list(expected["box"]) == [100, 100, 1]
+    expect_mdanalysis_frames(boxed, expected)
+    assert "a flock in three dimensions" in cli_error(
+        "run", "--dimensions", "3", "--trajectory", tmp_path / "x.h5", "--trajectory-layout", "2d")
+
+
+def xdmf_frames(path):
+    """The frames an XDMF description names: for each, its time and every HDF5 hyperslab it
+    reads (file, dataset, start, count), checked against the file's datasets."""
+    root = ET.parse(path).getroot()
+    collection = root.find("Domain/Grid")
+    assert collection.get("CollectionType") == "Temporal"
+    described = []
+    for grid in collection.findall("Grid"):
+        slabs = {}
+        for owner in grid:
+            if owner.tag not in ("Geometry", "Attribute"):
+                continue
+            slab = owner.find("DataItem")
+            assert slab.get("ItemType") == "HyperSlab"
+            corner, source = slab.findall("DataItem")
+            start, stride, count = np.array(corner.text.split(), dtype=int).reshape(3, -1)
+            file_name, dataset = source.text.split(":")
+            with h5py.File(os.path.join(os.path.dirname(path), file_name), "r") as f:
+                shape = f[dataset].shape
+                assert len(shape) == len(start), dataset
+                assert all(s + c <= n for s, c, n in zip(start, count, shape)), dataset
+                assert list(map(int, slab.get("Dimensions").split())) == \
+                    [int(c) for c in count if len(count) == 1 or c != 1] or len(count) == 3
+                values = f[dataset][tuple(slice(s, s + c) for s, c in zip(start, count))]
+            slabs[owner.get("Name", owner.tag)] = values
+        described.append((float(grid.find("Time").get("Value")), slabs))
+    return described
+
+
+@pytest.mark.parametrize("dimensions", [2, 3])
+def test_the_xdmf_description_names_every_whole_frame(tmp_path, dimensions):
+    path = fly(tmp_path, "flight", "--dimensions", dimensions, "--count", "150")
+    expected = frames(path)
+    described = xdmf_frames(tmp_path / "flight.xdmf")
+    assert [t for t, _ in described] == list(expected["times"])
+    with h5py.File(path, "r") as f:
+        for k, (_, slabs) in enumerate(described):
+            assert np.array_equal(slabs["Geometry"][0], expected["positions"][k])
+            assert np.array_equal(slabs["velocity"][0], expected["velocities"][k])
+            assert slabs["polarization"][0] == f["observables/polarization/value"][k]
+            assert slabs["flocks"][0] == f["observables/flocks/value"][k]
+    # `boids convert` writes the same description again from the file alone.
+    run_cli("convert", path, tmp_path / "again.xdmf")
+    assert (tmp_path / "again.xdmf").read_text() == (tmp_path / "flight.xdmf").read_text()
+
+
+PARAVIEW_SCRIPT = """
+import sys
+from paraview import servermanager
+from paraview.simple import XDMFReader
+reader = XDMFReader(FileNames=[sys.argv[1]])
+reader.UpdatePipelineInformation()
+for t in reader.TimestepValues:
+    reader.UpdatePipeline(t)
+    data = servermanager.Fetch(reader)
+    if data.IsA("vtkMultiBlockDataSet"):
+        data = data.GetBlock(0)
+    first = data.GetPoints().GetPoint(0)
+    velocity = data.GetPointData().GetArray("velocity").GetTuple(0)
+    polarization = data.GetFieldData().GetArray("polarization").GetValue(0)
+    print(t, data.GetNumberOfPoints(), *first, *velocity, polarization)
+"""
+
+
+def test_paraview_opens_the_xdmf_description(tmp_path):
+    pvbatch = shutil.which("pvbatch")
+    if pvbatch is None:
+        pytest.skip("ParaView's pvbatch is not installed (Debian's paraview, python3-paraview)")
+    path = fly(tmp_path, "flight", "--count", "150")
+    expected = frames(path)
+    script = tmp_path / "read.py"
+    script.write_text(PARAVIEW_SCRIPT)
+    done = subprocess.run([pvbatch, str(script), str(tmp_path / "flight.xdmf")],
+                          capture_output=True, text=True, timeout=300)
+    rows = [line.split() for line in done.stdout.splitlines() if line[:1].isdigit()]
+    assert len(rows) == len(expected["steps"]), done.stdout + done.stderr
+    with h5py.File(path, "r") as f:
+        polarization = f["observables/polarization/value"][:]
+    for k, row in enumerate(rows):
+        values = list(map(float, row))
+        assert values[0] == expected["times"][k] and values[1] == 150
+        assert values[2:4] == pytest.approx(expected["positions"][k][0], rel=1e-6)
+        assert values[5:7] == pytest.approx(expected["velocities"][k][0], rel=1e-6)
+        assert values[8] == pytest.approx(polarization[k])
+
+
+@pytest.mark.parametrize("dimensions", [2, 3])
+def test_gsd_from_boids_convert_holds_the_frames(tmp_path, dimensions):
+    gsd_hoomd = pytest.importorskip("gsd.hoomd", reason="python3-gsd is not installed")
+    path = fly(tmp_path, "flight", "--dimensions", dimensions, "--count", "120")
+    expected = frames(path)
+    run_cli("convert", path, tmp_path / "flight.gsd")
+    with h5py.File(path, "r") as f:
+        polarization = f["observables/polarization/value"][:]
+    with gsd_hoomd.open(str(tmp_path / "flight.gsd"), "rb") as trajectory:
+        assert len(trajectory) == len(expected["steps"])
+        for k, frame in enumerate(trajectory):
+            box = expected["box"]
+            assert frame.configuration.step == expected["steps"][k]
+            assert frame.configuration.dimensions == dimensions
+            assert list(frame.configuration.box[:3]) == \
+                pytest.approx([*box[:2], box[2] if dimensions == 3 else 0])
+            centred = expected["positions"][k] - box[:dimensions] / 2
+            assert np.array_equal(frame.particles.position[:, :dimensions],
+                                  centred.astype(np.float32))
+            assert np.array_equal(frame.particles.velocity[:, :dimensions],
+                                  expected["velocities"][k].astype(np.float32))
+            assert frame.particles.types == ["boid"]
+            assert frame.log["boids/polarization"][0] == polarization[k]
+
+
+def test_read_trajectory_is_h5pys_view(tmp_path):
+    path = fly(tmp_path, "flight", *FLOCKS["steering"], steps=9, every=2)
+    expected = frames(path)
+    with boids.read_trajectory(path) as t:
+        assert len(t) == 6 and t.count == 200 and t.dimensions == 2
+        assert np.array_equal(t.steps, expected["steps"])
+        assert np.array_equal(t.times, expected["times"])
+        assert np.array_equal(t.positions[:], expected["positions"])
+        assert np.array_equal(np.asarray(t.velocities), expected["velocities"])
+        assert np.array_equal(t.positions[-1], expected["positions"][-1])
+        assert np.array_equal(t.positions[::-2, :7], expected["positions"][::-2, :7])
+        assert np.array_equal(t.positions[[0, 4]], expected["positions"][[0, 4]])
+        assert t.box == (800.0, 600.0) and t.boundary == "walls"
+        assert t.parameters["model"] == "steering" and t.parameters["count"] == 200
+        with h5py.File(path, "r") as f:
+            for name, values in t.metrics.items():
+                assert np.array_equal(values, f[f"observables/{name}/value"][:])
+        frame = t[3]
+        assert frame["step"] == expected["steps"][3]
+        assert np.array_equal(frame["velocities"], expected["velocities"][3])
+        with pytest.raises(IndexError):
+            t[6]
+    with pytest.raises(ValueError, match="not a trajectory of boids"):
+        with h5py.File(tmp_path / "other.h5", "w") as f:
+            f["x"] = 1
+        boids.read_trajectory(tmp_path / "other.h5")
+    with pytest.raises(FileNotFoundError):
+        boids.read_trajectory(tmp_path / "missing.h5")
+
+
+def test_a_killed_flight_opens_in_every_reader_up_to_its_last_whole_frame(tmp_path):
+    path = tmp_path / "killed.h5"
+    run = subprocess.Popen([BOIDS, "run", "--backend", "cpu", "--count", "4000", "--dimensions",
+                            "3", "--steps", "1000000", "--trajectory", str(path),
+                            "--trajectory-every", "5"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    description = tmp_path / "killed.xdmf"  # the writer holds the HDF5 file's lock: watch this
+    while time.monotonic() < deadline:
+        if description.exists() and description.read_text().count("<Grid Name=\"frame") >= 3:
+            break
+        time.sleep(0.05)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    expected = frames(path)
+    whole = len(expected["steps"])
+    assert whole >= 3
+    with boids.read_trajectory(path) as t:
+        assert len(t) == whole and np.array_equal(t.positions[-1], expected["positions"][-1])
+    expect_mdanalysis_frames(path, expected)
+    described = xdmf_frames(tmp_path / "killed.xdmf")
+    assert whole - 1 <= len(described) <= whole  # written just after each whole frame
+    run_cli("convert", path, tmp_path / "killed.gsd")
+    gsd_hoomd = pytest.importorskip("gsd.hoomd", reason="python3-gsd is not installed")
+    with gsd_hoomd.open(str(tmp_path / "killed.gsd"), "rb") as trajectory:
+        assert len(trajectory) == whole
