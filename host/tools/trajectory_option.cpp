@@ -14,7 +14,7 @@ void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {
   parser.add_value(
       "--trajectory", "FILE.h5",
       "record positions, velocities and metrics in H5MD (HDF5; .h5 or .h5md), "
-      "written as the run goes",
+      "written as the run goes, with FILE.xdmf beside it for ParaView and VisIt",
       [&o](const std::string& v) {
         if (!has_extension(v, ".h5") && !has_extension(v, ".h5md")) {
           throw InputError("--trajectory: expected a file name ending in .h5 or .h5md, got " +
