@@ -91,6 +91,11 @@ void check_combinations(const FlockOptions& o, Model model) {
   }
 }
 
+// Where the obstacles came from, for a start they leave no room for.
+std::string obstacles_given(const FlockOptions& o) {
+  return o.obstacle_file.empty() ? "obstacles" : "--obstacles " + quoted_path(o.obstacle_file);
+}
+
 }  // namespace
 
 FlockParams model_defaults(Model model, std::uint64_t count) {
@@ -214,7 +219,13 @@ SimulationConfig resolve_config(const FlockOptions& o) {
 }
 
 FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
-  if (o.init_file.empty()) return make_initial_state(resolve_count(o), o.seed, params);
+  if (o.init_file.empty()) {
+    try {
+      return make_initial_state(resolve_count(o), o.seed, params);
+    } catch (const InputError& e) {  // what the obstacles leave no room for
+      throw InputError(obstacles_given(o) + ": " + e.what());
+    }
+  }
   try {  // before the values, which a world of other dimensions would refuse less clearly
     check_start_dimensions(state_file_dimensions(o.init_file), params);
   } catch (const InputError& e) {

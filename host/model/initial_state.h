@@ -17,8 +17,13 @@ std::uint64_t random_bits(std::uint64_t seed, std::uint64_t boid, std::uint64_t 
 double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw);
 
 // Positions uniform in the world (redrawn, with draws of their own, while inside an
-// obstacle), headings uniform on the circle, speed v_max (the Vicsek model's V).
+// obstacle, at most kStartRedraws times a boid), headings uniform on the circle, speed v_max
+// (the Vicsek model's V). Throws InputError ("the obstacles ...") when the obstacles cover the
+// whole world, or a boid finds no free place in kStartRedraws draws.
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params);
+
+// The draws a boid of the random start takes, at most, to find a place no obstacle holds.
+inline constexpr std::uint64_t kStartRedraws = 100000;
 
 // Throws InputError when a given start cannot be flown under `params`: a boid outside the world
 // or inside an obstacle, or, under the Vicsek model, not at the speed V.
