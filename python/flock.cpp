@@ -1,8 +1,10 @@
 #include "python/flock.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "host/base/errors.h"
+#include "host/core/flight_rules.h"
 #include "host/core/value_limits.h"
 #include "host/model/initial_state.h"
 #include "host/tools/reports.h"
@@ -16,6 +18,13 @@ constexpr const char* kFixed[] = {"count", "seed", "backend", "method", "precisi
 // The stretch a step call runs between checks for signals: long enough that the checks cost
 // nothing, short enough that Ctrl-C answers at once.
 constexpr double kStretchSeconds = 0.05;
+
+bool same_obstacles(const std::vector<Obstacle>& a, const std::vector<Obstacle>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Obstacle& p, const Obstacle& q) {
+                      return p.x == q.x && p.y == q.y && p.z == q.z && p.radius == q.radius;
+                    });
+}
 
 std::string shape_of(std::uint64_t count, int dimensions) {
   return "(" + std::to_string(count) + ", " + std::to_string(2 * dimensions) + ")";
@@ -83,7 +92,7 @@ FlockState PythonFlock::checked_state(const py::object& array, const SimulationC
   check_state_values(state, config.precision,
                      [](std::size_t i, int) { return "state, row " + std::to_string(i); });
   try {
-    check_start(state, config.params);
+    check_start(state, config.params, start_tolerance(config.precision));
   } catch (const InputError& e) {
     throw InputError(std::string("state: ") + e.what());
   }
@@ -163,7 +172,19 @@ void PythonFlock::set_params(const py::dict& keywords) {
   GivenOptions given = merged(given_, changes);
   FlockOptions options = parse_flock_options(given);
   options.count = count();  // a world given by density stays the flock's
-  sim_->set_params(resolve_params(options));
+  SimulationConfig changed = sim_->config();
+  changed.params = resolve_params(options);
+  check_flight(changed);  // as the command line and a checkpoint check it, backend included
+  if (!same_obstacles(changed.params.obstacles, sim_->config().params.obstacles)) {
+    // New obstacles must leave every boid outside, as a start's must.
+    const auto held =
+        first_boid_in_an_obstacle(sim_->state(), changed.params, flight_tolerance(changed).edge);
+    if (held) {
+      throw InputError("obstacles: boid " + std::to_string(*held) +
+                       " would lie inside an obstacle (set_state can move the boids first)");
+    }
+  }
+  sim_->set_params(changed.params);
   given_ = std::move(given);
 }
 

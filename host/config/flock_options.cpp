@@ -8,7 +8,7 @@
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/core/backends.h"
-#include "host/core/value_limits.h"
+#include "host/core/flight_rules.h"
 #include "host/io/state_file.h"
 #include "host/model/initial_state.h"
 
@@ -38,7 +38,9 @@ ModelDefaults defaults_of(Model model) {
   return {120, 10, 1.5, 1.0, 1.0, 1.0, 100, 100};
 }
 
-// Options that do not go together, or not with this model, refused by name.
+// Options that do not go together, or not with this model, refused by name as they were
+// given; what the resolved parameters must obey is check_flight_params's
+// (host/core/flight_rules.h), which checkpoints go through too.
 void check_combinations(const FlockOptions& o, Model model) {
   const auto refuse = [](bool given, const std::string& message) {
     if (given) throw InputError(message);
@@ -79,16 +81,6 @@ void check_combinations(const FlockOptions& o, Model model) {
   refuse(o.obstacles.has_value() && !o.obstacles->empty() && o.obstacle_dimensions != dimensions,
          dimensions == 3 ? "obstacles: in three dimensions expected rows (x, y, z, radius)"
                          : "obstacles: rows (x, y, z, radius) are spheres, for dimensions 3");
-  refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,
-         "--wall-distance needs --boundary walls");
-  if (o.update == Update::kInPlace) {
-    refuse(model != Model::kSteering,
-           "--update in-place: only the steering lab's loop updates in place (--model steering)");
-    refuse(o.fov || o.noise || o.goal || o.wind || !o.obstacle_file.empty() || o.obstacles ||
-               o.boundary == Boundary::kWalls,
-           "--update in-place is the steering lab's own loop, which has no field of view, "
-           "noise, goal, wind, obstacles or walls");
-  }
 }
 
 // Where the obstacles came from, for a start they leave no room for.
@@ -162,22 +154,11 @@ FlockParams resolve_params(const FlockOptions& o) {
     p.world = World{d.world, d.world_height, Boundary::kTorus};
   }
   p.world.boundary = o.boundary.value_or(Boundary::kTorus);
-  if (o.separation_radius) {
-    if (*o.separation_radius > p.radius) {
-      throw InputError("--separation-radius: expected a number in (0, radius = " +
-                       std::to_string(p.radius) + "]");
-    }
-    p.separation_radius = *o.separation_radius;
-  }
+  if (o.separation_radius) p.separation_radius = *o.separation_radius;
   if (o.fov) p.fov = *o.fov;
   if (o.noise) p.noise = *o.noise;
   if (o.wall_distance) p.wall_distance = *o.wall_distance;
   if (o.goal) {
-    if (!(o.goal->x >= 0 && o.goal->x < p.world.width && o.goal->y >= 0 &&
-          o.goal->y < p.world.height &&
-          (p.dimensions == 2 || (o.goal->z >= 0 && o.goal->z < p.world.depth)))) {
-      throw InputError("--goal: the point lies outside the world");
-    }
     p.has_goal = true;
     p.goal = *o.goal;
     p.goal_weight = o.goal_weight.value_or(1.0);
@@ -190,7 +171,7 @@ FlockParams resolve_params(const FlockOptions& o) {
     p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles", p.dimensions);
   }
   p.update = o.update.value_or(Update::kSynchronous);
-  check_params(p, resolve_precision(o));
+  check_flight_params(p, resolve_precision(o));
   return p;
 }
 
@@ -204,17 +185,7 @@ SimulationConfig resolve_config(const FlockOptions& o) {
   const bool reference = config.backend == Backend::kReference;
   config.method = o.method.value_or(reference ? Method::kNaive : Method::kHashed);
   config.precision = resolve_precision(o);
-  if (reference && config.method != Method::kNaive) {
-    throw InputError("--method hashed: the reference backend has only the naive method");
-  }
-  if (reference && config.precision != Precision::kDouble) {
-    throw InputError("--precision float: the reference backend computes in double precision only");
-  }
-  if (!reference && config.params.update == Update::kInPlace) {
-    throw InputError(
-        "--update in-place: only the reference backend runs the lab's own loop; "
-        "every other backend updates synchronously");
-  }
+  check_flight(config);
   return config;
 }
 
@@ -231,10 +202,11 @@ FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
   } catch (const InputError& e) {
     throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
   }
+  const Precision precision = resolve_precision(o);
   FlockState state = read_state_file(o.init_file, params.world);
-  check_state_values(state, resolve_precision(o), o.init_file);
+  check_state_values(state, precision, o.init_file);
   try {
-    check_start(state, params);
+    check_start(state, params, start_tolerance(precision));
   } catch (const InputError& e) {
     throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
   }

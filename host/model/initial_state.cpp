@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/base/message_text.h"
 #include "host/model/obstacle_index.h"
 
 namespace boids {
@@ -106,7 +107,19 @@ void check_start_dimensions(int dimensions, const FlockParams& params) {
                          "x,y,z,vx,vy,vz");
 }
 
-void check_start(const FlockState& state, const FlockParams& params) {
+std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,
+                                                     const FlockParams& params, double edge) {
+  if (params.obstacles.empty()) return std::nullopt;
+  const ObstacleIndex obstacles(params, edge);
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const double position[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
+    if (obstacles.holds(position)) return i;
+  }
+  return std::nullopt;
+}
+
+void check_start(const FlockState& state, const FlockParams& params,
+                 const StateTolerance& tolerance) {
   check_start_dimensions(state.dimensions, params);
   for (std::size_t i = 0; i < state.size(); ++i) {
     if (!(state.x[i] >= 0 && state.x[i] < params.world.width && state.y[i] >= 0 &&
@@ -115,12 +128,8 @@ void check_start(const FlockState& state, const FlockParams& params) {
       throw InputError("boid " + std::to_string(i) + " is outside the world");
     }
   }
-  const ObstacleIndex obstacles(params);
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    const double position[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
-    if (obstacles.holds(position)) {
-      throw InputError("boid " + std::to_string(i) + " starts inside an obstacle");
-    }
+  if (const auto held = first_boid_in_an_obstacle(state, params, tolerance.edge)) {
+    throw InputError("boid " + std::to_string(*held) + " starts inside an obstacle");
   }
   if (params.model != Model::kVicsek) return;
   for (std::size_t i = 0; i < state.size(); ++i) {
@@ -128,10 +137,10 @@ void check_start(const FlockState& state, const FlockParams& params) {
                              ? std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i] +
                                          state.vz[i] * state.vz[i])
                              : std::hypot(state.vx[i], state.vy[i]);
-    if (!(std::abs(speed - params.max_speed) <= 1e-9 * params.max_speed)) {
-      throw InputError("boid " + std::to_string(i) + " moves at speed " + std::to_string(speed) +
-                       ": the Vicsek model's particles all move at " + "--speed " +
-                       std::to_string(params.max_speed));
+    if (!(std::abs(speed - params.max_speed) <= tolerance.speed * params.max_speed)) {
+      throw InputError("boid " + std::to_string(i) + " moves at speed " + number_text(speed) +
+                       ": the Vicsek model's particles all move at --speed " +
+                       number_text(params.max_speed));
     }
   }
 }

@@ -1,4 +1,5 @@
-// Refusals that explain themselves: each names the option or the file it refuses.
+// Refusals that explain themselves: each names the option or the file it refuses, and what a
+// flight saved in float precision holds by rounding is no reason to refuse it again.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,6 +33,34 @@ TEST_F(Refusals, ObstaclesThatLeaveNoRoomNameTheirFile) {
   write_file(path("rock.csv"), "x,y,radius\n50,50,99\n");
   refused({"run", "--backend", "cpu", "--obstacles", path("rock.csv")},
           {"--obstacles '" + path("rock.csv") + "': the obstacles cover the whole world"});
+}
+
+// A Vicsek flight in float keeps its speeds V to float's rounding: the state it saves starts
+// again. A state off the speed is refused with the numbers as they were given.
+TEST_F(Refusals, AVicsekStartIsHeldToItsPrecisionsRounding) {
+  const std::vector<std::string> vicsek = {"run",        "--backend", "cpu", "--model",
+                                           "vicsek",     "--noise",   "1",   "--wind",
+                                           "0.01,0.002", "--steps",   "10"};
+  std::vector<std::string> save = vicsek;
+  save.insert(save.end(), {"--save", path("v.csv")});
+  ASSERT_EQ(run(save).code, 0);
+  std::vector<std::string> again = vicsek;
+  again.insert(again.end(), {"--init", path("v.csv")});
+  const Result r = run(again);
+  EXPECT_EQ(r.code, 0) << r.err;
+  write_file(path("slow.csv"), "x,y,vx,vy\n1,2,0.1,0\n");
+  refused({"run", "--backend", "cpu", "--model", "vicsek", "--init", path("slow.csv")},
+          {"state file '" + path("slow.csv") +
+           "': boid 0 moves at speed 0.1: the Vicsek model's particles all move at --speed 0.03"});
+}
+
+// 10^18 steps at most: the step counter and H5MD's int64 step never wrap.
+TEST_F(Refusals, StepsAreBounded) {
+  refused({"run", "--backend", "cpu", "--steps", "1000000000000000001"},
+          {"--steps: expected a whole number from 0 to 1000000000000000000"});
+  refused({"sweep", "--param", "noise=1,2", "--discard", "999999999999999999", "--steps", "10",
+           "--every", "10"},
+          {"--discard + --steps: 1000000000000000009 steps is more than a flight takes"});
 }
 
 }  // namespace

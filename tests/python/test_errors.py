@@ -174,6 +174,34 @@ def test_step_refuses_negative_counts():
     assert flock.steps_taken == 0
 
 
+def test_set_params_refuses_obstacles_over_boids_and_keeps_the_flock():
+    flock = boids.Flock(count=50, backend="cpu")
+    x, y = flock.state[7, :2]
+    with pytest.raises(ValueError, match="obstacles: boid 7 would lie inside an obstacle"):
+        flock.set_params(obstacles=[(x, y, 0.5)])
+    assert flock.params["obstacles"] == 0
+    positions = flock.state[:, :2]
+    free = next((gx, gy) for gx in range(10, 91, 5) for gy in range(10, 91, 5)
+                if np.hypot(*(positions - (gx, gy)).T).min() > 2)
+    flock.set_params(obstacles=[(*free, 1)])
+    assert flock.params["obstacles"] == 1
+
+
+def test_set_params_holds_the_backend_to_the_command_lines_rules():
+    flock = boids.Flock(count=50, backend="cpu", model="steering")
+    with pytest.raises(ValueError, match="--update in-place: only the reference backend"):
+        flock.set_params(update="in-place")
+    assert flock.params["update"] == "synchronous"
+
+
+def test_a_float_vicsek_flocks_state_starts_again():
+    """Its speeds are V to float's rounding, which a start in float accepts."""
+    flock = boids.Flock(model="vicsek", noise=1, backend="cpu", precision="float")
+    flock.step(10)
+    again = boids.Flock.from_state(flock.state, model="vicsek", noise=1, backend="cpu")
+    assert again.count == flock.count
+
+
 @pytest.mark.skipif(CUDA["available"], reason="a CUDA device is usable here")
 def test_without_a_gpu_the_cuda_backend_is_a_runtime_error():
     with pytest.raises(RuntimeError, match="cuda"):
