@@ -56,8 +56,10 @@ void check_weight(const std::string& option, double value, Precision precision) 
               value_limits(Precision::kFloat).largest_weight, precision);
 }
 
+// The world's smallest side: of the box, in three dimensions.
 double smaller_side(const FlockParams& p) {
-  return std::min(p.world.width, p.world.height);
+  const double side = std::min(p.world.width, p.world.height);
+  return p.dimensions == 3 ? std::min(side, p.world.depth) : side;
 }
 
 double wind_length(const FlockParams& p) {
@@ -127,6 +129,7 @@ double largest_max_speed(const FlockParams& p) {
 void check_params(const FlockParams& p, Precision precision) {
   check_length("--world", p.world.width, precision);
   check_length("--world", p.world.height, precision);
+  if (p.dimensions == 3) check_length("--world", p.world.depth, precision);
   check_length("--radius", p.radius, precision);
   check_weight("--separation", p.separation, precision);
   check_weight("--alignment", p.alignment, precision);
@@ -137,9 +140,11 @@ void check_params(const FlockParams& p, Precision precision) {
   check_length("--wall-distance", p.wall_distance, precision);
   check_length("--wind", p.wind.x, precision);
   check_length("--wind", p.wind.y, precision);
+  if (p.dimensions == 3) check_length("--wind", p.wind.z, precision);
   if (p.has_goal) {
     check_length("--goal", p.goal.x, precision);
     check_length("--goal", p.goal.y, precision);
+    if (p.dimensions == 3) check_length("--goal", p.goal.z, precision);
     check_weight("--goal-weight", p.goal_weight, precision);
   }
   for (std::size_t k = 0; k < p.obstacles.size(); ++k) {
@@ -147,6 +152,7 @@ void check_params(const FlockParams& p, Precision precision) {
     const std::string name = "--obstacles: obstacle " + std::to_string(k + 1);
     check_length(name + " x", o.x, precision);
     check_length(name + " y", o.y, precision);
+    if (p.dimensions == 3) check_length(name + " z", o.z, precision);
     check_length(name + " radius", o.radius, precision);
     if (!(o.radius * kMoveMargin < smaller_side(p))) {
       throw InputError(name + ": the radius must be below the world's side " +

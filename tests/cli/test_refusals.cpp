@@ -63,5 +63,25 @@ TEST_F(Refusals, StepsAreBounded) {
           {"--discard + --steps: 1000000000000000009 steps is more than a flight takes"});
 }
 
+// A box's depth, and the z of the wind, the goal and the spheres, are held to the ranges of
+// the other axes, and a step must stay shorter than the box's smallest side.
+TEST_F(Refusals, ABoxIsHeldToTheRangesOnEveryAxis) {
+  const std::vector<std::string> box = {"run", "--backend", "cpu", "--dimensions", "3"};
+  const auto with = [&box](std::vector<std::string> more) {
+    more.insert(more.begin(), box.begin(), box.end());
+    return more;
+  };
+  refused(with({"--world", "100,100,1e300"}),
+          {"--world: 1e300 is too large for --precision float (at most 1e9, and at most 1e60"});
+  refused(with({"--world", "100,100,1e20"}), {"--world: 1e20 is too large for --precision float"});
+  refused(with({"--world", "100,100,0.5"}), {"--max-speed: must be below the world's side 0.5"});
+  refused(with({"--wind", "0,0,1e300"}), {"--wind: 1e300 is too large for --precision float"});
+  refused(with({"--world", "100", "--goal", "1,2,1e-20"}),
+          {"--goal: 1e-20 is too small for --precision float"});
+  write_file(path("spheres.csv"), "x,y,z,radius\n50,50,1e-20,3\n");
+  refused(with({"--world", "100", "--obstacles", path("spheres.csv")}),
+          {"--obstacles: obstacle 1 z: 1e-20 is too small for --precision float"});
+}
+
 }  // namespace
 }  // namespace boids
