@@ -1,5 +1,6 @@
-// Refusals that explain themselves: each names the option or the file it refuses, and what a
-// flight saved in float precision holds by rounding is no reason to refuse it again.
+// Refusals that explain themselves: each names the option or the file it refuses, says the
+// bound it holds (0 is not "allowed" where it is refused), and what a flight saved in float
+// precision holds by rounding is no reason to refuse it again.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -33,6 +34,19 @@ TEST_F(Refusals, ObstaclesThatLeaveNoRoomNameTheirFile) {
   write_file(path("rock.csv"), "x,y,radius\n50,50,99\n");
   refused({"run", "--backend", "cpu", "--obstacles", path("rock.csv")},
           {"--obstacles '" + path("rock.csv") + "': the obstacles cover the whole world"});
+}
+
+TEST_F(Refusals, ABoundWhereZeroIsRefusedDoesNotOfferZero) {
+  write_file(path("speck.csv"), "x,y,radius\n50,50,1e-10\n");
+  const Result speck = refused({"run", "--backend", "cpu", "--obstacles", path("speck.csv")},
+                               {"obstacle 1 radius: 1e-10 is too small for --precision float "
+                                "(at least 1e-9); use --precision double"});
+  EXPECT_EQ(speck.err.find("unless 0"), std::string::npos) << speck.err;
+  const Result radius = refused({"run", "--backend", "cpu", "--radius", "1e-10"},
+                                {"--radius: 1e-10 is too small for --precision float"});
+  EXPECT_EQ(radius.err.find("unless 0"), std::string::npos) << radius.err;
+  refused({"run", "--backend", "cpu", "--wind", "1e-10,0"},
+          {"--wind: 1e-10 is too small for --precision float (at least 1e-9 unless 0)"});
 }
 
 // A Vicsek flight in float keeps its speeds V to float's rounding: the state it saves starts
