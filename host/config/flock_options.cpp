@@ -41,7 +41,7 @@ ModelDefaults defaults_of(Model model) {
 // Options that do not go together, or not with this model, refused by name as they were
 // given; what the resolved parameters must obey is check_flight_params's
 // (host/core/flight_rules.h), which checkpoints go through too.
-void check_combinations(const FlockOptions& o, Model model) {
+void check_combinations(const FlockOptions& o, Model model, int dimensions) {
   const auto refuse = [](bool given, const std::string& message) {
     if (given) throw InputError(message);
   };
@@ -66,7 +66,6 @@ void check_combinations(const FlockOptions& o, Model model) {
   refuse(o.density.has_value() && o.world.has_value(),
          "--density and --world both give the world's size: give one");
   refuse(o.goal_weight.has_value() && !o.goal.has_value(), "--goal-weight needs --goal X,Y");
-  const int dimensions = o.dimensions.value_or(2);
   refuse(dimensions == 2 && o.world_sides == 3, "--world W,H,D needs --dimensions 3");
   refuse(dimensions == 3 && o.world_sides == 2,
          "--world: in three dimensions expected L (a cube) or W,H,D");
@@ -81,6 +80,21 @@ void check_combinations(const FlockOptions& o, Model model) {
   refuse(o.obstacles.has_value() && !o.obstacles->empty() && o.obstacle_dimensions != dimensions,
          dimensions == 3 ? "obstacles: in three dimensions expected rows (x, y, z, radius)"
                          : "obstacles: rows (x, y, z, radius) are spheres, for dimensions 3");
+}
+
+const char* dimensions_name(int dimensions) {
+  return dimensions == 3 ? "three dimensions (x,y,z,vx,vy,vz)" : "two dimensions (x,y,vx,vy)";
+}
+
+// The flock's dimensions: a state file's (its header or its shape), --dimensions, else 2.
+int resolve_dimensions(const FlockOptions& o) {
+  if (o.init_file.empty()) return o.dimensions.value_or(2);
+  const int in_file = state_file_dimensions(o.init_file);
+  if (o.dimensions && *o.dimensions != in_file) {
+    throw InputError("--dimensions " + std::to_string(*o.dimensions) + ": state file " +
+                     quoted_path(o.init_file) + " holds boids in " + dimensions_name(in_file));
+  }
+  return in_file;
 }
 
 // Where the obstacles came from, for a start they leave no room for.
@@ -119,7 +133,8 @@ Precision resolve_precision(const FlockOptions& o) {
 
 FlockParams resolve_params(const FlockOptions& o) {
   const Model model = o.model.value_or(Model::kBoids);
-  check_combinations(o, model);
+  const int dimensions = resolve_dimensions(o);
+  check_combinations(o, model, dimensions);
   const ModelDefaults d = defaults_of(model);
   FlockParams p;
   p.model = model;
@@ -130,7 +145,7 @@ FlockParams resolve_params(const FlockOptions& o) {
   p.max_speed =
       model == Model::kVicsek ? o.speed.value_or(d.max_speed) : o.max_speed.value_or(d.max_speed);
   if (o.dt) p.dt = *o.dt;
-  p.dimensions = o.dimensions.value_or(2);
+  p.dimensions = dimensions;
   const bool box = p.dimensions == 3;
   if (o.world) {
     p.world = *o.world;
@@ -196,11 +211,6 @@ FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
     } catch (const InputError& e) {  // what the obstacles leave no room for
       throw InputError(obstacles_given(o) + ": " + e.what());
     }
-  }
-  try {  // before the values, which a world of other dimensions would refuse less clearly
-    check_start_dimensions(state_file_dimensions(o.init_file), params);
-  } catch (const InputError& e) {
-    throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
   }
   const Precision precision = resolve_precision(o);
   FlockState state = read_state_file(o.init_file, params.world);

@@ -1,6 +1,6 @@
-// Refusals that explain themselves: each names the option or the file it refuses, says the
-// bound it holds (0 is not "allowed" where it is refused), and what a flight saved in float
-// precision holds by rounding is no reason to refuse it again.
+// Refusals that explain themselves: each names its option or file once, says the bound it
+// holds (0 is not "allowed" where it is refused), and what a flight saved in float precision
+// holds by rounding is no reason to refuse it again.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,6 +29,38 @@ class Refusals : public test_support::CliFixture {
     return r;
   }
 };
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// A .npy file of float64 numbers of `shape`, all zero (numpy.save's layout, version 1.0).
+std::string npy_of_zeros(std::size_t rows, std::size_t columns) {
+  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" +
+                       std::to_string(rows) + ", " + std::to_string(columns) + "), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8);
+  bytes += static_cast<char>(header.size() & 0xff);
+  bytes += static_cast<char>(header.size() >> 8);
+  return bytes + header + std::string(rows * columns * 8, '\0');
+}
+
+TEST_F(Refusals, AStateFileIsNamedOnce) {
+  write_file(path("five.npy"), npy_of_zeros(3, 5));
+  const Result shape =
+      refused({"run", "--backend", "cpu", "--init", path("five.npy")},
+              {"state file '" + path("five.npy") + "': its shape is (3, 5); expected (N, 4)"});
+  EXPECT_EQ(occurrences(shape.err, "five.npy"), 1u) << shape.err;
+  write_file(path("cut.npy"), npy_of_zeros(3, 4).substr(0, 100));
+  const Result cut = refused({"run", "--backend", "cpu", "--init", path("cut.npy")},
+                             {"state file '" + path("cut.npy") + "': truncated"});
+  EXPECT_EQ(occurrences(cut.err, "cut.npy"), 1u) << cut.err;
+}
 
 TEST_F(Refusals, ObstaclesThatLeaveNoRoomNameTheirFile) {
   write_file(path("rock.csv"), "x,y,radius\n50,50,99\n");
