@@ -12,8 +12,10 @@
 namespace boids::python {
 namespace {
 
-// Options fixed for a flock's life, refused by set_params.
-constexpr const char* kFixed[] = {"count", "seed", "backend", "method", "precision", "init"};
+// Options fixed for a flock's life, refused by set_params: its boids, where they run, and the
+// model and the dimensions they fly.
+constexpr const char* kFixed[] = {"count",     "seed", "backend",    "method",
+                                  "precision", "init", "dimensions", "model"};
 
 // The stretch a step call runs between checks for signals: long enough that the checks cost
 // nothing, short enough that Ctrl-C answers at once.
@@ -99,7 +101,25 @@ FlockState PythonFlock::checked_state(const py::object& array, const SimulationC
   return state;
 }
 
-void PythonFlock::step(std::uint64_t n) {
+std::uint64_t PythonFlock::steps_of(const py::object& n) const {
+  const std::string given = py::repr(n).cast<std::string>();
+  const py::object integral = py::module_::import("numbers").attr("Integral");
+  if (py::isinstance<py::bool_>(n) || !py::isinstance(n, integral)) {
+    throw py::type_error("step: n must be a whole number (int), got " + given);
+  }
+  const py::int_ steps(n);
+  if (steps < py::int_(0)) throw InputError("step: n must be >= 0, got " + given);
+  const std::uint64_t taken = steps_taken();
+  if (steps > py::int_(kMaxSteps - taken)) {
+    throw InputError("step: n = " + given + " would take the flock past " +
+                     std::to_string(kMaxSteps) + " steps (10^18, the most a flight takes); it " +
+                     "has taken " + std::to_string(taken));
+  }
+  return steps.cast<std::uint64_t>();
+}
+
+void PythonFlock::step(const py::object& count) {
+  const std::uint64_t n = steps_of(count);
   std::uint64_t done = 0, stretch = 1;
   while (done < n) {
     const std::uint64_t steps = std::min(stretch, n - done);

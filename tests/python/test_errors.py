@@ -155,7 +155,9 @@ def test_set_params_refuses_what_is_fixed_and_keeps_the_flock():
                             (dict(precision="double"), "precision: fixed"),
                             (dict(world=50), "the world's size and boundary cannot change"),
                             (dict(boundary="walls"), "the world's size and boundary"),
-                            (dict(model="vicsek"), "--alignment: the Vicsek model has no"),
+                            (dict(model="vicsek"), "model: fixed for a flock's life"),
+                            (dict(dimensions=3), "dimensions: fixed for a flock's life"),
+                            (dict(model="boids"), "model: fixed"),
                             (dict(radius=0), "--radius: expected a number > 0"),
                             (dict(max_speed=1e9), "--max-speed")]:
         with pytest.raises(ValueError, match=message):
@@ -172,6 +174,26 @@ def test_step_refuses_negative_counts():
     with pytest.raises(TypeError):
         flock.step(1.5)
     assert flock.steps_taken == 0
+
+
+@pytest.mark.parametrize("n,error,message", [
+    (1.5, TypeError, "step: n must be a whole number (int), got 1.5"),
+    ("3", TypeError, "step: n must be a whole number (int), got '3'"),
+    (True, TypeError, "step: n must be a whole number (int), got True"),
+    (-2**70, ValueError, f"step: n must be >= 0, got {-2**70}"),
+    (2**64, ValueError, f"step: n = {2**64} would take the flock past 1000000000000000000 steps"),
+    (10**18 + 1, ValueError, "would take the flock past 1000000000000000000 steps"),
+])
+def test_step_refuses_what_is_no_count_in_one_line(n, error, message):
+    """The documented errors, one line each, naming no private class."""
+    flock = boids.Flock(count=10, backend="cpu")
+    with pytest.raises(error) as refused:
+        flock.step(n)
+    assert message in str(refused.value)
+    assert "\n" not in str(refused.value) and "_Flock" not in str(refused.value)
+    assert flock.steps_taken == 0
+    flock.step(np.int64(2))  # NumPy's integers are whole numbers
+    assert flock.steps_taken == 2
 
 
 def test_set_params_refuses_obstacles_over_boids_and_keeps_the_flock():
