@@ -71,8 +71,9 @@ class Flock:
 
     @classmethod
     def from_state(cls, array, seed=42, backend="auto", method=None, precision=None, **params):
-        """A flock that starts from ``array``: shape (N, 4), rows x, y, vx, vy in the world;
-        or (N, 6), rows x, y, z, vx, vy, vz, in a box (``dimensions`` 3, taken from the shape).
+        """A flock that starts from ``array`` of real numbers (ints or floats): shape (N, 4),
+        rows x, y, vx, vy in the world; or (N, 6), rows x, y, z, vx, vy, vz, in a box
+        (``dimensions`` 3, taken from the shape).
 
         Takes the options of Flock() but ``count`` and ``init``; the array is checked as a
         state file is (finite, inside the world, outside the obstacles).

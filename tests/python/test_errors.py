@@ -216,6 +216,27 @@ def test_set_params_holds_the_backend_to_the_command_lines_rules():
     assert flock.params["update"] == "synchronous"
 
 
+@pytest.mark.parametrize("array,kind", [
+    (random_state().astype(complex), "complex128"),
+    (random_state() > 50, "bool"),
+    (random_state().astype(str), "<U"),
+    (np.where(np.arange(40).reshape(10, 4) == 5, "0", random_state().astype(object)),
+     "object"),
+])
+def test_from_state_takes_real_numbers_only(array, kind):
+    with pytest.raises(ValueError, match="state: expected an array of numbers") as refused:
+        boids.Flock.from_state(array, backend="cpu")
+    assert kind in str(refused.value) and "real numbers only" in str(refused.value)
+    flock = boids.Flock(count=10, backend="cpu")
+    with pytest.raises(ValueError, match="state: expected an array of numbers"):
+        flock.set_state(array)
+
+
+def test_from_state_takes_integers():
+    flock = boids.Flock.from_state(np.array([[1, 2, 1, 0], [30, 40, 0, 1]]), backend="cpu")
+    assert flock.state.tolist() == [[1, 2, 1, 0], [30, 40, 0, 1]]
+
+
 def test_a_float_vicsek_flocks_state_starts_again():
     """Its speeds are V to float's rounding, which a start in float accepts."""
     flock = boids.Flock(model="vicsek", noise=1, backend="cpu", precision="float")
