@@ -3,12 +3,16 @@ what the command line refuses, ValueError or TypeError for what only Python can 
 nothing that crashes the interpreter."""
 
 import math
+import os
+import resource
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import boids
-from conftest import CUDA, cli_error
+from conftest import BOIDS, CUDA, cli_error
 
 
 # (keyword options, the same as `boids run` arguments)
@@ -243,6 +247,39 @@ def test_a_float_vicsek_flocks_state_starts_again():
     flock.step(10)
     again = boids.Flock.from_state(flock.state, model="vicsek", noise=1, backend="cpu")
     assert again.count == flock.count
+
+
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer reserves more address space than the limit")
+def test_a_flock_beyond_the_process_memory_is_a_runtime_error_with_the_command_lines_message():
+    """An allocation that fails (here under an address-space limit) raises RuntimeError with
+    the message `boids run` prints, not MemoryError('std::bad_alloc')."""
+    limit = 2 << 30
+    script = (
+        "import resource, boids\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n"
+        "try:\n"
+        "    boids.Flock(count=40_000_000, backend='cpu', density=0.012)\n"
+        "except Exception as e:\n"
+        "    print(type(e).__name__ + ': ' + str(e))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    reply = done.stdout.strip()
+    assert reply.startswith("RuntimeError: "), reply
+    if "needs" not in reply:  # not refused by the check of the machine's free memory first
+        assert reply == "RuntimeError: " + command_line_message_under(limit)
+
+
+def command_line_message_under(limit):
+    """What `boids run` says of the same flock under the same limit."""
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    done = subprocess.run([BOIDS, "run", "--count", "40000000", "--backend", "cpu", "--density",
+                           "0.012", "--steps", "0"], capture_output=True, text=True,
+                          preexec_fn=limited, timeout=300)
+    assert done.returncode == 1, done.stderr
+    return done.stderr.removeprefix("boids: error: ").rstrip("\n")
 
 
 @pytest.mark.skipif(CUDA["available"], reason="a CUDA device is usable here")
