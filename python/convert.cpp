@@ -98,6 +98,11 @@ std::vector<Obstacle> obstacle_rows(const py::handle& value, int& dimensions) {
   return obstacles;
 }
 
+// NumPy's kinds of real numbers: signed and unsigned integers, floats.
+bool is_real_kind(char kind) {
+  return kind == 'i' || kind == 'u' || kind == 'f';
+}
+
 void check_keyword(const std::string& keyword) {
   const std::vector<std::string> known = flock_keywords();
   if (std::find(known.begin(), known.end(), keyword) != known.end()) return;
@@ -201,9 +206,18 @@ FlockState state_of_array(const py::object& array, const World& world, const std
                           int dimensions) {
   const std::string shape_wanted =
       dimensions == 3 ? "(N, 6): x, y, z, vx, vy, vz" : "(N, 4): x, y, vx, vy";
+  // Real numbers only: NumPy would cast complex numbers (dropping their imaginary parts),
+  // booleans and numeric strings to float64 without a word.
+  const py::array given = py::array::ensure(array);
+  if (!given || !is_real_kind(given.dtype().kind())) {
+    const std::string got =
+        given ? "an array of " + py::str(given.dtype()).cast<std::string>() : "no array";
+    throw InputError(what + ": expected an array of numbers of shape " + shape_wanted + ", got " +
+                     got + " (real numbers only: ints or floats)");
+  }
   py::array_t<double, py::array::c_style | py::array::forcecast> rows;
   try {
-    rows = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
+    rows = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(given);
   } catch (const py::error_already_set&) {
     rows = {};
   }

@@ -1,8 +1,10 @@
 #include "python/flock.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "host/base/errors.h"
+#include "host/core/flight_rules.h"
 #include "host/core/value_limits.h"
 #include "host/model/initial_state.h"
 #include "host/tools/reports.h"
@@ -10,12 +12,21 @@
 namespace boids::python {
 namespace {
 
-// Options fixed for a flock's life, refused by set_params.
-constexpr const char* kFixed[] = {"count", "seed", "backend", "method", "precision", "init"};
+// Options fixed for a flock's life, refused by set_params: its boids, where they run, and the
+// model and the dimensions they fly.
+constexpr const char* kFixed[] = {"count",     "seed", "backend",    "method",
+                                  "precision", "init", "dimensions", "model"};
 
 // The stretch a step call runs between checks for signals: long enough that the checks cost
 // nothing, short enough that Ctrl-C answers at once.
 constexpr double kStretchSeconds = 0.05;
+
+bool same_obstacles(const std::vector<Obstacle>& a, const std::vector<Obstacle>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Obstacle& p, const Obstacle& q) {
+                      return p.x == q.x && p.y == q.y && p.z == q.z && p.radius == q.radius;
+                    });
+}
 
 std::string shape_of(std::uint64_t count, int dimensions) {
   return "(" + std::to_string(count) + ", " + std::to_string(2 * dimensions) + ")";
@@ -83,14 +94,32 @@ FlockState PythonFlock::checked_state(const py::object& array, const SimulationC
   check_state_values(state, config.precision,
                      [](std::size_t i, int) { return "state, row " + std::to_string(i); });
   try {
-    check_start(state, config.params);
+    check_start(state, config.params, start_tolerance(config.precision));
   } catch (const InputError& e) {
     throw InputError(std::string("state: ") + e.what());
   }
   return state;
 }
 
-void PythonFlock::step(std::uint64_t n) {
+std::uint64_t PythonFlock::steps_of(const py::object& n) const {
+  const std::string given = py::repr(n).cast<std::string>();
+  const py::object integral = py::module_::import("numbers").attr("Integral");
+  if (py::isinstance<py::bool_>(n) || !py::isinstance(n, integral)) {
+    throw py::type_error("step: n must be a whole number (int), got " + given);
+  }
+  const py::int_ steps(n);
+  if (steps < py::int_(0)) throw InputError("step: n must be >= 0, got " + given);
+  const std::uint64_t taken = steps_taken();
+  if (steps > py::int_(kMaxSteps - taken)) {
+    throw InputError("step: n = " + given + " would take the flock past " +
+                     std::to_string(kMaxSteps) + " steps (10^18, the most a flight takes); it " +
+                     "has taken " + std::to_string(taken));
+  }
+  return steps.cast<std::uint64_t>();
+}
+
+void PythonFlock::step(const py::object& count) {
+  const std::uint64_t n = steps_of(count);
   std::uint64_t done = 0, stretch = 1;
   while (done < n) {
     const std::uint64_t steps = std::min(stretch, n - done);
@@ -163,7 +192,19 @@ void PythonFlock::set_params(const py::dict& keywords) {
   GivenOptions given = merged(given_, changes);
   FlockOptions options = parse_flock_options(given);
   options.count = count();  // a world given by density stays the flock's
-  sim_->set_params(resolve_params(options));
+  SimulationConfig changed = sim_->config();
+  changed.params = resolve_params(options);
+  check_flight(changed);  // as the command line and a checkpoint check it, backend included
+  if (!same_obstacles(changed.params.obstacles, sim_->config().params.obstacles)) {
+    // New obstacles must leave every boid outside, as a start's must.
+    const auto held =
+        first_boid_in_an_obstacle(sim_->state(), changed.params, flight_tolerance(changed).edge);
+    if (held) {
+      throw InputError("obstacles: boid " + std::to_string(*held) +
+                       " would lie inside an obstacle (set_state can move the boids first)");
+    }
+  }
+  sim_->set_params(changed.params);
   given_ = std::move(given);
 }
 

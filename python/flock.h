@@ -17,9 +17,10 @@ class PythonFlock {
   // A flock from keyword options; from `state` (an (N, 4) array) when it is not None.
   PythonFlock(const py::dict& keywords, const py::object& state);
 
-  // Steps n times without the GIL. Signals (Ctrl-C) are checked between stretches of the run;
-  // an interrupted call leaves the flock at the steps it completed.
-  void step(std::uint64_t n);
+  // Steps n times without the GIL: n a whole number (TypeError otherwise), >= 0, that keeps the
+  // flight within kMaxSteps (ValueError otherwise). Signals (Ctrl-C) are checked between
+  // stretches of the run; an interrupted call leaves the flock at the steps it completed.
+  void step(const py::object& n);
 
   py::array_t<double> state();
   void set_state(const py::object& array);
@@ -47,6 +48,9 @@ class PythonFlock {
 
   // The simulation's configuration, read under the lock (set_params changes it).
   SimulationConfig config() const;
+
+  // `n` of step(n) as a count of steps, or refused.
+  std::uint64_t steps_of(const py::object& n) const;
 
   // An (N, 4) array as a start for `config`, checked as a state file is.
   static FlockState checked_state(const py::object& array, const SimulationConfig& config);

@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <new>
+
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/core/backends.h"
@@ -54,7 +56,8 @@ PYBIND11_MODULE(_boids, m) {
   m.attr("__version__") = BOIDS_VERSION;
 
   // Bad input is the caller's (ValueError, with the command line's message); everything else
-  // is the machine's (RuntimeError). The order matters: InputError is a std::runtime_error.
+  // is the machine's (RuntimeError), a failed allocation too, with the command line's message.
+  // The order matters: InputError is a std::runtime_error.
   py::register_exception_translator([](std::exception_ptr failure) {
     try {
       if (failure) std::rethrow_exception(failure);
@@ -62,6 +65,8 @@ PYBIND11_MODULE(_boids, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const boids::RuntimeError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const std::bad_alloc&) {
+      PyErr_SetString(PyExc_RuntimeError, boids::kOutOfMemory);
     }
   });
 

@@ -12,6 +12,10 @@ class InputError : public std::runtime_error {
   explicit InputError(const std::string& message) : std::runtime_error(message) {}
 };
 
+// What every tool, and the Python module, says when an allocation fails (std::bad_alloc).
+inline constexpr const char* kOutOfMemory =
+    "not enough memory on this machine for a flock this large";
+
 // A failure of the machine or the environment: a device error, a file that cannot be written.
 class RuntimeError : public std::runtime_error {
  public:

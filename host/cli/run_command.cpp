@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "host/base/errors.h"
+#include "host/base/message_text.h"
 #include "host/cli/commands.h"
 #include "host/config/flock_options.h"
 #include "host/io/checkpoint.h"
@@ -62,8 +63,9 @@ OptionParser make_parser(RunOptions& o) {
       "Simulates a flock and prints its metrics: polarization, order, flocks, largest flock, mean\n"
       "nearest-neighbour distance and mean number of neighbours.");
   add_flock_options(parser, o.flock);
-  parser.add_value("--steps", "N", "steps to simulate, >= 0 (default 600)",
-                   [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 0); });
+  parser.add_value(
+      "--steps", "N", "steps to simulate, from 0 to 10^18 (default 600)",
+      [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 0, kMaxSteps); });
   parser.add_value("--save", "FILE",
                    "write the final state as CSV (x,y,vx,vy), in input order; as NumPy float64 of "
                    "shape (N, 4) when FILE ends in .npy",
@@ -230,7 +232,7 @@ Checkpoint checkpoint_to_resume(const RunOptions& o, const std::vector<std::stri
   Checkpoint checkpoint = read_checkpoint(o.resume_file);
   if (o.steps < checkpoint.step) {
     throw InputError("--steps " + std::to_string(o.steps) + " is before the checkpoint's step " +
-                     std::to_string(checkpoint.step) +
+                     std::to_string(checkpoint.step) + " in " + quoted_path(o.resume_file) +
                      " (with --resume, --steps counts from the flight's start)");
   }
   return checkpoint;
@@ -244,6 +246,18 @@ std::unique_ptr<Simulation> make_run_simulation(const SimulationConfig& config,
 #else
   return make_simulation(config, initial);
 #endif
+}
+
+// The checkpoint's flight, continued; what the backend refuses of it names the file.
+std::unique_ptr<Simulation> resumed_simulation(const Checkpoint& checkpoint,
+                                               const FlockState& state, const std::string& path) {
+  try {
+    std::unique_ptr<Simulation> sim = make_run_simulation(checkpoint.config, state);
+    sim->resume(state, checkpoint.order, checkpoint.step);
+    return sim;
+  } catch (const InputError& e) {
+    throw InputError("checkpoint " + quoted_path(path) + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -276,8 +290,9 @@ int run_command(const std::vector<std::string>& args) {
   const FlockState initial =
       resumed ? std::move(resumed->state) : initial_state(o.flock, config.params);
   if (!o.flock.init_file.empty() || resumed) check_memory(config, initial.size());
-  const std::unique_ptr<Simulation> sim = make_run_simulation(config, initial);
-  if (resumed) sim->resume(initial, resumed->order, resumed->step);
+  const std::unique_ptr<Simulation> sim = resumed
+                                              ? resumed_simulation(*resumed, initial, o.resume_file)
+                                              : make_run_simulation(config, initial);
   TrajectoryRecording trajectory(o.trajectory, o.steps);
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),
                    BOIDS_VERSION);

@@ -17,6 +17,7 @@
 #include "host/cli/sweep_report.h"
 #include "host/config/flock_options.h"
 #include "host/core/ensemble.h"
+#include "host/core/flight_rules.h"
 #include "host/core/flock_batch.h"
 #include "host/io/output_file.h"
 #include "host/model/initial_state.h"
@@ -72,10 +73,12 @@ OptionParser make_parser(SweepOptions& o) {
   parser.add_value(
       "--replicas", "K", "flocks a point, seeds --seed, --seed + 1, ... (default 4)",
       [&o](const std::string& v) { o.replicas = parse_whole("--replicas", v, 1, 100000); });
-  parser.add_value("--discard", "T0", "steps of transient before measuring (default 0)",
-                   [&o](const std::string& v) { o.discard = parse_whole("--discard", v, 0); });
-  parser.add_value("--steps", "T", "measured steps, a multiple of --every (default 1000)",
-                   [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 1); });
+  parser.add_value(
+      "--discard", "T0", "steps of transient before measuring (default 0)",
+      [&o](const std::string& v) { o.discard = parse_whole("--discard", v, 0, kMaxSteps); });
+  parser.add_value(
+      "--steps", "T", "measured steps, a multiple of --every (default 1000)",
+      [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 1, kMaxSteps); });
   parser.add_value("--every", "K", "steps between samples, >= 1 (default 10)",
                    [&o](const std::string& v) { o.every = parse_whole("--every", v, 1); });
   parser.add_value("--csv", "FILE", "write a row a point, as each point finishes",
@@ -190,6 +193,7 @@ void check_options(const SweepOptions& o, const std::vector<std::string>& given)
   if (names.count("density") && o.flock.world) {
     throw InputError("--param density and --world both give the world's size: give one");
   }
+  check_steps("--discard + --steps", o.discard + o.steps);  // each at most 10^18: no wrap
   if (o.steps % o.every != 0) {
     throw InputError("--steps " + std::to_string(o.steps) + " is not a multiple of --every " +
                      std::to_string(o.every));

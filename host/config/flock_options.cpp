@@ -8,7 +8,7 @@
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/core/backends.h"
-#include "host/core/value_limits.h"
+#include "host/core/flight_rules.h"
 #include "host/io/state_file.h"
 #include "host/model/initial_state.h"
 
@@ -38,8 +38,10 @@ ModelDefaults defaults_of(Model model) {
   return {120, 10, 1.5, 1.0, 1.0, 1.0, 100, 100};
 }
 
-// Options that do not go together, or not with this model, refused by name.
-void check_combinations(const FlockOptions& o, Model model) {
+// Options that do not go together, or not with this model, refused by name as they were
+// given; what the resolved parameters must obey is check_flight_params's
+// (host/core/flight_rules.h), which checkpoints go through too.
+void check_combinations(const FlockOptions& o, Model model, int dimensions) {
   const auto refuse = [](bool given, const std::string& message) {
     if (given) throw InputError(message);
   };
@@ -64,7 +66,6 @@ void check_combinations(const FlockOptions& o, Model model) {
   refuse(o.density.has_value() && o.world.has_value(),
          "--density and --world both give the world's size: give one");
   refuse(o.goal_weight.has_value() && !o.goal.has_value(), "--goal-weight needs --goal X,Y");
-  const int dimensions = o.dimensions.value_or(2);
   refuse(dimensions == 2 && o.world_sides == 3, "--world W,H,D needs --dimensions 3");
   refuse(dimensions == 3 && o.world_sides == 2,
          "--world: in three dimensions expected L (a cube) or W,H,D");
@@ -79,16 +80,26 @@ void check_combinations(const FlockOptions& o, Model model) {
   refuse(o.obstacles.has_value() && !o.obstacles->empty() && o.obstacle_dimensions != dimensions,
          dimensions == 3 ? "obstacles: in three dimensions expected rows (x, y, z, radius)"
                          : "obstacles: rows (x, y, z, radius) are spheres, for dimensions 3");
-  refuse(o.wall_distance.has_value() && o.boundary != Boundary::kWalls,
-         "--wall-distance needs --boundary walls");
-  if (o.update == Update::kInPlace) {
-    refuse(model != Model::kSteering,
-           "--update in-place: only the steering lab's loop updates in place (--model steering)");
-    refuse(o.fov || o.noise || o.goal || o.wind || !o.obstacle_file.empty() || o.obstacles ||
-               o.boundary == Boundary::kWalls,
-           "--update in-place is the steering lab's own loop, which has no field of view, "
-           "noise, goal, wind, obstacles or walls");
+}
+
+const char* dimensions_name(int dimensions) {
+  return dimensions == 3 ? "three dimensions (x,y,z,vx,vy,vz)" : "two dimensions (x,y,vx,vy)";
+}
+
+// The flock's dimensions: a state file's (its header or its shape), --dimensions, else 2.
+int resolve_dimensions(const FlockOptions& o) {
+  if (o.init_file.empty()) return o.dimensions.value_or(2);
+  const int in_file = state_file_dimensions(o.init_file);
+  if (o.dimensions && *o.dimensions != in_file) {
+    throw InputError("--dimensions " + std::to_string(*o.dimensions) + ": state file " +
+                     quoted_path(o.init_file) + " holds boids in " + dimensions_name(in_file));
   }
+  return in_file;
+}
+
+// Where the obstacles came from, for a start they leave no room for.
+std::string obstacles_given(const FlockOptions& o) {
+  return o.obstacle_file.empty() ? "obstacles" : "--obstacles " + quoted_path(o.obstacle_file);
 }
 
 }  // namespace
@@ -122,7 +133,8 @@ Precision resolve_precision(const FlockOptions& o) {
 
 FlockParams resolve_params(const FlockOptions& o) {
   const Model model = o.model.value_or(Model::kBoids);
-  check_combinations(o, model);
+  const int dimensions = resolve_dimensions(o);
+  check_combinations(o, model, dimensions);
   const ModelDefaults d = defaults_of(model);
   FlockParams p;
   p.model = model;
@@ -133,7 +145,7 @@ FlockParams resolve_params(const FlockOptions& o) {
   p.max_speed =
       model == Model::kVicsek ? o.speed.value_or(d.max_speed) : o.max_speed.value_or(d.max_speed);
   if (o.dt) p.dt = *o.dt;
-  p.dimensions = o.dimensions.value_or(2);
+  p.dimensions = dimensions;
   const bool box = p.dimensions == 3;
   if (o.world) {
     p.world = *o.world;
@@ -157,22 +169,11 @@ FlockParams resolve_params(const FlockOptions& o) {
     p.world = World{d.world, d.world_height, Boundary::kTorus};
   }
   p.world.boundary = o.boundary.value_or(Boundary::kTorus);
-  if (o.separation_radius) {
-    if (*o.separation_radius > p.radius) {
-      throw InputError("--separation-radius: expected a number in (0, radius = " +
-                       std::to_string(p.radius) + "]");
-    }
-    p.separation_radius = *o.separation_radius;
-  }
+  if (o.separation_radius) p.separation_radius = *o.separation_radius;
   if (o.fov) p.fov = *o.fov;
   if (o.noise) p.noise = *o.noise;
   if (o.wall_distance) p.wall_distance = *o.wall_distance;
   if (o.goal) {
-    if (!(o.goal->x >= 0 && o.goal->x < p.world.width && o.goal->y >= 0 &&
-          o.goal->y < p.world.height &&
-          (p.dimensions == 2 || (o.goal->z >= 0 && o.goal->z < p.world.depth)))) {
-      throw InputError("--goal: the point lies outside the world");
-    }
     p.has_goal = true;
     p.goal = *o.goal;
     p.goal_weight = o.goal_weight.value_or(1.0);
@@ -185,7 +186,7 @@ FlockParams resolve_params(const FlockOptions& o) {
     p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles", p.dimensions);
   }
   p.update = o.update.value_or(Update::kSynchronous);
-  check_params(p, resolve_precision(o));
+  check_flight_params(p, resolve_precision(o));
   return p;
 }
 
@@ -199,31 +200,23 @@ SimulationConfig resolve_config(const FlockOptions& o) {
   const bool reference = config.backend == Backend::kReference;
   config.method = o.method.value_or(reference ? Method::kNaive : Method::kHashed);
   config.precision = resolve_precision(o);
-  if (reference && config.method != Method::kNaive) {
-    throw InputError("--method hashed: the reference backend has only the naive method");
-  }
-  if (reference && config.precision != Precision::kDouble) {
-    throw InputError("--precision float: the reference backend computes in double precision only");
-  }
-  if (!reference && config.params.update == Update::kInPlace) {
-    throw InputError(
-        "--update in-place: only the reference backend runs the lab's own loop; "
-        "every other backend updates synchronously");
-  }
+  check_flight(config);
   return config;
 }
 
 FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
-  if (o.init_file.empty()) return make_initial_state(resolve_count(o), o.seed, params);
-  try {  // before the values, which a world of other dimensions would refuse less clearly
-    check_start_dimensions(state_file_dimensions(o.init_file), params);
-  } catch (const InputError& e) {
-    throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
+  if (o.init_file.empty()) {
+    try {
+      return make_initial_state(resolve_count(o), o.seed, params);
+    } catch (const InputError& e) {  // what the obstacles leave no room for
+      throw InputError(obstacles_given(o) + ": " + e.what());
+    }
   }
+  const Precision precision = resolve_precision(o);
   FlockState state = read_state_file(o.init_file, params.world);
-  check_state_values(state, resolve_precision(o), o.init_file);
+  check_state_values(state, precision, o.init_file);
   try {
-    check_start(state, params);
+    check_start(state, params, start_tolerance(precision));
   } catch (const InputError& e) {
     throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
   }

@@ -13,11 +13,16 @@ namespace {
 // parameters to float, of the clamp, of the noise's rotation) cannot stretch it to the side.
 constexpr double kMoveMargin = 1 + 0x1.0p-16;
 
+// Whether a parameter may be 0 (a weight, a coordinate, a default's stand-in), or must not
+// (a side, a radius, a speed, a time step), for the bounds its messages give.
+enum class Zero { kAllowed, kRefused };
+
 // Checks one parameter against the ranges of `precision`: its magnitude at most the
 // precision's largest and, if nonzero, at least its smallest. A value that only float cannot
 // take suggests double.
 void check_value(const std::string& option, double value, double double_largest,
-                 double float_largest, Precision precision) {
+                 double float_largest, Precision precision, Zero zero) {
+  const std::string unless_zero = zero == Zero::kAllowed ? " unless 0" : "";
   const double double_smallest = value_limits(Precision::kDouble).smallest;
   const double float_smallest = value_limits(Precision::kFloat).smallest;
   const double magnitude = std::fabs(value);
@@ -34,7 +39,7 @@ void check_value(const std::string& option, double value, double double_largest,
     if (magnitude > 0 && magnitude < float_smallest) {
       throw InputError(option + ": " + number_text(value) +
                        " is too small for --precision float (at least " +
-                       number_text(float_smallest) + " unless 0" +
+                       number_text(float_smallest) + unless_zero +
                        (too_small ? ", and at least " + number_text(double_smallest) + " in double)"
                                   : "); use --precision double"));
     }
@@ -42,22 +47,26 @@ void check_value(const std::string& option, double value, double double_largest,
   if (too_large || too_small) {
     throw InputError(option + ": " + number_text(value) + " is outside the range boids accepts (" +
                      "magnitudes in [" + number_text(double_smallest) + ", " +
-                     number_text(double_largest) + "], or 0 where 0 is allowed)");
+                     number_text(double_largest) + "]" + (zero == Zero::kAllowed ? ", or 0" : "") +
+                     ")");
   }
 }
 
-void check_length(const std::string& option, double value, Precision precision) {
+void check_length(const std::string& option, double value, Precision precision,
+                  Zero zero = Zero::kAllowed) {
   check_value(option, value, value_limits(Precision::kDouble).largest,
-              value_limits(Precision::kFloat).largest, precision);
+              value_limits(Precision::kFloat).largest, precision, zero);
 }
 
 void check_weight(const std::string& option, double value, Precision precision) {
   check_value(option, value, value_limits(Precision::kDouble).largest_weight,
-              value_limits(Precision::kFloat).largest_weight, precision);
+              value_limits(Precision::kFloat).largest_weight, precision, Zero::kAllowed);
 }
 
+// The world's smallest side: of the box, in three dimensions.
 double smaller_side(const FlockParams& p) {
-  return std::min(p.world.width, p.world.height);
+  const double side = std::min(p.world.width, p.world.height);
+  return p.dimensions == 3 ? std::min(side, p.world.depth) : side;
 }
 
 double wind_length(const FlockParams& p) {
@@ -125,21 +134,25 @@ double largest_max_speed(const FlockParams& p) {
 }
 
 void check_params(const FlockParams& p, Precision precision) {
-  check_length("--world", p.world.width, precision);
-  check_length("--world", p.world.height, precision);
-  check_length("--radius", p.radius, precision);
+  check_length("--world", p.world.width, precision, Zero::kRefused);
+  check_length("--world", p.world.height, precision, Zero::kRefused);
+  if (p.dimensions == 3) check_length("--world", p.world.depth, precision, Zero::kRefused);
+  check_length("--radius", p.radius, precision, Zero::kRefused);
   check_weight("--separation", p.separation, precision);
   check_weight("--alignment", p.alignment, precision);
   check_weight("--cohesion", p.cohesion, precision);
-  check_length(p.model == Model::kVicsek ? "--speed" : "--max-speed", p.max_speed, precision);
-  if (p.model == Model::kSteering) check_length("--dt", p.dt, precision);
+  check_length(p.model == Model::kVicsek ? "--speed" : "--max-speed", p.max_speed, precision,
+               Zero::kRefused);
+  if (p.model == Model::kSteering) check_length("--dt", p.dt, precision, Zero::kRefused);
   check_length("--separation-radius", p.separation_radius, precision);
   check_length("--wall-distance", p.wall_distance, precision);
   check_length("--wind", p.wind.x, precision);
   check_length("--wind", p.wind.y, precision);
+  if (p.dimensions == 3) check_length("--wind", p.wind.z, precision);
   if (p.has_goal) {
     check_length("--goal", p.goal.x, precision);
     check_length("--goal", p.goal.y, precision);
+    if (p.dimensions == 3) check_length("--goal", p.goal.z, precision);
     check_weight("--goal-weight", p.goal_weight, precision);
   }
   for (std::size_t k = 0; k < p.obstacles.size(); ++k) {
@@ -147,7 +160,8 @@ void check_params(const FlockParams& p, Precision precision) {
     const std::string name = "--obstacles: obstacle " + std::to_string(k + 1);
     check_length(name + " x", o.x, precision);
     check_length(name + " y", o.y, precision);
-    check_length(name + " radius", o.radius, precision);
+    if (p.dimensions == 3) check_length(name + " z", o.z, precision);
+    check_length(name + " radius", o.radius, precision, Zero::kRefused);
     if (!(o.radius * kMoveMargin < smaller_side(p))) {
       throw InputError(name + ": the radius must be below the world's side " +
                        number_text(smaller_side(p)) + ", got " + number_text(o.radius));

@@ -11,7 +11,9 @@
 #include "host/base/checksum.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/core/flight_rules.h"
 #include "host/core/value_limits.h"
+#include "host/model/initial_state.h"
 
 namespace boids {
 namespace {
@@ -29,7 +31,7 @@ std::vector<const std::vector<double>*> state_columns(const FlockState& s) {
   if (s.dimensions == 3) return {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
   return {&s.x, &s.y, &s.vx, &s.vy};
 }
-constexpr std::uint32_t kMaxHeaderBytes = 64u << 20;  // room for 100,000 obstacles
+constexpr std::uint32_t kMaxHeaderBytes = 64u << 20;  // room for kMaxObstacles obstacles
 
 using json = nlohmann::json;
 
@@ -192,45 +194,21 @@ FlockParams params_of(const Header& h, const json& j, Source& source) {
   return p;
 }
 
-// The flight as the command line would check it, before its boids are read: every parameter
-// in its range (the checksum guards against damage, this against a file that was made), those
-// of its precision (value_limits.h), and options that go together.
-void check_flight(const SimulationConfig& config, Source& source) {
-  const FlockParams& p = config.params;
-  const auto positive = [&](double v) { return std::isfinite(v) && v > 0; };
-  const auto non_negative = [&](double v) { return std::isfinite(v) && v >= 0; };
-  const bool ok =
-      positive(p.radius) && positive(p.max_speed) && positive(p.dt) && positive(p.world.width) &&
-      positive(p.world.height) && non_negative(p.separation) && non_negative(p.alignment) &&
-      non_negative(p.cohesion) && non_negative(p.separation_radius) &&
-      non_negative(p.wall_distance) && non_negative(p.goal_weight) && p.fov > 0 && p.fov <= 360 &&
-      p.noise >= 0 && p.noise <= 2 * kPi && std::isfinite(p.wind.x) && std::isfinite(p.wind.y) &&
-      std::isfinite(p.goal.x) && std::isfinite(p.goal.y) && std::isfinite(p.wind.z) &&
-      std::isfinite(p.goal.z) && (p.dimensions == 2 || positive(p.world.depth));
-  if (!ok) source.refuse("the header's parameters are not a valid flight");
-  for (const Obstacle& o : p.obstacles) {
-    if (!positive(o.radius) || !(o.x >= 0 && o.x < p.world.width) ||
-        !(o.y >= 0 && o.y < p.world.height) ||
-        (p.dimensions == 3 && !(o.z >= 0 && o.z < p.world.depth))) {
-      source.refuse("an obstacle lies outside the world or has no radius");
-    }
-  }
+// The flight as the command line checks it, before its boids are read: through the same rules
+// (host/core/flight_rules.h), for the checksum guards against damage, not against a header
+// that was edited and summed again.
+void check_header_flight(const Checkpoint& c, Source& source) {
   try {
-    check_params(p, config.precision);
+    check_steps("its step", c.step);
+    check_flight(c.config);
   } catch (const InputError& e) {
-    source.refuse(std::string("its flight is outside boids' ranges: ") + e.what());
-  }
-  if (p.update == Update::kInPlace && config.backend != Backend::kReference) {
-    source.refuse("the in-place update runs on the reference backend only");
-  }
-  if (p.has_goal &&
-      !(p.goal.x >= 0 && p.goal.x < p.world.width && p.goal.y >= 0 && p.goal.y < p.world.height &&
-        (p.dimensions == 2 || (p.goal.z >= 0 && p.goal.z < p.world.depth)))) {
-    source.refuse("its goal lies outside the world");
+    source.refuse(std::string("a flight boids refuses: ") + e.what());
   }
 }
 
-// Every boid in the world with a velocity its precision holds, and the order a permutation.
+// Every boid in the world with a velocity its precision holds, the start's rules kept to the
+// rounding of a flight in progress (none inside an obstacle; Vicsek speeds V), and the order a
+// permutation.
 void check_boids(const Checkpoint& c, Source& source) {
   const World& world = c.config.params.world;
   const double fastest = value_limits(c.config.precision).largest_state_speed;
@@ -244,6 +222,11 @@ void check_boids(const Checkpoint& c, Source& source) {
       source.refuse("boid " + std::to_string(i) + " is outside the world or faster than " +
                     to_string(c.config.precision) + " precision holds");
     }
+  }
+  try {
+    check_start(c.state, c.config.params, flight_tolerance(c.config));
+  } catch (const InputError& e) {
+    source.refuse(e.what());
   }
   if (!is_permutation(c.order)) source.refuse("the order of the boids is not a permutation");
 }
@@ -283,7 +266,7 @@ Checkpoint parse(Source& source) {
   c.config.method = h.choice("method", {Method::kNaive, Method::kHashed});
   c.config.precision = h.choice("precision", {Precision::kFloat, Precision::kDouble});
   c.config.seed = h.whole("seed");
-  check_flight(c.config, source);
+  check_header_flight(c, source);
   c.state.dimensions = c.config.params.dimensions;
   c.state.resize(count);
   c.order.resize(count);

@@ -20,7 +20,6 @@ World square(double side) {
   return World{side, side, Boundary::kTorus};
 }
 
-constexpr std::uint64_t kMaxObstacles = 100000;
 const std::vector<std::string> kColumns2 = {"x", "y", "vx", "vy"};
 const std::vector<std::string> kColumns3 = {"x", "y", "z", "vx", "vy", "vz"};
 

@@ -25,7 +25,7 @@ int main_reporting_errors(const char* tool, Body&& body) {
     std::cerr << tool << ": error: " << e.what() << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << tool << ": error: not enough memory on this machine for a flock this large\n";
+    std::cerr << tool << ": error: " << kOutOfMemory << "\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << tool << ": error: " << e.what() << "\n";

@@ -115,4 +115,13 @@ inline constexpr double kPi = 3.141592653589793;
 // Largest flock the engine accepts: indices are 32-bit on every backend.
 inline constexpr std::uint64_t kMaxBoids = 2147483647;
 
+// Most obstacles a flight takes: every boid near an obstacle tests it each step, and a
+// checkpoint's header holds them all.
+inline constexpr std::uint64_t kMaxObstacles = 100000;
+
+// Most steps a flight takes, counted from its start (10^18; a step of a single boid takes a
+// nanosecond, so no flight comes near it): the step counter, its sums with a run's or a
+// Python call's steps, and H5MD's int64 `step` stay far from wrapping.
+inline constexpr std::uint64_t kMaxSteps = 1000000000000000000ULL;
+
 }  // namespace boids

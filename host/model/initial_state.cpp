@@ -1,10 +1,13 @@
 #include "host/model/initial_state.h"
 
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/model/obstacle_index.h"
 
 namespace boids {
 namespace {
@@ -34,25 +37,8 @@ double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw) {
 
 namespace {
 
-// Whether `position` (its first `dimensions` coordinates) lies inside a disc (a sphere in 3D).
-bool inside_an_obstacle(const double (&position)[3], int dimensions, const FlockParams& params) {
-  const double side[3] = {params.world.width, params.world.height, params.world.depth};
-  for (const Obstacle& o : params.obstacles) {
-    const double centre[3] = {o.x, o.y, o.z};
-    double d2 = 0;
-    for (int a = 0; a < dimensions; ++a) {
-      double d = position[a] - centre[a];
-      if (params.world.torus()) d -= side[a] * std::round(d / side[a]);
-      d2 = a == 0 ? d * d : d2 + d * d;
-    }
-    if (d2 < o.radius * o.radius) return true;
-  }
-  return false;
-}
-
 // Draws of a position redrawn because it fell inside an obstacle: far from the heading's.
 constexpr std::uint64_t kRedraw = 0x80000000ULL;
-constexpr std::uint64_t kRedraws = 100000;
 
 }  // namespace
 
@@ -65,6 +51,10 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
   if (D != 2 && D != 3) {
     throw InputError("a flock flies in 2 or 3 dimensions, not " + std::to_string(D));
   }
+  const ObstacleIndex obstacles(params);
+  if (obstacles.covers_world()) {
+    throw InputError("the obstacles cover the whole world: no boid has room to start");
+  }
   FlockState state;
   state.dimensions = D;
   state.resize(count);
@@ -72,15 +62,16 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
   std::vector<double>* const velocities[3] = {&state.vx, &state.vy, &state.vz};
   const double side[3] = {params.world.width, params.world.height, params.world.depth};
   const auto n = static_cast<std::int64_t>(count);
-  bool crowded = false;
+  // Once a boid has found no place, the others stop looking: the start is refused.
+  std::atomic<bool> crowded{false};
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const auto boid = static_cast<std::uint64_t>(i);
     double position[3] = {0, 0, 0};
     for (int a = 0; a < D; ++a) position[a] = random_position(seed, boid, a, side[a]);
-    for (std::uint64_t k = 0; inside_an_obstacle(position, D, params); ++k) {
-      if (k == kRedraws) {
-        crowded = true;
+    for (std::uint64_t k = 0; obstacles.holds(position); ++k) {
+      if (k == kStartRedraws || crowded.load(std::memory_order_relaxed)) {
+        crowded.store(true, std::memory_order_relaxed);
         break;
       }
       for (int a = 0; a < D; ++a) {
@@ -101,9 +92,9 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
       break;
     }
   }
-  if (crowded) {
+  if (crowded.load()) {
     throw InputError("the obstacles leave almost no room: a boid found no free place in " +
-                     std::to_string(kRedraws) + " tries");
+                     std::to_string(kStartRedraws) + " draws");
   }
   return state;
 }
@@ -116,7 +107,19 @@ void check_start_dimensions(int dimensions, const FlockParams& params) {
                          "x,y,z,vx,vy,vz");
 }
 
-void check_start(const FlockState& state, const FlockParams& params) {
+std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,
+                                                     const FlockParams& params, double edge) {
+  if (params.obstacles.empty()) return std::nullopt;
+  const ObstacleIndex obstacles(params, edge);
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const double position[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
+    if (obstacles.holds(position)) return i;
+  }
+  return std::nullopt;
+}
+
+void check_start(const FlockState& state, const FlockParams& params,
+                 const StateTolerance& tolerance) {
   check_start_dimensions(state.dimensions, params);
   for (std::size_t i = 0; i < state.size(); ++i) {
     if (!(state.x[i] >= 0 && state.x[i] < params.world.width && state.y[i] >= 0 &&
@@ -124,20 +127,20 @@ void check_start(const FlockState& state, const FlockParams& params) {
           (state.dimensions == 2 || (state.z[i] >= 0 && state.z[i] < params.world.depth)))) {
       throw InputError("boid " + std::to_string(i) + " is outside the world");
     }
-    const double position[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
-    if (inside_an_obstacle(position, state.dimensions, params)) {
-      throw InputError("boid " + std::to_string(i) + " starts inside an obstacle");
-    }
-    if (params.model == Model::kVicsek) {
-      const double speed = state.dimensions == 3
-                               ? std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i] +
-                                           state.vz[i] * state.vz[i])
-                               : std::hypot(state.vx[i], state.vy[i]);
-      if (!(std::abs(speed - params.max_speed) <= 1e-9 * params.max_speed)) {
-        throw InputError("boid " + std::to_string(i) + " moves at speed " + std::to_string(speed) +
-                         ": the Vicsek model's particles all move at " + "--speed " +
-                         std::to_string(params.max_speed));
-      }
+  }
+  if (const auto held = first_boid_in_an_obstacle(state, params, tolerance.edge)) {
+    throw InputError("boid " + std::to_string(*held) + " starts inside an obstacle");
+  }
+  if (params.model != Model::kVicsek) return;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const double speed = state.dimensions == 3
+                             ? std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i] +
+                                         state.vz[i] * state.vz[i])
+                             : std::hypot(state.vx[i], state.vy[i]);
+    if (!(std::abs(speed - params.max_speed) <= tolerance.speed * params.max_speed)) {
+      throw InputError("boid " + std::to_string(i) + " moves at speed " + number_text(speed) +
+                       ": the Vicsek model's particles all move at --speed " +
+                       number_text(params.max_speed));
     }
   }
 }

@@ -3,7 +3,9 @@
 // from the same flock, and a flock of n boids is the first n boids of any larger one.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "host/model/flock.h"
 
@@ -17,12 +19,30 @@ std::uint64_t random_bits(std::uint64_t seed, std::uint64_t boid, std::uint64_t 
 double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw);
 
 // Positions uniform in the world (redrawn, with draws of their own, while inside an
-// obstacle), headings uniform on the circle, speed v_max (the Vicsek model's V).
+// obstacle, at most kStartRedraws times a boid), headings uniform on the circle, speed v_max
+// (the Vicsek model's V). Throws InputError ("the obstacles ...") when the obstacles cover the
+// whole world, or a boid finds no free place in kStartRedraws draws.
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params);
+
+// The draws a boid of the random start takes, at most, to find a place no obstacle holds.
+inline constexpr std::uint64_t kStartRedraws = 100000;
+
+// How far a given state may stray from the rules by rounding: the relative difference of a
+// Vicsek speed from V, and how deep inside an obstacle's edge a boid may lie (0 for a start;
+// a flight in progress holds its precision's rounding, host/core/flight_rules.h).
+struct StateTolerance {
+  double speed = 1e-9;
+  double edge = 0;
+};
 
 // Throws InputError when a given start cannot be flown under `params`: a boid outside the world
 // or inside an obstacle, or, under the Vicsek model, not at the speed V.
-void check_start(const FlockState& state, const FlockParams& params);
+void check_start(const FlockState& state, const FlockParams& params,
+                 const StateTolerance& tolerance = {});
+
+// The first boid that an obstacle of `params` holds by more than `edge`, if any.
+std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,
+                                                     const FlockParams& params, double edge = 0);
 
 // Throws InputError unless a start in `dimensions` can fly under `params`.
 void check_start_dimensions(int dimensions, const FlockParams& params);

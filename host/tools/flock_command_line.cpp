@@ -179,7 +179,8 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
   parser.add_value(
       "--init", "FILE",
       "start from a state file (CSV x,y,vx,vy, or NumPy float64 of shape (N, 4) when FILE "
-      "ends in .npy), velocities up to 1e250 (1e20 under --precision float); overrides --count",
+      "ends in .npy; x,y,z,vx,vy,vz or (N, 6) fly in three dimensions), velocities up to 1e250 "
+      "(1e20 under --precision float); overrides --count",
       [&o](const std::string& v) {
         if (v.empty()) throw InputError("--init: the file name is empty");
         o.init_file = v;

@@ -73,8 +73,9 @@ class Flock:
 
     @classmethod
     def from_state(cls, array, seed=42, backend="auto", method=None, precision=None, **params):
-        """A flock that starts from ``array``: shape (N, 4), rows x, y, vx, vy in the world;
-        or (N, 6), rows x, y, z, vx, vy, vz, in a box (``dimensions`` 3, taken from the shape).
+        """A flock that starts from ``array`` of real numbers (ints or floats): shape (N, 4),
+        rows x, y, vx, vy in the world; or (N, 6), rows x, y, z, vx, vy, vz, in a box
+        (``dimensions`` 3, taken from the shape).
 
         Takes the options of Flock() but ``count`` and ``init``; the array is checked as a
         state file is (finite, inside the world, outside the obstacles).
@@ -85,12 +86,11 @@ class Flock:
         return flock
 
     def step(self, n=1):
-        """Advances the flock n steps (n >= 0) without holding the GIL.
+        """Advances the flock n steps without holding the GIL: n a whole number (TypeError
+        otherwise), >= 0, and the flock's steps_taken + n at most 10^18 (ValueError otherwise).
 
         Ctrl-C stops a long call between steps; the flock keeps the steps it completed.
         """
-        if n < 0:
-            raise ValueError(f"step: n must be >= 0, got {n!r}")
         self._core.step(n)
 
     @property
@@ -126,8 +126,10 @@ class Flock:
 
     def set_params(self, **changes):
         """Changes the model's parameters in place (weights, radius, max_speed, noise, fov,
-        goal, wind, obstacles, ...). The world, the model and count, seed, backend, method,
-        precision are fixed for a flock's life. A change given as None returns to the default.
+        goal, wind, obstacles, ...), checked as ``boids run`` checks them; new obstacles must
+        leave every boid outside. The world, the model, the dimensions and count, seed,
+        backend, method, precision are fixed for a flock's life. A change given as None
+        returns to the default.
         """
         self._core.set_params(changes)
 

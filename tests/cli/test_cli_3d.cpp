@@ -165,6 +165,27 @@ TEST_F(Cli3d, BoxesAndDensities) {
   EXPECT_NEAR(world_of({"--density", "0.001", "--count", "64"}).get<double>(), 40, 1e-9);
 }
 
+// A state file in three dimensions (a header x,y,z,vx,vy,vz, or a .npy file of shape (N, 6))
+// flies in a box without --dimensions 3, as Python's from_state takes them from the shape.
+TEST_F(Cli3d, AStateFileGivesItsDimensions) {
+  ASSERT_EQ(run({"run", "--dimensions", "3", "--count", "40", "--steps", "3", "--world", "50",
+                 "--save", path("box.csv")})
+                .code,
+            0);
+  ASSERT_EQ(run({"run", "--dimensions", "3", "--count", "40", "--steps", "3", "--world", "50",
+                 "--save", path("box.npy")})
+                .code,
+            0);
+  for (const std::string file : {"box.csv", "box.npy"}) {
+    SCOPED_TRACE(file);
+    const test_support::Result r = run({"run", "--init", path(file), "--world", "50", "--steps",
+                                        "2", "--json", "--save", path("end.csv")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["dimensions"], 3) << r.out;
+    EXPECT_EQ(test_support::read_file(path("end.csv")).rfind("x,y,z,vx,vy,vz\n", 0), 0u);
+  }
+}
+
 TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
   expect_refused({"run", "--dimensions", "4"}, "--dimensions: expected 2 or 3, got '4'");
   test_support::write_file(path("discs.csv"), "x,y,radius\n10,10,3\n");
@@ -182,16 +203,18 @@ TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
   expect_refused({"run", "--dimensions", "3", "--world", "10,20"},
                  "--world: in three dimensions expected L (a cube) or W,H,D");
   expect_refused({"run", "--world", "10,20,30"}, "--world W,H,D needs --dimensions 3");
-  // A state file's dimensions must be the run's.
+  // A state file's dimensions are the run's: --dimensions may only repeat them.
   ASSERT_EQ(run({"run", "--dimensions", "3", "--count", "5", "--steps", "0", "--world", "50",
                  "--save", path("box.csv")})
                 .code,
             0);
-  expect_refused({"run", "--init", path("box.csv"), "--world", "50"},
-                 "state file '" + path("box.csv") + "': its boids fly in three dimensions");
+  expect_refused({"run", "--dimensions", "2", "--init", path("box.csv"), "--world", "50"},
+                 "--dimensions 2: state file '" + path("box.csv") +
+                     "' holds boids in three dimensions (x,y,z,vx,vy,vz)");
   ASSERT_EQ(run({"run", "--count", "5", "--steps", "0", "--save", path("flat.csv")}).code, 0);
   expect_refused({"run", "--dimensions", "3", "--init", path("flat.csv")},
-                 "state file '" + path("flat.csv") + "': its boids fly in two dimensions");
+                 "--dimensions 3: state file '" + path("flat.csv") +
+                     "' holds boids in two dimensions (x,y,vx,vy)");
   test_support::write_file(path("far.csv"), "x,y,z,vx,vy,vz\n1,2,60,0.5,0,0\n");
   expect_refused(
       {"run", "--dimensions", "3", "--init", path("far.csv"), "--world", "50"},

@@ -3,12 +3,16 @@ what the command line refuses, ValueError or TypeError for what only Python can 
 nothing that crashes the interpreter."""
 
 import math
+import os
+import resource
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import boids
-from conftest import CUDA, cli_error
+from conftest import BOIDS, CUDA, cli_error
 
 
 # (keyword options, the same as `boids run` arguments)
@@ -155,7 +159,9 @@ def test_set_params_refuses_what_is_fixed_and_keeps_the_flock():
                             (dict(precision="double"), "precision: fixed"),
                             (dict(world=50), "the world's size and boundary cannot change"),
                             (dict(boundary="walls"), "the world's size and boundary"),
-                            (dict(model="vicsek"), "--alignment: the Vicsek model has no"),
+                            (dict(model="vicsek"), "model: fixed for a flock's life"),
+                            (dict(dimensions=3), "dimensions: fixed for a flock's life"),
+                            (dict(model="boids"), "model: fixed"),
                             (dict(radius=0), "--radius: expected a number > 0"),
                             (dict(max_speed=1e9), "--max-speed")]:
         with pytest.raises(ValueError, match=message):
@@ -172,6 +178,108 @@ def test_step_refuses_negative_counts():
     with pytest.raises(TypeError):
         flock.step(1.5)
     assert flock.steps_taken == 0
+
+
+@pytest.mark.parametrize("n,error,message", [
+    (1.5, TypeError, "step: n must be a whole number (int), got 1.5"),
+    ("3", TypeError, "step: n must be a whole number (int), got '3'"),
+    (True, TypeError, "step: n must be a whole number (int), got True"),
+    (-2**70, ValueError, f"step: n must be >= 0, got {-2**70}"),
+    (2**64, ValueError, f"step: n = {2**64} would take the flock past 1000000000000000000 steps"),
+    (10**18 + 1, ValueError, "would take the flock past 1000000000000000000 steps"),
+])
+def test_step_refuses_what_is_no_count_in_one_line(n, error, message):
+    """The documented errors, one line each, naming no private class."""
+    flock = boids.Flock(count=10, backend="cpu")
+    with pytest.raises(error) as refused:
+        flock.step(n)
+    assert message in str(refused.value)
+    assert "\n" not in str(refused.value) and "_Flock" not in str(refused.value)
+    assert flock.steps_taken == 0
+    flock.step(np.int64(2))  # NumPy's integers are whole numbers
+    assert flock.steps_taken == 2
+
+
+def test_set_params_refuses_obstacles_over_boids_and_keeps_the_flock():
+    flock = boids.Flock(count=50, backend="cpu")
+    x, y = flock.state[7, :2]
+    with pytest.raises(ValueError, match="obstacles: boid 7 would lie inside an obstacle"):
+        flock.set_params(obstacles=[(x, y, 0.5)])
+    assert flock.params["obstacles"] == 0
+    positions = flock.state[:, :2]
+    free = next((gx, gy) for gx in range(10, 91, 5) for gy in range(10, 91, 5)
+                if np.hypot(*(positions - (gx, gy)).T).min() > 2)
+    flock.set_params(obstacles=[(*free, 1)])
+    assert flock.params["obstacles"] == 1
+
+
+def test_set_params_holds_the_backend_to_the_command_lines_rules():
+    flock = boids.Flock(count=50, backend="cpu", model="steering")
+    with pytest.raises(ValueError, match="--update in-place: only the reference backend"):
+        flock.set_params(update="in-place")
+    assert flock.params["update"] == "synchronous"
+
+
+@pytest.mark.parametrize("array,kind", [
+    (random_state().astype(complex), "complex128"),
+    (random_state() > 50, "bool"),
+    (random_state().astype(str), "<U"),
+    (np.where(np.arange(40).reshape(10, 4) == 5, "0", random_state().astype(object)),
+     "object"),
+])
+def test_from_state_takes_real_numbers_only(array, kind):
+    with pytest.raises(ValueError, match="state: expected an array of numbers") as refused:
+        boids.Flock.from_state(array, backend="cpu")
+    assert kind in str(refused.value) and "real numbers only" in str(refused.value)
+    flock = boids.Flock(count=10, backend="cpu")
+    with pytest.raises(ValueError, match="state: expected an array of numbers"):
+        flock.set_state(array)
+
+
+def test_from_state_takes_integers():
+    flock = boids.Flock.from_state(np.array([[1, 2, 1, 0], [30, 40, 0, 1]]), backend="cpu")
+    assert flock.state.tolist() == [[1, 2, 1, 0], [30, 40, 0, 1]]
+
+
+def test_a_float_vicsek_flocks_state_starts_again():
+    """Its speeds are V to float's rounding, which a start in float accepts."""
+    flock = boids.Flock(model="vicsek", noise=1, backend="cpu", precision="float")
+    flock.step(10)
+    again = boids.Flock.from_state(flock.state, model="vicsek", noise=1, backend="cpu")
+    assert again.count == flock.count
+
+
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer reserves more address space than the limit")
+def test_a_flock_beyond_the_process_memory_is_a_runtime_error_with_the_command_lines_message():
+    """An allocation that fails (here under an address-space limit) raises RuntimeError with
+    the message `boids run` prints, not MemoryError('std::bad_alloc')."""
+    limit = 2 << 30
+    script = (
+        "import resource, boids\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n"
+        "try:\n"
+        "    boids.Flock(count=40_000_000, backend='cpu', density=0.012)\n"
+        "except Exception as e:\n"
+        "    print(type(e).__name__ + ': ' + str(e))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    reply = done.stdout.strip()
+    assert reply.startswith("RuntimeError: "), reply
+    if "needs" not in reply:  # not refused by the check of the machine's free memory first
+        assert reply == "RuntimeError: " + command_line_message_under(limit)
+
+
+def command_line_message_under(limit):
+    """What `boids run` says of the same flock under the same limit."""
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    done = subprocess.run([BOIDS, "run", "--count", "40000000", "--backend", "cpu", "--density",
+                           "0.012", "--steps", "0"], capture_output=True, text=True,
+                          preexec_fn=limited, timeout=300)
+    assert done.returncode == 1, done.stderr
+    return done.stderr.removeprefix("boids: error: ").rstrip("\n")
 
 
 @pytest.mark.skipif(CUDA["available"], reason="a CUDA device is usable here")

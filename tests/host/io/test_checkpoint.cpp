@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -160,6 +161,104 @@ TEST(Checkpoint, AMadeFlightOutsideTheRangesIsRefused) {
   }
 }
 
+// A checkpoint of `state` under `config` at `step`, in input order, made rather than flown.
+Checkpoint made_checkpoint(const SimulationConfig& config, const FlockState& state,
+                           std::uint64_t step = 5) {
+  return {config, step, state, input_order(state.size())};
+}
+
+// A header edited and summed again is held to the command line's own rules (through
+// check_flight, host/core/flight_rules.h), and each refusal names the file.
+TEST(Checkpoint, AnEditedHeaderIsHeldToTheCommandLinesRules) {
+  const SimulationConfig reference{Backend::kReference, Method::kNaive, Precision::kDouble,
+                                   FlockParams{}};
+  const SimulationConfig cpu{Backend::kCpu, Method::kHashed, Precision::kFloat, FlockParams{}};
+  const FlockState start = random_state(50, 100, 0, 0, 4);
+  struct Case {
+    std::string name, words;
+    std::function<void(Checkpoint&)> make;
+  };
+  const std::vector<Case> cases = {
+      {"in-place under the boids model", "--update in-place: only the steering lab's loop",
+       [](Checkpoint& c) { c.config.params.update = Update::kInPlace; }},
+      {"in-place with a field of view", "--update in-place is the steering lab's own loop",
+       [](Checkpoint& c) {
+         c.config.params.model = Model::kSteering;
+         c.config.params.update = Update::kInPlace;
+         c.config.params.fov = 270;
+       }},
+      {"a separation radius above the radius", "--separation-radius",
+       [](Checkpoint& c) { c.config.params.separation_radius = 20; }},
+      {"a wall distance on a torus", "--wall-distance needs --boundary walls",
+       [](Checkpoint& c) { c.config.params.wall_distance = 5; }},
+      {"a goal weight without a goal", "--goal-weight needs --goal",
+       [](Checkpoint& c) { c.config.params.goal_weight = 3; }},
+      {"an obstacle over a boid", "boid 7 starts inside an obstacle",
+       [](Checkpoint& c) {
+         c.config.params.obstacles = {{c.state.x[7], c.state.y[7], 0.5}};
+       }},
+      {"more obstacles than the command line takes", "more than 100000 obstacles",
+       [](Checkpoint& c) {
+         // 150,000 small discs on a lattice, clear of every boid.
+         c.config.params.obstacles.clear();
+         for (int k = 0; k < 150000; ++k) {
+           c.config.params.obstacles.push_back({(k % 400) * 0.25, (k / 400) * 0.25, 1e-3});
+         }
+         for (std::size_t i = 0; i < c.state.size(); ++i) {
+           c.state.x[i] = 0.125 + static_cast<double>(i % 400) * 0.25;
+           c.state.y[i] = 0.125;
+         }
+       }},
+      {"a Vicsek flock off its speed", "moves at speed",
+       [](Checkpoint& c) {
+         c.config.params.model = Model::kVicsek;
+         c.config.params.max_speed = 0.5;
+       }},
+      {"a step beyond 10^18", "its step", [](Checkpoint& c) { c.step = (1ULL << 63) + 5; }},
+  };
+  for (const Case& k : cases) {
+    for (const bool on_cpu : {false, true}) {
+      if (on_cpu && k.name.find("in-place") != std::string::npos) continue;  // the reference's
+      const SimulationConfig& config = on_cpu ? cpu : reference;
+      SCOPED_TRACE(k.name + " on " + to_string(config.backend));
+      Checkpoint c = made_checkpoint(config, start);
+      k.make(c);
+      try {
+        parse_checkpoint(format_checkpoint(c), "made.bin");
+        ADD_FAILURE() << "accepted";
+      } catch (const InputError& e) {
+        const std::string message = e.what();
+        EXPECT_EQ(message.rfind("checkpoint 'made.bin': ", 0), 0u) << message;
+        EXPECT_NE(message.find(k.words), std::string::npos) << message;
+      }
+    }
+  }
+}
+
+// What a flight in progress holds by its precision's rounding is no edit: a float Vicsek
+// flock's speeds are V to about 1e-7, and its boids may lie at an obstacle's edge by a
+// float's rounding of the world.
+TEST(Checkpoint, AFloatFlightsRoundingIsAccepted) {
+  FlockParams params;
+  params.model = Model::kVicsek;
+  params.max_speed = 0.3;
+  params.noise = 1;
+  params.obstacles = {{50, 50, 10}};
+  const SimulationConfig config{Backend::kCpu, Method::kHashed, Precision::kFloat, params};
+  Checkpoint c = made_checkpoint(config, random_state(20, 100, 0, 0, 6));
+  for (std::size_t i = 0; i < c.state.size(); ++i) {
+    c.state.x[i] = 5 + 4.5 * static_cast<double>(i);  // clear of the obstacle
+    c.state.y[i] = 10;
+    const double turn = 0.1 * static_cast<double>(i);
+    c.state.vx[i] = static_cast<float>(0.3 * std::cos(turn));
+    c.state.vy[i] = static_cast<float>(0.3 * std::sin(turn));
+  }
+  c.state.x[3] = static_cast<float>(50 + 10 * std::cos(0.7));  // at the edge, in float
+  c.state.y[3] = static_cast<float>(50 + 10 * std::sin(0.7));
+  const Checkpoint back = parse_checkpoint(format_checkpoint(c), "float.bin");
+  EXPECT_TRUE(bit_identical(back.state, c.state));
+}
+
 class CheckpointCli : public test_support::CliFixture {
  protected:
   // `boids run args...` is refused as bad input, naming `words`. (Not expect_bad: that adds
@@ -221,6 +320,23 @@ TEST_F(CheckpointCli, AResumedRunHasTheMetricsRowsItAskedFor) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3) << text;
   EXPECT_NE(text.find("\n30,"), std::string::npos) << text;
   EXPECT_NE(text.find("\n100,"), std::string::npos) << text;
+}
+
+// `boids run --resume` of a checkpoint whose header was edited (and summed again) refuses what
+// the command line refuses, naming the file; a step near 2^64 is refused, not wrapped to 0.
+TEST_F(CheckpointCli, AnEditedCheckpointIsRefusedNamingItsFile) {
+  ASSERT_EQ(run(flight({"--steps", "10", "--checkpoint", path("c.bin")})).code, 0);
+  Checkpoint edited = read_checkpoint(path("c.bin"));
+  edited.config.params.wall_distance = 4;  // on the torus
+  test_support::write_file(path("walls.bin"), format_checkpoint(edited));
+  refused({"--resume", path("walls.bin"), "--steps", "20"},
+          "checkpoint '" + path("walls.bin") +
+              "': a flight boids refuses: --wall-distance needs --boundary walls");
+  edited = read_checkpoint(path("c.bin"));
+  edited.step = ~std::uint64_t{0} - 3;
+  test_support::write_file(path("late.bin"), format_checkpoint(edited));
+  refused({"--resume", path("late.bin"), "--steps", "20"},
+          "checkpoint '" + path("late.bin") + "': a flight boids refuses: its step: ");
 }
 
 TEST_F(CheckpointCli, OptionsThatWouldChangeTheFlightAreRefused) {
