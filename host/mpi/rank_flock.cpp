@@ -92,9 +92,19 @@ RankFlock RankFlock::start(const SimulationConfig& config, const FlockState* who
   Slabs slabs;
   std::vector<std::vector<IndexedBoid>> lists;
   if (rank() == 0) {
+    // The flock's first boid stands for the state: a checkpoint's boids are held to a start's
+    // rules (outside the obstacles, Vicsek speeds V), which a made-up boid may break.
     FlockState one;
     one.dimensions = config.params.dimensions;
     one.resize(1);
+    one.x[0] = whole->x[0];
+    one.y[0] = whole->y[0];
+    one.vx[0] = whole->vx[0];
+    one.vy[0] = whole->vy[0];
+    if (one.dimensions == 3) {
+      one.z[0] = whole->z[0];
+      one.vz[0] = whole->vz[0];
+    }
     settings = format_checkpoint(Checkpoint{config, steps_taken, one, {0}});
     shape = {whole->size(), steps_taken, 1};
     slabs = first_slabs(config.params, *whole, shape.largest_share);
