@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,6 +85,13 @@ int write_all(int fd, std::string_view contents) {
     done += static_cast<std::size_t>(n);
   }
   return 0;
+}
+
+// Why standard output failed when the write that failed is past (its errno long gone): a pipe
+// whose reader has gone reports an error when polled, else the cause is unknown (EIO).
+int standard_output_failure() {
+  struct pollfd out = {STDOUT_FILENO, POLLOUT, 0};
+  return poll(&out, 1, 0) == 1 && (out.revents & POLLERR) ? EPIPE : EIO;
 }
 
 // Flushes a directory's entries to disk, so that a rename survives a crash.
@@ -327,7 +335,7 @@ void finish_standard_output() {
   std::cout.flush();
   const bool flushed = std::fflush(stdout) == 0;
   if (!flushed || std::ferror(stdout) || !std::cout) {
-    const int error = errno != 0 ? errno : EIO;
+    const int error = errno != 0 ? errno : standard_output_failure();
     std::clearerr(stdout);
     throw RuntimeError("cannot write to standard output: " + reason(error));
   }

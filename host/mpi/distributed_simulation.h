@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "host/core/simulation.h"
+#include "host/io/tool_process.h"
 #include "host/mpi/communicator.h"
 
 namespace boids::mpi {
@@ -27,14 +28,16 @@ int follow();
 // Rank 0, once its command is done (or failed): lets the other ranks return from follow().
 void stop_followers();
 
-// A program's main under mpirun: MPI for its life (a Session), `command` on rank 0 (whose
-// flocks, made by make_simulation_over_ranks, the other ranks follow), and the other ranks
-// stopped once it returns. Started without mpirun, `command` alone. Returns the exit status.
+// A program's main under mpirun: every rank's process prepared as a tool's
+// (host/io/tool_process.h), MPI for its life (a Session), `command` on rank 0 (whose flocks,
+// made by make_simulation_over_ranks, the other ranks follow), and the other ranks stopped
+// once it returns. Started without mpirun, `command` alone. Returns the exit status.
 template <typename Command>
 int run_over_ranks(int& argc, char**& argv, Command&& command);
 
 template <typename Command>
 int run_over_ranks(int& argc, char**& argv, Command&& command) {
+  prepare_tool_process();
   const Session session(argc, argv);
   if (rank() != 0) return follow();
   const int status = command();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -91,7 +92,8 @@ class CliFixture : public TestDirectory {
   std::string stem() const { return (dir_.parent_path() / dir_.filename()).string(); }
 
   // Forks and execs `program args...` in the test's directory, stdin from /dev/null, stdout and
-  // stderr into the files named.
+  // stderr into the files named; every signal at its default action, as from a shell, whatever
+  // the test runner left ignored.
   pid_t spawn(std::string program, const std::vector<std::string>& args,
               const std::string& out_path, const std::string& err_path) const {
     std::vector<char*> argv;
@@ -109,6 +111,8 @@ class CliFixture : public TestDirectory {
       dup2(out, 1);
       dup2(err, 2);
       if (chdir(dir_.c_str()) != 0) _exit(126);
+      for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ})
+        std::signal(signal, SIG_DFL);
       execv(argv[0], argv.data());
       _exit(127);
     }
