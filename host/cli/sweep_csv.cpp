@@ -15,6 +15,7 @@
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/io/checkpoint.h"
+#include "host/io/output_file.h"
 
 namespace boids::cli {
 namespace {
@@ -39,14 +40,9 @@ std::vector<std::string> fields_of(const std::string& line) {
   return fields;
 }
 
-// The whole text a number, as the rows write them (nan and inf included).
-bool read_number(const std::string& text, double& value) {
-  const char* end = text.data() + text.size();
-  const auto [ptr, error] = std::from_chars(text.data(), end, value);
-  return error == std::errc() && ptr == end && !text.empty();
-}
-
-bool read_count(const std::string& text, std::uint64_t& value) {
+// The whole text a number, as the rows write them (a double's nan and inf included).
+template <typename Number>
+bool read_whole(const std::string& text, Number& value) {
   const char* end = text.data() + text.size();
   const auto [ptr, error] = std::from_chars(text.data(), end, value);
   return error == std::errc() && ptr == end && !text.empty();
@@ -124,14 +120,14 @@ class RowReader {
   double number_field(const std::string& text, const std::string& column,
                       std::size_t number) const {
     double value = 0;
-    if (!read_number(text, value)) {
+    if (!read_whole(text, value)) {
       refuse_line(number, column + " is " + quoted(text) + ", not a number");
     }
     return value;
   }
   std::uint64_t count_field(const std::string& text, const char* column, std::size_t number) const {
     std::uint64_t value = 0;
-    if (!read_count(text, value)) {
+    if (!read_whole(text, value)) {
       refuse_line(number, std::string(column) + " is " + quoted(text) + ", not a count");
     }
     return value;
@@ -279,14 +275,8 @@ void SweepCsv::append(const std::string& row) {
 }
 
 void SweepCsv::write_line(const std::string& line) {
-  const std::string text = line + "\n";
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0)
-      throw RuntimeError("--csv: cannot write " + quoted_path(path_) + ": " + reason(errno));
-    done += static_cast<std::size_t>(n);
-  }
+  if (const int error = write_all(fd_, line + "\n"); error != 0)
+    throw RuntimeError("--csv: cannot write " + quoted_path(path_) + ": " + reason(error));
   // A device or FIFO has no disk to wait for (fsync refuses them).
   if (!special_ && fsync(fd_) != 0) {
     throw RuntimeError("--csv: cannot write " + quoted_path(path_) + ": " + reason(errno));

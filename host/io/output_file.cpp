@@ -75,18 +75,6 @@ std::string unreachable(const std::string& path, int error) {
   return reason(error);
 }
 
-// Writes everything; returns 0, or the errno of the write that failed.
-int write_all(int fd, std::string_view contents) {
-  std::size_t done = 0;
-  while (done < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno;
-    done += static_cast<std::size_t>(n);
-  }
-  return 0;
-}
-
 // Why standard output failed when the write that failed is past (its errno long gone): a pipe
 // whose reader has gone reports an error when polled, else the cause is unknown (EIO).
 int standard_output_failure() {
@@ -207,6 +195,17 @@ void OutputFiles::add(const std::string& option, const std::string& path,
   close(fd);
   out.temporary = pattern;
   outputs_.push_back(std::move(out));
+}
+
+int write_all(int fd, std::string_view contents) {
+  std::size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    done += static_cast<std::size_t>(n);
+  }
+  return 0;
 }
 
 void OutputFiles::write(const std::string& option, const std::string& contents) {

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace boids {
@@ -82,6 +83,10 @@ class OutputFiles {
 // Replaces `path` with `contents` whole, or leaves it as it was; throws RuntimeError naming
 // the file and why.
 void write_file_atomically(const std::string& path, const std::string& contents);
+
+// Writes all of `contents` to the open file `fd` (again after a signal's interruption);
+// returns 0, or the errno of the write that failed.
+int write_all(int fd, std::string_view contents);
 
 // Whether the file name `path` ends in `extension` (".png"), in any case, after a name.
 bool has_extension(const std::string& path, const std::string& extension);
