@@ -8,6 +8,7 @@
 #include "bench/model.h"
 #include "bench/neighbourhood.h"
 #include "bench/variants.h"
+#include "host/base/interruption.h"
 #include "host/metrics/metrics.h"
 #include "host/model/initial_state.h"
 #if BOIDS_WITH_MPI
@@ -117,6 +118,7 @@ Timing prepare(const SweepSettings& s, const SimulationConfig& config, const Sta
 }
 
 void repeat(Timing& t) {
+  throw_if_stopped();  // between measurements: a bench of hours stops at Ctrl-C
   t.seconds_per_step.push_back(t.sim->timed_step(t.steps) / static_cast<double>(t.steps));
 }
 

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "host/base/errors.h"
+#include "host/base/memory.h"
 #include "host/base/message_text.h"
 #include "host/core/backends.h"
 #include "host/tools/reports.h"
@@ -66,7 +67,7 @@ PYBIND11_MODULE(_boids, m) {
     } catch (const boids::RuntimeError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const std::bad_alloc&) {
-      PyErr_SetString(PyExc_RuntimeError, boids::kOutOfMemory);
+      PyErr_SetString(PyExc_RuntimeError, boids::out_of_memory_message().c_str());
     }
   });
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "host/base/errors.h"
+#include "host/base/interruption.h"
 #include "host/core/value_limits.h"
 #include "host/core/viewer_access.h"
 #include "host/metrics/metrics.h"
@@ -425,7 +426,9 @@ void Viewer::run() {
   for (;;) {
     glfwPollEvents();
     const bool last =
-        glfwWindowShouldClose(window_) || (options_.frames > 0 && frames_ + 1 >= options_.frames);
+        // SIGINT or SIGTERM closes the window as its close button does.
+        glfwWindowShouldClose(window_) || stop_requested() ||
+        (options_.frames > 0 && frames_ + 1 >= options_.frames);
     const double now = glfwGetTime();
     service_worker(now);
     service_metrics(now);

@@ -65,7 +65,7 @@ class KernelBatch final : public FlockBatch {
     check_memory_fits(bytes_needed(obstacles.size()), exec_.available_memory(),
                       "a batch of " + std::to_string(size()) + " flocks of " +
                           std::to_string(boids) + " boids in all",
-                      exec_.memory_name(), exec_.device());
+                      exec_.memory_name(), exec_.memory_holder());
     allocate();
     obstacles_ = upload_vector(obstacles);
     for (std::size_t f = 0; f < places_.size(); ++f) {

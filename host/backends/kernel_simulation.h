@@ -10,7 +10,7 @@
 //   upload / download              host <-> its memory, complete on return
 //   synchronize()                  waits for the work it has queued
 //   mark() / seconds_since_mark()  times the work queued in between
-//   device(), memory_name(), available_memory(), scratch_bytes()
+//   device(), memory_name(), memory_holder(), available_memory(), scratch_bytes()
 #pragma once
 
 #include <algorithm>
@@ -106,7 +106,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     check_memory_fits(bytes_needed(config.method, count(), grid_), exec_.available_memory(),
                       "a flock of " + std::to_string(count()) + " boids (" +
                           to_string(config.method) + ", " + to_string(config.precision) + ")",
-                      exec_.memory_name(), exec_.device());
+                      exec_.memory_name(), exec_.memory_holder());
     boids_ = Buffer<Boid>(count());
     scratch_ = Buffer<Boid>(count());
     upload_state(initial);

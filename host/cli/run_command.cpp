@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "host/base/errors.h"
+#include "host/base/interruption.h"
 #include "host/base/message_text.h"
 #include "host/cli/commands.h"
 #include "host/config/flock_options.h"
@@ -45,6 +46,9 @@ namespace {
 
 constexpr const char* kMetricsHeader =
     "step,polarization,flocks,largest_flock,mean_nn_distance,order,mean_neighbors";
+
+// The most steps between two looks at the clock and at a stop signal.
+constexpr std::uint64_t kLongestStretch = std::uint64_t{1} << 40;
 
 struct RunOptions {
   FlockOptions flock;
@@ -204,6 +208,23 @@ void plot_metrics(std::uint64_t count, const SimulationConfig& config,
   outputs.written_externally("--plot");
 }
 
+// Where a run stopped by a signal stopped, and what it kept: "at step 300 of 1000; kept: the
+// checkpoint of step 200, the trajectory's 4 frames, to step 300". The outputs written at the
+// end were not written, and their temporary files are removed as the run unwinds.
+std::string stopped_at(std::uint64_t step, const Flight& flight,
+                       std::optional<std::uint64_t> checkpointed,
+                       const TrajectoryRecording& trajectory) {
+  std::vector<std::string> kept;
+  if (checkpointed) kept.push_back("the checkpoint of step " + std::to_string(*checkpointed));
+  if (!trajectory.kept().empty()) kept.push_back(trajectory.kept());
+  std::string where =
+      "at step " + std::to_string(step) + " of " + std::to_string(flight.last) + "; ";
+  if (kept.empty()) return where + "no output written";
+  where += "kept: " + kept[0];
+  for (std::size_t i = 1; i < kept.size(); ++i) where += ", " + kept[i];
+  return where;
+}
+
 // Writes the flight's checkpoint whole: a temporary file, flushed to disk, then renamed.
 void save_checkpoint(const Simulation& sim, const std::string& path) {
   OutputFiles file;
@@ -215,17 +236,7 @@ void save_checkpoint(const Simulation& sim, const std::string& path) {
 // The checkpoint to continue, checked against the rest of the command line: it holds every
 // option of its flight, so none may be given beside it.
 Checkpoint checkpoint_to_resume(const RunOptions& o, const std::vector<std::string>& given) {
-  FlockOptions unused;
-  OptionParser flight_options("");
-  add_flock_options(flight_options, unused);
-  const std::vector<std::string> flight = flight_options.names();
-  for (const std::string& name : given) {
-    if (std::find(flight.begin(), flight.end(), name) != flight.end()) {
-      throw InputError(name +
-                       " cannot be given with --resume: the checkpoint holds every option "
-                       "of its flight");
-    }
-  }
+  tools::refuse_flock_options(given, "--resume", "the checkpoint holds every option of its flight");
   if (std::find(given.begin(), given.end(), "--steps") == given.end()) {
     throw InputError("--resume needs --steps N, the step the flight ends at");
   }
@@ -315,19 +326,22 @@ int run_command(const std::vector<std::string>& args) {
   }
   ProgressBar progress(flight.steps());
   std::uint64_t done = flight.first, stretch = 1;
+  std::optional<std::uint64_t> checkpointed;  // the step of this run's last checkpoint
   const auto next_multiple = [&](std::uint64_t k) {
     return k == UINT64_MAX ? UINT64_MAX : (done / k + 1) * k;
   };
   while (done < flight.last) {
-    std::uint64_t until = std::min({flight.last, next_multiple(every),
-                                    next_multiple(checkpoint_every), trajectory.next_after(done)});
-    if (progress.enabled()) until = std::min(until, done + stretch);
+    const std::uint64_t until =
+        std::min({flight.last, next_multiple(every), next_multiple(checkpoint_every),
+                  trajectory.next_after(done), done + stretch});
     const auto start = std::chrono::steady_clock::now();
     sim->step(until - done);
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     flight.seconds += took;
-    if (took < 0.05) stretch *= 2;  // keep progress updates a few per second
+    // Stretches of a few hundredths of a second at least: progress updates a few times a
+    // second, and a stop soon after it is asked for.
+    if (took < 0.05 && stretch < kLongestStretch) stretch *= 2;
     done = until;
     progress.update(done - flight.first);
     const bool row = record && done % every == 0;
@@ -336,8 +350,13 @@ int run_command(const std::vector<std::string>& args) {
       if (row) append_metrics_row(metrics_csv, done, m);
       if (trajectory.due(done)) trajectory.record(done, *sim, m);
     }
-    if (done % checkpoint_every == 0 && done < flight.last)
+    if (done % checkpoint_every == 0 && done < flight.last) {
       save_checkpoint(*sim, o.checkpoint_file);
+      checkpointed = done;
+    }
+    if (stop_requested() && done < flight.last) {
+      throw Interrupted(stop_signal(), stopped_at(done, flight, checkpointed, trajectory));
+    }
   }
   progress.finish();
 

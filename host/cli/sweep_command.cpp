@@ -10,6 +10,7 @@
 #include <set>
 
 #include "host/base/errors.h"
+#include "host/base/interruption.h"
 #include "host/base/message_text.h"
 #include "host/cli/commands.h"
 #include "host/cli/sweep_csv.h"
@@ -218,6 +219,14 @@ std::vector<GridPoint> resolve_grid(const SweepOptions& o, const EnsemblePlan& p
   return grid;
 }
 
+// Where a sweep stopped by a signal stopped: the points done, and where their rows are.
+std::string stopped_after(std::size_t done, std::size_t points, const std::string& csv_file) {
+  std::string where =
+      "with " + std::to_string(done) + " of " + std::to_string(points) + " points done";
+  if (csv_file.empty()) return where + "; nothing written";
+  return where + "; their rows are in " + quoted_path(csv_file) + ", and --resume flies the rest";
+}
+
 }  // namespace
 
 int sweep_command(const std::vector<std::string>& args) {
@@ -285,27 +294,31 @@ int sweep_command(const std::vector<std::string>& args) {
   const auto started = std::chrono::steady_clock::now();
   ProgressBar progress(flocks.size(), "flocks");
   std::uint64_t finished = 0;
-  fly_ensemble(
-      flocks, plan, schedule, [&](std::size_t i, const std::vector<EnsembleSample>& flown) {
-        progress.update(++finished);
-        const std::size_t p = point_of[i];
-        samples[p][replica_of[i]] = flown;
-        if (--remaining[p] > 0) return;
-        // Its replicas are done: the point's row, now.
-        PointResult r;
-        r.index = p;
-        r.count = grid[p].count;
-        r.statistics = ensemble_statistics(samples[p], grid[p].count);
-        r.flight = grid[p].flight;
-        r.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        if (csv) {
-          csv->append(sweep_csv_row(point_values(o.params, grid[p].point), r.count, r.statistics,
-                                    r.flight, r.seconds));
-        }
-        results.push_back(std::move(r));
-        samples[p] = std::vector<std::vector<EnsembleSample>>(o.replicas);
-      });
+  try {
+    fly_ensemble(
+        flocks, plan, schedule, [&](std::size_t i, const std::vector<EnsembleSample>& flown) {
+          progress.update(++finished);
+          const std::size_t p = point_of[i];
+          samples[p][replica_of[i]] = flown;
+          if (--remaining[p] > 0) return;
+          // Its replicas are done: the point's row, now.
+          PointResult r;
+          r.index = p;
+          r.count = grid[p].count;
+          r.statistics = ensemble_statistics(samples[p], grid[p].count);
+          r.flight = grid[p].flight;
+          r.seconds =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+          if (csv) {
+            csv->append(sweep_csv_row(point_values(o.params, grid[p].point), r.count, r.statistics,
+                                      r.flight, r.seconds));
+          }
+          results.push_back(std::move(r));
+          samples[p] = std::vector<std::vector<EnsembleSample>>(o.replicas);
+        });
+  } catch (const Interrupted& stop) {
+    throw Interrupted(stop.signal(), stopped_after(results.size(), grid.size(), o.csv_file));
+  }
   progress.finish();
   // In the grid's order, whatever order the points finished in.
   std::sort(results.begin(), results.end(),

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "host/base/errors.h"
+#include "host/base/interruption.h"
 #include "host/core/flock_batch.h"
 
 namespace boids {
@@ -20,12 +21,20 @@ EnsembleSample sample_of(const FlockMetrics& m) {
           m.mean_nn_distance};
 }
 
-// Steps `flown` by `plan`, calling measure() at every sample.
+// The most steps a flock takes between two looks at a stop signal while it settles.
+constexpr std::uint64_t kSettlingStretch = 256;
+
+// Steps `flown` by `plan`, calling measure() at every sample; throws Interrupted, between
+// steps, once a stop is asked for (host/base/interruption.h).
 template <typename Flown, typename Measure>
 void follow_plan(Flown& flown, const EnsemblePlan& plan, Measure&& measure) {
-  flown.step(plan.discard);
+  for (std::uint64_t done = 0; done < plan.discard; done += kSettlingStretch) {
+    flown.step(std::min(kSettlingStretch, plan.discard - done));
+    throw_if_stopped();
+  }
   for (std::uint64_t done = 0; done < plan.steps; done += plan.every) {
     flown.step(plan.every);
+    throw_if_stopped();
     measure();
   }
 }

@@ -118,7 +118,7 @@ void check_memory(const SimulationConfig& config, std::uint64_t count) {
   const std::string what = "a flock of " + std::to_string(count) + " boids (" +
                            to_string(config.backend) + ", " + to_string(config.method) + ", " +
                            to_string(config.precision) + ")";
-  check_memory_fits(need.host, available_host_memory(), what, "host memory", "this machine");
+  check_memory_fits(need.host, available_host_memory(), what, "host memory", host_memory_holder());
   const CudaAvailability cuda =
       need.device > 0 ? cuda_availability() : CudaAvailability{};  // unusable: said later
   if (cuda.usable) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/base/interruption.h"
 #include "host/base/message_text.h"
 #include "host/model/obstacle_index.h"
 
@@ -64,8 +65,12 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
   const auto n = static_cast<std::int64_t>(count);
   // Once a boid has found no place, the others stop looking: the start is refused.
   std::atomic<bool> crowded{false};
+  // A start of billions of boids takes a while: a stop asked for meanwhile ends it.
+  std::atomic<bool> stopped{false};
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
+    if (i % 65536 == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);
+    if (stopped.load(std::memory_order_relaxed)) continue;
     const auto boid = static_cast<std::uint64_t>(i);
     double position[3] = {0, 0, 0};
     for (int a = 0; a < D; ++a) position[a] = random_position(seed, boid, a, side[a]);
@@ -92,6 +97,7 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
       break;
     }
   }
+  throw_if_stopped("while drawing the start");
   if (crowded.load()) {
     throw InputError("the obstacles leave almost no room: a boid found no free place in " +
                      std::to_string(kStartRedraws) + " draws");

@@ -187,4 +187,17 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
       });
 }
 
+void refuse_flock_options(const std::vector<std::string>& given, const std::string& option,
+                          const std::string& why) {
+  FlockOptions unused;
+  OptionParser flock_options("");
+  add_flock_options(flock_options, unused);
+  const std::vector<std::string> names = flock_options.names();
+  for (const std::string& name : given) {
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      throw InputError(name + " cannot be given with " + option + ": " + why);
+    }
+  }
+}
+
 }  // namespace boids::tools

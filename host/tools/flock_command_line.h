@@ -13,4 +13,10 @@ namespace boids::tools {
 // --precision, --init and --dimensions.
 void add_flock_options(OptionParser& parser, FlockOptions& options);
 
+// Throws InputError "NAME cannot be given with OPTION: WHY" for the first flock option among
+// `given` (the names a parser returned): for a command whose file holds the flight (`boids run
+// --resume`, `boids serve --replay`).
+void refuse_flock_options(const std::vector<std::string>& given, const std::string& option,
+                          const std::string& why);
+
 }  // namespace boids::tools

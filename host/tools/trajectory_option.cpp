@@ -116,4 +116,10 @@ void TrajectoryRecording::finish() {
   if (writer_) writer_->close();
 }
 
+std::string TrajectoryRecording::kept() const {
+  if (!writer_ || writer_->frames() == 0) return "";
+  return "the trajectory's " + std::to_string(writer_->frames()) + " frames, to step " +
+         std::to_string(last_step_);
+}
+
 }  // namespace boids::tools

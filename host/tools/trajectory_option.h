@@ -55,6 +55,9 @@ class TrajectoryRecording {
   void record(std::uint64_t step, Simulation& sim, const FlockMetrics& metrics);
   // Closes the file; throws RuntimeError when that fails.
   void finish();
+  // What a run stopped now leaves of it: "the trajectory's 12 frames, to step 1100", or ""
+  // when no frame was written (and the file is not there).
+  std::string kept() const;
 
  private:
   std::string file_;

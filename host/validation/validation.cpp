@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "host/base/interruption.h"
 #include "host/model/initial_state.h"
 #include "host/reference/reference.h"
 #include "host/validation/validation_flocks.h"
@@ -226,6 +227,7 @@ ValidationReport validate_backend(Backend backend, int dimensions) {
     for (const Precision precision : {Precision::kDouble, Precision::kFloat}) {
       const ValidationTolerance tolerance = validation_tolerance(method, precision);
       for (std::size_t f = 0; f < flocks.size(); ++f) {
+        throw_if_stopped("after " + std::to_string(report.cases.size()) + " cases");
         auto found = expected[f].find(tolerance.steps);
         if (found == expected[f].end()) {
           const FlockState s = reference_state(flocks[f].state, flocks[f].params, tolerance.steps);

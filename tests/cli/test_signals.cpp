@@ -1,10 +1,12 @@
-// What the process's signals and limits do to a tool: a file-size limit and a closed pipe each
-// end it with exit 1 and a message that names the cause.
+// What the process's signals and limits do to a tool: a file-size limit, a closed pipe and an
+// address-space limit each end it with exit 1 and a message that names the cause; SIGINT and
+// SIGTERM stop it between steps, keeping what was whole and leaving no temporary file.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -119,6 +121,130 @@ TEST_F(Signals, AClosedPipeFailsTheCommandWithAMessage) {
   const std::string said = "boids-bench: error: cannot write to standard output: Broken pipe\n";
   ASSERT_GE(r.err.size(), said.size()) << r.err;  // after its progress lines
   EXPECT_EQ(r.err.substr(r.err.size() - said.size()), said);
+}
+
+// Whether `file` comes to hold `lines` lines within `seconds`.
+bool wait_for_lines(const std::string& file, std::size_t lines, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    const std::string text = read_file(file);
+    if (static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) >= lines) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+bool wait_for_file(const std::string& file, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!std::filesystem::exists(file)) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+// The number after `label` in `text` (0 when it is not there).
+std::uint64_t number_after(const std::string& text, const std::string& label) {
+  const std::size_t at = text.find(label);
+  return at == std::string::npos ? 0 : std::stoull(text.substr(at + label.size()));
+}
+
+// SIGINT and SIGTERM stop a run between steps: exit 128 + the signal and one line saying where
+// it stopped and what it kept. The outputs of the end (--save, --metrics) are not written and
+// no temporary file is left; the last checkpoint resumes and the trajectory's frames convert.
+// Before, the signal killed the run where it stood, leaving a temporary file per output.
+TEST_F(Signals, AStopSignalEndsARunBetweenStepsKeepingWhatWasWhole) {
+  for (const int signal : {SIGINT, SIGTERM}) {
+    const std::string name = signal == SIGINT ? "int" : "term";
+    SCOPED_TRACE(name);
+    const pid_t pid = start({"run", "--backend", "cpu", "--count", "2000", "--steps", "1000000000",
+                             "--checkpoint", name + ".ckpt", "--checkpoint-every", "20",
+                             "--trajectory", name + ".h5", "--trajectory-every", "20", "--save",
+                             name + ".csv", "--metrics", name + "-metrics.csv"});
+    ASSERT_TRUE(wait_for_file(path(name + ".ckpt"), 120));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    kill(pid, signal);
+    EXPECT_EQ(wait_at_most(pid, 120), 128 + signal);
+    const std::string err = read_file(stem() + ".err");
+    const std::string said =
+        "boids: stopped by " + std::string(signal == SIGINT ? "SIGINT" : "SIGTERM") + " at step ";
+    EXPECT_EQ(err.rfind(said, 0), 0u) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_NE(err.find(" of 1000000000; kept: the checkpoint of step "), std::string::npos) << err;
+    EXPECT_NE(err.find(", the trajectory's "), std::string::npos) << err;
+    const std::uint64_t checkpointed = number_after(err, "the checkpoint of step ");
+    EXPECT_GT(checkpointed, 0u);
+    EXPECT_EQ(checkpointed % 20, 0u);
+    const Result resumed =
+        run({"run", "--resume", name + ".ckpt", "--steps", std::to_string(checkpointed + 5)});
+    EXPECT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_NE(resumed.out.find("now at step " + std::to_string(checkpointed + 5)),
+              std::string::npos)
+        << resumed.out;
+    const Result frames = run({"convert", name + ".h5", name + "-last.npy"});
+    EXPECT_EQ(frames.code, 0) << frames.err;
+    std::filesystem::remove(path(name + "-last.npy"));
+  }
+  EXPECT_EQ(entries(), (std::set<std::string>{"int.ckpt", "int.h5", "int.xdmf", "term.ckpt",
+                                              "term.h5", "term.xdmf"}));
+}
+
+// A sweep stopped by a signal keeps the rows of its finished points, says so, and --resume
+// flies the rest.
+TEST_F(Signals, AStopSignalEndsASweepKeepingItsFinishedRows) {
+  const std::vector<std::string> sweep = {
+      "sweep",   "--backend", "cpu",        "--param",    "alignment=0,0.1,0.2,0.3,0.4,0.5,0.6,0.7",
+      "--count", "400",       "--replicas", "1",          "--steps",
+      "20000",   "--every",   "1000",       "--schedule", "alone",
+      "--csv",   "rows.csv"};
+  const pid_t pid = start(sweep);
+  ASSERT_TRUE(wait_for_lines(path("rows.csv"), 2, 120));  // the header and a point
+  kill(pid, SIGTERM);
+  EXPECT_EQ(wait_at_most(pid, 120), 128 + SIGTERM);
+  const std::string err = read_file(stem() + ".err");
+  EXPECT_EQ(err.rfind("boids: stopped by SIGTERM with ", 0), 0u) << err;
+  EXPECT_NE(err.find(" of 8 points done; their rows are in 'rows.csv', and --resume flies the "
+                     "rest\n"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(entries(), (std::set<std::string>{"rows.csv"}));
+  std::vector<std::string> resume = sweep;
+  resume.push_back("--resume");
+  const Result r = run(resume);
+  EXPECT_EQ(r.code, 0) << r.err;
+  const std::string rows = read_file(path("rows.csv"));
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 9) << rows;
+}
+
+// Under an address-space limit (`ulimit -v`), a flock too large for it is refused before
+// anything is drawn, naming the limit and what was needed, and one that fits flies on every
+// thread the limit has room for. Before, the refusal blamed the machine, which had gigabytes
+// free, or libgomp ended the process with "Thread creation failed".
+TEST_F(Signals, AnAddressSpaceLimitIsNamedWithWhatWasNeeded) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than any limit leaves";
+#endif
+  const Result refused =
+      run_in_shell("ulimit -v 1000000; exec \"$0\" \"$@\"",
+                   {"run", "--backend", "cpu", "--count", "40000000", "--steps", "0"});
+  EXPECT_EQ(refused.code, 1) << refused.err;
+  EXPECT_EQ(refused.err.rfind("boids: error: a flock of 40000000 boids (cpu, hashed, float) "
+                              "needs ",
+                              0),
+            0u)
+      << refused.err;
+  EXPECT_NE(refused.err.find("; the process under its address-space limit (ulimit -v) has "),
+            std::string::npos)
+      << refused.err;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  for (const char* count : {"200000", "4000000"}) {
+    SCOPED_TRACE(count);
+    const Result flew = run_in_shell(
+        "ulimit -v 1000000; exec \"$0\" \"$@\"",
+        {"run", "--backend", "cpu", "--count", count, "--density", "0.012", "--steps", "3"});
+    EXPECT_EQ(flew.code, 0) << flew.err;
+  }
 }
 
 }  // namespace

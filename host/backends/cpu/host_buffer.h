@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "host/base/memory.h"
+
 namespace boids {
 
 // Elements are left uninitialised: the simulation writes every entry before it reads it, and a
@@ -47,6 +49,8 @@ class HostMemory {
   static constexpr bool kHostMemory = true;
 
   std::string memory_name() const { return "host memory"; }
+  // Who holds it, for messages: this machine, or the process under its address-space limit.
+  std::string memory_holder() const { return host_memory_holder(); }
 
   template <typename T>
   void upload(T* to, const T* from, std::size_t count) const {

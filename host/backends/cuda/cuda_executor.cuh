@@ -36,6 +36,7 @@ class CudaExecutor {
 
   std::string device() const { return device_; }
   std::string memory_name() const { return "GPU memory"; }
+  std::string memory_holder() const { return device(); }
   std::uint64_t available_memory() const;
   std::uint64_t scratch_bytes() const {
     return temp_.bytes() + result_.bytes() + segment_results_.bytes();
