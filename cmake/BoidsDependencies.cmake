@@ -9,6 +9,14 @@ find_package(ZLIB REQUIRED)  # trajectory chunks compressed on every thread
 if(BOIDS_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
+if(BOIDS_BUILD_SERVE)
+  # Boost.Beast and Boost.Asio, header-only (libboost-dev).
+  find_package(Boost 1.74 CONFIG COMPONENTS headers)
+  if(NOT Boost_FOUND)
+    message(FATAL_ERROR "boids: `boids serve` needs Boost.Beast (Debian's libboost-dev, installed "
+                        "by scripts/install-deps); -DBOIDS_BUILD_SERVE=OFF builds without it")
+  endif()
+endif()
 
 # Debian's Python (not a pyenv or virtualenv one first on PATH): it draws the plots with
 # python3-matplotlib, runs the Python tests and loads the Python module.

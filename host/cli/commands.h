@@ -12,5 +12,6 @@ int validate_command(const std::vector<std::string>& args);
 int info_command(const std::vector<std::string>& args);
 int sweep_command(const std::vector<std::string>& args);
 int convert_command(const std::vector<std::string>& args);
+int serve_command(const std::vector<std::string>& args);
 
 }  // namespace boids::cli

@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "  validate  check every method and precision of a backend against the reference\n"
     "  info      list the backends and devices of this machine\n"
     "  convert   between state files, checkpoints and trajectories (.csv, .npy, .h5, .gsd, .xdmf)\n"
+    "  serve     watch and steer a flock in a browser, live or replayed (boids serve --help)\n"
     "\n"
     "  --help     show this help\n"
     "  --version  show the version\n";
@@ -49,8 +50,9 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "info") return boids::cli::info_command(rest);
   if (command == "sweep") return boids::cli::sweep_command(rest);
   if (command == "convert") return boids::cli::convert_command(rest);
+  if (command == "serve") return boids::cli::serve_command(rest);
   throw boids::InputError("unknown command " + boids::quoted(command) +
-                          " (commands: run, sweep, validate, info, convert; see --help)");
+                          " (commands: run, sweep, validate, info, convert, serve; see --help)");
 }
 
 }  // namespace

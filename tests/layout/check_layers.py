@@ -26,7 +26,7 @@ FLOORS = [
     ["host/validation"],
     ["host/config"],
     ["host/mpi"],
-    ["host/tools"],
+    ["host/tools", "host/serve"],
     ["host/cli", "host/boids.h"],
     ["python", "viewer", "bench"],
     ["tests"],

@@ -1,0 +1,134 @@
+// `boids serve`: a flock (or a recorded trajectory) in the user's own browser, from wherever
+// boids runs: a headless GPU server is watched from a laptop through `ssh -L`. The server is
+// host/serve/server.h; this is its command line.
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "host/base/errors.h"
+#include "host/base/interruption.h"
+#include "host/cli/commands.h"
+#include "host/config/flock_options.h"
+#include "host/tools/flock_command_line.h"
+#include "host/tools/options.h"
+#if BOIDS_WITH_SERVE
+#include "host/serve/live_flock.h"
+#include "host/serve/replay.h"
+#include "host/serve/server.h"
+#endif
+
+namespace boids::cli {
+
+#if BOIDS_WITH_SERVE
+namespace {
+
+using tools::OptionParser;
+
+struct ServeOptions {
+  FlockOptions flock;
+  serve::ServerOptions server;
+  std::string replay;
+  double steps_per_second = 60;
+  bool help = false;
+};
+
+OptionParser make_parser(ServeOptions& o) {
+  OptionParser parser(
+      "Usage: boids serve [options]\n"
+      "Serves a flock to browsers: a page that draws it (WebGL2), steers it and charts its\n"
+      "order, at http://ADDRESS:PORT/. Takes every option of `boids run` for the flock, or\n"
+      "--replay FILE.h5 for a recorded trajectory. Runs until SIGINT or SIGTERM. A remote GPU\n"
+      "server is watched from a laptop with `ssh -L 8000:localhost:8000 server`, then\n"
+      "http://localhost:8000/ in the laptop's browser.");
+  tools::add_flock_options(parser, o.flock);
+  parser.add_value("--port", "N", "the port to listen on, 1 to 65535, or 0 for any (default 8000)",
+                   [&o](const std::string& v) {
+                     o.server.port =
+                         static_cast<std::uint16_t>(tools::parse_whole("--port", v, 0, 65535));
+                   });
+  parser.add_value("--bind", "ADDRESS",
+                   "the address to listen on (default 127.0.0.1: this machine alone); another "
+                   "needs --token, or one is made and printed",
+                   [&o](const std::string& v) { o.server.bind = v; });
+  parser.add_value("--token", "T",
+                   "the token every browser must bring (letters and digits, 16 to 128)",
+                   [&o](const std::string& v) {
+                     if (v.size() < 16 || v.size() > 128 ||
+                         v.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz"
+                                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos) {
+                       throw InputError("--token: expected 16 to 128 letters and digits");
+                     }
+                     o.server.token = v;
+                   });
+  parser.add_value("--rate", "R", "steps a second, at most (default 60; 0: as fast as it steps)",
+                   [&o](const std::string& v) {
+                     o.steps_per_second = tools::parse_non_negative("--rate", v);
+                     if (o.steps_per_second > serve::kMaxStepsPerSecond)
+                       throw InputError("--rate: at most 1000000 steps a second");
+                   });
+  parser.add_value(
+      "--replay", "FILE.h5",
+      "play a recorded H5MD trajectory (boids run --trajectory) instead of a flock",
+      [&o](const std::string& v) { o.replay = tools::parse_file_name("--replay", v); });
+  parser.add_flag("--help", "show this help", [&o] { o.help = true; });
+  return parser;
+}
+
+}  // namespace
+
+int serve_command(const std::vector<std::string>& args) {
+  ServeOptions o;
+  const OptionParser parser = make_parser(o);
+  const std::vector<std::string> given = parser.parse(args);
+  if (o.help) {
+    std::cout << parser.help();
+    return 0;
+  }
+  const bool remote = !serve::is_loopback(o.server.bind);
+  if (remote && o.server.token.empty()) o.server.token = serve::random_token();
+  std::unique_ptr<serve::FrameSource> source;
+  serve::LiveFlock* live = nullptr;
+  if (!o.replay.empty()) {
+    tools::refuse_flock_options(given, "--replay", "the file holds the flight");
+    source = std::make_unique<serve::Replay>(o.replay);
+  } else {
+    const SimulationConfig config = resolve_config(o.flock);
+    check_memory(config, resolve_count(o.flock));
+    const FlockState start = initial_state(o.flock, config.params);
+    auto flock = std::make_unique<serve::LiveFlock>(config, start, o.steps_per_second);
+    live = flock.get();
+    source = std::move(flock);
+  }
+  serve::Server server(o.server, *source);
+  if (live) {
+    live->start({[&server] { server.snapshot_ready(); },
+                 [&server](const std::string& text) { server.broadcast(text); }});
+  }
+  server.start();
+  const std::string host =
+      o.server.bind.find(':') != std::string::npos ? "[" + o.server.bind + "]" : o.server.bind;
+  std::cout << "serving http://" << host << ":" << server.port() << "/"
+            << (o.server.token.empty() ? "" : "?token=" + o.server.token) << std::endl;
+  while (!stop_requested()) {
+    if (const std::string failure = source->failure(); !failure.empty())
+      throw RuntimeError(failure);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  server.stop();
+  std::cerr << "boids: serve stopped by " << signal_name(stop_signal()) << "\n";
+  return 0;
+}
+
+#else
+
+int serve_command(const std::vector<std::string>&) {
+  throw RuntimeError(
+      "this boids was built without `boids serve` (configure with -DBOIDS_BUILD_SERVE=ON; it "
+      "needs Boost.Beast, Debian's libboost-dev)");
+}
+
+#endif
+
+}  // namespace boids::cli

@@ -1,0 +1,298 @@
+#include "host/serve/live_flock.h"
+
+#include <nlohmann/json.hpp>
+
+#include "host/base/errors.h"
+#include "host/config/flock_options.h"
+#include "host/core/flight_rules.h"
+#include "host/model/initial_state.h"
+#include "host/serve/controls.h"
+
+namespace boids::serve {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Type = ClientMessage::Type;
+
+constexpr auto kMetricsEvery = std::chrono::milliseconds(500);
+
+nlohmann::json world_json(const FlockParams& p) {
+  nlohmann::json world = {{"width", p.world.width},
+                          {"height", p.world.height},
+                          {"boundary", to_string(p.world.boundary)}};
+  if (p.dimensions == 3) world["depth"] = p.world.depth;
+  return world;
+}
+
+// The parameters with a page's change made; throws InputError where the flight's rules refuse
+// it. Changes that make a new flock (reset, model) and those of the stepping alone leave them.
+FlockParams changed_params(const FlockParams& params, Precision precision, std::uint64_t count,
+                           const ClientMessage& m) {
+  FlockParams next = params;
+  switch (m.type) {
+    case Type::kSet:
+      return with_control(params, precision, m.name, m.value);
+    case Type::kGoal:
+      next.has_goal = m.on;
+      if (m.on) next.goal = {m.at.x, m.at.y, params.dimensions == 3 ? m.at.z : 0.0};
+      check_flight_params(next, precision);
+      return next;
+    case Type::kModel: {
+      // A new model is a new flock: the model's defaults at its example's density (as the
+      // native viewer's switch); a box keeps its sides, and the world its boundary.
+      next = model_defaults(m.model, count);
+      if (params.dimensions == 3) {
+        next.dimensions = 3;
+        next.world = params.world;
+      }
+      next.world.boundary = params.world.boundary;
+      check_flight_params(next, precision);
+      return next;
+    }
+    default:
+      return next;
+  }
+}
+
+}  // namespace
+
+LiveFlock::LiveFlock(const SimulationConfig& config, const FlockState& start,
+                     double steps_per_second)
+    : config_(config),
+      sim_(make_simulation(config, start)),
+      count_(start.size()),
+      steps_per_second_(steps_per_second) {}
+
+LiveFlock::~LiveFlock() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void LiveFlock::start(Listener listener) {
+  listener_ = std::move(listener);
+  thread_ = std::thread([this] {
+    try {
+      loop();
+    } catch (const std::exception& e) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      failure_ = e.what();
+    }
+  });
+}
+
+std::shared_ptr<const Snapshot> LiveFlock::next(std::uint64_t after, std::uint64_t) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (latest_ && latest_->number > after) return latest_;
+  snapshot_wanted_ = true;
+  wake_.notify_all();
+  return nullptr;
+}
+
+void LiveFlock::apply(const ClientMessage& message) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (message.type == Type::kPredator && config_.params.dimensions == 3) {
+    throw InputError("the pointer is a predator in two dimensions only");
+  }
+  if (message.type == Type::kSeek) throw InputError("a live flock has no frames to seek");
+  changed_params(config_.params, config_.precision, count_,
+                 message);  // refused now, or applied later
+  pending_.push_back(message);
+  wake_.notify_all();
+}
+
+std::string LiveFlock::description() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return describe_locked();
+}
+
+std::string LiveFlock::describe_locked() const {
+  const FlockParams& p = config_.params;
+  nlohmann::json controls = nlohmann::json::array();
+  for (const Control& c : controls_of(p)) {
+    controls.push_back({{"name", c.name},
+                        {"low", c.low},
+                        {"high", c.high},
+                        {"log", c.logarithmic},
+                        {"value", c.value}});
+  }
+  nlohmann::json j = {{"type", "flock"},
+                      {"mode", "live"},
+                      {"count", count_},
+                      {"dimensions", p.dimensions},
+                      {"world", world_json(p)},
+                      {"model", to_string(p.model)},
+                      {"radius", p.radius},
+                      {"backend", to_string(config_.backend)},
+                      {"method", to_string(config_.method)},
+                      {"precision", to_string(config_.precision)},
+                      {"device", sim_ ? sim_->device() : std::string()},
+                      {"seed", config_.seed},
+                      {"paused", paused_},
+                      {"steps_per_second", steps_per_second_},
+                      {"controls", controls}};
+  j["goal"] = p.has_goal ? nlohmann::json{{"x", p.goal.x}, {"y", p.goal.y}, {"z", p.goal.z}}
+                         : nlohmann::json(nullptr);
+  return j.dump();
+}
+
+std::string LiveFlock::failure() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return failure_;
+}
+
+void LiveFlock::loop() {
+  auto next_step = Clock::now();
+  auto next_metrics = Clock::now();
+  for (;;) {
+    bool stepping = false;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      for (;;) {
+        if (stopping_) return;
+        const bool due = !paused_ || step_once_;
+        const bool work = !pending_.empty() || (snapshot_wanted_ && changed_);
+        if (due && (steps_per_second_ <= 0 || Clock::now() >= next_step)) {
+          stepping = true;
+          break;
+        }
+        if (work) break;
+        if (due) {
+          wake_.wait_until(lock, next_step);
+        } else {
+          wake_.wait_for(lock, std::chrono::milliseconds(200));
+        }
+      }
+    }
+    apply_pending();
+    if (stepping) {
+      std::optional<PredatorPush> predator;
+      {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        predator = predator_;
+        step_once_ = false;
+        if (steps_per_second_ > 0) {
+          next_step =
+              std::max(next_step + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(1.0 / steps_per_second_)),
+                       Clock::now() - std::chrono::milliseconds(100));
+        }
+      }
+      if (predator) viewer_access(*sim_).apply_predator(*predator);
+      sim_->step(1);
+      changed_ = true;
+    }
+    bool want = false;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      want = snapshot_wanted_ && changed_;
+    }
+    if (want) publish_snapshot();
+    if (Clock::now() >= next_metrics && stepping) {
+      measure();
+      next_metrics = Clock::now() + kMetricsEvery;
+    }
+  }
+}
+
+void LiveFlock::apply_pending() {
+  std::vector<ClientMessage> messages;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    messages.swap(pending_);
+  }
+  if (messages.empty()) return;
+  for (const ClientMessage& m : messages) {
+    SimulationConfig next;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      next = config_;
+      switch (m.type) {
+        case Type::kPause:
+          paused_ = m.on;
+          break;
+        case Type::kStep:
+          paused_ = true;
+          step_once_ = true;
+          break;
+        case Type::kRate:
+          steps_per_second_ = m.value;
+          break;
+        case Type::kPredator:
+          predator_.reset();
+          if (m.on) predator_ = PredatorPush{m.at.x, m.at.y, m.value, 1.0};
+          break;
+        default:
+          break;
+      }
+    }
+    try {
+      if (m.type == Type::kReset || m.type == Type::kModel) {
+        if (m.type == Type::kModel)
+          next.params = changed_params(next.params, next.precision, count_, m);
+        next.seed += 1;
+        rebuild(next);
+      } else if (m.type == Type::kSet || m.type == Type::kGoal) {
+        next.params = changed_params(next.params, next.precision, count_, m);
+        sim_->set_params(next.params);
+        const std::lock_guard<std::mutex> lock(mutex_);
+        config_ = next;
+      }
+    } catch (const InputError&) {
+      // Checked when it came; a change made since refuses it now: the flock goes on as it was.
+    }
+  }
+  changed_ = true;
+  std::string text;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    text = describe_locked();
+  }
+  if (listener_.broadcast) listener_.broadcast(text);
+}
+
+// A new flock of `next`, from a random start of its seed; the old one is freed first, so that
+// the two never hold the memory at once.
+void LiveFlock::rebuild(const SimulationConfig& next) {
+  const FlockState start = make_initial_state(count_, next.seed, next.params);
+  sim_.reset();
+  sim_ = make_simulation(next, start);
+  const std::lock_guard<std::mutex> lock(mutex_);
+  config_ = next;
+}
+
+void LiveFlock::publish_snapshot() {
+  bool paused = false;
+  World world;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    paused = paused_;
+    world = config_.params.world;
+  }
+  auto snapshot = std::make_shared<const Snapshot>(
+      make_snapshot(sim_->state(), world, sim_->steps_taken(), ++snapshots_, paused));
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    latest_ = std::move(snapshot);
+    snapshot_wanted_ = false;
+    changed_ = false;
+  }
+  if (listener_.snapshot_ready) listener_.snapshot_ready();
+}
+
+void LiveFlock::measure() {
+  const FlockMetrics m = sim_->metrics();
+  const nlohmann::json j = {
+      {"type", "metrics"},
+      {"step", sim_->steps_taken()},
+      {"polarization", m.polarization},
+      {"order", m.order},
+      {"largest_share", static_cast<double>(m.largest_group) / static_cast<double>(count_)},
+      {"flocks", m.groups}};
+  if (listener_.broadcast) listener_.broadcast(j.dump());
+}
+
+}  // namespace boids::serve

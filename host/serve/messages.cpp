@@ -1,0 +1,144 @@
+#include "host/serve/messages.h"
+
+#include <cmath>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+
+namespace boids::serve {
+namespace {
+
+using json = nlohmann::json;
+using Type = ClientMessage::Type;
+
+struct Kind {
+  const char* name;
+  Type type;
+  std::initializer_list<const char*> fields;  // besides "type"; all required but z
+};
+
+const Kind kKinds[] = {
+    {"next", Type::kNext, {"max_boids"}},
+    {"set", Type::kSet, {"name", "value"}},
+    {"pause", Type::kPause, {"on"}},
+    {"step", Type::kStep, {}},
+    {"reset", Type::kReset, {}},
+    {"model", Type::kModel, {"model"}},
+    {"rate", Type::kRate, {"steps_per_second"}},
+    {"goal", Type::kGoal, {"on", "x", "y"}},
+    {"predator", Type::kPredator, {"on", "x", "y", "radius"}},
+    {"seek", Type::kSeek, {"frame"}},
+};
+
+// The largest count a message may carry: a flock's boids, a trajectory's frames.
+constexpr double kMaxCount = 9007199254740992.0;  // 2^53: exact in a JavaScript number
+
+const json& field(const json& message, const char* name) {
+  const auto found = message.find(name);
+  if (found == message.end()) throw InputError(std::string("no \"") + name + "\" field");
+  return *found;
+}
+
+double number(const json& message, const char* name, double low, double high) {
+  const json& value = field(message, name);
+  if (!value.is_number()) throw InputError(std::string("\"") + name + "\" is not a number");
+  const double v = value.get<double>();
+  if (!(v >= low && v <= high)) {
+    throw InputError(std::string("\"") + name + "\" is " + number_text(v) + ", not in [" +
+                     number_text(low) + ", " + number_text(high) + "]");
+  }
+  return v;
+}
+
+std::uint64_t count(const json& message, const char* name, double low) {
+  const double v = number(message, name, low, kMaxCount);
+  if (v != std::floor(v)) throw InputError(std::string("\"") + name + "\" is not a whole number");
+  return static_cast<std::uint64_t>(v);
+}
+
+bool flag(const json& message, const char* name) {
+  const json& value = field(message, name);
+  if (!value.is_boolean()) throw InputError(std::string("\"") + name + "\" is not true or false");
+  return value.get<bool>();
+}
+
+std::string text(const json& message, const char* name) {
+  const json& value = field(message, name);
+  if (!value.is_string()) throw InputError(std::string("\"") + name + "\" is not a string");
+  return value.get<std::string>();
+}
+
+// A coordinate: finite, within the largest world any precision takes.
+double coordinate(const json& message, const char* name) {
+  return number(message, name, -1e60, 1e60);
+}
+
+const Kind& kind_of(const json& message) {
+  const std::string type = text(message, "type");
+  for (const Kind& kind : kKinds) {
+    if (type == kind.name) {
+      for (const auto& [key, value] : message.items()) {
+        bool known = key == "type" ||
+                     (key == "z" && (kind.type == Type::kGoal || kind.type == Type::kPredator));
+        for (const char* f : kind.fields) known = known || key == f;
+        if (!known) throw InputError("a \"" + type + "\" message has no field " + quoted(key));
+      }
+      return kind;
+    }
+  }
+  throw InputError("unknown message type " + quoted(type));
+}
+
+}  // namespace
+
+ClientMessage parse_client_message(std::string_view bytes) {
+  if (bytes.size() > kMaxMessageBytes) {
+    throw InputError("a message of " + std::to_string(bytes.size()) + " bytes (at most " +
+                     std::to_string(kMaxMessageBytes) + ")");
+  }
+  const json message = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (message.is_discarded()) throw InputError("a message that is not JSON");
+  if (!message.is_object()) throw InputError("a message that is not a JSON object");
+  const Kind& kind = kind_of(message);
+  ClientMessage m;
+  m.type = kind.type;
+  switch (kind.type) {
+    case Type::kNext:
+      m.count = count(message, "max_boids", 1);
+      break;
+    case Type::kSet:
+      m.name = text(message, "name");
+      m.value = number(message, "value", -1e60, 1e60);
+      break;
+    case Type::kPause:
+      m.on = flag(message, "on");
+      break;
+    case Type::kStep:
+    case Type::kReset:
+      break;
+    case Type::kModel: {
+      const std::optional<Model> model = parse_model(text(message, "model"));
+      if (!model) throw InputError("unknown model " + quoted(text(message, "model")));
+      m.model = *model;
+      break;
+    }
+    case Type::kRate:
+      m.value = number(message, "steps_per_second", 0, kMaxStepsPerSecond);
+      break;
+    case Type::kGoal:
+    case Type::kPredator:
+      m.on = flag(message, "on");
+      m.at = {coordinate(message, "x"), coordinate(message, "y"),
+              message.contains("z") ? coordinate(message, "z") : 0.0};
+      if (kind.type == Type::kPredator) m.value = number(message, "radius", 0, 1e60);
+      break;
+    case Type::kSeek:
+      m.count = count(message, "frame", 0);
+      break;
+  }
+  return m;
+}
+
+}  // namespace boids::serve

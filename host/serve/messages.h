@@ -1,0 +1,42 @@
+// What a page may send to `boids serve`, and the parser that admits nothing else. A message is
+// one JSON object of at most kMaxMessageBytes in a WebSocket text frame, with a "type" and that
+// type's fields, each of its kind and range; anything else (another type, a missing, unknown or
+// mistyped field, a number out of range, a binary frame) is refused, and the server then closes
+// that connection (host/serve/server.h).
+//
+//   {"type": "next", "max_boids": N}        the next frame, once the page is ready for it
+//   {"type": "set", "name": C, "value": V}  a control (host/serve/controls.h)
+//   {"type": "pause", "on": B}   {"type": "step"}   {"type": "reset"}
+//   {"type": "model", "model": "boids" | "steering" | "vicsek"}   a new flock of that model
+//   {"type": "rate", "steps_per_second": R}  0 for as fast as the flock steps
+//   {"type": "goal", "on": B, "x": X, "y": Y[, "z": Z]}
+//   {"type": "predator", "on": B, "x": X, "y": Y, "radius": R}   the pointer as a predator
+//   {"type": "seek", "frame": K}             a replay's frame
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "host/model/flock.h"
+
+namespace boids::serve {
+
+inline constexpr std::size_t kMaxMessageBytes = 4096;
+inline constexpr double kMaxStepsPerSecond = 1e6;
+
+struct ClientMessage {
+  enum class Type { kNext, kSet, kPause, kStep, kReset, kModel, kRate, kGoal, kPredator, kSeek };
+  Type type = Type::kNext;
+  std::uint64_t count = 0;  // next: max_boids (>= 1); seek: the frame
+  std::string name;         // set
+  double value = 0;         // set: the value; rate: steps a second; predator: the radius
+  bool on = false;          // pause, goal, predator
+  Vec3 at;                  // goal, predator
+  Model model = Model::kBoids;
+};
+
+// Throws InputError saying what is wrong (one line) unless `text` is a message of the protocol.
+ClientMessage parse_client_message(std::string_view text);
+
+}  // namespace boids::serve

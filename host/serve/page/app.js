@@ -1,0 +1,185 @@
+// The page of `boids serve`: connects to /ws, asks for a frame whenever it has taken the last
+// (so a slow page drops frames and never slows the flock), draws between the last two frames,
+// and sends what the panel and the pointer change.
+import { decodeFrame, bytesPerBoid } from "./frames.js";
+import { FlockView } from "./draw.js";
+import { Panel } from "./panel.js";
+
+const canvas = document.getElementById("flock");
+const view = new FlockView(canvas);
+let socket = null;
+const send = (message) => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message)); };
+const panel = new Panel(send);
+
+// Frames and their arrival times, for drawing between them.
+let flock = null;
+let frameTimes = [0, 0];
+let asked = 0;           // when the last frame was asked for
+let maxBoids = 2 ** 31;  // what the link carries at the frame rate aimed at
+let linkRate = 0;        // bytes a second, measured
+let lastFrame = null;
+const AIM_SECONDS = 1 / 30;
+window.boids = { frames: 0, flock: null, lastFrame: null, metrics: null };  // for tests and the console
+
+function askForFrame() {
+  asked = performance.now();
+  send({ type: "next", max_boids: maxBoids });
+}
+
+// The link's rate from the frame just taken; the boids a frame may hold to keep the aim.
+function measureLink(frame) {
+  const seconds = Math.max((performance.now() - asked) / 1000, 1e-4);
+  const rate = frame.bytes / seconds;
+  linkRate = linkRate === 0 ? rate : 0.8 * linkRate + 0.2 * rate;
+  const fits = Math.floor((linkRate * AIM_SECONDS) / bytesPerBoid(frame.dimensions));
+  maxBoids = Math.max(1000, Math.min(2 ** 31, fits));
+  if (frame.stride > 1) {
+    panel.showing(`showing 1 in ${frame.stride} boids (${frame.count} of ${frame.total}): ` +
+                  `the link carries ${(linkRate / 1e6).toFixed(1)} MB/s`);
+  } else {
+    panel.showing("");
+  }
+}
+
+function takeFrame(buffer) {
+  const frame = decodeFrame(buffer);
+  measureLink(frame);
+  view.upload(frame);
+  frameTimes = [frameTimes[1], performance.now()];
+  lastFrame = frame;
+  window.boids.frames += 1;
+  window.boids.lastFrame = { step: frame.step, count: frame.count, total: frame.total, stride: frame.stride };
+  panel.status(`${flock.mode === "replay" ? "frame " + (replay.frame + 1) + " of " + flock.frames + ", " : ""}` +
+               `step ${frame.step}, ${frame.total} boids${frame.paused ? ", paused" : ""}` +
+               (flock.device ? ` on ${flock.device}` : ""));
+  if (flock.mode === "replay") replay.arrived();
+  else askForFrame();
+}
+
+function takeText(text) {
+  const message = JSON.parse(text);
+  if (message.type === "flock") {
+    flock = message;
+    window.boids.flock = message;
+    view.setWorld([message.world.width, message.world.height, message.world.depth || 0], message.dimensions);
+    panel.describe(message);
+    if (message.mode === "replay") replay.start(message);
+  } else if (message.type === "metrics") {
+    window.boids.metrics = message;
+    panel.measure(message);
+  } else if (message.type === "refused") {
+    panel.refused(message.message);
+    setTimeout(() => panel.refused(""), 4000);
+  } else if (message.type === "role") {
+    panel.refused(message.steer ? "" : "another page steers this flock; this one watches");
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}/ws`);
+  socket.binaryType = "arraybuffer";
+  socket.onopen = () => { panel.status("connected"); askForFrame(); };
+  socket.onmessage = (event) => {
+    if (typeof event.data === "string") takeText(event.data);
+    else takeFrame(event.data);
+  };
+  socket.onclose = (event) => {
+    panel.status(`disconnected${event.reason ? ": " + event.reason : ""}; reconnecting...`);
+    setTimeout(connect, 1000);
+  };
+}
+
+// A replay's player: the page asks for the frames it plays, at the speed chosen.
+const replay = {
+  frame: 0, playing: true, waiting: false, due: 0,
+  start(description) {
+    const scrubber = document.getElementById("scrubber");
+    scrubber.max = Math.max(description.frames - 1, 0);
+    scrubber.oninput = () => this.seek(Number(scrubber.value));
+    document.getElementById("play").onclick = () => {
+      this.playing = !this.playing;
+      document.getElementById("play").textContent = this.playing ? "Pause" : "Play";
+    };
+    document.getElementById("play").textContent = this.playing ? "Pause" : "Play";
+    this.seek(0);
+  },
+  seek(frame) {
+    this.frame = frame;
+    document.getElementById("scrubber").value = frame;
+    document.getElementById("frame-label").textContent = `${frame + 1} / ${flock.frames}`;
+    this.waiting = true;
+    send({ type: "seek", frame });
+    askForFrame();
+  },
+  arrived() { this.waiting = false; },
+  tick(now) {
+    if (!flock || flock.mode !== "replay" || !this.playing || this.waiting || flock.frames < 2) return;
+    const speed = Number(document.getElementById("speed").value);
+    if (now < this.due) return;
+    this.due = now + 1000 / (30 * speed);
+    this.seek((this.frame + 1) % flock.frames);
+  },
+};
+
+// Pointer, as the native viewer: in 2D the left button held is a predator (seed 002's), and a
+// right or shift drag pans; in 3D a drag orbits and a right or shift drag pans; the wheel zooms.
+let dragging = null;
+canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+canvas.addEventListener("pointerdown", (e) => {
+  canvas.setPointerCapture(e.pointerId);
+  const pan = e.button === 2 || e.shiftKey;
+  const scare = !pan && view.dimensions === 2;
+  dragging = { x: e.clientX, y: e.clientY, pan, scare };
+  if (scare) predator(e, true);
+});
+canvas.addEventListener("pointerup", (e) => {
+  if (dragging && dragging.scare) predator(e, false);
+  dragging = null;
+});
+canvas.addEventListener("pointermove", (e) => {
+  if (!dragging) return;
+  const ratio = window.devicePixelRatio || 1;
+  const dx = (e.clientX - dragging.x) * ratio, dy = (e.clientY - dragging.y) * ratio;
+  dragging.x = e.clientX;
+  dragging.y = e.clientY;
+  if (dragging.scare) return predator(e, true);
+  if (view.dimensions === 3 && !dragging.pan) {
+    view.yaw -= dx * 0.005;
+    view.pitch = Math.max(-1.5, Math.min(1.5, view.pitch + dy * 0.005));
+  } else if (view.dimensions === 3) {
+    const size = Math.max(...view.world) * view.distance * 0.002;
+    view.center[0] -= (Math.cos(view.yaw - Math.PI / 2) * dx) * size;
+    view.center[1] -= (Math.sin(view.yaw - Math.PI / 2) * dx) * size;
+    view.center[2] += dy * size;
+  } else {
+    const [x0, y0] = view.worldAt(0, 0), [x1, y1] = view.worldAt(dx, dy);
+    view.center[0] -= x1 - x0;
+    view.center[1] -= y1 - y0;
+  }
+});
+canvas.addEventListener("wheel", (e) => {
+  e.preventDefault();
+  const factor = Math.exp(-e.deltaY * 0.001);
+  if (view.dimensions === 3) view.distance = Math.max(0.05, Math.min(20, view.distance / factor));
+  else view.zoom = Math.max(0.2, Math.min(1000, view.zoom * factor));
+}, { passive: false });
+window.addEventListener("keydown", (e) => { if (e.key === "h" || e.key === "Home") view.home(); });
+
+function predator(e, on) {
+  if (!flock || flock.mode !== "live" || flock.dimensions !== 2) return;
+  const ratio = window.devicePixelRatio || 1;
+  const [x, y] = view.worldAt(e.offsetX * ratio, e.offsetY * ratio);
+  send({ type: "predator", on, x, y, radius: 2 * (flock.radius || 10) });
+}
+
+function frame(now) {
+  replay.tick(now);
+  const span = frameTimes[1] - frameTimes[0];
+  const blend = span > 0 ? Math.min(1, (now - frameTimes[1]) / span) : 1;
+  view.draw(blend);
+  requestAnimationFrame(frame);
+}
+
+connect();
+requestAnimationFrame(frame);

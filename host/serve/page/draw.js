@@ -1,0 +1,260 @@
+// Draws the flock with WebGL2: each boid a small triangle pointing along its heading, coloured
+// by it (the hue of its azimuth, as the native viewer), between its last two frames'
+// positions (a boid that wrapped around the torus jumps), in a 2D view (pan, zoom) or a 3D
+// one (orbit, pan, zoom), with the world's outline.
+
+const BOID_VERTEX = `#version 300 es
+in vec2 corner;          // the triangle in the boid's frame: x ahead, y to the side
+in float px, py, pz;     // the previous frame's position: bins of 1/65536 of the world
+in float cx, cy, cz;     // the current frame's
+in float azimuth_byte, elevation_byte;
+uniform float blend;     // 0 at the previous frame, 1 at the current
+uniform vec3 world;
+uniform mat4 transform;  // world to clip space
+uniform vec2 pixel;      // one pixel in clip space
+uniform float size;      // pixels
+uniform bool box;
+out vec3 colour;
+
+vec3 hue(float h) {
+  vec3 k = mod(vec3(5.0, 3.0, 1.0) + h * 6.0, 6.0);
+  return 1.0 - 0.8 * clamp(min(k, 4.0 - k), 0.0, 1.0);
+}
+
+void main() {
+  vec3 from = (vec3(px, py, pz) + 0.5) / 65536.0, to = (vec3(cx, cy, cz) + 0.5) / 65536.0;
+  vec3 moved = to - from;
+  bool wrapped = any(greaterThan(abs(moved), vec3(0.5)));
+  vec3 at = (wrapped ? to : mix(from, to, blend)) * world;
+  float azimuth = azimuth_byte / 256.0 * 6.2831853;
+  float elevation = box ? (elevation_byte / 255.0 - 0.5) * 3.1415927 : 0.0;
+  vec3 ahead = vec3(cos(elevation) * cos(azimuth), cos(elevation) * sin(azimuth), sin(elevation));
+  vec4 here = transform * vec4(at, 1.0);
+  vec4 there = transform * vec4(at + ahead * 0.01 * max(world.x, world.y), 1.0);
+  vec2 along = there.xy / there.w - here.xy / here.w;
+  along = length(along / pixel) > 1e-6 ? normalize(along / pixel) : vec2(1.0, 0.0);
+  vec2 side = vec2(-along.y, along.x);
+  vec2 offset = (corner.x * along + corner.y * side) * size * pixel;
+  gl_Position = vec4(here.xy / here.w + offset, here.z / here.w, 1.0);
+  colour = hue(azimuth_byte / 256.0);
+}`;
+
+const BOID_FRAGMENT = `#version 300 es
+precision mediump float;
+in vec3 colour;
+out vec4 fragment;
+void main() { fragment = vec4(colour, 1.0); }`;
+
+const LINE_VERTEX = `#version 300 es
+in vec3 corner;
+uniform vec3 world;
+uniform mat4 transform;
+void main() { gl_Position = transform * vec4(corner * world, 1.0); }`;
+
+const LINE_FRAGMENT = `#version 300 es
+precision mediump float;
+out vec4 fragment;
+void main() { fragment = vec4(0.35, 0.4, 0.5, 1.0); }`;
+
+function compile(gl, vertex, fragment) {
+  const program = gl.createProgram();
+  for (const [type, source] of [[gl.VERTEX_SHADER, vertex], [gl.FRAGMENT_SHADER, fragment]]) {
+    const shader = gl.createShader(type);
+    gl.shaderSource(shader, source);
+    gl.compileShader(shader);
+    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(shader));
+    gl.attachShader(program, shader);
+  }
+  gl.linkProgram(program);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
+  return program;
+}
+
+// 4x4 matrices, column-major as WebGL takes them.
+function multiply(a, b) {
+  const out = new Float32Array(16);
+  for (let c = 0; c < 4; ++c)
+    for (let r = 0; r < 4; ++r)
+      for (let k = 0; k < 4; ++k) out[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
+  return out;
+}
+
+function perspective(fovy, aspect, near, far) {
+  const f = 1 / Math.tan(fovy / 2);
+  return new Float32Array([f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1,
+                           0, 0, (2 * far * near) / (near - far), 0]);
+}
+
+function lookAt(eye, target, up) {
+  const sub = (a, b) => a.map((v, i) => v - b[i]);
+  const norm = (a) => { const l = Math.hypot(...a) || 1; return a.map((v) => v / l); };
+  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const z = norm(sub(eye, target)), x = norm(cross(up, z)), y = cross(z, x);
+  return new Float32Array([x[0], y[0], z[0], 0, x[1], y[1], z[1], 0, x[2], y[2], z[2], 0,
+                           -dot(x, eye), -dot(y, eye), -dot(z, eye), 1]);
+}
+
+export class FlockView {
+  constructor(canvas) {
+    this.canvas = canvas;
+    const gl = canvas.getContext("webgl2", { antialias: true, preserveDrawingBuffer: true });
+    if (!gl) throw new Error("this browser has no WebGL2");
+    this.gl = gl;
+    this.boids = compile(gl, BOID_VERTEX, BOID_FRAGMENT);
+    this.lines = compile(gl, LINE_VERTEX, LINE_FRAGMENT);
+    this.vao = gl.createVertexArray();
+    this.corner = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.corner);
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([1, 0, -0.6, 0.45, -0.6, -0.45]), gl.STATIC_DRAW);
+    this.buffers = { previous: [], current: [], heading: [] };
+    for (let a = 0; a < 3; ++a) {
+      this.buffers.previous.push(gl.createBuffer());
+      this.buffers.current.push(gl.createBuffer());
+    }
+    this.buffers.heading.push(gl.createBuffer(), gl.createBuffer());
+    this.outline = gl.createBuffer();
+    this.count = 0;
+    this.dimensions = 2;
+    this.world = [100, 100, 0];
+    // The camera: 2D, a centre and the world units a pixel spans; 3D, an orbit about a point.
+    this.center = [50, 50, 50];
+    this.zoom = 1;
+    this.yaw = -0.6;
+    this.pitch = 0.5;
+    this.distance = 2.2;
+  }
+
+  setWorld(world, dimensions) {
+    const changed = dimensions !== this.dimensions || world.some((v, i) => v !== this.world[i]);
+    this.world = world;
+    this.dimensions = dimensions;
+    if (changed) this.home();
+    const gl = this.gl;
+    const edges = dimensions === 3
+      ? [0,0,0, 1,0,0, 1,0,0, 1,1,0, 1,1,0, 0,1,0, 0,1,0, 0,0,0, 0,0,1, 1,0,1, 1,0,1, 1,1,1,
+         1,1,1, 0,1,1, 0,1,1, 0,0,1, 0,0,0, 0,0,1, 1,0,0, 1,0,1, 1,1,0, 1,1,1, 0,1,0, 0,1,1]
+      : [0,0,0, 1,0,0, 1,0,0, 1,1,0, 1,1,0, 0,1,0, 0,1,0, 0,0,0];
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.outline);
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(edges), gl.STATIC_DRAW);
+    this.outlineVertices = edges.length / 3;
+  }
+
+  home() {
+    const [w, h, d] = this.world;
+    this.center = [w / 2, h / 2, (d || 0) / 2];
+    this.zoom = 1;
+    this.distance = 2.2;
+  }
+
+  // A new frame: the current positions become the previous ones (unless the boids differ).
+  upload(frame) {
+    const gl = this.gl;
+    const same = frame.count === this.count && frame.stride === this.stride && frame.dimensions === this.dimensions;
+    [this.buffers.previous, this.buffers.current] = [this.buffers.current, this.buffers.previous];
+    for (let a = 0; a < frame.dimensions; ++a) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.current[a]);
+      gl.bufferData(gl.ARRAY_BUFFER, frame.position[a], gl.STREAM_DRAW);
+      if (!same) {
+        gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.previous[a]);
+        gl.bufferData(gl.ARRAY_BUFFER, frame.position[a], gl.STREAM_DRAW);
+      }
+    }
+    for (let h = 0; h < frame.heading.length; ++h) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.heading[h]);
+      gl.bufferData(gl.ARRAY_BUFFER, frame.heading[h], gl.STREAM_DRAW);
+    }
+    this.count = frame.count;
+    this.stride = frame.stride;
+  }
+
+  transform() {
+    const width = this.canvas.width, height = this.canvas.height;
+    if (this.dimensions === 3) {
+      const size = Math.max(...this.world);
+      const eye = [
+        this.center[0] + size * this.distance * Math.cos(this.pitch) * Math.cos(this.yaw),
+        this.center[1] + size * this.distance * Math.cos(this.pitch) * Math.sin(this.yaw),
+        this.center[2] + size * this.distance * Math.sin(this.pitch),
+      ];
+      const projection = perspective(0.8, width / height, size * 0.01, size * 20);
+      return multiply(projection, lookAt(eye, this.center, [0, 0, 1]));
+    }
+    // 2D: the world fits the canvas at zoom 1, y up.
+    const fit = Math.min(width / this.world[0], height / this.world[1]) * 0.95 * this.zoom;
+    const sx = (2 * fit) / width, sy = (2 * fit) / height;
+    return new Float32Array([sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, 1, 0,
+                             -sx * this.center[0], -sy * this.center[1], 0, 1]);
+  }
+
+  // The world point under a pixel of the canvas (2D).
+  worldAt(px, py) {
+    const width = this.canvas.width, height = this.canvas.height;
+    const fit = Math.min(width / this.world[0], height / this.world[1]) * 0.95 * this.zoom;
+    return [this.center[0] + (px - width / 2) / fit, this.center[1] - (py - height / 2) / fit];
+  }
+
+  draw(blend) {
+    const gl = this.gl, canvas = this.canvas;
+    const ratio = window.devicePixelRatio || 1;
+    const w = Math.floor(canvas.clientWidth * ratio), h = Math.floor(canvas.clientHeight * ratio);
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    gl.viewport(0, 0, w, h);
+    gl.clearColor(0.043, 0.055, 0.078, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    const transform = this.transform();
+    const world = [this.world[0], this.world[1], this.dimensions === 3 ? this.world[2] : 1];
+
+    gl.useProgram(this.lines);
+    gl.bindVertexArray(null);
+    gl.uniform3fv(gl.getUniformLocation(this.lines, "world"), world);
+    gl.uniformMatrix4fv(gl.getUniformLocation(this.lines, "transform"), false, transform);
+    const cornerLine = gl.getAttribLocation(this.lines, "corner");
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.outline);
+    gl.enableVertexAttribArray(cornerLine);
+    gl.vertexAttribPointer(cornerLine, 3, gl.FLOAT, false, 0, 0);
+    gl.vertexAttribDivisor(cornerLine, 0);
+    gl.drawArrays(gl.LINES, 0, this.outlineVertices || 0);
+    gl.disableVertexAttribArray(cornerLine);
+    if (this.count === 0) return;
+
+    const p = this.boids;
+    gl.useProgram(p);
+    gl.bindVertexArray(this.vao);
+    gl.uniform1f(gl.getUniformLocation(p, "blend"), blend);
+    gl.uniform3fv(gl.getUniformLocation(p, "world"), world);
+    gl.uniformMatrix4fv(gl.getUniformLocation(p, "transform"), false, transform);
+    gl.uniform2f(gl.getUniformLocation(p, "pixel"), 2 / w, 2 / h);
+    gl.uniform1f(gl.getUniformLocation(p, "size"), (this.count > 200000 ? 3 : 6) * ratio);
+    gl.uniform1i(gl.getUniformLocation(p, "box"), this.dimensions === 3 ? 1 : 0);
+    const bind = (name, buffer, size, type, divisor) => {
+      const at = gl.getAttribLocation(p, name);
+      if (at < 0) return;
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+      gl.enableVertexAttribArray(at);
+      gl.vertexAttribPointer(at, size, type, false, 0, 0);
+      gl.vertexAttribDivisor(at, divisor);
+    };
+    bind("corner", this.corner, 2, gl.FLOAT, 0);
+    const box = this.dimensions === 3;
+    for (let a = 0; a < 3; ++a) {
+      for (const [prefix, buffers] of [["p", this.buffers.previous], ["c", this.buffers.current]]) {
+        const attribute = prefix + "xyz"[a];
+        if (a < 2 || box) {
+          bind(attribute, buffers[a], 1, gl.UNSIGNED_SHORT, 1);
+        } else {
+          const at = gl.getAttribLocation(p, attribute);
+          if (at >= 0) { gl.disableVertexAttribArray(at); gl.vertexAttrib1f(at, 0); }
+        }
+      }
+    }
+    bind("azimuth_byte", this.buffers.heading[0], 1, gl.UNSIGNED_BYTE, 1);
+    if (box) {
+      bind("elevation_byte", this.buffers.heading[1], 1, gl.UNSIGNED_BYTE, 1);
+    } else {
+      const at = gl.getAttribLocation(p, "elevation_byte");
+      if (at >= 0) { gl.disableVertexAttribArray(at); gl.vertexAttrib1f(at, 0); }
+    }
+    gl.drawArraysInstanced(gl.TRIANGLES, 0, 3, this.count);
+  }
+}

@@ -1,0 +1,203 @@
+// `boids serve` in a real browser: Debian's chromium, headless, with software WebGL (SwiftShader),
+// driven through its DevTools protocol. The page draws the flock (a screenshot of many colours),
+// a slider moved in the page changes the flock (seen through the server, by a second page), a
+// replay plays its frames, and a box draws in 3D. Skipped, saying so, where chromium is not
+// installed (scripts/install-deps test installs it).
+#include <gtest/gtest.h>
+
+#include <boost/beast/core/detail/base64.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "tests/support/serve_fixture.h"
+
+namespace {
+
+namespace beast = boost::beast;
+using boids::test_support::get;
+using boids::test_support::Page;
+using boids::test_support::read_file;
+using boids::test_support::Result;
+using json = nlohmann::json;
+
+std::string chromium() {
+  for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser"}) {
+    if (access(path, X_OK) == 0) return path;
+  }
+  return "";
+}
+
+// The distinct colours of the flock's canvas, in buckets of 32 levels a channel, counting
+// pixels brighter than the background alone.
+constexpr const char* kCountColours = R"((() => {
+  const canvas = document.getElementById("flock");
+  const copy = document.createElement("canvas");
+  copy.width = canvas.width; copy.height = canvas.height;
+  const g = copy.getContext("2d");
+  g.drawImage(canvas, 0, 0);
+  const d = g.getImageData(0, 0, copy.width, copy.height).data;
+  const seen = new Set();
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i] + d[i + 1] + d[i + 2] > 240) seen.add((d[i] >> 5) << 6 | (d[i + 1] >> 5) << 3 | d[i + 2] >> 5);
+  }
+  return seen.size;
+})())";
+
+class Browser : public boids::test_support::ServeFixture {
+ protected:
+  void SetUp() override {
+    ServeFixture::SetUp();
+    if (chromium().empty()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps test)";
+  }
+  void TearDown() override {
+    devtools_.reset();
+    if (browser_ > 0) {
+      kill(browser_, SIGKILL);
+      waitpid(browser_, nullptr, 0);
+    }
+    std::filesystem::remove(stem() + ".browser.out");
+    std::filesystem::remove(stem() + ".browser.err");
+    ServeFixture::TearDown();
+  }
+
+  // Opens `address` in a headless chromium and connects to its page's DevTools.
+  void open(const std::string& address) {
+    const std::string profile = path("profile");
+    browser_ = spawn(chromium(),
+                     {"--headless=new", "--no-sandbox", "--use-gl=angle", "--use-angle=swiftshader",
+                      "--enable-unsafe-swiftshader", "--no-first-run", "--user-data-dir=" + profile,
+                      "--window-size=900,700", "--remote-debugging-port=0", address},
+                     stem() + ".browser.out", stem() + ".browser.err");
+    std::uint16_t port = 0;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (port == 0 && std::chrono::steady_clock::now() < end) {
+      const std::string err = read_file(stem() + ".browser.err");
+      const std::string said = "DevTools listening on ws://127.0.0.1:";
+      const std::size_t at = err.find(said);
+      if (at != std::string::npos)
+        port = static_cast<std::uint16_t>(std::stoi(err.substr(at + said.size())));
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_NE(port, 0) << read_file(stem() + ".browser.err");
+    std::string target;
+    while (target.empty() && std::chrono::steady_clock::now() < end) {
+      for (const json& t : json::parse(get(port, "/json/list").body)) {
+        if (t["type"] == "page" &&
+            t["url"].get<std::string>().rfind(address.substr(0, 20), 0) == 0) {
+          const std::string ws = t["webSocketDebuggerUrl"];
+          target = ws.substr(ws.find("/devtools/"));
+        }
+      }
+      if (target.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_FALSE(target.empty());
+    devtools_ = std::make_unique<Page>(port, "", target);
+  }
+
+  // A DevTools command's result.
+  json call(const std::string& method, const json& params = json::object()) {
+    const int id = ++calls_;
+    devtools_->send({{"id", id}, {"method", method}, {"params", params}});
+    for (;;) {
+      const json reply = devtools_->receive();
+      if (reply.value("id", 0) == id) return reply.value("result", json::object());
+    }
+  }
+
+  // The value of a JavaScript expression in the page.
+  json evaluate(const std::string& expression) {
+    const json r = call("Runtime.evaluate", {{"expression", expression}, {"returnByValue", true}});
+    return r["result"].value("value", json());
+  }
+
+  // Waits until `expression` is true in the page (up to 60 s).
+  bool wait_for(const std::string& expression) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < end) {
+      if (evaluate(expression) == true) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+
+  // Whether the canvas comes to show at least `colours` colours (a frame being composited can
+  // read as blank).
+  bool drawn(int colours) {
+    return wait_for("(" + std::string(kCountColours) + ") >= " + std::to_string(colours));
+  }
+
+  // Saves a screenshot where the test runs (build/tests under CTest), for a person to look at.
+  void screenshot(const std::string& name) {
+    const std::string data = call("Page.captureScreenshot")["data"];
+    std::string png(beast::detail::base64::decoded_size(data.size()), '\0');
+    png.resize(beast::detail::base64::decode(png.data(), data.data(), data.size()).first);
+    std::ofstream("browser-" + name + ".png", std::ios::binary) << png;
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+  }
+
+  pid_t browser_ = -1;
+  std::unique_ptr<Page> devtools_;
+  int calls_ = 0;
+};
+
+TEST_F(Browser, DrawsTheFlockInManyColours) {
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "3000"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 20")) << evaluate("document.body.innerText");
+  EXPECT_TRUE(drawn(16)) << evaluate(kCountColours);
+  EXPECT_EQ(evaluate("document.getElementById('status').textContent.startsWith('step ')"), true)
+      << evaluate("document.getElementById('status').textContent");
+  screenshot("flock");
+}
+
+TEST_F(Browser, ASliderMovedInThePageChangesTheFlock) {
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "1000"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 5"));
+  Page watcher(port_);  // the browser steers; this page sees what the server flies
+  watcher.until("role");
+  evaluate(R"((() => {
+    const slider = document.querySelector('input[data-control="alignment"]');
+    slider.value = 1000;
+    slider.dispatchEvent(new Event("input"));
+  })())");
+  double alignment = -1;
+  const json changed = watcher.until("flock");
+  for (const json& c : changed["controls"])
+    if (c["name"] == "alignment") alignment = c["value"];
+  EXPECT_EQ(alignment, 5) << changed.dump();
+  evaluate("document.getElementById('pause').click()");
+  EXPECT_EQ(watcher.until("flock")["paused"], true);
+  EXPECT_TRUE(wait_for("document.getElementById('pause').textContent === 'Resume'"));
+}
+
+TEST_F(Browser, AReplayPlaysItsFrames) {
+  const Result recorded = run({"run", "--backend", "cpu", "--count", "800", "--steps", "50",
+                               "--trajectory", "t.h5", "--trajectory-every", "10"});
+  ASSERT_EQ(recorded.code, 0) << recorded.err;
+  const std::string address = serve({"--port", "0", "--replay", "t.h5"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 1"));
+  std::set<std::uint64_t> steps;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (steps.size() < 6 && std::chrono::steady_clock::now() < end) {
+    steps.insert(evaluate("window.boids.lastFrame.step").get<std::uint64_t>());
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(steps, (std::set<std::uint64_t>{0, 10, 20, 30, 40, 50}));  // every frame, played
+  EXPECT_TRUE(drawn(12)) << evaluate(kCountColours);
+  screenshot("replay");
+}
+
+TEST_F(Browser, DrawsABoxInThreeDimensions) {
+  const std::string address =
+      serve({"--port", "0", "--backend", "cpu", "--count", "3000", "--dimensions", "3"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 10"));
+  EXPECT_EQ(evaluate("window.boids.flock.dimensions"), 3);
+  EXPECT_TRUE(drawn(16)) << evaluate(kCountColours);
+  screenshot("box");
+}
+
+}  // namespace

@@ -1,0 +1,188 @@
+// `boids serve` as a browser meets it: a real server process, spoken to over HTTP and
+// WebSockets with Boost.Beast's client. The page's files and nothing else; the flock's
+// description, frames on request, a subsample within a budget, changes seen in the next
+// description; a second page that watches; a message outside the protocol that closes its own
+// connection and nothing else; a token beyond loopback; a replay; SIGTERM ends it with exit 0.
+#include <gtest/gtest.h>
+
+#include "tests/support/serve_fixture.h"
+
+namespace {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using boids::test_support::get;
+using boids::test_support::Page;
+using boids::test_support::read_file;
+using boids::test_support::Response;
+using boids::test_support::Result;
+using json = nlohmann::json;
+
+using Serve = boids::test_support::ServeFixture;
+
+TEST_F(Serve, ServesThePagesFilesAndNothingElse) {
+  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "300"}), "");
+  const Response page = get(port_, "/");
+  EXPECT_EQ(page.status, 200u);
+  EXPECT_NE(page.body.find("<canvas id=\"flock\">"), std::string::npos);
+  EXPECT_EQ(page.type, "text/html; charset=utf-8");
+  for (const char* file : {"/app.js", "/draw.js", "/frames.js", "/panel.js"}) {
+    const Response js = get(port_, file);
+    EXPECT_EQ(js.status, 200u) << file;
+    EXPECT_EQ(js.type, "text/javascript; charset=utf-8") << file;
+  }
+  for (const char* bad : {"/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/etc/passwd",
+                          "//etc/passwd", "/index.html/..", "/nothing", "/ws"}) {
+    EXPECT_EQ(get(port_, bad).status, 404u) << bad;
+  }
+  EXPECT_EQ(stop(SIGTERM), 0);
+  EXPECT_NE(read_file(stem() + ".err").find("serve stopped by SIGTERM"), std::string::npos);
+}
+
+TEST_F(Serve, APageGetsTheFlockItsFramesAndSteersIt) {
+  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "1000", "--rate", "0"}), "");
+  Page page(port_);
+  const json flock = page.receive();
+  EXPECT_EQ(flock["type"], "flock");
+  EXPECT_EQ(flock["mode"], "live");
+  EXPECT_EQ(flock["count"], 1000);
+  EXPECT_EQ(flock["dimensions"], 2);
+  EXPECT_EQ(page.until("role")["steer"], true);
+  json frame = page.frame(1 << 20);
+  EXPECT_EQ(frame["binary"], 48 + 1000 * 5);
+  EXPECT_EQ(page.last.substr(0, 4), "BOID");
+  EXPECT_EQ(page.at<std::uint32_t>(16), 1000u);
+  const std::uint64_t first = page.at<std::uint64_t>(8), first_number = page.at<std::uint64_t>(40);
+  // A budget of 300 boids: every fourth, 250 of them.
+  frame = page.frame(300);
+  EXPECT_EQ(frame["binary"], 48 + 250 * 5);
+  EXPECT_EQ(page.at<std::uint32_t>(24), 4u);
+  EXPECT_GT(page.at<std::uint64_t>(8), first);  // the flock flew on
+  EXPECT_GT(page.at<std::uint64_t>(40), first_number);
+  page.send({{"type", "set"}, {"name", "alignment"}, {"value", 2.5}});
+  json changed = page.until("flock");
+  double alignment = -1;
+  for (const json& c : changed["controls"])
+    if (c["name"] == "alignment") alignment = c["value"];
+  EXPECT_EQ(alignment, 2.5);
+  page.send({{"type", "pause"}, {"on", true}});
+  EXPECT_EQ(page.until("flock")["paused"], true);
+  page.send({{"type", "set"}, {"name", "alignment"}, {"value", 50}});  // beyond its range
+  EXPECT_NE(page.until("refused")["message"].get<std::string>().find(
+                "alignment: expected a value in [0, 5]"),
+            std::string::npos);
+  page.send({{"type", "model"}, {"model", "vicsek"}});
+  EXPECT_EQ(page.until("flock")["model"], "vicsek");
+}
+
+TEST_F(Serve, OnePageSteersWhileOthersWatch) {
+  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "200"}), "");
+  Page first(port_);
+  EXPECT_EQ(first.until("role")["steer"], true);
+  Page second(port_);
+  EXPECT_EQ(second.until("role")["steer"], false);
+  second.send({{"type", "pause"}, {"on", true}});
+  EXPECT_NE(second.until("refused")["message"].get<std::string>().find("this one watches"),
+            std::string::npos);
+  EXPECT_EQ(second.frame(1000)["binary"], 48 + 200 * 5);  // a watcher gets frames
+  first.ws.close(websocket::close_code::normal);
+  EXPECT_EQ(second.until("role")["steer"], true);  // the next page steers once the first leaves
+}
+
+TEST_F(Serve, AMessageOutsideTheProtocolClosesItsConnectionAlone) {
+  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "200"}), "");
+  Page watcher(port_);
+  watcher.until("role");
+  const std::vector<std::string> messages = {R"({"type":"launch"})",
+                                             R"({"type":"next","max_boids":-3})", "not json",
+                                             std::string(6000, 'x')};
+  for (const std::string& bad : messages) {
+    SCOPED_TRACE(bad.substr(0, 40));
+    Page page(port_);
+    page.until("role");
+    page.ws.text(true);
+    page.ws.write(net::buffer(bad));
+    beast::error_code ec;
+    beast::flat_buffer buffer;
+    for (int i = 0; i < 100 && !ec; ++i) page.ws.read(buffer, ec);
+    EXPECT_EQ(ec, websocket::error::closed) << ec.message();
+  }
+  Page binary(port_);
+  binary.until("role");
+  binary.ws.binary(true);
+  binary.ws.write(net::buffer(std::string("\x01\x02", 2)));
+  beast::error_code ec;
+  beast::flat_buffer buffer;
+  for (int i = 0; i < 100 && !ec; ++i) binary.ws.read(buffer, ec);
+  EXPECT_EQ(ec, websocket::error::closed);
+  EXPECT_EQ(watcher.frame(1000)["binary"], 48 + 200 * 5);  // the others go on
+  EXPECT_EQ(get(port_, "/").status, 200u);
+}
+
+TEST_F(Serve, BeyondLoopbackEveryRequestNeedsTheToken) {
+  const std::string address = serve({"--port", "0", "--bind", "0.0.0.0", "--count", "100"});
+  ASSERT_NE(address.find("?token="), std::string::npos) << address;
+  const std::string token = address.substr(address.find("?token=") + 7);
+  EXPECT_EQ(token.size(), 32u);
+  EXPECT_EQ(get(port_, "/").status, 403u);
+  EXPECT_EQ(get(port_, "/app.js").status, 403u);
+  EXPECT_EQ(get(port_, "/?token=" + std::string(32, '0')).status, 403u);
+  const Response page = get(port_, "/?token=" + token);
+  EXPECT_EQ(page.status, 200u);
+  EXPECT_NE(page.cookie.find("boids_token=" + token), std::string::npos);
+  EXPECT_EQ(get(port_, "/app.js", "boids_token=" + token).status, 200u);
+  EXPECT_THROW(Page refused(port_), beast::system_error);  // the WebSocket too
+  Page allowed(port_, "boids_token=" + token);
+  EXPECT_EQ(allowed.receive()["type"], "flock");
+}
+
+TEST_F(Serve, ReplaysATrajectoryFrameByFrame) {
+  const Result recorded = run({"run", "--backend", "cpu", "--count", "150", "--steps", "30",
+                               "--trajectory", "t.h5", "--trajectory-every", "10"});
+  ASSERT_EQ(recorded.code, 0) << recorded.err;
+  ASSERT_NE(serve({"--port", "0", "--replay", "t.h5"}), "");
+  Page page(port_);
+  const json flock = page.receive();
+  EXPECT_EQ(flock["mode"], "replay");
+  EXPECT_EQ(flock["frames"], 4);
+  EXPECT_EQ(flock["steps"], json({0, 10, 20, 30}));
+  page.send({{"type", "seek"}, {"frame", 2}});
+  EXPECT_EQ(page.frame(1000)["binary"], 48 + 150 * 5);
+  EXPECT_EQ(page.at<std::uint64_t>(8), 20u);
+  page.send({{"type", "pause"}, {"on", true}});
+  EXPECT_NE(page.until("refused")["message"].get<std::string>().find("cannot be steered"),
+            std::string::npos);
+}
+
+TEST_F(Serve, AFlockInABoxSendsEightBytesABoid) {
+  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "400", "--dimensions", "3"}), "");
+  Page page(port_);
+  EXPECT_EQ(page.receive()["dimensions"], 3);
+  EXPECT_EQ(page.frame(1 << 20)["binary"], 48 + 400 * 8);
+  EXPECT_EQ(page.at<std::uint8_t>(5), 3);
+}
+
+TEST_F(Serve, BadOptionsAndABusyPortAreRefused) {
+  const auto refused = [&](const std::vector<std::string>& args, const std::string& said) {
+    SCOPED_TRACE(args.back());
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("boids: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  };
+  refused({"serve", "--port", "70000"}, "--port");
+  refused({"serve", "--token", "short"}, "--token: expected 16 to 128 letters and digits");
+  refused({"serve", "--replay", "t.h5", "--count", "10"}, "--count cannot be given with --replay");
+  refused({"serve", "--bind", "not-an-address", "--port", "0", "--count", "10"},
+          "--bind: 'not-an-address' is not an IP address");
+  refused({"serve", "--replay", "missing.h5"}, "missing.h5");
+  ASSERT_NE(serve({"--port", "0", "--count", "50"}), "");
+  const Result busy = run({"serve", "--port", std::to_string(port_), "--count", "50"});
+  EXPECT_EQ(busy.code, 1) << busy.err;
+  EXPECT_NE(busy.err.find("cannot listen on 127.0.0.1:" + std::to_string(port_)), std::string::npos)
+      << busy.err;
+}
+
+}  // namespace

@@ -1,0 +1,170 @@
+// The parts of `boids serve` on their own: the frame's quantisation and layout (which the
+// page's frames.js reads), the parser of the pages' messages, and the table of controls.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "host/base/errors.h"
+#include "host/model/initial_state.h"
+#include "host/serve/controls.h"
+#include "host/serve/frame.h"
+#include "host/serve/messages.h"
+
+namespace {
+
+using namespace boids;
+using namespace boids::serve;
+
+template <typename T>
+T read_at(const std::string& bytes, std::size_t at) {
+  T value;
+  std::memcpy(&value, bytes.data() + at, sizeof value);
+  return value;
+}
+
+TEST(Frame, PositionsAreWithinHalfABinAndStayInTheWorld) {
+  const double side = 123.5;
+  for (const double x : {0.0, 1e-9, 0.5, 61.75, 100.0, 123.49999, std::nextafter(side, 0.0)}) {
+    const std::uint16_t q = quantise_position(x, side);
+    EXPECT_LE(std::abs(decoded_position(q, side) - x), side / 65536 / 2 * (1 + 1e-9)) << x;
+  }
+  EXPECT_EQ(quantise_position(-1, side), 0);  // rounding never leaves the bins
+  EXPECT_EQ(quantise_position(side, side), 65535);
+  EXPECT_EQ(quantise_position(std::nan(""), side), 0);
+}
+
+TEST(Frame, HeadingsAreTheAzimuthAndElevationInBytes) {
+  EXPECT_EQ(quantise_azimuth(1, 0), 0);
+  EXPECT_EQ(quantise_azimuth(0, 1), 64);
+  EXPECT_EQ(quantise_azimuth(-1, 0), 128);
+  EXPECT_EQ(quantise_azimuth(0, -1), 192);
+  EXPECT_EQ(quantise_azimuth(1, -1e-9), 0);  // just below the axis wraps to 0, not 256
+  EXPECT_EQ(quantise_elevation(1, 0, 0), 128);
+  EXPECT_EQ(quantise_elevation(0, 0, 1), 255);
+  EXPECT_EQ(quantise_elevation(0, 0, -1), 0);
+  EXPECT_EQ(quantise_elevation(0, 0, 0), 128);  // at rest: level
+}
+
+TEST(Frame, LayoutIsWhatThePageReads) {
+  FlockParams params;
+  const FlockState state = make_initial_state(1000, 7, params);
+  const Snapshot s = make_snapshot(state, params.world, 42, 3, true);
+  const std::string frame = encode_frame(s, 1u << 20);
+  ASSERT_EQ(frame.size(), kFrameHeaderBytes + 1000 * 5);  // 5 bytes a boid in 2D
+  EXPECT_EQ(frame.substr(0, 4), "BOID");
+  EXPECT_EQ(read_at<std::uint8_t>(frame, 4), kFrameVersion);
+  EXPECT_EQ(read_at<std::uint8_t>(frame, 5), 2);
+  EXPECT_EQ(read_at<std::uint16_t>(frame, 6), 1);  // paused
+  EXPECT_EQ(read_at<std::uint64_t>(frame, 8), 42u);
+  EXPECT_EQ(read_at<std::uint32_t>(frame, 16), 1000u);
+  EXPECT_EQ(read_at<std::uint32_t>(frame, 20), 1000u);
+  EXPECT_EQ(read_at<std::uint32_t>(frame, 24), 1u);
+  EXPECT_EQ(read_at<float>(frame, 28), 100.0f);
+  EXPECT_EQ(read_at<std::uint64_t>(frame, 40), 3u);
+  for (const std::size_t i : {0, 1, 500, 999}) {
+    const double x = decoded_position(read_at<std::uint16_t>(frame, 48 + 2 * i), 100);
+    const double y = decoded_position(read_at<std::uint16_t>(frame, 48 + 2000 + 2 * i), 100);
+    EXPECT_NEAR(x, state.x[i], 100.0 / 65536);
+    EXPECT_NEAR(y, state.y[i], 100.0 / 65536);
+    EXPECT_EQ(read_at<std::uint8_t>(frame, 48 + 4000 + i),
+              quantise_azimuth(state.vx[i], state.vy[i]));
+  }
+}
+
+TEST(Frame, ASubsampleTakesEveryStrideThBoidAndFitsTheBudget) {
+  FlockParams params;
+  params.dimensions = 3;
+  const FlockState state = make_initial_state(1001, 7, params);
+  const Snapshot s = make_snapshot(state, params.world, 0, 1, false);
+  const std::string frame = encode_frame(s, 100);
+  const std::uint32_t boids = read_at<std::uint32_t>(frame, 16);
+  const std::uint32_t stride = read_at<std::uint32_t>(frame, 24);
+  EXPECT_EQ(stride, 11u);  // the smallest stride with at most 100 boids
+  EXPECT_EQ(boids, 91u);
+  EXPECT_LE(boids, 100u);
+  EXPECT_EQ(frame.size(), frame_bytes(boids, 3));
+  EXPECT_EQ(frame.size(), kFrameHeaderBytes + boids * 8);
+  // Boid k of the frame is boid k * stride of the flock, in every array.
+  const std::size_t z = 48 + 4 * boids, elevation = 48 + 7 * boids;
+  for (const std::uint32_t k : {0u, 1u, 90u}) {
+    EXPECT_EQ(read_at<std::uint16_t>(frame, z + 2 * k), s.position[2][k * stride]);
+    EXPECT_EQ(read_at<std::uint8_t>(frame, elevation + k), s.heading[1][k * stride]);
+  }
+}
+
+TEST(Messages, TheProtocolsMessagesAreRead) {
+  const ClientMessage next = parse_client_message(R"({"type":"next","max_boids":5000})");
+  EXPECT_EQ(next.type, ClientMessage::Type::kNext);
+  EXPECT_EQ(next.count, 5000u);
+  const ClientMessage set = parse_client_message(R"({"value":0.5,"type":"set","name":"noise"})");
+  EXPECT_EQ(set.name, "noise");
+  EXPECT_EQ(set.value, 0.5);
+  const ClientMessage goal = parse_client_message(R"({"type":"goal","on":true,"x":1,"y":2,"z":3})");
+  EXPECT_TRUE(goal.on);
+  EXPECT_EQ(goal.at.z, 3);
+  EXPECT_EQ(parse_client_message(R"({"type":"model","model":"vicsek"})").model, Model::kVicsek);
+}
+
+TEST(Messages, AnythingElseIsRefusedSayingWhat) {
+  const auto refused = [](const std::string& text, const std::string& why) {
+    SCOPED_TRACE(text);
+    try {
+      parse_client_message(text);
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  refused("", "not JSON");
+  refused("[1,2]", "not a JSON object");
+  refused(R"({"type":"launch"})", "unknown message type 'launch'");
+  refused(R"({"max_boids":5})", "no \"type\" field");
+  refused(R"({"type":"next"})", "no \"max_boids\" field");
+  refused(R"({"type":"next","max_boids":0})", "\"max_boids\" is 0, not in [1, ");
+  refused(R"({"type":"next","max_boids":1.5})", "not a whole number");
+  refused(R"({"type":"next","max_boids":"many"})", "is not a number");
+  refused(R"({"type":"next","max_boids":5,"extra":1})", "has no field 'extra'");
+  refused(R"({"type":"pause","on":1})", "not true or false");
+  refused(R"({"type":"rate","steps_per_second":-1})", "is -1, not in [0, 1e6]");
+  refused(R"({"type":"model","model":"starlings"})", "unknown model 'starlings'");
+  refused(R"({"type":"set","name":"noise","value":1e999})", "not JSON");
+  refused(std::string(5000, ' '), "a message of 5000 bytes (at most 4096)");
+}
+
+TEST(Controls, TheTableFollowsTheModelAndTheWorld) {
+  FlockParams boids_params;
+  std::vector<std::string> names;
+  for (const Control& c : controls_of(boids_params)) names.push_back(c.name);
+  EXPECT_NE(std::find(names.begin(), names.end(), "alignment"), names.end());
+  EXPECT_EQ(std::find(names.begin(), names.end(), "dt"), names.end());  // steering's alone
+  EXPECT_EQ(std::find(names.begin(), names.end(), "wall-distance"), names.end());
+  FlockParams vicsek = boids_params;
+  vicsek.model = Model::kVicsek;
+  for (const Control& c : controls_of(vicsek)) EXPECT_NE(c.name, "alignment");
+  for (const Control& c : controls_of(boids_params)) {
+    SCOPED_TRACE(c.name);
+    EXPECT_LE(c.low, c.value);
+    EXPECT_LE(c.value, c.high);
+  }
+}
+
+TEST(Controls, AChangeIsCheckedAsTheCommandLinesOptionsAre) {
+  FlockParams p;
+  EXPECT_EQ(with_control(p, Precision::kFloat, "alignment", 2.5).alignment, 2.5);
+  EXPECT_EQ(with_control(p, Precision::kFloat, "wind-y", -0.5).wind.y, -0.5);
+  EXPECT_THROW(with_control(p, Precision::kFloat, "alignment", 6), InputError);
+  EXPECT_THROW(with_control(p, Precision::kFloat, "gravity", 1), InputError);
+  EXPECT_THROW(with_control(p, Precision::kFloat, "dt", 0.01), InputError);  // boids: no dt
+  // Within its range, and refused by the flight's rules: a separation radius above the radius.
+  p.radius = 4;
+  try {
+    with_control(p, Precision::kFloat, "separation-radius", 4.5);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("separation-radius"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
