@@ -64,6 +64,7 @@ class LiveFlock final : public FrameSource {
   void publish_snapshot();
   void measure();
   void rebuild(const SimulationConfig& next);
+  std::shared_ptr<Snapshot> unused_snapshot();
   std::string describe_locked() const;
 
   mutable std::mutex mutex_;
@@ -76,8 +77,12 @@ class LiveFlock final : public FrameSource {
   double steps_per_second_;                                     // under mutex_
   std::optional<PredatorPush> predator_;                        // under mutex_; the pointer, in 2D
   std::shared_ptr<const Snapshot> latest_;                      // under mutex_
-  bool snapshot_wanted_ = true;                                 // under mutex_
-  bool changed_ = true;                                         // since the latest snapshot
+  // The stepping thread's own memory, used again for every snapshot: the flock's state in input
+  // order, and snapshots that no page holds any more.
+  FlockState state_;
+  std::vector<std::shared_ptr<Snapshot>> snapshot_pool_;
+  bool snapshot_wanted_ = true;  // under mutex_
+  bool changed_ = true;          // since the latest snapshot
   std::uint64_t snapshots_ = 0;
   std::string failure_;  // under mutex_
   Listener listener_;

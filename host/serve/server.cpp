@@ -128,6 +128,9 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
   void run(http::request<http::string_body> request) {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     ws_.read_message_max(kMaxMessageBytes);
+    // A frame goes as one WebSocket frame: Beast would cut it into pieces of 4 KiB, each its
+    // own write (a million boids' frame took 120 ms so, where one write takes a few).
+    ws_.auto_fragment(false);
     ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return;
       self->server_.add(self);
@@ -145,7 +148,8 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
     wants_frame_ = false;
     seen_ = snapshot->number;
     frame_queued_ = true;
-    queue(encode_frame(*snapshot, max_boids_), true);
+    encode_frame_into(spare_frame_, *snapshot, max_boids_);
+    queue(std::move(spare_frame_), true);
   }
 
   void send_text(const std::string& text) {
@@ -253,7 +257,10 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
                         if (self->closing_ && !ec) self->close();
                         return;
                       }
-                      if (self->outgoing_.front().binary) self->frame_queued_ = false;
+                      if (self->outgoing_.front().binary) {  // its memory serves the next
+                        self->frame_queued_ = false;
+                        self->spare_frame_ = std::move(self->outgoing_.front().bytes);
+                      }
                       self->outgoing_.pop_front();
                       if (ec) {
                         self->closing_ = true;
@@ -270,6 +277,7 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
   beast::flat_buffer incoming_;
   std::deque<Outgoing> outgoing_;
   websocket::close_reason close_reason_;
+  std::string spare_frame_;  // the last frame's memory, for the next
   bool writing_ = false, closing_ = false;
   bool wants_frame_ = false, frame_queued_ = false;
   std::uint64_t max_boids_ = 1, seen_ = 0, cursor_ = 0;
