@@ -102,6 +102,14 @@ int serve_command(const std::vector<std::string>& args) {
     source = std::move(flock);
   }
   serve::Server server(o.server, *source);
+  // The flock's thread tells the server of its snapshots: it stops before the server goes,
+  // whichever way this returns.
+  struct StopFirst {
+    serve::LiveFlock* flock;
+    ~StopFirst() {
+      if (flock) flock->stop();
+    }
+  } stop_first{live};
   if (live) {
     live->start({[&server] { server.snapshot_ready(); },
                  [&server](const std::string& text) { server.broadcast(text); }});

@@ -68,6 +68,10 @@ LiveFlock::LiveFlock(const SimulationConfig& config, const FlockState& start,
       steps_per_second_(steps_per_second) {}
 
 LiveFlock::~LiveFlock() {
+  stop();
+}
+
+void LiveFlock::stop() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;

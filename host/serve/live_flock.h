@@ -42,6 +42,8 @@ class LiveFlock final : public FrameSource {
   LiveFlock& operator=(const LiveFlock&) = delete;
 
   void start(Listener listener);
+  // Stops the stepping thread (after its step): the listener is called no more.
+  void stop();
 
   // The latest snapshot when it is newer than `after`; else null, and the stepping thread
   // makes a newer one after its next step (the cursor is a replay's).
