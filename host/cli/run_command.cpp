@@ -216,7 +216,7 @@ std::string stopped_at(std::uint64_t step, const Flight& flight,
                        const TrajectoryRecording& trajectory) {
   std::vector<std::string> kept;
   if (checkpointed) kept.push_back("the checkpoint of step " + std::to_string(*checkpointed));
-  if (!trajectory.kept().empty()) kept.push_back(trajectory.kept());
+  if (std::string frames = trajectory.kept(); !frames.empty()) kept.push_back(std::move(frames));
   std::string where =
       "at step " + std::to_string(step) + " of " + std::to_string(flight.last) + "; ";
   if (kept.empty()) return where + "no output written";
