@@ -20,6 +20,8 @@ constexpr const char* kFixed[] = {"count",     "seed", "backend",    "method",
 // The stretch a step call runs between checks for signals: long enough that the checks cost
 // nothing, short enough that Ctrl-C answers at once.
 constexpr double kStretchSeconds = 0.05;
+// A served flock's stretch while a page waits for a frame: a frame every sixtieth of a second.
+constexpr double kServedStretchSeconds = 1.0 / 60;
 
 bool same_obstacles(const std::vector<Obstacle>& a, const std::vector<Obstacle>& b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(),
@@ -80,12 +82,14 @@ void PythonFlock::settle_given() {
 SimulationConfig PythonFlock::config() const {
   py::gil_scoped_release release;
   const std::lock_guard<std::mutex> lock(mutex_);
+  tell_server_still();
   return sim_->config();
 }
 
 std::uint64_t PythonFlock::steps_taken() const {
   py::gil_scoped_release release;
   const std::lock_guard<std::mutex> lock(mutex_);
+  tell_server_still();
   return sim_->steps_taken();
 }
 
@@ -124,16 +128,24 @@ void PythonFlock::step(const py::object& count) {
   while (done < n) {
     const std::uint64_t steps = std::min(stretch, n - done);
     double seconds = 0;
+    bool watched = false;
     {
       py::gil_scoped_release release;
       const std::lock_guard<std::mutex> lock(mutex_);
       const auto start = std::chrono::steady_clock::now();
       sim_->step(steps);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      tell_server_changed();
+      watched = server_ && server_->watched();
     }
     done += steps;
     if (done < n && PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (seconds < kStretchSeconds) stretch *= 2;
+    const double aim = watched ? kServedStretchSeconds : kStretchSeconds;
+    if (seconds < aim) {
+      stretch *= 2;
+    } else if (seconds > 2 * aim && stretch > 1) {
+      stretch /= 2;
+    }
   }
 }
 
@@ -144,6 +156,7 @@ py::array_t<double> PythonFlock::state() {
   py::gil_scoped_release release;
   const std::lock_guard<std::mutex> lock(mutex_);
   sim_->state_into(StateView::rows(data, dimensions));
+  tell_server_still();
   return out;
 }
 
@@ -162,6 +175,7 @@ void PythonFlock::set_state(const py::object& array) {
   const std::lock_guard<std::mutex> lock(mutex_);
   // In input order, as a new flock starts; the steps taken go on, and so does the noise.
   sim_->resume(state, input_order(count()), sim_->steps_taken());
+  tell_server_changed();
 }
 
 py::dict PythonFlock::metrics() {
@@ -170,6 +184,7 @@ py::dict PythonFlock::metrics() {
     py::gil_scoped_release release;
     const std::lock_guard<std::mutex> lock(mutex_);
     m = sim_->metrics();
+    tell_server_still();
   }
   return to_python(tools::metrics_json(m));
 }
@@ -206,6 +221,45 @@ void PythonFlock::set_params(const py::dict& keywords) {
   }
   sim_->set_params(changed.params);
   given_ = std::move(given);
+  tell_server_changed();
+}
+
+void PythonFlock::tell_server_changed() {
+  if (server_) server_->changed(*sim_);
+}
+
+void PythonFlock::tell_server_still() const {
+  if (server_) server_->still(*sim_);
+}
+
+std::string PythonFlock::serve(const ServeRequest& request) {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  server_.reset();  // first, so that its port is free to listen on again
+  server_ = std::make_unique<FlockServer>(
+      *sim_, request, [this](const std::function<void(const Simulation&)>& use) {
+        const std::unique_lock<std::mutex> held(mutex_, std::try_to_lock);
+        if (held) use(*sim_);
+        return held.owns_lock();
+      });
+  return server_->address();
+}
+
+void PythonFlock::stop_serving() {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  server_.reset();
+}
+
+py::object PythonFlock::serving() const {
+  std::string address;
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (server_) address = server_->address();
+  }
+  if (address.empty()) return py::none();
+  return py::str(address);
 }
 
 py::tuple PythonFlock::device_state() {

@@ -9,6 +9,7 @@
 
 #include "host/core/simulation.h"
 #include "python/convert.h"
+#include "python/serving.h"
 
 namespace boids::python {
 
@@ -41,6 +42,12 @@ class PythonFlock {
   std::string device() const { return sim_->device(); }
   std::uint64_t bytes_allocated() const { return sim_->bytes_allocated(); }
 
+  // Serves the flock to browsers at `request`'s address (python/serving.h), instead of where it
+  // was served before; returns the address a browser opens.
+  std::string serve(const ServeRequest& request);
+  void stop_serving();
+  py::object serving() const;  // the address, or None
+
  private:
   // After the simulation is made: the files among the options are read, and their contents
   // stand in for them.
@@ -55,9 +62,15 @@ class PythonFlock {
   // An (N, 4) array as a start for `config`, checked as a state file is.
   static FlockState checked_state(const py::object& array, const SimulationConfig& config);
 
+  // Under the lock, the flock changed (a step's stretch, a change) or only read: the pages see
+  // it, or get the frame they wait for.
+  void tell_server_changed();
+  void tell_server_still() const;
+
   GivenOptions given_;
   std::unique_ptr<Simulation> sim_;
   mutable std::mutex mutex_;
+  std::unique_ptr<FlockServer> server_;  // under mutex_; goes before the flock it shows
 };
 
 }  // namespace boids::python

@@ -87,7 +87,15 @@ PYBIND11_MODULE(_boids, m) {
       .def_property_readonly("method", &PythonFlock::method)
       .def_property_readonly("precision", &PythonFlock::precision)
       .def_property_readonly("device", &PythonFlock::device)
-      .def_property_readonly("bytes_allocated", &PythonFlock::bytes_allocated);
+      .def_property_readonly("bytes_allocated", &PythonFlock::bytes_allocated)
+      .def(
+          "serve",
+          [](PythonFlock& flock, int port, const std::string& bind, const std::string& token) {
+            return flock.serve({port, bind, token});
+          },
+          py::arg("port"), py::arg("bind"), py::arg("token"))
+      .def("stop_serving", &PythonFlock::stop_serving)
+      .def_property_readonly("serving", &PythonFlock::serving);
 
   m.def("info", [] { return boids::python::to_python(boids::tools::info_json()); });
   m.def("validate", &boids::python::validate, py::arg("backend") = "auto");

@@ -55,11 +55,7 @@ OptionParser make_parser(ServeOptions& o) {
   parser.add_value("--token", "T",
                    "the token every browser must bring (letters and digits, 16 to 128)",
                    [&o](const std::string& v) {
-                     if (v.size() < 16 || v.size() > 128 ||
-                         v.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz"
-                                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos) {
-                       throw InputError("--token: expected 16 to 128 letters and digits");
-                     }
+                     serve::check_token("--token", v);
                      o.server.token = v;
                    });
   parser.add_value("--rate", "R", "steps a second, at most (default 60; 0: as fast as it steps)",
@@ -86,8 +82,7 @@ int serve_command(const std::vector<std::string>& args) {
     std::cout << parser.help();
     return 0;
   }
-  const bool remote = !serve::is_loopback(o.server.bind);
-  if (remote && o.server.token.empty()) o.server.token = serve::random_token();
+  o.server = serve::with_token_if_remote(o.server);
   std::unique_ptr<serve::FrameSource> source;
   serve::LiveFlock* live = nullptr;
   if (!o.replay.empty()) {
@@ -115,10 +110,7 @@ int serve_command(const std::vector<std::string>& args) {
                  [&server](const std::string& text) { server.broadcast(text); }});
   }
   server.start();
-  const std::string host =
-      o.server.bind.find(':') != std::string::npos ? "[" + o.server.bind + "]" : o.server.bind;
-  std::cout << "serving http://" << host << ":" << server.port() << "/"
-            << (o.server.token.empty() ? "" : "?token=" + o.server.token) << std::endl;
+  std::cout << "serving " << serve::page_address(o.server, server.port()) << std::endl;
   while (!stop_requested()) {
     if (const std::string failure = source->failure(); !failure.empty())
       throw RuntimeError(failure);

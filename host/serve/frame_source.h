@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -11,6 +12,13 @@
 #include "host/serve/messages.h"
 
 namespace boids::serve {
+
+// What a source tells its pages, through the server: a new snapshot, or a text message (JSON)
+// for every page (the flock's description after a change, its metrics).
+struct SourceListener {
+  std::function<void()> snapshot_ready;
+  std::function<void(const std::string&)> broadcast;
+};
 
 class FrameSource {
  public:

@@ -5,28 +5,15 @@
 #include "host/base/errors.h"
 #include "host/config/flock_options.h"
 #include "host/core/flight_rules.h"
-#include "host/core/state_view.h"
 #include "host/model/initial_state.h"
 #include "host/serve/controls.h"
+#include "host/serve/flock_news.h"
 
 namespace boids::serve {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using Type = ClientMessage::Type;
-
-// The charts' points: every half second, or ten times as long as measuring takes (a million
-// flocked boids take a tenth of a second), so that they cost the flock a tenth of its time.
-constexpr auto kMetricsEvery = std::chrono::milliseconds(500);
-constexpr int kMetricsShare = 10;
-
-nlohmann::json world_json(const FlockParams& p) {
-  nlohmann::json world = {{"width", p.world.width},
-                          {"height", p.world.height},
-                          {"boundary", to_string(p.world.boundary)}};
-  if (p.dimensions == 3) world["depth"] = p.world.depth;
-  return world;
-}
 
 // The parameters with a page's change made; throws InputError where the flight's rules refuse
 // it. Changes that make a new flock (reset, model) and those of the stepping alone leave them.
@@ -127,21 +114,10 @@ std::string LiveFlock::describe_locked() const {
                         {"log", c.logarithmic},
                         {"value", c.value}});
   }
-  nlohmann::json j = {{"type", "flock"},
-                      {"mode", "live"},
-                      {"count", count_},
-                      {"dimensions", p.dimensions},
-                      {"world", world_json(p)},
-                      {"model", to_string(p.model)},
-                      {"radius", p.radius},
-                      {"backend", to_string(config_.backend)},
-                      {"method", to_string(config_.method)},
-                      {"precision", to_string(config_.precision)},
-                      {"device", sim_ ? sim_->device() : std::string()},
-                      {"seed", config_.seed},
-                      {"paused", paused_},
-                      {"steps_per_second", steps_per_second_},
-                      {"controls", controls}};
+  nlohmann::json j = flock_description(config_, count_, sim_ ? sim_->device() : "", "live");
+  j["paused"] = paused_;
+  j["steps_per_second"] = steps_per_second_;
+  j["controls"] = controls;
   j["goal"] = p.has_goal ? nlohmann::json{{"x", p.goal.x}, {"y", p.goal.y}, {"z", p.goal.z}}
                          : nlohmann::json(nullptr);
   return j.dump();
@@ -154,7 +130,6 @@ std::string LiveFlock::failure() const {
 
 void LiveFlock::loop() {
   auto next_step = Clock::now();
-  auto next_metrics = Clock::now();
   for (;;) {
     bool stepping = false;
     {
@@ -199,11 +174,8 @@ void LiveFlock::loop() {
       want = snapshot_wanted_ && changed_;
     }
     if (want) publish_snapshot();
-    if (Clock::now() >= next_metrics && stepping) {
-      const auto started = Clock::now();
-      measure();
-      next_metrics = Clock::now() + std::max<Clock::duration>(
-                                        kMetricsEvery, kMetricsShare * (Clock::now() - started));
+    if (stepping && metrics_clock_.due() && listener_.broadcast) {
+      listener_.broadcast(metrics_clock_.measure(*sim_));
     }
   }
 }
@@ -274,49 +246,20 @@ void LiveFlock::rebuild(const SimulationConfig& next) {
   config_ = next;
 }
 
-// A snapshot to fill: one of the pool that no page holds (its use count is the pool's alone,
-// and only this thread hands out new references), else a new one while the pool is small.
-std::shared_ptr<Snapshot> LiveFlock::unused_snapshot() {
-  for (const std::shared_ptr<Snapshot>& s : snapshot_pool_) {
-    if (s.use_count() == 1) return s;
-  }
-  auto fresh = std::make_shared<Snapshot>();
-  if (snapshot_pool_.size() < 4) snapshot_pool_.push_back(fresh);
-  return fresh;
-}
-
 void LiveFlock::publish_snapshot() {
   bool paused = false;
-  World world;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     paused = paused_;
-    world = config_.params.world;
   }
-  state_.dimensions = config_.params.dimensions;
-  state_.resize(count_);
-  sim_->state_into(StateView::of(state_));
-  const std::shared_ptr<Snapshot> snapshot = unused_snapshot();
-  make_snapshot_into(*snapshot, state_, world, sim_->steps_taken(), ++snapshots_, paused);
+  std::shared_ptr<const Snapshot> snapshot = snapshots_.make(*sim_, paused);
   {
     const std::lock_guard<std::mutex> lock(mutex_);
-    latest_ = snapshot;
+    latest_ = std::move(snapshot);
     snapshot_wanted_ = false;
     changed_ = false;
   }
   if (listener_.snapshot_ready) listener_.snapshot_ready();
-}
-
-void LiveFlock::measure() {
-  const FlockMetrics m = sim_->metrics();
-  const nlohmann::json j = {
-      {"type", "metrics"},
-      {"step", sim_->steps_taken()},
-      {"polarization", m.polarization},
-      {"order", m.order},
-      {"largest_share", static_cast<double>(m.largest_group) / static_cast<double>(count_)},
-      {"flocks", m.groups}};
-  if (listener_.broadcast) listener_.broadcast(j.dump());
 }
 
 }  // namespace boids::serve

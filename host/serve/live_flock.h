@@ -20,6 +20,7 @@
 #include "host/core/config.h"
 #include "host/core/simulation.h"
 #include "host/core/viewer_access.h"
+#include "host/serve/flock_news.h"
 #include "host/serve/frame.h"
 #include "host/serve/frame_source.h"
 #include "host/serve/messages.h"
@@ -28,12 +29,8 @@ namespace boids::serve {
 
 class LiveFlock final : public FrameSource {
  public:
-  // What the flock tells its pages: a new snapshot, or a text message (JSON) for every page
-  // (the flock's description after a change, its metrics). Called on the stepping thread.
-  struct Listener {
-    std::function<void()> snapshot_ready;
-    std::function<void(const std::string&)> broadcast;
-  };
+  // Called on the stepping thread.
+  using Listener = SourceListener;
 
   // Flies `start` under `config` at `steps_per_second` (0: as fast as it steps).
   LiveFlock(const SimulationConfig& config, const FlockState& start, double steps_per_second);
@@ -64,9 +61,7 @@ class LiveFlock final : public FrameSource {
   void loop();
   void apply_pending();
   void publish_snapshot();
-  void measure();
   void rebuild(const SimulationConfig& next);
-  std::shared_ptr<Snapshot> unused_snapshot();
   std::string describe_locked() const;
 
   mutable std::mutex mutex_;
@@ -79,14 +74,11 @@ class LiveFlock final : public FrameSource {
   double steps_per_second_;                                     // under mutex_
   std::optional<PredatorPush> predator_;                        // under mutex_; the pointer, in 2D
   std::shared_ptr<const Snapshot> latest_;                      // under mutex_
-  // The stepping thread's own memory, used again for every snapshot: the flock's state in input
-  // order, and snapshots that no page holds any more.
-  FlockState state_;
-  std::vector<std::shared_ptr<Snapshot>> snapshot_pool_;
+  SnapshotMaker snapshots_;                                     // the stepping thread's
+  MetricsClock metrics_clock_;
   bool snapshot_wanted_ = true;  // under mutex_
   bool changed_ = true;          // since the latest snapshot
-  std::uint64_t snapshots_ = 0;
-  std::string failure_;  // under mutex_
+  std::string failure_;          // under mutex_
   Listener listener_;
   std::thread thread_;
 };

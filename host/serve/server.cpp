@@ -468,6 +468,26 @@ std::string random_token() {
   return token;
 }
 
+void check_token(const std::string& option, const std::string& token) {
+  if (token.size() < 16 || token.size() > 128 ||
+      token.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") !=
+          std::string::npos) {
+    throw InputError(option + ": expected 16 to 128 letters and digits");
+  }
+}
+
+ServerOptions with_token_if_remote(ServerOptions options) {
+  if (!is_loopback(options.bind) && options.token.empty()) options.token = random_token();
+  return options;
+}
+
+std::string page_address(const ServerOptions& options, std::uint16_t port) {
+  const std::string host =
+      options.bind.find(':') != std::string::npos ? "[" + options.bind + "]" : options.bind;
+  return "http://" + host + ":" + std::to_string(port) + "/" +
+         (options.token.empty() ? "" : "?token=" + options.token);
+}
+
 bool is_loopback(const std::string& address) {
   if (address == "localhost") return true;
   boost::system::error_code ec;

@@ -59,6 +59,15 @@ class Server {
 // system's random source.
 std::string random_token();
 
+// Throws InputError naming `option` unless `token` is 16 to 128 letters and digits.
+void check_token(const std::string& option, const std::string& token);
+
+// `options` ready to listen: a random token for an address beyond loopback that has none.
+ServerOptions with_token_if_remote(ServerOptions options);
+
+// The address a browser opens: http://ADDRESS:PORT/, with ?token=T when there is one.
+std::string page_address(const ServerOptions& options, std::uint16_t port);
+
 // Whether `address` is a loopback address (127.0.0.0/8, ::1, "localhost").
 bool is_loopback(const std::string& address);
 

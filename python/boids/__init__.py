@@ -147,6 +147,36 @@ class Flock:
             ids=DeviceArray(self, ids, (count,), "<u4", stream, device) if ids else None,
             precision=precision)
 
+    def serve(self, port=8000, bind="127.0.0.1", token=None):
+        """Serves the flock to browsers, as ``boids serve`` serves its own, while this script
+        steps and changes it: open the address returned (``http://127.0.0.1:8000/``) in another
+        tab to watch it. The page draws the flock and charts its order; the script steers, so
+        the page has no controls. ``port`` 0 takes any free port; ``bind`` another address than
+        loopback needs a ``token`` (16 to 128 letters and digits), or one is made up and is part
+        of the address. Served again, the flock leaves its former address; ``stop_serving()``
+        or the flock's end closes the pages. ValueError for a bad port, address or token,
+        RuntimeError for a port in use.
+
+        A page gets the flock as it is between the script's calls and, during a long
+        ``step(n)``, every sixtieth of a second (the flock then steps in stretches that short).
+        """
+        if isinstance(port, bool) or not isinstance(port, int):
+            raise TypeError(f"serve: port must be an int, got {port!r}")
+        if not isinstance(bind, str):
+            raise TypeError(f"serve: bind must be a str, got {bind!r}")
+        if token is not None and not isinstance(token, str):
+            raise TypeError(f"serve: token must be a str or None, got {token!r}")
+        return self._core.serve(port, bind, token or "")
+
+    def stop_serving(self):
+        """Stops serving the flock (nothing when it is not served); its pages disconnect."""
+        self._core.stop_serving()
+
+    @property
+    def serving(self):
+        """The address the flock is served at (``serve``), or None."""
+        return self._core.serving
+
     count = _core_property("count", "The number of boids.")
     seed = _core_property("seed", "The seed of the start and of the noise.")
     steps_taken = _core_property(

@@ -1,16 +1,22 @@
 // The parts of `boids serve` on their own: the frame's quantisation and layout (which the
-// page's frames.js reads), the parser of the pages' messages, and the table of controls.
+// page's frames.js reads), the parser of the pages' messages, the table of controls, and the
+// source of a flock that its owner steps (Flock.serve in Python).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "host/base/errors.h"
+#include "host/core/simulation.h"
 #include "host/model/initial_state.h"
 #include "host/serve/controls.h"
 #include "host/serve/frame.h"
 #include "host/serve/messages.h"
+#include "host/serve/watched_flock.h"
 
 namespace {
 
@@ -165,6 +171,77 @@ TEST(Controls, AChangeIsCheckedAsTheCommandLinesOptionsAre) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("separation-radius"), std::string::npos) << e.what();
   }
+}
+
+TEST(WatchedFlock, APageGetsTheFlockWhenItsOwnerHoldsItStill) {
+  SimulationConfig config;
+  config.backend = Backend::kCpu;
+  config.method = Method::kHashed;
+  config.precision = Precision::kDouble;
+  const FlockState start = make_initial_state(300, 9, config.params);
+  std::unique_ptr<Simulation> sim = make_simulation(config, start);
+  bool idle = true;  // whether the owner lets the source hold the flock
+  int held = 0;
+  WatchedFlock source(*sim, [&](const std::function<void(const Simulation&)>& use) {
+    if (!idle) return false;
+    ++held;
+    use(*sim);
+    return true;
+  });
+  int ready = 0;
+  std::vector<std::string> texts;
+  source.start({[&ready] { ++ready; }, [&texts](const std::string& t) { texts.push_back(t); }});
+
+  // A page new to the flock gets the snapshot made when it was served, and then none until
+  // the owner has changed it.
+  const auto first = source.next(0, 0);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->step, 0u);
+  EXPECT_EQ(first->count(), 300u);
+  EXPECT_FALSE(source.next(first->number, 0));
+  EXPECT_TRUE(source.watched());
+  sim->step(5);
+  source.changed(*sim);
+  EXPECT_EQ(ready, 1);
+  EXPECT_FALSE(source.watched());
+  const auto second = source.next(first->number, 0);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->step, 5u);
+  const Snapshot expected = make_snapshot(sim->state(), config.params.world, 5, 0, false);
+  EXPECT_EQ(second->position[0], expected.position[0]);
+  EXPECT_EQ(second->heading[0], expected.heading[0]);
+  // Unwatched, a change makes no snapshot; a page that asks then gets one at once while the
+  // owner is idle, and from the owner's next hold while it is busy.
+  sim->step(1);
+  source.changed(*sim);
+  EXPECT_EQ(ready, 1);
+  EXPECT_EQ(held, 0);
+  const auto third = source.next(second->number, 0);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->step, 6u);
+  EXPECT_EQ(held, 1);
+  EXPECT_FALSE(source.next(third->number, 0));  // nothing newer: none made
+  EXPECT_EQ(held, 1);
+  sim->step(1);
+  source.changed(*sim);
+  idle = false;
+  const std::uint64_t seen = third->number + 1;  // the owner's change was published: asked for
+  EXPECT_EQ(ready, 2);
+  EXPECT_FALSE(source.next(seen, 0));
+  source.still(*sim);  // nothing changed since: nothing to make
+  EXPECT_EQ(ready, 2);
+
+  // The description follows the owner's changes; the pages' changes are refused.
+  EXPECT_NE(source.description().find(R"("mode":"script")"), std::string::npos);
+  FlockParams wider = config.params;
+  wider.radius = 12;
+  sim->set_params(wider);
+  source.changed(*sim);
+  ASSERT_FALSE(texts.empty());
+  EXPECT_NE(texts.back().find(R"("radius":12)"), std::string::npos) << texts.back();
+  ClientMessage change;
+  change.type = ClientMessage::Type::kSet;
+  EXPECT_THROW(source.apply(change), InputError);
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ function takeFrame(buffer) {
   window.boids.lastFrame = { step: frame.step, count: frame.count, total: frame.total, stride: frame.stride };
   panel.status(`${flock.mode === "replay" ? "frame " + (replay.frame + 1) + " of " + flock.frames + ", " : ""}` +
                `step ${frame.step}, ${frame.total} boids${frame.paused ? ", paused" : ""}` +
+               (flock.mode === "script" ? ", stepped by its script" : "") +
                (flock.device ? ` on ${flock.device}` : ""));
   if (flock.mode === "replay") replay.arrived();
   else askForFrame();

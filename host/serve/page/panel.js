@@ -45,7 +45,7 @@ export class Panel {
     this.world = [flock.world.width, flock.world.height, flock.world.depth || 0];
     const live = flock.mode === "live";
     for (const id of ["buttons", "model-row", "rate-row", "goal-row", "controls"]) this.element(id).hidden = !live;
-    this.element("replay").hidden = live;
+    this.element("replay").hidden = flock.mode !== "replay";
     this.element("pause").textContent = flock.paused ? "Resume" : "Pause";
     if (!live) return;
     this.element("model").value = flock.model;

@@ -1,0 +1,72 @@
+#include "host/serve/flock_news.h"
+
+#include "host/core/state_view.h"
+
+namespace boids::serve {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kMetricsEvery = std::chrono::milliseconds(500);
+constexpr int kMetricsShare = 10;
+
+}  // namespace
+
+// A snapshot of the pool that no page holds (its use count is the pool's alone, and only the
+// maker hands out new references), else a new one while the pool is small.
+std::shared_ptr<Snapshot> SnapshotMaker::unused() {
+  for (const std::shared_ptr<Snapshot>& s : pool_) {
+    if (s.use_count() == 1) return s;
+  }
+  auto fresh = std::make_shared<Snapshot>();
+  if (pool_.size() < 4) pool_.push_back(fresh);
+  return fresh;
+}
+
+std::shared_ptr<const Snapshot> SnapshotMaker::make(const Simulation& sim, bool paused) {
+  const FlockParams& params = sim.config().params;
+  state_.dimensions = params.dimensions;
+  state_.resize(sim.count());
+  sim.state_into(StateView::of(state_));
+  const std::shared_ptr<Snapshot> snapshot = unused();
+  make_snapshot_into(*snapshot, state_, params.world, sim.steps_taken(), ++made_, paused);
+  return snapshot;
+}
+
+std::string MetricsClock::measure(Simulation& sim) {
+  const auto started = Clock::now();
+  const FlockMetrics m = sim.metrics();
+  const nlohmann::json j = {
+      {"type", "metrics"},
+      {"step", sim.steps_taken()},
+      {"polarization", m.polarization},
+      {"order", m.order},
+      {"largest_share", static_cast<double>(m.largest_group) / static_cast<double>(sim.count())},
+      {"flocks", m.groups}};
+  next_ = Clock::now() +
+          std::max<Clock::duration>(kMetricsEvery, kMetricsShare * (Clock::now() - started));
+  return j.dump();
+}
+
+nlohmann::json flock_description(const SimulationConfig& config, std::uint64_t count,
+                                 const std::string& device, const std::string& mode) {
+  const FlockParams& p = config.params;
+  nlohmann::json world = {{"width", p.world.width},
+                          {"height", p.world.height},
+                          {"boundary", to_string(p.world.boundary)}};
+  if (p.dimensions == 3) world["depth"] = p.world.depth;
+  return {{"type", "flock"},
+          {"mode", mode},
+          {"count", count},
+          {"dimensions", p.dimensions},
+          {"world", world},
+          {"model", to_string(p.model)},
+          {"radius", p.radius},
+          {"backend", to_string(config.backend)},
+          {"method", to_string(config.method)},
+          {"precision", to_string(config.precision)},
+          {"device", device},
+          {"seed", config.seed}};
+}
+
+}  // namespace boids::serve
