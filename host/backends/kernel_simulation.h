@@ -205,7 +205,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     steps_taken_ = steps_taken;
   }
 
-  void start_part(const std::vector<IndexedBoid>& own, std::uint64_t steps_taken) override {
+  void start_part(IndexedBoids own, std::uint64_t steps_taken) override {
     exec_.synchronize();  // the arrays may still be in use
     set_count(0);
     part_.start();
@@ -227,8 +227,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     if (hashed() && !same_window) cut_window(bounds);
   }
 
-  void extend_part(const std::vector<IndexedBoid>& arrived,
-                   const std::vector<IndexedBoid>& ghosts) override {
+  void extend_part(IndexedBoids arrived, IndexedBoids ghosts) override {
     check_part();
     const index_t kept = count32();
     const bool grew = reserve_part(kept + arrived.size() + ghosts.size(), kept);

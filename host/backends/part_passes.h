@@ -131,8 +131,8 @@ kernels::index_t split(kernels::Boid<Real, D>* boids, kernels::index_t* slots,
 // the arrivals and then the ghosts, appended in place (the arrays hold room for them).
 template <typename Real, int D>
 void append(kernels::Boid<Real, D>* boids, kernels::index_t* whole, std::vector<std::uint8_t>& own,
-            kernels::index_t kept, const std::vector<IndexedBoid>& arrived,
-            const std::vector<IndexedBoid>& ghosts, const World& world, const Unwrap& unwrap) {
+            kernels::index_t kept, IndexedBoids arrived, IndexedBoids ghosts, const World& world,
+            const Unwrap& unwrap) {
   own.assign(kept + arrived.size(), 1);
   own.resize(own.size() + ghosts.size(), 0);
   kernels::index_t at = kept;
@@ -150,8 +150,7 @@ void append(kernels::Boid<Real, D>* boids, kernels::index_t* whole, std::vector<
 // boids, the arrivals and the ghosts are each ascending by it.
 template <typename Real, int D>
 void merge(const kernels::Boid<Real, D>* boids, const kernels::index_t* whole,
-           kernels::index_t kept, const std::vector<IndexedBoid>& arrived,
-           const std::vector<IndexedBoid>& ghosts, const World& world,
+           kernels::index_t kept, IndexedBoids arrived, IndexedBoids ghosts, const World& world,
            kernels::Boid<Real, D>* out_boids, kernels::index_t* out_whole,
            std::vector<std::uint8_t>& own) {
   own.clear();
@@ -256,9 +255,9 @@ class Passes {
   // Puts the part together from the `kept` boids split left, `arrived` and `ghosts`, appended
   // or (`merged`) merged by index; the arrays hold room for them all. Returns the part's size.
   // In host memory, the appended boids' slots (and keys, on `grid`) are written too.
-  index_t extend(Executor& exec, Arrays a, index_t kept, bool merged,
-                 const std::vector<IndexedBoid>& arrived, const std::vector<IndexedBoid>& ghosts,
-                 const World& world, const Unwrap& unwrap, const kernels::CellGrid<Real, D>& grid) {
+  index_t extend(Executor& exec, Arrays a, index_t kept, bool merged, IndexedBoids arrived,
+                 IndexedBoids ghosts, const World& world, const Unwrap& unwrap,
+                 const kernels::CellGrid<Real, D>& grid) {
     if (!split_) throw std::logic_error("a part is extended once after each split");
     split_ = false;
     const std::size_t n = kept + arrived.size() + ghosts.size();

@@ -259,6 +259,33 @@ std::unique_ptr<Simulation> make_run_simulation(const SimulationConfig& config,
 #endif
 }
 
+// The boids of a flock this process holds: under mpirun, its share of them (the slabs are
+// balanced to hold about as many each).
+std::uint64_t held_share(std::uint64_t count) {
+#if BOIDS_WITH_MPI
+  const auto ranks = static_cast<std::uint64_t>(mpi::ranks());
+  return (count + ranks - 1) / ranks;
+#else
+  return count;
+#endif
+}
+
+// The flock of the run from its random start, which under mpirun each rank draws its own part
+// of: no rank holds the whole start.
+std::unique_ptr<Simulation> drawn_run_simulation(const SimulationConfig& config,
+                                                 const FlockOptions& flock) {
+#if BOIDS_WITH_MPI
+  if (mpi::ranks() > 1) {
+    FlockOptions first = flock;  // its first boid, refused as the whole start would be
+    first.count = 1;
+    first.density.reset();
+    initial_state(first, config.params);
+    return mpi::make_drawn_simulation_over_ranks(config, resolve_count(flock));
+  }
+#endif
+  return make_run_simulation(config, initial_state(flock, config.params));
+}
+
 // The checkpoint's flight, continued; what the backend refuses of it names the file.
 std::unique_ptr<Simulation> resumed_simulation(const Checkpoint& checkpoint,
                                                const FlockState& state, const std::string& path) {
@@ -297,13 +324,17 @@ int run_command(const std::vector<std::string>& args) {
   check_trajectory_options(o.trajectory, config.params.dimensions, outputs);
   if (!o.plot_file.empty()) check_matplotlib("--plot", metrics_plot_script());
   // A random start is checked before it is drawn; a state file once it is read.
-  if (o.flock.init_file.empty() && !resumed) check_memory(config, resolve_count(o.flock));
-  const FlockState initial =
-      resumed ? std::move(resumed->state) : initial_state(o.flock, config.params);
-  if (!o.flock.init_file.empty() || resumed) check_memory(config, initial.size());
-  const std::unique_ptr<Simulation> sim = resumed
-                                              ? resumed_simulation(*resumed, initial, o.resume_file)
-                                              : make_run_simulation(config, initial);
+  std::unique_ptr<Simulation> sim;
+  if (o.flock.init_file.empty() && !resumed) {
+    check_memory(config, held_share(resolve_count(o.flock)));
+    sim = drawn_run_simulation(config, o.flock);
+  } else {
+    const FlockState initial =
+        resumed ? std::move(resumed->state) : initial_state(o.flock, config.params);
+    check_memory(config, initial.size());
+    sim = resumed ? resumed_simulation(*resumed, initial, o.resume_file)
+                  : make_run_simulation(config, initial);
+  }
   TrajectoryRecording trajectory(o.trajectory, o.steps);
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),
                    BOIDS_VERSION);

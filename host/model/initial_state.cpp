@@ -48,6 +48,11 @@ constexpr std::uint64_t kRedraw = 0x80000000ULL;
 // unit disc (ball), from draws D, D + 1, ... in tries of D (each accepted with probability
 // pi/4 in 2D, pi/6 in 3D), scaled to v_max (docs/3d.md).
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params) {
+  return make_initial_boids(0, count, seed, params);
+}
+
+FlockState make_initial_boids(std::uint64_t first, std::uint64_t count, std::uint64_t seed,
+                              const FlockParams& params) {
   const int D = params.dimensions;
   if (D != 2 && D != 3) {
     throw InputError("a flock flies in 2 or 3 dimensions, not " + std::to_string(D));
@@ -71,7 +76,7 @@ FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const Flo
   for (std::int64_t i = 0; i < n; ++i) {
     if (i % 65536 == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);
     if (stopped.load(std::memory_order_relaxed)) continue;
-    const auto boid = static_cast<std::uint64_t>(i);
+    const std::uint64_t boid = first + static_cast<std::uint64_t>(i);
     double position[3] = {0, 0, 0};
     for (int a = 0; a < D; ++a) position[a] = random_position(seed, boid, a, side[a]);
     for (std::uint64_t k = 0; obstacles.holds(position); ++k) {

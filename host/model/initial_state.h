@@ -24,6 +24,11 @@ double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw);
 // whole world, or a boid finds no free place in kStartRedraws draws.
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params);
 
+// Boids first .. first + count - 1 of the random start of `seed` (as make_initial_state draws
+// them): a rank of an MPI run draws its own stripe of the flock.
+FlockState make_initial_boids(std::uint64_t first, std::uint64_t count, std::uint64_t seed,
+                              const FlockParams& params);
+
 // The draws a boid of the random start takes, at most, to find a place no obstacle holds.
 inline constexpr std::uint64_t kStartRedraws = 100000;
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -296,6 +297,23 @@ std::vector<std::vector<unsigned char>> RecordExchange::wait() {
     }
   }
   return out;
+}
+
+void all_to_all_records(const void* data, const std::vector<std::size_t>& counts,
+                        std::size_t record_bytes,
+                        const std::function<void*(std::size_t records)>& receive_into) {
+  const int n = ranks();
+  std::vector<int> send(static_cast<std::size_t>(n)), recv(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r)
+    send[static_cast<std::size_t>(r)] = as_count(counts[static_cast<std::size_t>(r)]);
+  MPI_Alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::size_t send_total = 0, recv_total = 0;
+  const std::vector<int> send_at = displacements(send, send_total);
+  const std::vector<int> recv_at = displacements(recv, recv_total);
+  void* into = receive_into(recv_total);
+  const RecordType record(record_bytes);
+  MPI_Alltoallv(data, send.data(), send_at.data(), record.get(), into, recv.data(), recv_at.data(),
+                record.get(), MPI_COMM_WORLD);
 }
 
 std::vector<unsigned char> gather_records(const void* data, std::size_t count,

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -106,6 +107,12 @@ std::vector<std::vector<T>> exchange_lists(
     const std::vector<const std::vector<std::vector<T>>*>& lists,
     const Neighbourhood& near = Neighbourhood());
 
+// Sends every rank r its run of `by_rank` (counts[r] records, the runs in rank order) in one
+// collective, and returns what every rank sent this one, in rank order: records received
+// straight into the list returned, none copied on the way (a rank's share of a start).
+template <typename T>
+std::vector<T> to_ranks(const std::vector<T>& by_rank, const std::vector<std::size_t>& counts);
+
 // Every rank's records at rank 0, in rank order (empty elsewhere).
 template <typename T>
 std::vector<T> gather(const std::vector<T>& mine);
@@ -130,6 +137,9 @@ std::vector<bool> on_every_rank(const std::vector<bool>& values);
 
 // The untyped collectives behind the templates: counts of records of `record_bytes` each
 // (RecordExchange: data[k][r] and counts[k][r] are list k's records for rank r).
+void all_to_all_records(const void* data, const std::vector<std::size_t>& counts,
+                        std::size_t record_bytes,
+                        const std::function<void*(std::size_t records)>& receive_into);
 std::vector<unsigned char> gather_records(const void* data, std::size_t count,
                                           std::size_t record_bytes);
 std::vector<unsigned char> all_gather_records(const void* data, std::size_t count,
@@ -179,6 +189,16 @@ template <typename T>
 std::vector<T> records_of(const std::vector<unsigned char>& bytes) {
   std::vector<T> out(bytes.size() / sizeof(T));
   if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+template <typename T>
+std::vector<T> to_ranks(const std::vector<T>& by_rank, const std::vector<std::size_t>& counts) {
+  std::vector<T> out;
+  all_to_all_records(by_rank.data(), counts, sizeof(T), [&out](std::size_t records) {
+    out.resize(records);
+    return static_cast<void*>(out.data());
+  });
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/model/initial_state.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
 #include "host/parts/part_access.h"
@@ -15,7 +16,7 @@
 namespace boids::mpi {
 namespace {
 
-enum class Op : std::uint64_t { kStart, kStep, kGather, kMeasure, kRelease, kStop };
+enum class Op : std::uint64_t { kStart, kDraw, kStep, kGather, kMeasure, kRelease, kStop };
 
 struct Command {
   Op op;
@@ -58,12 +59,17 @@ class DistributedSimulation final : public Simulation {
   // One at a time: the other ranks follow one flock.
   DistributedSimulation(const SimulationConfig& config, const FlockState& initial)
       : Simulation(config, initial.size()) {
-    if (alive) {
-      throw InputError(
-          "a run over MPI ranks flies one flock at a time (one variant, one sweep member)");
-    }
-    alive = true;
+    claim();
     restart(initial, 0);
+  }
+
+  // A random start of `count` boids, each rank drawing its own.
+  DistributedSimulation(const SimulationConfig& config, std::uint64_t count)
+      : Simulation(config, count) {
+    claim();
+    send({Op::kDraw, 0});
+    flock_.emplace(collectively([&] { return RankFlock::draw(config, count); }));
+    name_device(make_initial_boids(0, 1, config.seed, config.params));
   }
 
   // Every rank lets its share go together (its neighbourhood's communicator with it).
@@ -129,31 +135,57 @@ class DistributedSimulation final : public Simulation {
   }
 
  private:
+  static void claim() {
+    if (alive) {
+      throw InputError(
+          "a run over MPI ranks flies one flock at a time (one variant, one sweep member)");
+    }
+    alive = true;
+  }
+
   void restart(const FlockState& state, std::uint64_t steps_taken) {
     send({Op::kStart, 0});
     flock_.emplace(collectively([&] { return RankFlock::start(config(), &state, steps_taken); }));
-    FlockState first;  // a flock of one boid, for the backend's name of its device
+    FlockState first;
     first.dimensions = state.dimensions;
     first.resize(1);
-    device_ = make_simulation(config(), first)->device();
+    name_device(first);
   }
+
+  // The backend's name of its device, from a flock of one boid.
+  void name_device(const FlockState& one) { device_ = make_simulation(config(), one)->device(); }
 
   std::optional<RankFlock> flock_;
   std::string device_;
 };
+
+void check_backend_over_ranks(const SimulationConfig& config) {
+  if (config.backend == Backend::kReference) {
+    throw InputError(
+        "the reference flies a flock in one process: under mpirun, give --backend "
+        "cpu or cuda");
+  }
+}
 
 }  // namespace
 
 std::unique_ptr<Simulation> make_simulation_over_ranks(const SimulationConfig& config,
                                                        const FlockState& initial) {
   if (ranks() == 1) return make_simulation(config, initial);
-  if (config.backend == Backend::kReference) {
-    throw InputError(
-        "the reference flies a flock in one process: under mpirun, give --backend "
-        "cpu or cuda");
-  }
+  check_backend_over_ranks(config);
   check_dimensions(config, initial);
   return std::make_unique<DistributedSimulation>(config, initial);
+}
+
+std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationConfig& config,
+                                                             std::uint64_t count) {
+  if (ranks() == 1)
+    return make_simulation(config, make_initial_state(count, config.seed, config.params));
+  check_backend_over_ranks(config);
+  // What no boid can get past (obstacles over the whole world) is refused here, before the
+  // ranks start drawing.
+  make_initial_boids(0, 1, config.seed, config.params);
+  return std::make_unique<DistributedSimulation>(config, count);
 }
 
 int follow() {
@@ -163,6 +195,9 @@ int follow() {
     switch (c.op) {
       case Op::kStart:
         flock.emplace(collectively([&] { return RankFlock::start({}, nullptr, 0); }));
+        break;
+      case Op::kDraw:
+        flock.emplace(collectively([&] { return RankFlock::draw({}, 0); }));
         break;
       case Op::kStep:
         if (!flock) abort_run("rank 0 asked for steps before it sent a flock");

@@ -20,6 +20,10 @@ namespace boids::mpi {
 // flock of make_simulation.
 std::unique_ptr<Simulation> make_simulation_over_ranks(const SimulationConfig& config,
                                                        const FlockState& initial);
+// The same, from the random start of `count` boids of the config's seed: over several ranks,
+// each draws its own boids, and no rank holds the whole start.
+std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationConfig& config,
+                                                             std::uint64_t count);
 
 // The loop of a rank other than 0: carries out rank 0's commands until it says stop. Returns
 // the process's exit status.

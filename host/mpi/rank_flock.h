@@ -36,11 +36,15 @@ class RankFlock {
   // the flock into slabs and sends each rank its boids; `config` is read on rank 0 alone.
   static RankFlock start(const SimulationConfig& config, const FlockState* whole,
                          std::uint64_t steps_taken);
+  // Every rank's part of a random start of `count` boids, together: each rank draws its own
+  // stripe of the flock and hands the boids to the ranks whose slabs hold them, so that no
+  // rank holds the whole; `config` and `count` are read on rank 0 alone.
+  static RankFlock draw(const SimulationConfig& config, std::uint64_t count);
 
   // This rank's share of a flock of `whole_count` boids cut into `slabs`: its boids `own`
   // (ascending by index), `steps_taken` into their flight.
   RankFlock(const SimulationConfig& config, std::uint64_t whole_count, Slabs slabs,
-            double largest_share, const std::vector<IndexedBoid>& own, std::uint64_t steps_taken);
+            double largest_share, std::vector<IndexedBoid> own, std::uint64_t steps_taken);
 
   void step(std::uint64_t steps);
 
@@ -76,7 +80,7 @@ class RankFlock {
   // The parts the slab is held as now, made again where their number changed (own: the
   // rank's boids, to start them with).
   void cut_parts();
-  void start_parts(const std::vector<IndexedBoid>& own);
+  void start_parts(std::vector<IndexedBoid> own);
   PartBounds bounds_of(std::size_t part) const;
   // Files a record received from the ranks with the parts it arrives in or is a ghost of
   // (within `reach`).

@@ -58,10 +58,17 @@ double RankFlock::far_nearest(const std::vector<PartMetrics>& m) {
   if (far.empty()) return 0;
   constexpr double kNone = std::numeric_limits<double>::infinity();
   std::vector<double> nearest(far.size(), kNone);
-  const part_metrics::NearestOwn own(boids(), config_.params, config_.precision);
   for (std::size_t k = 0; k < far.size(); ++k) {
-    const double bound = far[k].nearest >= 0 ? far[k].nearest : kNone;
-    nearest[k] = own.distance(far[k].boid, bound);
+    if (far[k].nearest >= 0) nearest[k] = far[k].nearest;
+  }
+  // Part by part, so that the rank's boids are never copied out at once: a part's own boids,
+  // searched for each far boid nearer than the nearest found so far.
+  std::vector<IndexedBoid> part;
+  for (const Part& p : parts_) {
+    p.access->own_boids(part);
+    const part_metrics::NearestOwn own(std::move(part), config_.params, config_.precision);
+    part = {};
+    for (std::size_t k = 0; k < far.size(); ++k) nearest[k] = own.distance(far[k].boid, nearest[k]);
   }
   min_over_ranks(nearest);
   double total = 0;

@@ -4,6 +4,7 @@
 // part_access(flock).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -16,6 +17,24 @@ class Simulation;
 struct IndexedBoid {
   std::uint64_t id;
   double x, y, z, vx, vy, vz;
+};
+
+// Boids read in place: a list's, or a run of one (a part's share of a rank's boids).
+class IndexedBoids {
+ public:
+  IndexedBoids() = default;
+  IndexedBoids(const std::vector<IndexedBoid>& list)  // NOLINT: a list is a run of boids
+      : first_(list.data()), size_(list.size()) {}
+  IndexedBoids(const IndexedBoid* first, std::size_t size) : first_(first), size_(size) {}
+  const IndexedBoid* begin() const { return first_; }
+  const IndexedBoid* end() const { return first_ + size_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const IndexedBoid& operator[](std::size_t i) const { return first_[i]; }
+
+ private:
+  const IndexedBoid* first_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 // Where a part's own boids belong: along `axis` (0 = x, 1 = y, 2 = z), in [low, high) (a
@@ -62,15 +81,14 @@ struct PartMetrics {
 class PartAccess {
  public:
   // Replaces the flock by `own` (ascending by id), `steps_taken` steps into its flight.
-  virtual void start_part(const std::vector<IndexedBoid>& own, std::uint64_t steps_taken) = 0;
+  virtual void start_part(IndexedBoids own, std::uint64_t steps_taken) = 0;
 
   // Drops the ghosts, appends to `edge` every own boid at the edge of `bounds` (or outside
   // them), and removes from the part those outside them.
   virtual void split_part(const PartBounds& bounds, std::vector<IndexedBoid>& edge) = 0;
 
   // Adds `arrived` to the own boids and `ghosts` as ghosts, each ascending by id.
-  virtual void extend_part(const std::vector<IndexedBoid>& arrived,
-                           const std::vector<IndexedBoid>& ghosts) = 0;
+  virtual void extend_part(IndexedBoids arrived, IndexedBoids ghosts) = 0;
 
   // The own boids, into `out` (replaced), in the backend's order.
   virtual void own_boids(std::vector<IndexedBoid>& out) const = 0;
