@@ -12,6 +12,7 @@
 
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
+#include "host/mpi/slab_axis.h"
 #include "host/parts/joined_metrics.h"
 #include "host/parts/part_access.h"
 
@@ -23,10 +24,6 @@ struct FarBoid {
   IndexedBoid boid;
   double nearest;
 };
-
-bool by_id(const IndexedBoid& a, const IndexedBoid& b) {
-  return a.id < b.id;
-}
 
 }  // namespace
 
