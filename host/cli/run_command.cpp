@@ -11,6 +11,7 @@
 #include "host/base/interruption.h"
 #include "host/base/message_text.h"
 #include "host/cli/commands.h"
+#include "host/cli/run_flock.h"
 #include "host/config/flock_options.h"
 #include "host/io/checkpoint.h"
 #include "host/io/output_file.h"
@@ -20,9 +21,6 @@
 #include "host/tools/python_script.h"
 #include "host/tools/reports.h"
 #include "host/tools/trajectory_option.h"
-#if BOIDS_WITH_MPI
-#include "host/mpi/distributed_simulation.h"
-#endif
 
 namespace boids::cli {
 
@@ -225,14 +223,6 @@ std::string stopped_at(std::uint64_t step, const Flight& flight,
   return where;
 }
 
-// Writes the flight's checkpoint whole: a temporary file, flushed to disk, then renamed.
-void save_checkpoint(const Simulation& sim, const std::string& path) {
-  OutputFiles file;
-  file.add("--checkpoint", path);
-  write_checkpoint(file, "--checkpoint", checkpoint_of(sim));
-  file.commit();
-}
-
 // The checkpoint to continue, checked against the rest of the command line: it holds every
 // option of its flight, so none may be given beside it.
 Checkpoint checkpoint_to_resume(const RunOptions& o, const std::vector<std::string>& given) {
@@ -247,55 +237,6 @@ Checkpoint checkpoint_to_resume(const RunOptions& o, const std::vector<std::stri
                      " (with --resume, --steps counts from the flight's start)");
   }
   return checkpoint;
-}
-
-// The flock of the run: under mpirun, spread over its ranks.
-std::unique_ptr<Simulation> make_run_simulation(const SimulationConfig& config,
-                                                const FlockState& initial) {
-#if BOIDS_WITH_MPI
-  return mpi::make_simulation_over_ranks(config, initial);
-#else
-  return make_simulation(config, initial);
-#endif
-}
-
-// The boids of a flock this process holds: under mpirun, its share of them (the slabs are
-// balanced to hold about as many each).
-std::uint64_t held_share(std::uint64_t count) {
-#if BOIDS_WITH_MPI
-  const auto ranks = static_cast<std::uint64_t>(mpi::ranks());
-  return (count + ranks - 1) / ranks;
-#else
-  return count;
-#endif
-}
-
-// The flock of the run from its random start, which under mpirun each rank draws its own part
-// of: no rank holds the whole start.
-std::unique_ptr<Simulation> drawn_run_simulation(const SimulationConfig& config,
-                                                 const FlockOptions& flock) {
-#if BOIDS_WITH_MPI
-  if (mpi::ranks() > 1) {
-    FlockOptions first = flock;  // its first boid, refused as the whole start would be
-    first.count = 1;
-    first.density.reset();
-    initial_state(first, config.params);
-    return mpi::make_drawn_simulation_over_ranks(config, resolve_count(flock));
-  }
-#endif
-  return make_run_simulation(config, initial_state(flock, config.params));
-}
-
-// The checkpoint's flight, continued; what the backend refuses of it names the file.
-std::unique_ptr<Simulation> resumed_simulation(const Checkpoint& checkpoint,
-                                               const FlockState& state, const std::string& path) {
-  try {
-    std::unique_ptr<Simulation> sim = make_run_simulation(checkpoint.config, state);
-    sim->resume(state, checkpoint.order, checkpoint.step);
-    return sim;
-  } catch (const InputError& e) {
-    throw InputError("checkpoint " + quoted_path(path) + ": " + e.what());
-  }
 }
 
 }  // namespace
@@ -396,10 +337,10 @@ int run_command(const std::vector<std::string>& args) {
   trajectory.record(flight.last, *sim, final_metrics);
   trajectory.finish();
   // The outputs are committed together, once each is whole.
-  if (outputs.has("--save")) outputs.write("--save", format_state_file(o.save_file, sim->state()));
+  if (outputs.has("--save")) write_save_output(*sim, outputs, o.save_file);
   if (outputs.has("--metrics")) outputs.write("--metrics", metrics_csv);
   if (outputs.has("--plot")) plot_metrics(sim->count(), config, metrics_csv, outputs);
-  if (outputs.has("--checkpoint")) write_checkpoint(outputs, "--checkpoint", checkpoint_of(*sim));
+  if (outputs.has("--checkpoint")) write_checkpoint_output(*sim, outputs, o.checkpoint_file);
   outputs.commit();
   if (o.json) {
     print_json(*sim, o, flight, final_metrics);

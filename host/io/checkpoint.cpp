@@ -332,23 +332,29 @@ Checkpoint checkpoint_of(const Simulation& sim) {
   return {sim.config(), sim.steps_taken(), sim.state(), sim.backend_order()};
 }
 
-void write_checkpoint(const Checkpoint& c, const OutputFiles::ByteSink& sink) {
+std::string checkpoint_prefix(const SimulationConfig& config, std::uint64_t step,
+                              std::uint64_t count) {
   nlohmann::ordered_json header;
   header["format"] = "boids checkpoint";
-  header["step"] = c.step;
-  header["count"] = c.state.size();
-  header.update(nlohmann::ordered_json::parse(flight_description(c.config)));
+  header["step"] = step;
+  header["count"] = count;
+  header.update(nlohmann::ordered_json::parse(flight_description(config)));
   const std::string text = header.dump();
   const auto header_bytes = static_cast<std::uint32_t>(text.size());
+  std::string prefix(kMagic, sizeof kMagic);
+  prefix.append(reinterpret_cast<const char*>(&kCheckpointVersion), sizeof kCheckpointVersion);
+  prefix.append(reinterpret_cast<const char*>(&header_bytes), sizeof header_bytes);
+  return prefix + text;
+}
+
+void write_checkpoint(const Checkpoint& c, const OutputFiles::ByteSink& sink) {
   Checksum sum;
   const auto put = [&](const void* data, std::size_t size) {
     sum.add(data, size);
     sink(data, size);
   };
-  put(kMagic, sizeof kMagic);
-  put(&kCheckpointVersion, sizeof kCheckpointVersion);
-  put(&header_bytes, sizeof header_bytes);
-  put(text.data(), text.size());
+  const std::string prefix = checkpoint_prefix(c.config, c.step, c.state.size());
+  put(prefix.data(), prefix.size());
   for (const std::vector<double>* column : state_columns(c.state)) {
     put(column->data(), column->size() * sizeof(double));
   }

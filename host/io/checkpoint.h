@@ -44,6 +44,12 @@ Checkpoint checkpoint_of(const Simulation& sim);
 // flock in memory).
 void write_checkpoint(OutputFiles& files, const std::string& option, const Checkpoint& checkpoint);
 
+// What a checkpoint of a flight of `count` boids at `step` starts with: the magic, the version,
+// the header's length and the header; its columns follow (a flock written by its ranks,
+// host/mpi/rank_files.cpp, writes them where they go and the checksum after).
+std::string checkpoint_prefix(const SimulationConfig& config, std::uint64_t step,
+                              std::uint64_t count);
+
 // The same in memory, for small flocks (tests).
 std::string format_checkpoint(const Checkpoint& checkpoint);
 void write_checkpoint(const Checkpoint& checkpoint, const OutputFiles::ByteSink& sink);

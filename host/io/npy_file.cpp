@@ -289,10 +289,9 @@ double npy_value(const std::string& bytes, const NpyMatrix& m, std::uint64_t row
   return value;
 }
 
-std::string format_npy(const std::vector<const std::vector<double>*>& columns) {
-  const std::size_t rows = columns.empty() ? 0 : columns[0]->size();
+std::string npy_header(std::uint64_t rows, std::size_t columns) {
   std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" +
-                       std::to_string(rows) + ", " + std::to_string(columns.size()) + "), }";
+                       std::to_string(rows) + ", " + std::to_string(columns) + "), }";
   // numpy pads the header with spaces and a newline so that the numbers start at a multiple
   // of 64 bytes.
   const std::size_t start = kMagicBytes + 4;
@@ -304,6 +303,12 @@ std::string format_npy(const std::vector<const std::vector<double>*>& columns) {
   out += static_cast<char>(header.size() & 0xFF);
   out += static_cast<char>(header.size() >> 8);
   out += header;
+  return out;
+}
+
+std::string format_npy(const std::vector<const std::vector<double>*>& columns) {
+  const std::size_t rows = columns.empty() ? 0 : columns[0]->size();
+  std::string out = npy_header(rows, columns.size());
   // Appended a block at a time: the numbers are written once, with no zero fill before.
   out.reserve(out.size() + rows * columns.size() * 8);
   char block[64 * 1024];

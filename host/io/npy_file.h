@@ -40,6 +40,10 @@ void check_npy_size(const NpyMatrix& matrix, std::uint64_t size, const std::stri
 double npy_value(const std::string& bytes, const NpyMatrix& matrix, std::uint64_t row,
                  std::uint64_t column);
 
+// The magic and header of a version 1.0 .npy file of doubles in C order, shape (rows,
+// columns), padded as numpy pads it: the numbers start right after it.
+std::string npy_header(std::uint64_t rows, std::size_t columns);
+
 // A version 1.0 .npy file in C order, shape (rows, columns.size()), from equally long columns.
 std::string format_npy(const std::vector<const std::vector<double>*>& columns);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/base/message_text.h"
 #include "host/model/initial_state.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
@@ -16,7 +17,24 @@
 namespace boids::mpi {
 namespace {
 
-enum class Op : std::uint64_t { kStart, kDraw, kStep, kGather, kMeasure, kRelease, kStop };
+enum class Op : std::uint64_t {
+  kStart,
+  kDraw,
+  kStep,
+  kGather,
+  kMeasure,
+  kWriteFile,
+  kRelease,
+  kStop
+};
+
+// The files the ranks write together, each its own boids' part (host/mpi/rank_files.cpp).
+enum class RankFile : std::uint64_t { kNpy, kCheckpoint };
+
+std::string write_rank_file(const RankFlock& flock, std::uint64_t kind, const std::string& path) {
+  return kind == static_cast<std::uint64_t>(RankFile::kCheckpoint) ? flock.write_checkpoint(path)
+                                                                   : flock.write_npy(path);
+}
 
 struct Command {
   Op op;
@@ -110,6 +128,17 @@ class DistributedSimulation final : public Simulation {
     return collectively([&] { return flock_->metrics(); });
   }
 
+  // Every rank writes its part of the file `path` (rank 0's name for it).
+  void write_file(RankFile kind, const std::string& path) {
+    send({Op::kWriteFile, static_cast<std::uint64_t>(kind)});
+    std::string name = path;
+    const std::string failure = collectively([&] {
+      broadcast(name);
+      return write_rank_file(*flock_, static_cast<std::uint64_t>(kind), name);
+    });
+    if (!failure.empty()) throw RuntimeError("cannot write " + quoted_path(path) + ": " + failure);
+  }
+
   std::string device() const override {
     char share[32];
     std::snprintf(share, sizeof share, "%.2f", flock_->largest_share());
@@ -188,6 +217,25 @@ std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationCon
   return std::make_unique<DistributedSimulation>(config, count);
 }
 
+namespace {
+
+bool write_over_ranks(Simulation& sim, RankFile kind, const std::string& path) {
+  auto* spread = dynamic_cast<DistributedSimulation*>(&sim);
+  if (!spread) return false;
+  spread->write_file(kind, path);
+  return true;
+}
+
+}  // namespace
+
+bool write_npy_over_ranks(Simulation& sim, const std::string& path) {
+  return write_over_ranks(sim, RankFile::kNpy, path);
+}
+
+bool write_checkpoint_over_ranks(Simulation& sim, const std::string& path) {
+  return write_over_ranks(sim, RankFile::kCheckpoint, path);
+}
+
 int follow() {
   std::optional<RankFlock> flock;
   for (;;) {
@@ -210,6 +258,14 @@ int follow() {
       case Op::kMeasure:
         if (!flock) abort_run("rank 0 asked for metrics before it sent a flock");
         collectively([&] { flock->metrics(); });
+        break;
+      case Op::kWriteFile:
+        if (!flock) abort_run("rank 0 asked for a file before it sent a flock");
+        collectively([&] {
+          std::string name;
+          broadcast(name);
+          write_rank_file(*flock, c.value, name);
+        });
         break;
       case Op::kRelease:
         flock.reset();

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "host/core/simulation.h"
 #include "host/io/tool_process.h"
@@ -24,6 +25,15 @@ std::unique_ptr<Simulation> make_simulation_over_ranks(const SimulationConfig& c
 // each draws its own boids, and no rank holds the whole start.
 std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationConfig& config,
                                                              std::uint64_t count);
+
+// Writes `sim`'s flock as a .npy state file into `path` (an output's temporary file, renamed
+// by the caller) with every rank writing its own boids' rows (MPI-IO), and returns true, when
+// `sim` is spread over ranks; else writes nothing and returns false (the caller gathers and
+// writes it). Throws RuntimeError naming the file and the rank that failed.
+bool write_npy_over_ranks(Simulation& sim, const std::string& path);
+// The same for a checkpoint of the flight (host/io/checkpoint.h): the same bytes as one
+// process writes.
+bool write_checkpoint_over_ranks(Simulation& sim, const std::string& path);
 
 // The loop of a rank other than 0: carries out rank 0's commands until it says stop. Returns
 // the process's exit status.

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "host/core/simulation.h"
@@ -53,6 +54,14 @@ class RankFlock {
   // a step, and the ranks add their shares and join their flocks' pieces
   // (host/mpi/rank_metrics.cpp). The flight goes on as it would have.
   FlockMetrics metrics();
+
+  // Every rank's part of a .npy state file of the whole flock at `path` (host/mpi/rank_files.cpp):
+  // the header by rank 0, each rank's rows at their input index, in one collective write
+  // (MPI-IO). Returns "" when every rank's part is on disk, else why not (on every rank).
+  std::string write_npy(const std::string& path) const;
+  // The same for a checkpoint of the flight (host/io/checkpoint.h), its checksum appended by
+  // rank 0 once the ranks' parts are on disk.
+  std::string write_checkpoint(const std::string& path) const;
 
   // This rank's boids, in its backend's order.
   std::vector<IndexedBoid> boids() const;
@@ -91,6 +100,8 @@ class RankFlock {
   GroupCount join_flocks(const std::vector<PartMetrics>& m);
   double along(const IndexedBoid& b) const;  // the coordinate the slabs cut
   void balance();
+  // Rank k's stripe of the whole flock's rows, [first, last) (host/mpi/rank_files.cpp).
+  std::vector<double> stripe_rows(std::uint64_t& first, std::uint64_t& last) const;
 
   SimulationConfig config_;
   Slabs slabs_;

@@ -34,11 +34,12 @@ def run(command, name):
     return done.stdout
 
 
-def flight(name, options):
-    """The same flight in one process and over the ranks: their saved states and JSON."""
+def flight(name, options, ext="csv"):
+    """The same flight in one process and over the ranks: their saved states and JSON. A .npy
+    state is written by every rank, each its own rows (MPI-IO); a CSV one is gathered."""
     out = {}
     for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
-        save = os.path.join(WORK, f"{name}-{where}.csv")
+        save = os.path.join(WORK, f"{name}-{where}.{ext}")
         report = run(launch(["run"] + options + ["--save", save, "--json"]), f"{name} ({where})")
         out[where] = (save, json.loads(report))
     return out
@@ -65,8 +66,8 @@ def same_metrics(name, one, ranks, tolerance, counts=("flocks", "largest_flock",
               f"{name}: {key} {ranks[key]!r} under {RANKS} ranks, {one[key]!r} in one process")
 
 
-def exact(name, options):
-    f = flight(name, options)
+def exact(name, options, ext="csv"):
+    f = flight(name, options, ext)
     (one, one_json), (ranks, ranks_json) = f["one"], f["ranks"]
     with open(one, "rb") as a, open(ranks, "rb") as b:
         check(a.read() == b.read(), f"{name}: the states differ under {RANKS} ranks")
@@ -109,8 +110,11 @@ def rank_process(rank):
 
 
 def killed_rank_ends_the_run():
-    """A rank killed in flight ends the whole run with an error, not a hang."""
-    marker = os.path.join(WORK, "long-flight.csv")
+    """A rank killed in flight ends the whole run with an error, not a hang, and the output
+    the ranks would have written together leaves the file there before it as it was."""
+    marker = os.path.join(WORK, "long-flight.npy")
+    with open(marker, "w") as f:
+        f.write("the previous output")
     run_ = subprocess.Popen(mpirun(["run", "--count", "20000", "--steps", "100000000", "--save",
                                     marker]), env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -133,7 +137,9 @@ def killed_rank_ends_the_run():
         check(False, "a run whose rank was killed hung")
         return
     check(run_.returncode != 0, f"a run whose rank was killed exited {run_.returncode}")
-    check(not os.path.exists(marker), "a run whose rank was killed wrote its --save file")
+    with open(marker) as f:
+        check(f.read() == "the previous output",
+              "a run whose rank was killed changed the file its --save names")
     print(f"a killed rank ended the run: exit {run_.returncode}")
 
 
@@ -158,6 +164,9 @@ def main():
     exact("naive-vicsek", naive + ["--model", "vicsek", "--count", "400", "--world", "25",
                                    "--noise", "1.5"])
     exact("naive-steering", naive + ["--model", "steering", "--count", "300"])
+    # Saved as .npy, each rank writes its own rows into the file: the bytes of one process's.
+    exact("naive-npy", naive + ["--count", "700", "--noise", "0.4"], ext="npy")
+    exact("naive-box-npy", naive + ["--dimensions", "3", "--count", "500"], ext="npy")
     exact("naive-box", naive + ["--dimensions", "3", "--count", "600", "--noise", "0.5",
                                 "--obstacles", spheres])
     # A flock gathered in a fifth of the world: the slabs start, and after 100 steps move, to
@@ -252,6 +261,13 @@ def main():
     checkpoint = os.path.join(WORK, "flight.ckpt")
     start = naive[:-2] + ["--count", "300", "--noise", "0.4"]
     run(mpirun(["run"] + start + ["--steps", "6", "--checkpoint", checkpoint]), "checkpoint")
+    # Each rank writes its own boids' part of it (MPI-IO), rank 0 the checksum: on the naive
+    # method, whose order is the input order, the bytes of one process's checkpoint.
+    alone = os.path.join(WORK, "alone.ckpt")
+    run([BOIDS, "run"] + start + ["--steps", "6", "--checkpoint", alone], "checkpoint alone")
+    with open(checkpoint, "rb") as a, open(alone, "rb") as b:
+        check(a.read() == b.read(), f"a checkpoint written by {RANKS} ranks differs from one "
+                                    "process's")
     resumed = os.path.join(WORK, "resumed.csv")
     whole = os.path.join(WORK, "whole.csv")
     run([BOIDS, "run", "--resume", checkpoint, "--steps", "12", "--save", resumed], "resume")

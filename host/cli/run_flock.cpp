@@ -1,0 +1,105 @@
+#include "host/cli/run_flock.h"
+
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/io/state_file.h"
+#if BOIDS_WITH_MPI
+#include "host/mpi/distributed_simulation.h"
+#endif
+
+namespace boids::cli {
+namespace {
+
+#if BOIDS_WITH_MPI
+// Under mpirun every rank writes its own boids' part of the output `option` of `files` into its
+// temporary file, renamed with the others (no rank gathers the flock): true when `sim` is spread
+// over ranks and the file a regular one. `by_ranks` is mpi::write_npy_over_ranks or
+// mpi::write_checkpoint_over_ranks.
+bool written_by_ranks(Simulation& sim, OutputFiles& files, const std::string& option,
+                      const std::string& path, bool (*by_ranks)(Simulation&, const std::string&)) {
+  const std::string& file = files.file_to_write(option);
+  if (file == path || !by_ranks(sim, file)) return false;
+  files.written_externally(option);
+  return true;
+}
+#endif
+
+}  // namespace
+
+// The flight's checkpoint as the output --checkpoint of `files`.
+void write_checkpoint_output(Simulation& sim, OutputFiles& files, const std::string& path) {
+#if BOIDS_WITH_MPI
+  if (written_by_ranks(sim, files, "--checkpoint", path, mpi::write_checkpoint_over_ranks)) return;
+#else
+  (void)path;
+#endif
+  write_checkpoint(files, "--checkpoint", checkpoint_of(sim));
+}
+
+// Writes the flight's checkpoint whole: a temporary file, flushed to disk, then renamed.
+void save_checkpoint(Simulation& sim, const std::string& path) {
+  OutputFiles file;
+  file.add("--checkpoint", path);
+  write_checkpoint_output(sim, file, path);
+  file.commit();
+}
+
+// The flock of the run: under mpirun, spread over its ranks.
+std::unique_ptr<Simulation> make_run_simulation(const SimulationConfig& config,
+                                                const FlockState& initial) {
+#if BOIDS_WITH_MPI
+  return mpi::make_simulation_over_ranks(config, initial);
+#else
+  return make_simulation(config, initial);
+#endif
+}
+
+// The boids of a flock this process holds: under mpirun, its share of them (the slabs are
+// balanced to hold about as many each).
+std::uint64_t held_share(std::uint64_t count) {
+#if BOIDS_WITH_MPI
+  const auto ranks = static_cast<std::uint64_t>(mpi::ranks());
+  return (count + ranks - 1) / ranks;
+#else
+  return count;
+#endif
+}
+
+// The flock of the run from its random start, which under mpirun each rank draws its own part
+// of: no rank holds the whole start.
+std::unique_ptr<Simulation> drawn_run_simulation(const SimulationConfig& config,
+                                                 const FlockOptions& flock) {
+#if BOIDS_WITH_MPI
+  if (mpi::ranks() > 1) {
+    FlockOptions first = flock;  // its first boid, refused as the whole start would be
+    first.count = 1;
+    first.density.reset();
+    initial_state(first, config.params);
+    return mpi::make_drawn_simulation_over_ranks(config, resolve_count(flock));
+  }
+#endif
+  return make_run_simulation(config, initial_state(flock, config.params));
+}
+
+// --save as the output of `files`: a .npy file under mpirun by every rank, its own rows.
+void write_save_output(Simulation& sim, OutputFiles& files, const std::string& path) {
+#if BOIDS_WITH_MPI
+  if (is_npy_name(path) && written_by_ranks(sim, files, "--save", path, mpi::write_npy_over_ranks))
+    return;
+#endif
+  files.write("--save", format_state_file(path, sim.state()));
+}
+
+// The checkpoint's flight, continued; what the backend refuses of it names the file.
+std::unique_ptr<Simulation> resumed_simulation(const Checkpoint& checkpoint,
+                                               const FlockState& state, const std::string& path) {
+  try {
+    std::unique_ptr<Simulation> sim = make_run_simulation(checkpoint.config, state);
+    sim->resume(state, checkpoint.order, checkpoint.step);
+    return sim;
+  } catch (const InputError& e) {
+    throw InputError("checkpoint " + quoted_path(path) + ": " + e.what());
+  }
+}
+
+}  // namespace boids::cli

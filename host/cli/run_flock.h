@@ -1,0 +1,40 @@
+// The flock `boids run` flies and the outputs that hold its whole state, for one process or
+// spread over MPI ranks (docs/mpi.md): under mpirun the ranks draw a random start themselves,
+// and write their own parts of a .npy `--save` and of a checkpoint, so that no rank gathers the
+// flock; started alone, the flock is one process's and the outputs are written from its state.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "host/config/flock_options.h"
+#include "host/core/simulation.h"
+#include "host/io/checkpoint.h"
+#include "host/io/output_file.h"
+
+namespace boids::cli {
+
+// The flock from `initial`: under mpirun, spread over its ranks.
+std::unique_ptr<Simulation> make_run_simulation(const SimulationConfig& config,
+                                                const FlockState& initial);
+
+// The flock from its random start, which under mpirun each rank draws its own part of.
+std::unique_ptr<Simulation> drawn_run_simulation(const SimulationConfig& config,
+                                                 const FlockOptions& flock);
+
+// The checkpoint's flight, continued; what the backend refuses of it names the file `path`.
+std::unique_ptr<Simulation> resumed_simulation(const Checkpoint& checkpoint,
+                                               const FlockState& state, const std::string& path);
+
+// The boids of a flock of `count` this process holds: under mpirun, its share.
+std::uint64_t held_share(std::uint64_t count);
+
+// The outputs --save (`path`) and --checkpoint of `files`, written whole.
+void write_save_output(Simulation& sim, OutputFiles& files, const std::string& path);
+void write_checkpoint_output(Simulation& sim, OutputFiles& files, const std::string& path);
+
+// A checkpoint on its own (--checkpoint-every): a temporary file, flushed, then renamed.
+void save_checkpoint(Simulation& sim, const std::string& path);
+
+}  // namespace boids::cli

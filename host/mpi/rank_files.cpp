@@ -1,0 +1,237 @@
+// The files a flock spread over ranks writes where its boids lie: each rank its own rows, at
+// their input index, into one file (MPI-IO), so that no rank gathers the flock.
+#include <mpi.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "host/base/checksum.h"
+#include "host/io/checkpoint.h"
+#include "host/io/npy_file.h"
+#include "host/mpi/communicator.h"
+#include "host/mpi/rank_flock.h"
+#include "host/mpi/slab_axis.h"
+
+namespace boids::mpi {
+namespace {
+
+// An MPI datatype for the life of a scope.
+class Datatype {
+ public:
+  Datatype() = default;
+  ~Datatype() {
+    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  }
+  Datatype(const Datatype&) = delete;
+  Datatype& operator=(const Datatype&) = delete;
+  MPI_Datatype* operator&() { return &type_; }
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// Why MPI-IO refused, in its words.
+std::string mpi_reason(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
+// Reads the file at `path`, all but its last 8 bytes, and writes their checksum there. Returns
+// "" or why it could not.
+std::string append_checksum(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "r+b");
+  if (!file) return "cannot reopen the file for its checksum: " + std::string(std::strerror(errno));
+  Checksum sum;
+  std::fseek(file, 0, SEEK_END);
+  const long size = std::ftell(file);
+  std::fseek(file, 0, SEEK_SET);
+  std::vector<char> block(1 << 20);
+  long left = size - 8;
+  bool ok = size >= 8;
+  while (ok && left > 0) {
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<long>(left, static_cast<long>(block.size())));
+    ok = std::fread(block.data(), 1, want, file) == want;
+    sum.add(block.data(), want);
+    left -= static_cast<long>(want);
+  }
+  const std::uint64_t value = sum.value();
+  ok = ok && std::fwrite(&value, sizeof value, 1, file) == 1 && std::fflush(file) == 0 &&
+       fsync(fileno(file)) == 0;
+  const int error = errno;
+  std::fclose(file);
+  return ok ? "" : "cannot write the checksum: " + std::string(std::strerror(error));
+}
+
+}  // namespace
+
+// Rank k's stripe of the whole flock's rows in input order: [kN/P, (k+1)N/P), each row x, y[, z],
+// vx, vy[, vz]. The ranks hand each of their boids' rows to the rank whose stripe holds it, so
+// that each then writes one contiguous run of a file (a file view scattering every rank's own
+// rows over the file costs MPI-IO twice the rows again in its own buffers).
+std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& last) const {
+  const int dimensions = config_.params.dimensions;
+  const auto columns = static_cast<std::size_t>(2 * dimensions);
+  const auto n = static_cast<std::uint64_t>(ranks());
+  const auto stripe_of = [&](std::uint64_t id) {
+    std::uint64_t k = id * n / whole_count_;  // the k with kN/P <= id < (k+1)N/P
+    while (k + 1 < n && whole_count_ * (k + 1) / n <= id) ++k;
+    while (k > 0 && whole_count_ * k / n > id) --k;
+    return static_cast<std::size_t>(k);
+  };
+  std::vector<double> rows;
+  std::vector<std::uint64_t> ids;
+  std::vector<std::size_t> counts(static_cast<std::size_t>(n), 0);
+  {
+    std::vector<IndexedBoid> mine = boids();
+    std::sort(mine.begin(), mine.end(), by_id);
+    rows.reserve(mine.size() * columns);
+    ids.reserve(mine.size());
+    for (const IndexedBoid& b : mine) {
+      const double values[6] = {b.x, b.y, b.z, b.vx, b.vy, b.vz};
+      for (int c = 0; c < 6; ++c) {
+        if (c % 3 < dimensions) rows.push_back(values[c]);
+      }
+      ids.push_back(b.id);
+      ++counts[stripe_of(b.id)];
+    }
+  }
+  std::vector<std::size_t> value_counts(counts);
+  for (std::size_t& c : value_counts) c *= columns;
+  const std::vector<double> got_rows = to_ranks(rows, value_counts);
+  rows = {};
+  const std::vector<std::uint64_t> got_ids = to_ranks(ids, counts);
+  ids = {};
+  first = whole_count_ * static_cast<std::uint64_t>(rank_) / n;
+  last = whole_count_ * static_cast<std::uint64_t>(rank_ + 1) / n;
+  std::vector<double> stripe((last - first) * columns);
+  for (std::size_t i = 0; i < got_ids.size(); ++i) {
+    std::memcpy(&stripe[(got_ids[i] - first) * columns], &got_rows[i * columns],
+                columns * sizeof(double));
+  }
+  return stripe;
+}
+
+namespace {
+
+// One file written by every rank together (MPI-IO): opened, sized, written by contiguous runs
+// at offsets (each call collective: every rank makes as many), synced and closed. The first
+// failure is kept, with the rank it happened on; every rank learns whether all went well.
+class SharedFile {
+ public:
+  SharedFile(const std::string& path, int rank) : rank_(rank) {
+    check("cannot open the file",
+          MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_WRONLY | MPI_MODE_CREATE,
+                        MPI_INFO_NULL, &file_));
+    opened_ = on_every_rank(failure_.empty());
+  }
+  ~SharedFile() {
+    if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
+  }
+  SharedFile(const SharedFile&) = delete;
+  SharedFile& operator=(const SharedFile&) = delete;
+
+  bool opened() const { return opened_; }
+  void size(std::uint64_t bytes) {
+    check("cannot size the file", MPI_File_set_size(file_, static_cast<MPI_Offset>(bytes)));
+  }
+  // Rank 0's bytes at `at` (not collective).
+  void put_by_first(std::uint64_t at, const std::string& bytes) {
+    if (rank_ != 0) return;
+    check("cannot write the header",
+          MPI_File_write_at(file_, static_cast<MPI_Offset>(at), bytes.data(),
+                            static_cast<int>(bytes.size()), MPI_BYTE, MPI_STATUS_IGNORE));
+  }
+  // `count` records of `record_bytes` at `at`, by every rank at once.
+  void put(std::uint64_t at, const void* data, std::uint64_t count, std::size_t record_bytes) {
+    Datatype record;
+    MPI_Type_contiguous(static_cast<int>(record_bytes), MPI_BYTE, &record);
+    MPI_Type_commit(&record);
+    check("cannot write the rows",
+          MPI_File_write_at_all(file_, static_cast<MPI_Offset>(at), data, static_cast<int>(count),
+                                record.get(), MPI_STATUS_IGNORE));
+  }
+  // Synced and closed by every rank: "" when every rank's part is on disk, else why not.
+  std::string finish() {
+    check("cannot flush the file", MPI_File_sync(file_));
+    check("cannot close the file", MPI_File_close(&file_));
+    if (on_every_rank(failure_.empty())) return "";
+    return failure_.empty() ? "another rank could not write its part" : failure_;
+  }
+  std::string failure() const {
+    return failure_.empty() ? "another rank cannot open the file" : failure_;
+  }
+
+ private:
+  void check(const char* what, int result) {
+    if (result != MPI_SUCCESS && failure_.empty()) {
+      failure_ =
+          std::string(what) + " on rank " + std::to_string(rank_) + ": " + mpi_reason(result);
+    }
+  }
+  MPI_File file_ = MPI_FILE_NULL;
+  int rank_ = 0;
+  bool opened_ = false;
+  std::string failure_;
+};
+
+}  // namespace
+
+// The header by rank 0, then each rank's stripe of rows as one run, in one collective write.
+// The file is sized first; the caller renames it once it is whole.
+std::string RankFlock::write_npy(const std::string& path) const {
+  const auto columns = static_cast<std::size_t>(2 * config_.params.dimensions);
+  std::uint64_t first = 0, last = 0;
+  const std::vector<double> stripe = stripe_rows(first, last);
+  const std::string header = npy_header(whole_count_, columns);
+  SharedFile file(path, rank_);
+  if (!file.opened()) return file.failure();
+  const std::uint64_t row_bytes = 8 * columns;
+  file.size(header.size() + whole_count_ * row_bytes);
+  file.put_by_first(0, header);
+  file.put(header.size() + first * row_bytes, stripe.data(), last - first, row_bytes);
+  return file.finish();
+}
+
+// A checkpoint's layout (host/io/checkpoint.h): its prefix by rank 0, then each column of the
+// state and the order (input order: the identity) as runs of each rank's stripe, one
+// collective write each; rank 0 then reads the file back for its checksum and appends it.
+std::string RankFlock::write_checkpoint(const std::string& path) const {
+  const auto columns = static_cast<std::size_t>(2 * config_.params.dimensions);
+  std::uint64_t first = 0, last = 0;
+  const std::vector<double> stripe = stripe_rows(first, last);
+  const std::string prefix = checkpoint_prefix(config_, steps_taken_, whole_count_);
+  std::string failure;
+  {
+    SharedFile file(path, rank_);
+    if (!file.opened()) return file.failure();
+    const std::uint64_t n = whole_count_;
+    file.size(prefix.size() + n * 8 * (columns + 1) + 8);
+    file.put_by_first(0, prefix);
+    std::vector<double> column(last - first);
+    for (std::size_t c = 0; c < columns; ++c) {
+      for (std::uint64_t i = 0; i < last - first; ++i) column[i] = stripe[i * columns + c];
+      file.put(prefix.size() + (c * n + first) * 8, column.data(), last - first, 8);
+    }
+    std::vector<std::uint64_t> order(last - first);
+    for (std::uint64_t i = 0; i < last - first; ++i) order[i] = first + i;
+    file.put(prefix.size() + (columns * n + first) * 8, order.data(), last - first, 8);
+    failure = file.finish();
+  }
+  if (!failure.empty()) return failure;
+  // The checksum runs over every byte before it, in order: rank 0 reads them back.
+  std::string checked;
+  if (rank_ == 0) checked = append_checksum(path);
+  return on_every_rank(checked.empty()) ? "" : (checked.empty() ? "rank 0 failed" : checked);
+}
+
+}  // namespace boids::mpi
