@@ -269,12 +269,12 @@ int run_command(const std::vector<std::string>& args) {
   if (o.flock.init_file.empty() && !resumed) {
     check_memory(config, held_share(resolve_count(o.flock)));
     sim = drawn_run_simulation(config, o.flock);
+  } else if (!resumed) {
+    sim = read_run_simulation(config, o.flock);
   } else {
-    const FlockState initial =
-        resumed ? std::move(resumed->state) : initial_state(o.flock, config.params);
-    check_memory(config, initial.size());
-    sim = resumed ? resumed_simulation(*resumed, initial, o.resume_file)
-                  : make_run_simulation(config, initial);
+    check_memory(config, resumed->state.size());
+    sim = resumed_simulation(*resumed, resumed->state, o.resume_file);
+    resumed->state = FlockState();
   }
   TrajectoryRecording trajectory(o.trajectory, o.steps);
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),

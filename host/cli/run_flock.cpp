@@ -26,6 +26,19 @@ bool written_by_ranks(Simulation& sim, OutputFiles& files, const std::string& op
 
 }  // namespace
 
+std::unique_ptr<Simulation> read_run_simulation(const SimulationConfig& config,
+                                                const FlockOptions& flock) {
+#if BOIDS_WITH_MPI
+  if (is_npy_name(flock.init_file) && mpi::ranks() > 1) {
+    check_memory(config, held_share(state_file_rows(flock.init_file)));
+    return mpi::make_read_simulation_over_ranks(config, flock.init_file);
+  }
+#endif
+  const FlockState initial = initial_state(flock, config.params);
+  check_memory(config, initial.size());
+  return make_run_simulation(config, initial);
+}
+
 // The flight's checkpoint as the output --checkpoint of `files`.
 void write_checkpoint_output(Simulation& sim, OutputFiles& files, const std::string& path) {
 #if BOIDS_WITH_MPI

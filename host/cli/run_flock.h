@@ -23,6 +23,11 @@ std::unique_ptr<Simulation> make_run_simulation(const SimulationConfig& config,
 std::unique_ptr<Simulation> drawn_run_simulation(const SimulationConfig& config,
                                                  const FlockOptions& flock);
 
+// The flock from the state file of `flock.init_file`: under mpirun, a .npy file is read by
+// every rank, its own rows by byte ranges.
+std::unique_ptr<Simulation> read_run_simulation(const SimulationConfig& config,
+                                                const FlockOptions& flock);
+
 // The checkpoint's flight, continued; what the backend refuses of it names the file `path`.
 std::unique_ptr<Simulation> resumed_simulation(const Checkpoint& checkpoint,
                                                const FlockState& state, const std::string& path);

@@ -212,15 +212,19 @@ FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
       throw InputError(obstacles_given(o) + ": " + e.what());
     }
   }
-  const Precision precision = resolve_precision(o);
   FlockState state = read_state_file(o.init_file, params.world);
-  check_state_values(state, precision, o.init_file);
-  try {
-    check_start(state, params, start_tolerance(precision));
-  } catch (const InputError& e) {
-    throw InputError("state file " + quoted_path(o.init_file) + ": " + e.what());
-  }
+  check_start_file(state, o.init_file, resolve_precision(o), params);
   return state;
+}
+
+void check_start_file(const FlockState& state, const std::string& path, Precision precision,
+                      const FlockParams& params, std::uint64_t first) {
+  check_state_values(state, precision, path, first);
+  try {
+    check_start(state, params, start_tolerance(precision), first);
+  } catch (const InputError& e) {
+    throw InputError("state file " + quoted_path(path) + ": " + e.what());
+  }
 }
 
 }  // namespace boids

@@ -63,4 +63,10 @@ SimulationConfig resolve_config(const FlockOptions& options);
 // model, or the random start.
 FlockState initial_state(const FlockOptions& options, const FlockParams& params);
 
+// The checks of a start read from the state file `path` beyond its rows' own: its values
+// within `precision`'s range, and the start's rules under `params`. `first`: the index of the
+// state's first boid in the file (a rank of an MPI run checks its own rows).
+void check_start_file(const FlockState& state, const std::string& path, Precision precision,
+                      const FlockParams& params, std::uint64_t first = 0);
+
 }  // namespace boids

@@ -1,6 +1,9 @@
 #include "host/io/state_file.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 
 #include <cctype>
 #include <cmath>
@@ -193,6 +196,66 @@ bool is_npy_name(const std::string& path) {
   return has_extension(path, ".npy");
 }
 
+NpyMatrix npy_state_matrix(const std::string& path) {
+  NpyMatrix m;
+  try {
+    read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+      check_npy_start(first, size, path);
+      m = parse_npy_header(first, "state file", path);
+      throw ReadEnough{};
+    });
+  } catch (const ReadEnough&) {
+  }
+  return m;
+}
+
+FlockState npy_state_rows(const NpyMatrix& m, const double* values, std::uint64_t first,
+                          std::uint64_t count, const std::string& name, const World& world) {
+  FlockState state;
+  state.dimensions = m.columns == 6 ? 3 : 2;
+  state.resize(count);
+  const std::vector<std::vector<double>*> out = columns(state);
+  for (std::uint64_t row = 0; row < count; ++row) {
+    const double* v = values + row * m.columns;
+    if (!acceptable_row(v, state.dimensions, world)) {
+      RowError("state file", name, "row " + std::to_string(first + row))
+          .fail(row_problem(v, state.dimensions, world));
+    }
+    for (std::uint64_t c = 0; c < m.columns; ++c) (*out[c])[row] = v[c];
+  }
+  return state;
+}
+
+std::vector<double> npy_rows(const NpyMatrix& m, std::uint64_t first, std::uint64_t count,
+                             const NpyRangeReader& read) {
+  std::vector<double> values(count * m.columns);
+  if (count == 0) return values;
+  if (!m.fortran_order) {
+    read(m.data_offset + first * m.columns * 8, values.data(), values.size());
+    return values;
+  }
+  std::vector<double> column(count);
+  for (std::uint64_t c = 0; c < m.columns; ++c) {
+    read(m.data_offset + (c * m.rows + first) * 8, column.data(), count);
+    for (std::uint64_t i = 0; i < count; ++i) values[i * m.columns + c] = column[i];
+  }
+  return values;
+}
+
+FlockState read_npy_state_rows(const std::string& path, const NpyMatrix& m, std::uint64_t first,
+                               std::uint64_t count, const World& world) {
+  std::ifstream file(path, std::ios::binary);
+  const std::vector<double> values =
+      npy_rows(m, first, count, [&](std::uint64_t at, double* into, std::uint64_t n) {
+        file.seekg(static_cast<std::streamoff>(at));
+        if (!file.read(reinterpret_cast<char*>(into), static_cast<std::streamsize>(n * 8))) {
+          throw InputError("cannot read state file " + quoted_path(path) + ": " +
+                           std::strerror(errno));
+        }
+      });
+  return npy_state_rows(m, values.data(), first, count, path, world);
+}
+
 std::uint64_t state_file_rows(const std::string& path) {
   if (is_npy_name(path)) {
     std::uint64_t rows = 0;
@@ -335,12 +398,14 @@ std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& w
                          dimensions);
 }
 
-void check_state_values(const FlockState& state, Precision precision, const std::string& file) {
+void check_state_values(const FlockState& state, Precision precision, const std::string& file,
+                        std::uint64_t first) {
   check_state_values(state, precision, [&](std::size_t i, int axis) {
     // Where a reader finds it: a CSV's line and column, a .npy file's row (0-based).
+    const std::uint64_t row = first + i;
     return "state file " + quoted_path(file) +
-           (is_npy_name(file) ? ", row " + std::to_string(i)
-                              : ", line " + std::to_string(i + 2) + ", column " +
+           (is_npy_name(file) ? ", row " + std::to_string(row)
+                              : ", line " + std::to_string(row + 2) + ", column " +
                                     std::to_string(state.dimensions + axis + 1));
   });
 }

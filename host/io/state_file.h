@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "host/core/config.h"
+#include "host/io/npy_file.h"
 #include "host/model/flock.h"
 
 namespace boids {
@@ -43,6 +45,29 @@ std::string format_state(const FlockState& state);
 FlockState parse_npy_state(const std::string& bytes, const std::string& name, const World& world);
 std::string format_npy_state(const FlockState& state);
 
+// The matrix of the .npy state file at `path`, its header and size checked as a start's (shape
+// (N, 4) or (N, 6), at least one boid, the file's size the numbers'), without reading it.
+NpyMatrix npy_state_matrix(const std::string& path);
+
+// Rows first .. first + count - 1 of the .npy state file `name` of matrix `m`, from `values`
+// (those rows in C order, as doubles), checked as parse_npy_state checks them: a refusal names
+// the row in the whole file. A rank of an MPI run reads its own rows so.
+FlockState npy_state_rows(const NpyMatrix& m, const double* values, std::uint64_t first,
+                          std::uint64_t count, const std::string& name, const World& world);
+
+// Reads `n` doubles at byte `at` of a file into `into`.
+using NpyRangeReader = std::function<void(std::uint64_t at, double* into, std::uint64_t n)>;
+
+// Rows first .. first + count - 1 of a .npy file's matrix `m`, in C order, read by byte ranges
+// through `read`: one range in C order, one a column in Fortran order.
+std::vector<double> npy_rows(const NpyMatrix& m, std::uint64_t first, std::uint64_t count,
+                             const NpyRangeReader& read);
+
+// Rows first .. first + count - 1 of the .npy state file at `path` (matrix `m`), read by byte
+// ranges and checked as npy_state_rows checks them.
+FlockState read_npy_state_rows(const std::string& path, const NpyMatrix& m, std::uint64_t first,
+                               std::uint64_t count, const World& world);
+
 // A state held in memory as rows of four doubles (x, y, vx, vy), or of six in three
 // dimensions (x, y, z, vx, vy, vz), such as a NumPy array: at least one boid, finite values,
 // positions in the world, as a .npy file's rows. A refusal names `what` and the row (0-based,
@@ -74,6 +99,8 @@ std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const W
 
 // Throws InputError naming the file, the line and the column (a .npy file's row) of a
 // velocity component beyond `precision`'s largest_state_speed (host/core/value_limits.h).
-void check_state_values(const FlockState& state, Precision precision, const std::string& file);
+// `first`: the row of the state's first boid in the file (a rank's part of it).
+void check_state_values(const FlockState& state, Precision precision, const std::string& file,
+                        std::uint64_t first = 0);
 
 }  // namespace boids

@@ -130,17 +130,17 @@ std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,
 }
 
 void check_start(const FlockState& state, const FlockParams& params,
-                 const StateTolerance& tolerance) {
+                 const StateTolerance& tolerance, std::uint64_t first) {
   check_start_dimensions(state.dimensions, params);
   for (std::size_t i = 0; i < state.size(); ++i) {
     if (!(state.x[i] >= 0 && state.x[i] < params.world.width && state.y[i] >= 0 &&
           state.y[i] < params.world.height &&
           (state.dimensions == 2 || (state.z[i] >= 0 && state.z[i] < params.world.depth)))) {
-      throw InputError("boid " + std::to_string(i) + " is outside the world");
+      throw InputError("boid " + std::to_string(first + i) + " is outside the world");
     }
   }
   if (const auto held = first_boid_in_an_obstacle(state, params, tolerance.edge)) {
-    throw InputError("boid " + std::to_string(*held) + " starts inside an obstacle");
+    throw InputError("boid " + std::to_string(first + *held) + " starts inside an obstacle");
   }
   if (params.model != Model::kVicsek) return;
   for (std::size_t i = 0; i < state.size(); ++i) {
@@ -149,7 +149,8 @@ void check_start(const FlockState& state, const FlockParams& params,
                                          state.vz[i] * state.vz[i])
                              : std::hypot(state.vx[i], state.vy[i]);
     if (!(std::abs(speed - params.max_speed) <= tolerance.speed * params.max_speed)) {
-      throw InputError("boid " + std::to_string(i) + " moves at speed " + number_text(speed) +
+      throw InputError("boid " + std::to_string(first + i) + " moves at speed " +
+                       number_text(speed) +
                        ": the Vicsek model's particles all move at --speed " +
                        number_text(params.max_speed));
     }

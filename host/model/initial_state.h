@@ -42,8 +42,10 @@ struct StateTolerance {
 
 // Throws InputError when a given start cannot be flown under `params`: a boid outside the world
 // or inside an obstacle, or, under the Vicsek model, not at the speed V.
+// `first`: the index of the state's first boid in the whole start, for the messages (a rank's
+// part of a start file).
 void check_start(const FlockState& state, const FlockParams& params,
-                 const StateTolerance& tolerance = {});
+                 const StateTolerance& tolerance = {}, std::uint64_t first = 0);
 
 // The first boid that an obstacle of `params` holds by more than `edge`, if any.
 std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,

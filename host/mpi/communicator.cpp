@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "host/mpi/record_type.h"
+
 namespace boids::mpi {
 namespace {
 
@@ -42,22 +44,6 @@ std::vector<int> displacements(const std::vector<int>& counts, std::size_t& tota
   as_count(total);
   return at;
 }
-
-// A record of `bytes` bytes as an MPI datatype, for the life of one collective.
-class RecordType {
- public:
-  explicit RecordType(std::size_t bytes) {
-    MPI_Type_contiguous(as_count(bytes), MPI_BYTE, &type_);
-    MPI_Type_commit(&type_);
-  }
-  ~RecordType() { MPI_Type_free(&type_); }
-  RecordType(const RecordType&) = delete;
-  RecordType& operator=(const RecordType&) = delete;
-  MPI_Datatype get() const { return type_; }
-
- private:
-  MPI_Datatype type_;
-};
 
 }  // namespace
 

@@ -9,6 +9,8 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/config/flock_options.h"
+#include "host/io/state_file.h"
 #include "host/model/initial_state.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
@@ -20,6 +22,7 @@ namespace {
 enum class Op : std::uint64_t {
   kStart,
   kDraw,
+  kReadNpy,
   kStep,
   kGather,
   kMeasure,
@@ -88,6 +91,25 @@ class DistributedSimulation final : public Simulation {
     send({Op::kDraw, 0});
     flock_.emplace(collectively([&] { return RankFlock::draw(config, count); }));
     name_device(make_initial_boids(0, 1, config.seed, config.params));
+  }
+
+  // A start read from the .npy state file `path` (of `count` boids, its first `first`, both
+  // checked), each rank its own rows. Throws InputError, on rank 0 alone, with the refusal of
+  // the lowest rank that found one.
+  DistributedSimulation(const SimulationConfig& config, std::uint64_t count,
+                        const std::string& path, const FlockState& first)
+      : Simulation(config, count) {
+    claim();
+    send({Op::kReadNpy, 0});
+    std::string refusal;
+    std::optional<RankFlock> read =
+        collectively([&] { return RankFlock::read_npy(config, first, path, refusal); });
+    if (!read) {
+      alive = false;
+      throw InputError(refusal);
+    }
+    flock_.emplace(std::move(*read));
+    name_device(first);
   }
 
   // Every rank lets its share go together (its neighbourhood's communicator with it).
@@ -236,6 +258,19 @@ bool write_checkpoint_over_ranks(Simulation& sim, const std::string& path) {
   return write_over_ranks(sim, RankFile::kCheckpoint, path);
 }
 
+std::unique_ptr<Simulation> make_read_simulation_over_ranks(const SimulationConfig& config,
+                                                            const std::string& path) {
+  if (ranks() == 1) return nullptr;
+  check_backend_over_ranks(config);
+  // The header and the first row, checked here before the ranks read theirs: what refuses the
+  // whole file refuses it at once.
+  const NpyMatrix m = npy_state_matrix(path);
+  const FlockState first = read_npy_state_rows(path, m, 0, 1, config.params.world);
+  check_start_file(first, path, config.precision, config.params, 0);
+  check_dimensions(config, first);
+  return std::make_unique<DistributedSimulation>(config, m.rows, path, first);
+}
+
 int follow() {
   std::optional<RankFlock> flock;
   for (;;) {
@@ -247,6 +282,14 @@ int follow() {
       case Op::kDraw:
         flock.emplace(collectively([&] { return RankFlock::draw({}, 0); }));
         break;
+      case Op::kReadNpy: {
+        std::string refusal;
+        std::optional<RankFlock> read =
+            collectively([&] { return RankFlock::read_npy({}, FlockState(), "", refusal); });
+        flock.reset();
+        if (read) flock.emplace(std::move(*read));
+        break;
+      }
       case Op::kStep:
         if (!flock) abort_run("rank 0 asked for steps before it sent a flock");
         collectively([&] { flock->step(c.value); });

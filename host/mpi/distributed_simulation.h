@@ -26,6 +26,12 @@ std::unique_ptr<Simulation> make_simulation_over_ranks(const SimulationConfig& c
 std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationConfig& config,
                                                              std::uint64_t count);
 
+// The same from the .npy state file `path`: over several ranks, each reads its own rows by
+// byte ranges (MPI-IO), and no rank holds the whole start; null in one process (the caller
+// reads the file). Throws InputError as one process refuses the file.
+std::unique_ptr<Simulation> make_read_simulation_over_ranks(const SimulationConfig& config,
+                                                            const std::string& path);
+
 // Writes `sim`'s flock as a .npy state file into `path` (an output's temporary file, renamed
 // by the caller) with every rank writing its own boids' rows (MPI-IO), and returns true, when
 // `sim` is spread over ranks; else writes nothing and returns false (the caller gathers and

@@ -1,7 +1,5 @@
 // The files a flock spread over ranks writes where its boids lie: each rank its own rows, at
 // their input index, into one file (MPI-IO), so that no rank gathers the flock.
-#include <mpi.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,34 +14,11 @@
 #include "host/io/npy_file.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
+#include "host/mpi/shared_file.h"
 #include "host/mpi/slab_axis.h"
 
 namespace boids::mpi {
 namespace {
-
-// An MPI datatype for the life of a scope.
-class Datatype {
- public:
-  Datatype() = default;
-  ~Datatype() {
-    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
-  }
-  Datatype(const Datatype&) = delete;
-  Datatype& operator=(const Datatype&) = delete;
-  MPI_Datatype* operator&() { return &type_; }
-  MPI_Datatype get() const { return type_; }
-
- private:
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
-};
-
-// Why MPI-IO refused, in its words.
-std::string mpi_reason(int code) {
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  return std::string(text, static_cast<std::size_t>(length));
-}
 
 // Reads the file at `path`, all but its last 8 bytes, and writes their checksum there. Returns
 // "" or why it could not.
@@ -121,71 +96,6 @@ std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& 
   return stripe;
 }
 
-namespace {
-
-// One file written by every rank together (MPI-IO): opened, sized, written by contiguous runs
-// at offsets (each call collective: every rank makes as many), synced and closed. The first
-// failure is kept, with the rank it happened on; every rank learns whether all went well.
-class SharedFile {
- public:
-  SharedFile(const std::string& path, int rank) : rank_(rank) {
-    check("cannot open the file",
-          MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_WRONLY | MPI_MODE_CREATE,
-                        MPI_INFO_NULL, &file_));
-    opened_ = on_every_rank(failure_.empty());
-  }
-  ~SharedFile() {
-    if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
-  }
-  SharedFile(const SharedFile&) = delete;
-  SharedFile& operator=(const SharedFile&) = delete;
-
-  bool opened() const { return opened_; }
-  void size(std::uint64_t bytes) {
-    check("cannot size the file", MPI_File_set_size(file_, static_cast<MPI_Offset>(bytes)));
-  }
-  // Rank 0's bytes at `at` (not collective).
-  void put_by_first(std::uint64_t at, const std::string& bytes) {
-    if (rank_ != 0) return;
-    check("cannot write the header",
-          MPI_File_write_at(file_, static_cast<MPI_Offset>(at), bytes.data(),
-                            static_cast<int>(bytes.size()), MPI_BYTE, MPI_STATUS_IGNORE));
-  }
-  // `count` records of `record_bytes` at `at`, by every rank at once.
-  void put(std::uint64_t at, const void* data, std::uint64_t count, std::size_t record_bytes) {
-    Datatype record;
-    MPI_Type_contiguous(static_cast<int>(record_bytes), MPI_BYTE, &record);
-    MPI_Type_commit(&record);
-    check("cannot write the rows",
-          MPI_File_write_at_all(file_, static_cast<MPI_Offset>(at), data, static_cast<int>(count),
-                                record.get(), MPI_STATUS_IGNORE));
-  }
-  // Synced and closed by every rank: "" when every rank's part is on disk, else why not.
-  std::string finish() {
-    check("cannot flush the file", MPI_File_sync(file_));
-    check("cannot close the file", MPI_File_close(&file_));
-    if (on_every_rank(failure_.empty())) return "";
-    return failure_.empty() ? "another rank could not write its part" : failure_;
-  }
-  std::string failure() const {
-    return failure_.empty() ? "another rank cannot open the file" : failure_;
-  }
-
- private:
-  void check(const char* what, int result) {
-    if (result != MPI_SUCCESS && failure_.empty()) {
-      failure_ =
-          std::string(what) + " on rank " + std::to_string(rank_) + ": " + mpi_reason(result);
-    }
-  }
-  MPI_File file_ = MPI_FILE_NULL;
-  int rank_ = 0;
-  bool opened_ = false;
-  std::string failure_;
-};
-
-}  // namespace
-
 // The header by rank 0, then each rank's stripe of rows as one run, in one collective write.
 // The file is sized first; the caller renames it once it is whole.
 std::string RankFlock::write_npy(const std::string& path) const {
@@ -193,8 +103,8 @@ std::string RankFlock::write_npy(const std::string& path) const {
   std::uint64_t first = 0, last = 0;
   const std::vector<double> stripe = stripe_rows(first, last);
   const std::string header = npy_header(whole_count_, columns);
-  SharedFile file(path, rank_);
-  if (!file.opened()) return file.failure();
+  SharedFile file(path, SharedFile::Mode::kWrite);
+  if (!file.opened()) return file.why();
   const std::uint64_t row_bytes = 8 * columns;
   file.size(header.size() + whole_count_ * row_bytes);
   file.put_by_first(0, header);
@@ -212,8 +122,8 @@ std::string RankFlock::write_checkpoint(const std::string& path) const {
   const std::string prefix = checkpoint_prefix(config_, steps_taken_, whole_count_);
   std::string failure;
   {
-    SharedFile file(path, rank_);
-    if (!file.opened()) return file.failure();
+    SharedFile file(path, SharedFile::Mode::kWrite);
+    if (!file.opened()) return file.why();
     const std::uint64_t n = whole_count_;
     file.size(prefix.size() + n * 8 * (columns + 1) + 8);
     file.put_by_first(0, prefix);

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,13 @@ class RankFlock {
   // stripe of the flock and hands the boids to the ranks whose slabs hold them, so that no
   // rank holds the whole; `config` and `count` are read on rank 0 alone.
   static RankFlock draw(const SimulationConfig& config, std::uint64_t count);
+  // Every rank's part of a start from the .npy state file `path`, together: each rank reads
+  // its own stripe of rows by byte ranges (MPI-IO) and hands them to the ranks whose slabs
+  // hold them; `config`, `path` and `first` (the file's first boid, checked) are read on rank 0
+  // alone. A file that a rank refuses (a row outside the world, ...) makes no flock on any
+  // rank, and rank 0 gets the refusal of the lowest rank that found one, as one process words it.
+  static std::optional<RankFlock> read_npy(const SimulationConfig& config, const FlockState& first,
+                                           const std::string& path, std::string& refusal);
 
   // This rank's share of a flock of `whole_count` boids cut into `slabs`: its boids `own`
   // (ascending by index), `steps_taken` into their flight.

@@ -1,13 +1,19 @@
 // How a rank's share of a flock begins: from a whole start on rank 0 (a start file, a
 // checkpoint), scattered; or from a random start, each rank drawing its own.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/config/flock_options.h"
 #include "host/io/checkpoint.h"
+#include "host/io/state_file.h"
 #include "host/model/initial_state.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/rank_flock.h"
+#include "host/mpi/shared_file.h"
 #include "host/mpi/slab_axis.h"
 
 namespace boids::mpi {
@@ -71,6 +77,71 @@ FlockState first_boid_of(const FlockState& whole) {
   return one;
 }
 
+// A rank's stripe of a flock's input indices: rank k holds [kN/P, (k+1)N/P).
+struct Stripe {
+  std::uint64_t first, last;
+};
+Stripe stripe_of(std::uint64_t whole) {
+  const auto n = static_cast<std::uint64_t>(ranks()), k = static_cast<std::uint64_t>(rank());
+  return {whole * k / n, whole * (k + 1) / n};
+}
+
+// The boids a start is made or read in at once.
+constexpr std::uint64_t kPiece = 65536;
+
+// Every rank's boids of its stripe handed to the ranks whose slabs hold them, a piece at a time
+// (`piece(at, count)`: the boids [at, at + count), as the first pass saw them), as many pieces
+// on every rank (the stripes differ by a boid at most); `along` is the stripe's coordinates
+// along the slabs' axis, which size the rank's share. Returns the rank's share.
+template <typename Piece>
+std::vector<IndexedBoid> hand_over(const FlockParams& p, Slabs& slabs, const Stripe& stripe,
+                                   std::vector<double> along, const Piece& piece) {
+  slabs.side = side_of(p);
+  slabs.torus = p.world.torus();
+  std::vector<std::uint64_t> held(static_cast<std::size_t>(ranks()), 0);
+  for (const double s : along) ++held[static_cast<std::size_t>(slabs.owner(s))];
+  sum_over_ranks(held);
+  along = {};
+  std::vector<IndexedBoid> own;
+  own.reserve(held[static_cast<std::size_t>(rank())]);
+  std::uint64_t whole = 0;
+  for (const std::uint64_t h : held) whole += h;
+  const auto n = static_cast<std::uint64_t>(ranks());
+  const std::uint64_t widest = (whole + n - 1) / n, pieces = (widest + kPiece - 1) / kPiece;
+  const auto owner = [&](const IndexedBoid& b) { return slabs.owner(along_of(b, p.dimensions)); };
+  std::vector<IndexedBoid> records;
+  std::vector<std::size_t> counts(static_cast<std::size_t>(ranks()));
+  for (std::uint64_t r = 0; r < pieces; ++r) {
+    const std::uint64_t at = stripe.first + r * kPiece;
+    const FlockState boids =
+        piece(at, at < stripe.last ? std::min(kPiece, stripe.last - at) : std::uint64_t{0});
+    records.clear();
+    for (std::size_t i = 0; i < boids.size(); ++i) {
+      records.push_back(indexed_of(boids, i));
+      records.back().id = at + i;
+    }
+    std::sort(records.begin(), records.end(),
+              [&](const IndexedBoid& a, const IndexedBoid& b) { return owner(a) < owner(b); });
+    std::fill(counts.begin(), counts.end(), 0);
+    for (const IndexedBoid& b : records) ++counts[static_cast<std::size_t>(owner(b))];
+    const std::vector<IndexedBoid> got = to_ranks(records, counts);
+    own.insert(own.end(), got.begin(), got.end());
+  }
+  return own;
+}
+
+// The refusal of the lowest rank that found one, on rank 0 (elsewhere "").
+std::string first_refusal(const std::string& mine) {
+  const std::vector<char> all =
+      gather(std::vector<char>(mine.c_str(), mine.c_str() + mine.size() + 1));
+  for (std::size_t at = 0; at < all.size();) {
+    const std::string one(&all[at]);
+    if (!one.empty()) return one;
+    at += one.size() + 1;
+  }
+  return "";
+}
+
 }  // namespace
 
 // Rank 0 holds the whole start: it balances the slabs on it and sends every rank the flight's
@@ -108,60 +179,97 @@ RankFlock RankFlock::start(const SimulationConfig& config, const FlockState* who
 }
 
 // Every rank draws the boids of its stripe of the input indices (a boid's start depends on
-// the seed and its index alone) twice, in pieces: first to count them along the slabs' axis
-// for the balance, then to hand each piece's boids to the ranks whose slabs hold them. A rank
-// holds its share, its stripe's coordinates along the axis, and a piece.
+// the seed and its index alone) twice, in pieces: first for their coordinates along the slabs'
+// axis, which balance the slabs, then to hand them over.
 RankFlock RankFlock::draw(const SimulationConfig& config, std::uint64_t count) {
   std::uint64_t whole = count;
   broadcast(&whole, sizeof whole);
   const SimulationConfig flight = broadcast_config(
       config, rank() == 0 ? make_initial_boids(0, 1, config.seed, config.params) : FlockState(), 0);
   const FlockParams& p = flight.params;
-  const auto n = static_cast<std::uint64_t>(ranks()), k = static_cast<std::uint64_t>(rank());
-  const std::uint64_t first = whole * k / n, last = whole * (k + 1) / n;
-  constexpr std::uint64_t kPiece = 65536;
-  const auto draw_piece = [&](std::uint64_t at) {
-    return make_initial_boids(at, at < last ? std::min(kPiece, last - at) : 0, flight.seed, p);
+  const Stripe stripe = stripe_of(whole);
+  const auto draw_piece = [&](std::uint64_t at, std::uint64_t n) {
+    return make_initial_boids(at, n, flight.seed, p);
   };
   std::vector<double> along;
-  along.reserve(last - first);
-  for (std::uint64_t at = first; at < last; at += kPiece) {
-    const FlockState drawn = draw_piece(at);
+  along.reserve(stripe.last - stripe.first);
+  for (std::uint64_t at = stripe.first; at < stripe.last; at += kPiece) {
+    const FlockState drawn = draw_piece(at, std::min(kPiece, stripe.last - at));
     const std::vector<double>& axis = p.dimensions == 3 ? drawn.z : drawn.y;
     along.insert(along.end(), axis.begin(), axis.end());
   }
   double largest_share = 1;
   Slabs slabs = first_slabs(p, along, /*over_ranks=*/true, largest_share);
-  slabs.side = side_of(p);
-  slabs.torus = p.world.torus();
-  std::vector<std::uint64_t> held(static_cast<std::size_t>(ranks()), 0);
-  for (const double s : along) ++held[static_cast<std::size_t>(slabs.owner(s))];
-  sum_over_ranks(held);
-  along = {};
-  std::vector<IndexedBoid> own;
-  own.reserve(held[static_cast<std::size_t>(rank())]);
-  // As many pieces on every rank (the stripes differ by a boid at most): each piece's boids in
-  // the order of the ranks they go to, received where the rank's share grows.
-  const auto owner = [&](const IndexedBoid& b) { return slabs.owner(along_of(b, p.dimensions)); };
-  const std::uint64_t widest = (whole + n - 1) / n, pieces = (widest + kPiece - 1) / kPiece;
-  std::vector<IndexedBoid> piece;
-  std::vector<std::size_t> counts(static_cast<std::size_t>(ranks()));
-  for (std::uint64_t r = 0; r < pieces; ++r) {
-    const std::uint64_t at = first + r * kPiece;
-    const FlockState drawn = draw_piece(at);
-    piece.clear();
-    for (std::size_t i = 0; i < drawn.size(); ++i) {
-      piece.push_back(indexed_of(drawn, i));
-      piece.back().id = at + i;
-    }
-    std::sort(piece.begin(), piece.end(),
-              [&](const IndexedBoid& a, const IndexedBoid& b) { return owner(a) < owner(b); });
-    std::fill(counts.begin(), counts.end(), 0);
-    for (const IndexedBoid& b : piece) ++counts[static_cast<std::size_t>(owner(b))];
-    const std::vector<IndexedBoid> got = to_ranks(piece, counts);
-    own.insert(own.end(), got.begin(), got.end());
-  }
+  std::vector<IndexedBoid> own = hand_over(p, slabs, stripe, std::move(along), draw_piece);
   return RankFlock(flight, whole, std::move(slabs), largest_share, std::move(own), 0);
+}
+
+// Each rank reads the rows of its stripe by byte ranges (MPI-IO), in pieces, twice: first to
+// check them as one process checks the whole file and for their coordinates along the slabs'
+// axis, then to hand them over. A refusal found by any rank ends every rank's reading.
+std::optional<RankFlock> RankFlock::read_npy(const SimulationConfig& config,
+                                             const FlockState& first, const std::string& path,
+                                             std::string& refusal) {
+  struct Shape {
+    std::uint64_t rows, columns, data_offset, fortran_order;
+  };
+  Shape shape{};
+  std::string name = path;
+  if (rank() == 0) {
+    const NpyMatrix m = npy_state_matrix(path);
+    shape = {m.rows, m.columns, m.data_offset, m.fortran_order ? 1u : 0u};
+  }
+  broadcast(name);
+  broadcast(&shape, sizeof shape);
+  const SimulationConfig flight = broadcast_config(config, first, 0);
+  const FlockParams& p = flight.params;
+  NpyMatrix m;
+  m.rows = shape.rows;
+  m.columns = shape.columns;
+  m.data_offset = shape.data_offset;
+  m.fortran_order = shape.fortran_order != 0;
+  const Stripe stripe = stripe_of(m.rows);
+  SharedFile file(name, SharedFile::Mode::kRead);
+  if (!file.opened()) {
+    refusal = "cannot read state file " + quoted_path(name) + ": " + file.why();
+    return std::nullopt;
+  }
+  const auto read_piece = [&](std::uint64_t at, std::uint64_t count) {
+    const std::vector<double> rows =
+        npy_rows(m, at, count, [&](std::uint64_t offset, double* into, std::uint64_t n) {
+          file.get(offset, into, n * sizeof(double));
+        });
+    return npy_state_rows(m, rows.data(), at, count, name, p.world);
+  };
+  std::vector<double> along;
+  std::string problem;
+  try {
+    along.reserve(stripe.last - stripe.first);
+    for (std::uint64_t at = stripe.first; at < stripe.last; at += kPiece) {
+      const FlockState piece = read_piece(at, std::min(kPiece, stripe.last - at));
+      if (!file.failure().empty()) break;
+      check_start_file(piece, name, flight.precision, p, at);
+      const std::vector<double>& axis = p.dimensions == 3 ? piece.z : piece.y;
+      along.insert(along.end(), axis.begin(), axis.end());
+    }
+  } catch (const InputError& e) {
+    problem = e.what();
+  }
+  if (problem.empty() && !file.failure().empty()) {
+    problem = "cannot read state file " + quoted_path(name) + ": " + file.failure();
+  }
+  if (!on_every_rank(problem.empty())) {
+    refusal = first_refusal(problem);
+    file.finish();
+    return std::nullopt;
+  }
+  double largest_share = 1;
+  Slabs slabs = first_slabs(p, along, /*over_ranks=*/true, largest_share);
+  std::vector<IndexedBoid> own = hand_over(p, slabs, stripe, std::move(along), read_piece);
+  if (const std::string failed = file.finish(); !failed.empty()) {
+    throw RuntimeError("cannot read state file " + quoted_path(name) + ": " + failed);
+  }
+  return RankFlock(flight, m.rows, std::move(slabs), largest_share, std::move(own), 0);
 }
 
 }  // namespace boids::mpi

@@ -177,6 +177,24 @@ def main():
                              rng.uniform(-0.7, 0.7, 300), rng.uniform(-0.7, 0.7, 300)])
     np.savetxt(clumped, start, delimiter=",", header="x,y,vx,vy", comments="", fmt="%.17g")
     exact("naive-clumped-balanced", naive[:-1] + ["120", "--init", clumped, "--noise", "0.3"])
+    # The same start as .npy files, C and Fortran order: each rank reads its own rows by byte
+    # ranges, and a row any rank refuses is refused as one process refuses it.
+    for order in ("C", "F"):
+        npy = os.path.join(WORK, f"clumped-{order}.npy")
+        np.save(npy, np.asarray(start, order=order))
+        exact(f"naive-clumped-npy-{order}", naive[:-1] + ["120", "--init", npy, "--noise", "0.3"])
+    bad = os.path.join(WORK, "bad-row.npy")
+    rows = start.copy()
+    rows[len(rows) - 7, 1] = 250.0
+    np.save(bad, rows)
+    refusals = {}
+    for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
+        done = subprocess.run(launch(["run", "--init", bad, "--steps", "3"]), env=ENV,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+        refusals[where] = (done.returncode, done.stderr.splitlines()[0] if done.stderr else "")
+    check(refusals["one"][0] == 2 and refusals["ranks"][0] != 0 and
+          refusals["one"][1] == refusals["ranks"][1] and "row 293" in refusals["one"][1],
+          f"a bad row of a .npy start under {RANKS} ranks: {refusals}")
     # The same on the hashed method, whose parts' grids are cut again when the slabs move. Its
     # sums add in another order than one process's, and the two flights part by rounding that
     # grows some tenfold every ten steps (7e-6 and 2e-5 after 120 here); a boid or ghost lost
