@@ -46,6 +46,9 @@ export class Panel {
     const live = flock.mode === "live";
     for (const id of ["buttons", "model-row", "rate-row", "goal-row", "controls"]) this.element(id).hidden = !live;
     this.element("replay").hidden = flock.mode !== "replay";
+    // The pointer scares a live flock alone (the server's, in 2D).
+    this.element("help").textContent = (live ? "2D: hold the left button to scare the flock; " : "") +
+      "3D: drag to orbit. Right or shift drag: pan; wheel: zoom; H: the whole world";
     this.element("pause").textContent = flock.paused ? "Resume" : "Pause";
     if (!live) return;
     this.element("model").value = flock.model;
