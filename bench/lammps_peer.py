@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+from table import write_csv
+
 RADIUS = 10.0
 DENSITY = {2: 1.2, 3: 0.9}  # boids per r^2 (the seed's), per r^3 (its mean neighbour count)
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -125,10 +127,7 @@ def main():
                     rows.append(row)
                     print(row, flush=True)
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        write_csv(args.csv, rows)
 
 
 main()

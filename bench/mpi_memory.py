@@ -11,12 +11,13 @@ Usage: python3 bench/mpi_memory.py BOIDS [--mpirun mpirun] [--ranks 1,2,4]
        [--counts 1000000,4000000] [--steps 10] [--outputs save,checkpoint] [--csv FILE]
 """
 import argparse
-import csv
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+from table import write_csv
 
 ENV = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="passive",
            OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -79,10 +80,7 @@ def main():
                 rows.append(row)
                 print(row, flush=True)
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        write_csv(args.csv, rows)
 
 
 main()

@@ -20,6 +20,8 @@ import os
 import subprocess
 import sys
 
+from table import write_csv
+
 ENV = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="passive",
            OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
@@ -95,10 +97,7 @@ def main():
                   f"efficiency {r / (ranks * base):.2f}{'  (oversubscribed)' if ranks > cores else ''}",
                   flush=True)
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        write_csv(args.csv, rows)
 
 
 if __name__ == "__main__":

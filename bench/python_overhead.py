@@ -8,7 +8,6 @@
 Usage: PYTHONPATH=build/python python3 bench/python_overhead.py [--csv FILE]
 """
 import argparse
-import csv
 import platform
 import sys
 import time
@@ -16,6 +15,8 @@ import time
 import numpy as np
 
 import boids
+
+from table import write_csv
 
 
 def best_of(repeats, run):
@@ -77,10 +78,7 @@ def main():
         print(f"{r['measure']:22} {r['method']:7} {r['precision']:9} {r['python_s']:11.3e} "
               f"{r['cpp_s']:11.3e} {r['difference_us']:10.2f} {r['ratio']:6.2f}")
     if args.csv:
-        with open(args.csv, "w", newline="") as out:
-            writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        write_csv(args.csv, rows)
 
 
 if __name__ == "__main__":
