@@ -36,7 +36,7 @@ class FlockServer {
   // With `sim` held still: it stepped or changed; or it is as it was.
   void changed(Simulation& sim);
   void still(Simulation& sim);
-  // Whether a page waits for a frame: the flock then steps in short stretches.
+  // Whether a page has asked for a frame lately: the flock then steps in short stretches.
   bool watched() const;
 
   std::string address() const;  // http://ADDRESS:PORT/[?token=T]

@@ -7,8 +7,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The charts are measured while a page has asked for a frame this recently: a flock nobody
-// watches costs its script nothing.
+// A flock is watched while a page has asked for a frame this recently: its charts are measured
+// and its owner steps in short stretches; a flock nobody watches costs its script nothing.
 constexpr auto kWatchedFor = std::chrono::seconds(2);
 
 }  // namespace
@@ -31,7 +31,7 @@ std::string WatchedFlock::describe(const Simulation& sim) {
 
 bool WatchedFlock::watched() const {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return wanted_;
+  return Clock::now() - last_asked_ < kWatchedFor;
 }
 
 std::shared_ptr<const Snapshot> WatchedFlock::publish(const Simulation& sim) {
@@ -60,17 +60,16 @@ void WatchedFlock::changed(Simulation& sim) {
 }
 
 void WatchedFlock::still(Simulation& sim) {
-  bool publishing = false, recently = false;
+  bool publishing = false;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     publishing = wanted_ && stale_;
-    recently = Clock::now() - last_asked_ < kWatchedFor;
   }
   if (publishing) {
     publish(sim);
     if (listener_.snapshot_ready) listener_.snapshot_ready();
   }
-  if (recently && metrics_clock_.due() && listener_.broadcast) {
+  if (watched() && metrics_clock_.due() && listener_.broadcast) {
     listener_.broadcast(metrics_clock_.measure(sim));
   }
 }

@@ -34,7 +34,8 @@ class WatchedFlock final : public FrameSource {
   // The owner's side, with `sim` held still: it stepped or changed; or it is as it was.
   void changed(Simulation& sim);
   void still(Simulation& sim);
-  // Whether a page waits for a frame (the owner may step in shorter stretches while one does).
+  // Whether a page has asked for a frame lately (kWatchedFor): the owner then steps in stretches
+  // short enough for the page's frame rate.
   bool watched() const;
 
   // The pages' side, on the server's thread.

@@ -194,6 +194,7 @@ TEST(WatchedFlock, APageGetsTheFlockWhenItsOwnerHoldsItStill) {
 
   // A page new to the flock gets the snapshot made when it was served, and then none until
   // the owner has changed it.
+  EXPECT_FALSE(source.watched());  // no page has asked yet
   const auto first = source.next(0, 0);
   ASSERT_TRUE(first);
   EXPECT_EQ(first->step, 0u);
@@ -203,15 +204,15 @@ TEST(WatchedFlock, APageGetsTheFlockWhenItsOwnerHoldsItStill) {
   sim->step(5);
   source.changed(*sim);
   EXPECT_EQ(ready, 1);
-  EXPECT_FALSE(source.watched());
+  EXPECT_TRUE(source.watched());  // served, and still watched: its page asked a moment ago
   const auto second = source.next(first->number, 0);
   ASSERT_TRUE(second);
   EXPECT_EQ(second->step, 5u);
   const Snapshot expected = make_snapshot(sim->state(), config.params.world, 5, 0, false);
   EXPECT_EQ(second->position[0], expected.position[0]);
   EXPECT_EQ(second->heading[0], expected.heading[0]);
-  // Unwatched, a change makes no snapshot; a page that asks then gets one at once while the
-  // owner is idle, and from the owner's next hold while it is busy.
+  // With no page waiting, a change makes no snapshot; a page that asks then gets one at once while
+  // the owner is idle, and from the owner's next hold while it is busy.
   sim->step(1);
   source.changed(*sim);
   EXPECT_EQ(ready, 1);
