@@ -56,16 +56,9 @@ std::string append_checksum(const std::string& path) {
 std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& last) const {
   const int dimensions = config_.params.dimensions;
   const auto columns = static_cast<std::size_t>(2 * dimensions);
-  const auto n = static_cast<std::uint64_t>(ranks());
-  const auto stripe_of = [&](std::uint64_t id) {
-    std::uint64_t k = id * n / whole_count_;  // the k with kN/P <= id < (k+1)N/P
-    while (k + 1 < n && whole_count_ * (k + 1) / n <= id) ++k;
-    while (k > 0 && whole_count_ * k / n > id) --k;
-    return static_cast<std::size_t>(k);
-  };
   std::vector<double> rows;
   std::vector<std::uint64_t> ids;
-  std::vector<std::size_t> counts(static_cast<std::size_t>(n), 0);
+  std::vector<std::size_t> counts(static_cast<std::size_t>(ranks()), 0);
   {
     std::vector<IndexedBoid> mine = boids();
     std::sort(mine.begin(), mine.end(), by_id);
@@ -77,7 +70,7 @@ std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& 
         if (c % 3 < dimensions) rows.push_back(values[c]);
       }
       ids.push_back(b.id);
-      ++counts[stripe_of(b.id)];
+      ++counts[stripe_holding(b.id, whole_count_, ranks())];
     }
   }
   std::vector<std::size_t> value_counts(counts);
@@ -86,8 +79,9 @@ std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& 
   rows = {};
   const std::vector<std::uint64_t> got_ids = to_ranks(ids, counts);
   ids = {};
-  first = whole_count_ * static_cast<std::uint64_t>(rank_) / n;
-  last = whole_count_ * static_cast<std::uint64_t>(rank_ + 1) / n;
+  const Stripe held = stripe_of(whole_count_, rank_, ranks());
+  first = held.first;
+  last = held.last;
   std::vector<double> stripe((last - first) * columns);
   for (std::size_t i = 0; i < got_ids.size(); ++i) {
     std::memcpy(&stripe[(got_ids[i] - first) * columns], &got_rows[i * columns],

@@ -77,15 +77,6 @@ FlockState first_boid_of(const FlockState& whole) {
   return one;
 }
 
-// A rank's stripe of a flock's input indices: rank k holds [kN/P, (k+1)N/P).
-struct Stripe {
-  std::uint64_t first, last;
-};
-Stripe stripe_of(std::uint64_t whole) {
-  const auto n = static_cast<std::uint64_t>(ranks()), k = static_cast<std::uint64_t>(rank());
-  return {whole * k / n, whole * (k + 1) / n};
-}
-
 // The boids a start is made or read in at once.
 constexpr std::uint64_t kPiece = 65536;
 
@@ -187,7 +178,7 @@ RankFlock RankFlock::draw(const SimulationConfig& config, std::uint64_t count) {
   const SimulationConfig flight = broadcast_config(
       config, rank() == 0 ? make_initial_boids(0, 1, config.seed, config.params) : FlockState(), 0);
   const FlockParams& p = flight.params;
-  const Stripe stripe = stripe_of(whole);
+  const Stripe stripe = stripe_of(whole, rank(), ranks());
   const auto draw_piece = [&](std::uint64_t at, std::uint64_t n) {
     return make_initial_boids(at, n, flight.seed, p);
   };
@@ -228,7 +219,7 @@ std::optional<RankFlock> RankFlock::read_npy(const SimulationConfig& config,
   m.columns = shape.columns;
   m.data_offset = shape.data_offset;
   m.fortran_order = shape.fortran_order != 0;
-  const Stripe stripe = stripe_of(m.rows);
+  const Stripe stripe = stripe_of(m.rows, rank(), ranks());
   SharedFile file(name, SharedFile::Mode::kRead);
   if (!file.opened()) {
     refusal = "cannot read state file " + quoted_path(name) + ": " + file.why();
