@@ -86,7 +86,6 @@ std::unique_ptr<Simulation> drawn_run_simulation(const SimulationConfig& config,
   if (mpi::ranks() > 1) {
     FlockOptions first = flock;  // its first boid, refused as the whole start would be
     first.count = 1;
-    first.density.reset();
     initial_state(first, config.params);
     return mpi::make_drawn_simulation_over_ranks(config, resolve_count(flock));
   }

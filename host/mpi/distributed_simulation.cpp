@@ -84,13 +84,16 @@ class DistributedSimulation final : public Simulation {
     restart(initial, 0);
   }
 
-  // A random start of `count` boids, each rank drawing its own.
+  // A random start of `count` boids, each rank drawing its own. Its first boid is drawn here,
+  // before any rank is asked: what no boid can get past (obstacles over the whole world) is
+  // refused at once.
   DistributedSimulation(const SimulationConfig& config, std::uint64_t count)
       : Simulation(config, count) {
+    const FlockState first = make_initial_boids(0, 1, config.seed, config.params);
     claim();
     send({Op::kDraw, 0});
-    flock_.emplace(collectively([&] { return RankFlock::draw(config, count); }));
-    name_device(make_initial_boids(0, 1, config.seed, config.params));
+    flock_.emplace(collectively([&] { return RankFlock::draw(config, first, count); }));
+    name_device(first);
   }
 
   // A start read from the .npy state file `path` (of `count` boids, its first `first`, both
@@ -233,9 +236,6 @@ std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationCon
   if (ranks() == 1)
     return make_simulation(config, make_initial_state(count, config.seed, config.params));
   check_backend_over_ranks(config);
-  // What no boid can get past (obstacles over the whole world) is refused here, before the
-  // ranks start drawing.
-  make_initial_boids(0, 1, config.seed, config.params);
   return std::make_unique<DistributedSimulation>(config, count);
 }
 
@@ -280,7 +280,7 @@ int follow() {
         flock.emplace(collectively([&] { return RankFlock::start({}, nullptr, 0); }));
         break;
       case Op::kDraw:
-        flock.emplace(collectively([&] { return RankFlock::draw({}, 0); }));
+        flock.emplace(collectively([&] { return RankFlock::draw({}, FlockState(), 0); }));
         break;
       case Op::kReadNpy: {
         std::string refusal;

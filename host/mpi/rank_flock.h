@@ -40,8 +40,10 @@ class RankFlock {
                          std::uint64_t steps_taken);
   // Every rank's part of a random start of `count` boids, together: each rank draws its own
   // stripe of the flock and hands the boids to the ranks whose slabs hold them, so that no
-  // rank holds the whole; `config` and `count` are read on rank 0 alone.
-  static RankFlock draw(const SimulationConfig& config, std::uint64_t count);
+  // rank holds the whole; `config`, `first` (boid 0 of the start) and `count` are read on rank
+  // 0 alone.
+  static RankFlock draw(const SimulationConfig& config, const FlockState& first,
+                        std::uint64_t count);
   // Every rank's part of a start from the .npy state file `path`, together: each rank reads
   // its own stripe of rows by byte ranges (MPI-IO) and hands them to the ranks whose slabs
   // hold them; `config`, `path` and `first` (the file's first boid, checked) are read on rank 0

@@ -172,11 +172,11 @@ RankFlock RankFlock::start(const SimulationConfig& config, const FlockState* who
 // Every rank draws the boids of its stripe of the input indices (a boid's start depends on
 // the seed and its index alone) twice, in pieces: first for their coordinates along the slabs'
 // axis, which balance the slabs, then to hand them over.
-RankFlock RankFlock::draw(const SimulationConfig& config, std::uint64_t count) {
+RankFlock RankFlock::draw(const SimulationConfig& config, const FlockState& first,
+                          std::uint64_t count) {
   std::uint64_t whole = count;
   broadcast(&whole, sizeof whole);
-  const SimulationConfig flight = broadcast_config(
-      config, rank() == 0 ? make_initial_boids(0, 1, config.seed, config.params) : FlockState(), 0);
+  const SimulationConfig flight = broadcast_config(config, first, 0);
   const FlockParams& p = flight.params;
   const Stripe stripe = stripe_of(whole, rank(), ranks());
   const auto draw_piece = [&](std::uint64_t at, std::uint64_t n) {
