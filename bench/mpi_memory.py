@@ -68,13 +68,13 @@ def main():
             alone = None
             for ranks in map(int, args.ranks.split(",")):
                 mb = peaks(args, ranks, count, work)
-                largest = max(mb)
+                worst = mb.index(max(mb))
+                largest, others = mb[worst], mb[:worst] + mb[worst + 1:]
                 if ranks == 1:
                     alone = largest
-                others = [m for r, m in enumerate(mb) if m != largest or r != mb.index(largest)]
                 row = {"boids": count, "ranks": ranks, "outputs": "+".join(args.outputs) or "none",
                        "largest_rank_mb": round(largest, 1),
-                       "largest_rank": mb.index(largest),
+                       "largest_rank": worst,
                        "other_ranks_mean_mb": round(sum(others) / len(others), 1) if others else "",
                        "over_one_process": round(largest / alone, 3) if alone else ""}
                 rows.append(row)
