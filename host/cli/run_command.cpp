@@ -225,15 +225,15 @@ std::string stopped_at(std::uint64_t step, const Flight& flight,
 
 // The checkpoint to continue, checked against the rest of the command line: it holds every
 // option of its flight, so none may be given beside it.
-Checkpoint checkpoint_to_resume(const RunOptions& o, const std::vector<std::string>& given) {
+ResumedFlight checkpoint_to_resume(const RunOptions& o, const std::vector<std::string>& given) {
   tools::refuse_flock_options(given, "--resume", "the checkpoint holds every option of its flight");
   if (std::find(given.begin(), given.end(), "--steps") == given.end()) {
     throw InputError("--resume needs --steps N, the step the flight ends at");
   }
-  Checkpoint checkpoint = read_checkpoint(o.resume_file);
-  if (o.steps < checkpoint.step) {
+  ResumedFlight checkpoint = read_resumed_flight(o.resume_file);
+  if (o.steps < checkpoint.head.step) {
     throw InputError("--steps " + std::to_string(o.steps) + " is before the checkpoint's step " +
-                     std::to_string(checkpoint.step) + " in " + quoted_path(o.resume_file) +
+                     std::to_string(checkpoint.head.step) + " in " + quoted_path(o.resume_file) +
                      " (with --resume, --steps counts from the flight's start)");
   }
   return checkpoint;
@@ -253,9 +253,9 @@ int run_command(const std::vector<std::string>& args) {
     throw InputError("--metrics-every needs --metrics FILE");
   if (o.checkpoint_every > 0 && o.checkpoint_file.empty())
     throw InputError("--checkpoint-every needs --checkpoint FILE");
-  std::optional<Checkpoint> resumed;
+  std::optional<ResumedFlight> resumed;
   if (!o.resume_file.empty()) resumed = checkpoint_to_resume(o, given);
-  const SimulationConfig config = resumed ? resumed->config : resolve_config(o.flock);
+  const SimulationConfig config = resumed ? resumed->head.config : resolve_config(o.flock);
   // Every output is checked, and its temporary file made, before any work.
   OutputFiles outputs;
   if (!o.save_file.empty()) outputs.add("--save", o.save_file);
@@ -272,9 +272,8 @@ int run_command(const std::vector<std::string>& args) {
   } else if (!resumed) {
     sim = read_run_simulation(config, o.flock);
   } else {
-    check_memory(config, resumed->state.size());
-    sim = resumed_simulation(*resumed, resumed->state, o.resume_file);
-    resumed->state = FlockState();
+    check_memory(config, held_share(resumed->head.count));
+    sim = resumed_run_simulation(*resumed, o.resume_file);
   }
   TrajectoryRecording trajectory(o.trajectory, o.steps);
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),

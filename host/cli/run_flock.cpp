@@ -102,16 +102,29 @@ void write_save_output(Simulation& sim, OutputFiles& files, const std::string& p
   files.write("--save", format_state_file(path, sim.state()));
 }
 
-// The checkpoint's flight, continued; what the backend refuses of it names the file.
-std::unique_ptr<Simulation> resumed_simulation(const Checkpoint& checkpoint,
-                                               const FlockState& state, const std::string& path) {
+ResumedFlight read_resumed_flight(const std::string& path) {
+#if BOIDS_WITH_MPI
+  if (mpi::ranks() > 1) return {check_checkpoint_file(path), std::nullopt};
+#endif
+  Checkpoint whole = read_checkpoint(path);
+  CheckpointHead head{whole.config, whole.step, whole.state.size(), {}};
+  return {std::move(head), std::move(whole)};
+}
+
+std::unique_ptr<Simulation> resumed_run_simulation(ResumedFlight& flight, const std::string& path) {
+#if BOIDS_WITH_MPI
+  if (!flight.whole) return mpi::make_resumed_simulation_over_ranks(flight.head, path);
+#endif
+  const Checkpoint& checkpoint = *flight.whole;
+  std::unique_ptr<Simulation> sim;
   try {
-    std::unique_ptr<Simulation> sim = make_run_simulation(checkpoint.config, state);
-    sim->resume(state, checkpoint.order, checkpoint.step);
-    return sim;
+    sim = make_run_simulation(checkpoint.config, checkpoint.state);
+    sim->resume(checkpoint.state, checkpoint.order, checkpoint.step);
   } catch (const InputError& e) {
     throw InputError("checkpoint " + quoted_path(path) + ": " + e.what());
   }
+  flight.whole.reset();
+  return sim;
 }
 
 }  // namespace boids::cli

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "host/config/flock_options.h"
@@ -28,9 +29,18 @@ std::unique_ptr<Simulation> drawn_run_simulation(const SimulationConfig& config,
 std::unique_ptr<Simulation> read_run_simulation(const SimulationConfig& config,
                                                 const FlockOptions& flock);
 
-// The checkpoint's flight, continued; what the backend refuses of it names the file `path`.
-std::unique_ptr<Simulation> resumed_simulation(const Checkpoint& checkpoint,
-                                               const FlockState& state, const std::string& path);
+// A checkpoint to continue: its flight (`head`) and, in one process, its boids (`whole`). Under
+// mpirun, whose ranks read their own boids, rank 0 checks the file whole but for its boids and
+// holds none of them. InputError as read_checkpoint words it.
+struct ResumedFlight {
+  CheckpointHead head;
+  std::optional<Checkpoint> whole;
+};
+ResumedFlight read_resumed_flight(const std::string& path);
+
+// The checkpoint `path`'s flight, continued (its boids let go once the flock holds them); what
+// is refused of it names the file.
+std::unique_ptr<Simulation> resumed_run_simulation(ResumedFlight& flight, const std::string& path);
 
 // The boids of a flock of `count` this process holds: under mpirun, its share.
 std::uint64_t held_share(std::uint64_t count);

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -35,6 +36,10 @@ constexpr std::uint32_t kMaxHeaderBytes = 64u << 20;  // room for kMaxObstacles 
 
 using json = nlohmann::json;
 
+[[noreturn]] void refuse_checkpoint(const std::string& name, const std::string& why) {
+  throw InputError("checkpoint " + quoted_path(name) + ": " + why);
+}
+
 // Where a checkpoint's bytes come from: a file read in pieces, or a string (the fuzzer's).
 class Source {
  public:
@@ -48,14 +53,13 @@ class Source {
     sum_.add(out, size);
   }
   std::uint64_t remaining() const { return size_ - offset_; }
+  std::uint64_t offset() const { return offset_; }
   std::uint64_t checksum() const { return sum_.value(); }
-  [[noreturn]] void refuse(const std::string& why) const {
-    throw InputError("checkpoint " + quoted_path(name_) + ": " + why);
-  }
+  [[noreturn]] void refuse(const std::string& why) const { refuse_checkpoint(name_, why); }
+  const std::string& name() const { return name_; }
 
  protected:
   virtual void fill(void* out, std::size_t size) = 0;
-  const std::string& name() const { return name_; }
 
  private:
   std::string name_;
@@ -197,41 +201,44 @@ FlockParams params_of(const Header& h, const json& j, Source& source) {
 // The flight as the command line checks it, before its boids are read: through the same rules
 // (host/core/flight_rules.h), for the checksum guards against damage, not against a header
 // that was edited and summed again.
-void check_header_flight(const Checkpoint& c, Source& source) {
+void check_header_flight(const SimulationConfig& config, std::uint64_t step, Source& source) {
   try {
-    check_steps("its step", c.step);
-    check_flight(c.config);
+    check_steps("its step", step);
+    check_flight(config);
   } catch (const InputError& e) {
     source.refuse(std::string("a flight boids refuses: ") + e.what());
   }
 }
 
 // Every boid in the world with a velocity its precision holds, the start's rules kept to the
-// rounding of a flight in progress (none inside an obstacle; Vicsek speeds V), and the order a
-// permutation.
-void check_boids(const Checkpoint& c, Source& source) {
-  const World& world = c.config.params.world;
-  const double fastest = value_limits(c.config.precision).largest_state_speed;
-  const bool box = c.state.dimensions == 3;
-  for (std::size_t i = 0; i < c.state.size(); ++i) {
-    if (!(c.state.x[i] >= 0 && c.state.x[i] < world.width && c.state.y[i] >= 0 &&
-          c.state.y[i] < world.height && std::abs(c.state.vx[i]) <= fastest &&
-          std::abs(c.state.vy[i]) <= fastest) ||
-        (box && !(c.state.z[i] >= 0 && c.state.z[i] < world.depth &&
-                  std::abs(c.state.vz[i]) <= fastest))) {
-      source.refuse("boid " + std::to_string(i) + " is outside the world or faster than " +
-                    to_string(c.config.precision) + " precision holds");
+// rounding of a flight in progress (none inside an obstacle; Vicsek speeds V); `first`: the
+// index of the first of `boids` in the flock.
+void check_boids(const SimulationConfig& config, const FlockState& boids, std::uint64_t first,
+                 const std::string& name) {
+  const World& world = config.params.world;
+  const double fastest = value_limits(config.precision).largest_state_speed;
+  const bool box = boids.dimensions == 3;
+  for (std::size_t i = 0; i < boids.size(); ++i) {
+    if (!(boids.x[i] >= 0 && boids.x[i] < world.width && boids.y[i] >= 0 &&
+          boids.y[i] < world.height && std::abs(boids.vx[i]) <= fastest &&
+          std::abs(boids.vy[i]) <= fastest) ||
+        (box &&
+         !(boids.z[i] >= 0 && boids.z[i] < world.depth && std::abs(boids.vz[i]) <= fastest))) {
+      refuse_checkpoint(name, "boid " + std::to_string(first + i) +
+                                  " is outside the world or faster than " +
+                                  to_string(config.precision) + " precision holds");
     }
   }
   try {
-    check_start(c.state, c.config.params, flight_tolerance(c.config));
+    check_start(boids, config.params, flight_tolerance(config), first);
   } catch (const InputError& e) {
-    source.refuse(e.what());
+    refuse_checkpoint(name, e.what());
   }
-  if (!is_permutation(c.order)) source.refuse("the order of the boids is not a permutation");
 }
 
-Checkpoint parse(Source& source) {
+// What a checkpoint holds but its boids: its header checked, its size the boids', the source
+// at its first column.
+CheckpointHead parse_head(Source& source) {
   char magic[sizeof kMagic];
   if (source.remaining() < sizeof kMagic) source.refuse("not a boids checkpoint (too short)");
   source.read(magic, sizeof magic);
@@ -251,7 +258,7 @@ Checkpoint parse(Source& source) {
   if (!j.is_object()) source.refuse("the header is not a JSON object");
   const Header h(j, source);
   if (h.text("format") != "boids checkpoint") source.refuse("not a boids checkpoint");
-  Checkpoint c;
+  CheckpointHead c;
   c.step = h.whole("step");
   const std::uint64_t count = h.whole("count");
   if (count == 0 || count > kMaxBoids)
@@ -266,19 +273,36 @@ Checkpoint parse(Source& source) {
   c.config.method = h.choice("method", {Method::kNaive, Method::kHashed});
   c.config.precision = h.choice("precision", {Precision::kFloat, Precision::kDouble});
   c.config.seed = h.whole("seed");
-  check_header_flight(c, source);
-  c.state.dimensions = c.config.params.dimensions;
-  c.state.resize(count);
-  c.order.resize(count);
-  for (std::vector<double>* column : state_columns(c.state)) {
-    source.read(column->data(), count * sizeof(double));
-  }
-  source.read(c.order.data(), count * sizeof(std::uint64_t));
+  check_header_flight(c.config, c.step, source);
+  c.count = count;
+  c.columns.rows = count;
+  c.columns.columns = columns;
+  c.columns.fortran_order = true;
+  c.columns.data_offset = source.offset();
+  return c;
+}
+
+// Reads the checksum at the end of `source` and checks it against the bytes before it.
+void check_checksum(Source& source) {
   const std::uint64_t expected = source.checksum();
   if (read_value<std::uint64_t>(source) != expected) {
     source.refuse("the checksum does not match: the file is damaged");
   }
-  check_boids(c, source);
+}
+
+Checkpoint parse(Source& source) {
+  const CheckpointHead head = parse_head(source);
+  Checkpoint c{head.config, head.step, FlockState(), {}};
+  c.state.dimensions = c.config.params.dimensions;
+  c.state.resize(head.count);
+  c.order.resize(head.count);
+  for (std::vector<double>* column : state_columns(c.state)) {
+    source.read(column->data(), head.count * sizeof(double));
+  }
+  source.read(c.order.data(), head.count * sizeof(std::uint64_t));
+  check_checksum(source);
+  check_boids(c.config, c.state, 0, source.name());
+  if (!is_permutation(c.order)) source.refuse("the order of the boids is not a permutation");
   return c;
 }
 
@@ -380,7 +404,12 @@ Checkpoint parse_checkpoint(const std::string& bytes, const std::string& name) {
   return parse(source);
 }
 
-Checkpoint read_checkpoint(const std::string& path) {
+namespace {
+
+constexpr std::uint64_t kBlock = 1 << 17;  // the values check_checkpoint_file reads at once
+
+// The checkpoint at `path`, opened and sized for a FileSource.
+std::ifstream open_checkpoint(const std::string& path, std::uint64_t& size) {
   struct stat info;
   if (stat(path.c_str(), &info) != 0) {
     throw InputError("cannot open checkpoint " + quoted_path(path) + ": " + std::strerror(errno));
@@ -391,8 +420,64 @@ Checkpoint read_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw InputError("cannot open checkpoint " + quoted_path(path) + ": " + std::strerror(errno));
-  FileSource source(in, path, static_cast<std::uint64_t>(info.st_size));
+  size = static_cast<std::uint64_t>(info.st_size);
+  return in;
+}
+
+}  // namespace
+
+Checkpoint read_checkpoint(const std::string& path) {
+  std::uint64_t size = 0;
+  std::ifstream in = open_checkpoint(path, size);
+  FileSource source(in, path, size);
   return parse(source);
+}
+
+// The columns pass through in blocks, for the checksum; the order a block at a time, each index
+// marked once (a bit a boid), and judged after the checksum, as parse() judges it.
+CheckpointHead check_checkpoint_file(const std::string& path) {
+  std::uint64_t size = 0;
+  std::ifstream in = open_checkpoint(path, size);
+  FileSource source(in, path, size);
+  const CheckpointHead head = parse_head(source);
+  const std::uint64_t values = head.count * head.columns.columns;
+  std::vector<std::uint64_t> block(static_cast<std::size_t>(std::min(values, kBlock)));
+  for (std::uint64_t left = values; left > 0;) {
+    const std::uint64_t n = std::min(left, kBlock);
+    source.read(block.data(), n * sizeof(std::uint64_t));
+    left -= n;
+  }
+  std::vector<bool> seen(head.count, false);
+  bool permutation = true;
+  for (std::uint64_t left = head.count; left > 0;) {
+    const std::uint64_t n = std::min(left, kBlock);
+    source.read(block.data(), n * sizeof(std::uint64_t));
+    for (std::uint64_t i = 0; i < n && permutation; ++i) {
+      permutation = block[i] < head.count && !seen[block[i]];
+      if (permutation) seen[block[i]] = true;
+    }
+    left -= n;
+  }
+  check_checksum(source);
+  if (!permutation) source.refuse("the order of the boids is not a permutation");
+  return head;
+}
+
+FlockState checkpoint_boids(const CheckpointHead& head, const double* rows, std::uint64_t count) {
+  FlockState boids;
+  boids.dimensions = head.config.params.dimensions;
+  boids.resize(count);
+  const std::vector<std::vector<double>*> columns = state_columns(boids);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      (*columns[c])[i] = rows[i * columns.size() + c];
+  }
+  return boids;
+}
+
+void check_checkpoint_boids(const CheckpointHead& head, const FlockState& boids,
+                            std::uint64_t first, const std::string& path) {
+  check_boids(head.config, boids, first, path);
 }
 
 }  // namespace boids

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "host/core/simulation.h"
+#include "host/io/npy_file.h"
 #include "host/io/output_file.h"
 #include "host/model/flock.h"
 
@@ -59,6 +60,28 @@ Checkpoint read_checkpoint(const std::string& path);
 
 // The same from the file's bytes (`name` for messages).
 Checkpoint parse_checkpoint(const std::string& bytes, const std::string& name);
+
+// A checkpoint's flight and where its boids lie in the file: what the ranks of an MPI run need
+// to read their own boids by byte ranges (host/mpi/rank_start.cpp), none of them the whole.
+struct CheckpointHead {
+  SimulationConfig config;
+  std::uint64_t step = 0, count = 0;
+  NpyMatrix columns;  // the boids' rows, stored column after column (x, y, ..., vy[, vz])
+};
+
+// Reads the checkpoint at `path` as read_checkpoint does, a piece at a time, and keeps none of
+// its boids: its header, its size, its checksum and its order are checked, its boids are not
+// (check_checkpoint_boids, by whoever reads them). InputError as read_checkpoint words it.
+CheckpointHead check_checkpoint_file(const std::string& path);
+
+// The boids of `count` rows of a checkpoint's columns, as npy_rows reads them from
+// `head.columns` (x, y[, z], vx, vy[, vz] each), unchecked.
+FlockState checkpoint_boids(const CheckpointHead& head, const double* rows, std::uint64_t count);
+
+// Checks boids first .. first + n - 1 of the checkpoint `path` of the flight `head` as
+// read_checkpoint checks them: InputError naming the boid by its index in the whole flock.
+void check_checkpoint_boids(const CheckpointHead& head, const FlockState& boids,
+                            std::uint64_t first, const std::string& path);
 
 // The header's JSON for a flight: every option that shapes it.
 std::string flight_description(const SimulationConfig& config);

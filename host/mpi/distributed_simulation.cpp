@@ -1,7 +1,10 @@
 #include "host/mpi/distributed_simulation.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <fstream>
 #include <new>
 #include <optional>
 #include <string>
@@ -23,6 +26,7 @@ enum class Op : std::uint64_t {
   kStart,
   kDraw,
   kReadNpy,
+  kReadCheckpoint,
   kStep,
   kGather,
   kMeasure,
@@ -96,22 +100,23 @@ class DistributedSimulation final : public Simulation {
     name_device(first);
   }
 
-  // A start read from the .npy state file `path` (of `count` boids, its first `first`, both
-  // checked), each rank its own rows. Throws InputError, on rank 0 alone, with the refusal of
-  // the lowest rank that found one.
-  DistributedSimulation(const SimulationConfig& config, std::uint64_t count,
-                        const std::string& path, const FlockState& first)
+  // A flock each rank reads its own boids of (`op`: kReadNpy or kReadCheckpoint, `read`: the
+  // matching RankFlock::read_*, given the refusal to fill), of `count` boids, its first `first`
+  // (checked). Throws InputError, on rank 0 alone, with the refusal of the lowest rank that
+  // found one.
+  template <typename Read>
+  DistributedSimulation(const SimulationConfig& config, std::uint64_t count, Op op,
+                        const FlockState& first, Read&& read)
       : Simulation(config, count) {
     claim();
-    send({Op::kReadNpy, 0});
+    send({op, 0});
     std::string refusal;
-    std::optional<RankFlock> read =
-        collectively([&] { return RankFlock::read_npy(config, first, path, refusal); });
-    if (!read) {
+    std::optional<RankFlock> flock = collectively([&] { return read(refusal); });
+    if (!flock) {
       alive = false;
       throw InputError(refusal);
     }
-    flock_.emplace(std::move(*read));
+    flock_.emplace(std::move(*flock));
     name_device(first);
   }
 
@@ -268,7 +273,34 @@ std::unique_ptr<Simulation> make_read_simulation_over_ranks(const SimulationConf
   const FlockState first = read_npy_state_rows(path, m, 0, 1, config.params.world);
   check_start_file(first, path, config.precision, config.params, 0);
   check_dimensions(config, first);
-  return std::make_unique<DistributedSimulation>(config, m.rows, path, first);
+  return std::make_unique<DistributedSimulation>(
+      config, m.rows, Op::kReadNpy, first,
+      [&](std::string& refusal) { return RankFlock::read_npy(config, first, path, refusal); });
+}
+
+std::unique_ptr<Simulation> make_resumed_simulation_over_ranks(const CheckpointHead& head,
+                                                               const std::string& path) {
+  if (ranks() == 1) return nullptr;
+  try {
+    check_backend_over_ranks(head.config);
+  } catch (const InputError& e) {
+    throw InputError("checkpoint " + quoted_path(path) + ": " + e.what());
+  }
+  // Its first boid, checked here before the ranks read theirs, as a .npy start's.
+  std::ifstream file(path, std::ios::binary);
+  const std::vector<double> row =
+      npy_rows(head.columns, 0, 1, [&](std::uint64_t at, double* into, std::uint64_t n) {
+        file.seekg(static_cast<std::streamoff>(at));
+        if (!file.read(reinterpret_cast<char*>(into), static_cast<std::streamsize>(n * 8))) {
+          throw InputError("cannot read checkpoint " + quoted_path(path) + ": " +
+                           std::strerror(errno));
+        }
+      });
+  const FlockState first = checkpoint_boids(head, row.data(), 1);
+  check_checkpoint_boids(head, first, 0, path);
+  return std::make_unique<DistributedSimulation>(
+      head.config, head.count, Op::kReadCheckpoint, first,
+      [&](std::string& refusal) { return RankFlock::read_checkpoint(head, first, path, refusal); });
 }
 
 int follow() {
@@ -282,10 +314,14 @@ int follow() {
       case Op::kDraw:
         flock.emplace(collectively([&] { return RankFlock::draw({}, FlockState(), 0); }));
         break;
-      case Op::kReadNpy: {
+      case Op::kReadNpy:
+      case Op::kReadCheckpoint: {
         std::string refusal;
-        std::optional<RankFlock> read =
-            collectively([&] { return RankFlock::read_npy({}, FlockState(), "", refusal); });
+        std::optional<RankFlock> read = collectively([&] {
+          return c.op == Op::kReadNpy
+                     ? RankFlock::read_npy({}, FlockState(), "", refusal)
+                     : RankFlock::read_checkpoint(CheckpointHead(), FlockState(), "", refusal);
+        });
         flock.reset();
         if (read) flock.emplace(std::move(*read));
         break;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "host/core/simulation.h"
+#include "host/io/checkpoint.h"
 #include "host/io/tool_process.h"
 #include "host/mpi/communicator.h"
 
@@ -31,6 +32,13 @@ std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationCon
 // reads the file). Throws InputError as one process refuses the file.
 std::unique_ptr<Simulation> make_read_simulation_over_ranks(const SimulationConfig& config,
                                                             const std::string& path);
+
+// The same continuing the checkpoint `path`, of which rank 0 has checked all but the boids
+// (`head`, check_checkpoint_file): over several ranks, each reads and checks its own boids by
+// byte ranges, and no rank holds the whole flock; null in one process (the caller reads the
+// file). Throws InputError as one process refuses the file.
+std::unique_ptr<Simulation> make_resumed_simulation_over_ranks(const CheckpointHead& head,
+                                                               const std::string& path);
 
 // Writes `sim`'s flock as a .npy state file into `path` (an output's temporary file, renamed
 // by the caller) with every rank writing its own boids' rows (MPI-IO), and returns true, when

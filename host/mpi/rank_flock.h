@@ -26,11 +26,14 @@
 #include <vector>
 
 #include "host/core/simulation.h"
+#include "host/io/checkpoint.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/slabs.h"
 #include "host/parts/part_access.h"
 
 namespace boids::mpi {
+
+struct RowFile;  // a file of the flock's rows that each rank reads its stripe of
 
 class RankFlock {
  public:
@@ -51,6 +54,11 @@ class RankFlock {
   // rank, and rank 0 gets the refusal of the lowest rank that found one, as one process words it.
   static std::optional<RankFlock> read_npy(const SimulationConfig& config, const FlockState& first,
                                            const std::string& path, std::string& refusal);
+  // The same from the checkpoint `path`, checked whole but for its boids by rank 0 (`head`,
+  // read on rank 0 alone, as `first`, its first boid, checked), each rank checking its own.
+  static std::optional<RankFlock> read_checkpoint(const CheckpointHead& head,
+                                                  const FlockState& first, const std::string& path,
+                                                  std::string& refusal);
 
   // This rank's share of a flock of `whole_count` boids cut into `slabs`: its boids `own`
   // (ascending by index), `steps_taken` into their flight.
@@ -91,6 +99,11 @@ class RankFlock {
     std::vector<IndexedBoid> arrived, ghosts;  // the last exchange's, ascending by id
     bool extended = false;                     // in this exchange, before its records came
   };
+
+  // read_npy's and read_checkpoint's reading (host/mpi/rank_start.cpp).
+  static std::optional<RankFlock> read_rows(const SimulationConfig& flight, const std::string& name,
+                                            const RowFile& rows, std::uint64_t steps_taken,
+                                            std::string& refusal);
 
   void step_once();
   // Split, hand over and extend every part (and with `step`, step it): after it the parts

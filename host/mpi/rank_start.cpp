@@ -1,6 +1,7 @@
 // How a rank's share of a flock begins: from a whole start on rank 0 (a start file, a
 // checkpoint), scattered; or from a random start, each rank drawing its own.
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -195,42 +196,52 @@ RankFlock RankFlock::draw(const SimulationConfig& config, const FlockState& firs
   return RankFlock(flight, whole, std::move(slabs), largest_share, std::move(own), 0);
 }
 
+// A file of the flock's rows that each rank reads its own stripe of: where they lie (`m`), how
+// a piece of rows becomes boids, and how they are checked; both throw InputError to refuse
+// them. `kind` names the file in messages ("state file", "checkpoint").
+struct RowFile {
+  const char* kind;
+  NpyMatrix m;
+  std::function<FlockState(const double* rows, std::uint64_t at, std::uint64_t count)> boids;
+  std::function<void(const FlockState& boids, std::uint64_t at)> check;
+};
+
+namespace {
+
+// The matrix `m` from rank 0 on every rank.
+NpyMatrix broadcast_matrix(const NpyMatrix& m) {
+  std::uint64_t shape[4] = {m.rows, m.columns, m.data_offset, m.fortran_order ? 1u : 0u};
+  broadcast(shape, sizeof shape);
+  NpyMatrix all;
+  all.rows = shape[0];
+  all.columns = shape[1];
+  all.data_offset = shape[2];
+  all.fortran_order = shape[3] != 0;
+  return all;
+}
+
+}  // namespace
+
 // Each rank reads the rows of its stripe by byte ranges (MPI-IO), in pieces, twice: first to
 // check them as one process checks the whole file and for their coordinates along the slabs'
 // axis, then to hand them over. A refusal found by any rank ends every rank's reading.
-std::optional<RankFlock> RankFlock::read_npy(const SimulationConfig& config,
-                                             const FlockState& first, const std::string& path,
-                                             std::string& refusal) {
-  struct Shape {
-    std::uint64_t rows, columns, data_offset, fortran_order;
-  };
-  Shape shape{};
-  std::string name = path;
-  if (rank() == 0) {
-    const NpyMatrix m = npy_state_matrix(path);
-    shape = {m.rows, m.columns, m.data_offset, m.fortran_order ? 1u : 0u};
-  }
-  broadcast(name);
-  broadcast(&shape, sizeof shape);
-  const SimulationConfig flight = broadcast_config(config, first, 0);
+std::optional<RankFlock> RankFlock::read_rows(const SimulationConfig& flight,
+                                              const std::string& name, const RowFile& rows,
+                                              std::uint64_t steps_taken, std::string& refusal) {
   const FlockParams& p = flight.params;
-  NpyMatrix m;
-  m.rows = shape.rows;
-  m.columns = shape.columns;
-  m.data_offset = shape.data_offset;
-  m.fortran_order = shape.fortran_order != 0;
-  const Stripe stripe = stripe_of(m.rows, rank(), ranks());
+  const Stripe stripe = stripe_of(rows.m.rows, rank(), ranks());
+  const std::string cannot_read = std::string("cannot read ") + rows.kind + " " + quoted_path(name);
   SharedFile file(name, SharedFile::Mode::kRead);
   if (!file.opened()) {
-    refusal = "cannot read state file " + quoted_path(name) + ": " + file.why();
+    refusal = cannot_read + ": " + file.why();
     return std::nullopt;
   }
   const auto read_piece = [&](std::uint64_t at, std::uint64_t count) {
-    const std::vector<double> rows =
-        npy_rows(m, at, count, [&](std::uint64_t offset, double* into, std::uint64_t n) {
+    const std::vector<double> values =
+        npy_rows(rows.m, at, count, [&](std::uint64_t offset, double* into, std::uint64_t n) {
           file.get(offset, into, n * sizeof(double));
         });
-    return npy_state_rows(m, rows.data(), at, count, name, p.world);
+    return rows.boids(values.data(), at, count);
   };
   std::vector<double> along;
   std::string problem;
@@ -239,16 +250,14 @@ std::optional<RankFlock> RankFlock::read_npy(const SimulationConfig& config,
     for (std::uint64_t at = stripe.first; at < stripe.last; at += kPiece) {
       const FlockState piece = read_piece(at, std::min(kPiece, stripe.last - at));
       if (!file.failure().empty()) break;
-      check_start_file(piece, name, flight.precision, p, at);
+      rows.check(piece, at);
       const std::vector<double>& axis = p.dimensions == 3 ? piece.z : piece.y;
       along.insert(along.end(), axis.begin(), axis.end());
     }
   } catch (const InputError& e) {
     problem = e.what();
   }
-  if (problem.empty() && !file.failure().empty()) {
-    problem = "cannot read state file " + quoted_path(name) + ": " + file.failure();
-  }
+  if (problem.empty() && !file.failure().empty()) problem = cannot_read + ": " + file.failure();
   if (!on_every_rank(problem.empty())) {
     refusal = first_refusal(problem);
     file.finish();
@@ -258,9 +267,54 @@ std::optional<RankFlock> RankFlock::read_npy(const SimulationConfig& config,
   Slabs slabs = first_slabs(p, along, /*over_ranks=*/true, largest_share);
   std::vector<IndexedBoid> own = hand_over(p, slabs, stripe, std::move(along), read_piece);
   if (const std::string failed = file.finish(); !failed.empty()) {
-    throw RuntimeError("cannot read state file " + quoted_path(name) + ": " + failed);
+    throw RuntimeError(cannot_read + ": " + failed);
   }
-  return RankFlock(flight, m.rows, std::move(slabs), largest_share, std::move(own), 0);
+  return RankFlock(flight, rows.m.rows, std::move(slabs), largest_share, std::move(own),
+                   steps_taken);
+}
+
+std::optional<RankFlock> RankFlock::read_npy(const SimulationConfig& config,
+                                             const FlockState& first, const std::string& path,
+                                             std::string& refusal) {
+  std::string name = path;
+  NpyMatrix m;
+  if (rank() == 0) m = npy_state_matrix(path);
+  broadcast(name);
+  m = broadcast_matrix(m);
+  const SimulationConfig flight = broadcast_config(config, first, 0);
+  const World& world = flight.params.world;
+  const RowFile rows{"state file", m,
+                     [&](const double* values, std::uint64_t at, std::uint64_t count) {
+                       return npy_state_rows(m, values, at, count, name, world);
+                     },
+                     [&](const FlockState& boids, std::uint64_t at) {
+                       check_start_file(boids, name, flight.precision, flight.params, at);
+                     }};
+  return read_rows(flight, name, rows, 0, refusal);
+}
+
+// A checkpoint's columns are a Fortran-ordered matrix of its rows; its order is the input order
+// on a flock spread over ranks, and is left unread (rank 0 has checked it, with the checksum).
+std::optional<RankFlock> RankFlock::read_checkpoint(const CheckpointHead& head,
+                                                    const FlockState& first,
+                                                    const std::string& path, std::string& refusal) {
+  std::string name = path;
+  broadcast(name);
+  std::uint64_t step = head.step;
+  broadcast(&step, sizeof step);
+  CheckpointHead all;
+  all.columns = broadcast_matrix(head.columns);
+  all.config = broadcast_config(head.config, first, step);
+  all.step = step;
+  all.count = all.columns.rows;
+  const RowFile rows{"checkpoint", all.columns,
+                     [&](const double* values, std::uint64_t, std::uint64_t count) {
+                       return checkpoint_boids(all, values, count);
+                     },
+                     [&](const FlockState& boids, std::uint64_t at) {
+                       check_checkpoint_boids(all, boids, at, name);
+                     }};
+  return read_rows(all.config, name, rows, step, refusal);
 }
 
 }  // namespace boids::mpi

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -17,8 +18,10 @@
 
 #include "host/base/errors.h"
 #include "host/io/checkpoint.h"
+#include "host/io/state_file.h"
 #include "host/io/output_file.h"
 #include "tests/support/cli_fixture.h"
+#include "tests/support/test_directory.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -141,6 +144,75 @@ TEST(Checkpoint, DamagedTruncatedOrForeignFilesAreRefusedWhole) {
 }
 
 // A file made, not damaged (its checksum right), is held to the command line's ranges.
+// check_checkpoint_file reads the file in pieces and keeps none of its boids (the ranks of an
+// MPI run read their own): it refuses what read_checkpoint refuses but the boids, in the same
+// words, and describes the file as read_checkpoint reads it.
+class CheckpointFile : public test_support::TestDirectory {
+ protected:
+  CheckpointFile() : TestDirectory("boids_checkpoint_file") {}
+};
+
+TEST_F(CheckpointFile, CheckedInPiecesItIsJudgedAsTheWholeIs) {
+  const std::string file = path("c.bin");
+  const Checkpoint good = small_checkpoint();
+  const std::string bytes = format_checkpoint(good);
+  test_support::write_file(file, bytes);
+  const CheckpointHead head = check_checkpoint_file(file);
+  EXPECT_EQ(head.step, good.step);
+  EXPECT_EQ(head.count, good.state.size());
+  EXPECT_EQ(flight_description(head.config), flight_description(good.config));
+  // Its columns read by byte ranges are the boids.
+  const std::vector<double> rows =
+      npy_rows(head.columns, 1, 2, [&](std::uint64_t at, double* into, std::uint64_t n) {
+        std::memcpy(into, bytes.data() + at, n * sizeof(double));
+      });
+  const FlockState two = checkpoint_boids(head, rows.data(), 2);
+  EXPECT_EQ(two.x[0], good.state.x[1]);
+  EXPECT_EQ(two.vy[1], good.state.vy[2]);
+  check_checkpoint_boids(head, two, 1, file);
+
+  const auto same_refusal = [&](const std::string& damaged, const std::string& what) {
+    test_support::write_file(file, damaged);
+    std::string whole = "accepted", pieces = "accepted";
+    try {
+      read_checkpoint(file);
+    } catch (const InputError& e) {
+      whole = e.what();
+    }
+    try {
+      check_checkpoint_file(file);
+    } catch (const InputError& e) {
+      pieces = e.what();
+    }
+    EXPECT_NE(whole, "accepted") << what;
+    EXPECT_EQ(pieces, whole) << what;
+  };
+  for (std::size_t at = 0; at < bytes.size(); at += 1 + at / 5) {
+    std::string damaged = bytes;
+    damaged[at] = static_cast<char>(damaged[at] ^ 4);
+    same_refusal(damaged, "byte " + std::to_string(at));
+  }
+  same_refusal(bytes.substr(0, bytes.size() - 3), "truncated");
+  Checkpoint repeated = good;
+  repeated.order[1] = repeated.order[0];
+  same_refusal(format_checkpoint(repeated), "an order that is not a permutation");
+  // A boid outside the world, summed again, is the reader of its boids' to refuse.
+  Checkpoint outside = good;
+  outside.state.y[2] = 1e6;
+  test_support::write_file(file, format_checkpoint(outside));
+  EXPECT_NO_THROW(check_checkpoint_file(file));
+  FlockState third = checkpoint_boids(head, rows.data() + 4, 1);
+  third.y[0] = 1e6;
+  try {
+    check_checkpoint_boids(head, third, 2, file);
+    ADD_FAILURE() << "a boid outside the world was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "checkpoint '" + file +
+                                         "': boid 2 is outside the world or faster than " +
+                                         to_string(good.config.precision) + " precision holds");
+  }
+}
+
 TEST(Checkpoint, AMadeFlightOutsideTheRangesIsRefused) {
   const std::vector<std::function<void(Checkpoint&)>> makes = {
       [](Checkpoint& c) { c.config.params.max_speed = 1e300; },

@@ -1,6 +1,7 @@
 """`boids run` under `mpirun -np P` against one process: naive double bit for bit, hashed
 double within 1e-9, the same flock count, in 2D and 3D, with the variants; a checkpoint written
-under MPI resumed by one process; bad input refused on every rank count.
+under MPI resumed by one process and one process's under MPI; bad input refused on every rank
+count.
 
 Usage: mpi_run_check.py BOIDS MPIRUN RANKS WORKDIR
 """
@@ -53,6 +54,23 @@ def check(condition, message):
     if not condition:
         failures.append(message)
         print("FAIL", message)
+
+
+def checksum(data):
+    """A checkpoint's checksum (host/base/checksum.h) over `data`."""
+    mask = (1 << 64) - 1
+
+    def mix(h, word):
+        h = ((h ^ word) * 0x9E3779B97F4A7C15) & mask
+        return ((h << 31) | (h >> 33)) & mask
+
+    h = 0x243F6A8885A308D3
+    whole = len(data) // 8 * 8
+    for word in np.frombuffer(data[:whole], dtype="<u8"):
+        h = mix(h, int(word))
+    tail = data[whole:]
+    h = mix(h, int.from_bytes(tail, "little") ^ (len(tail) << 56))
+    return h ^ (h >> 31)
 
 
 def same_metrics(name, one, ranks, tolerance, counts=("flocks", "largest_flock", "mean_neighbors")):
@@ -292,6 +310,44 @@ def main():
     run([BOIDS, "run"] + start + ["--steps", "12", "--save", whole], "whole")
     with open(resumed, "rb") as a, open(whole, "rb") as b:
         check(a.read() == b.read(), "a checkpoint written over the ranks resumes off the flight")
+
+    # A one-process checkpoint continues under mpirun, each rank reading its own boids by byte
+    # ranges: the whole flight again, and a checkpoint of it the bytes of one process's.
+    resumed = os.path.join(WORK, "resumed-over-ranks.csv")
+    again = os.path.join(WORK, "again.ckpt")
+    run(mpirun(["run", "--resume", alone, "--steps", "12", "--save", resumed, "--checkpoint",
+                again]), "resume over the ranks")
+    with open(resumed, "rb") as a, open(whole, "rb") as b:
+        check(a.read() == b.read(), f"a checkpoint resumed over {RANKS} ranks leaves the flight")
+    again_alone = os.path.join(WORK, "again-alone.ckpt")
+    run([BOIDS, "run", "--resume", alone, "--steps", "12", "--checkpoint", again_alone],
+        "resume alone")
+    with open(again, "rb") as a, open(again_alone, "rb") as b:
+        check(a.read() == b.read(), f"resumed over {RANKS} ranks, a checkpoint differs")
+    # A damaged checkpoint, and one whose boid was moved out of the world and summed again, are
+    # refused under mpirun as one process refuses them.
+    with open(alone, "rb") as f:
+        data = bytearray(f.read())
+    columns_at = 16 + int.from_bytes(data[12:16], "little")
+    boid = 300 - 9
+    at = columns_at + (300 + boid) * 8  # its y
+    damaged = os.path.join(WORK, "damaged.ckpt")
+    data[at + 3] ^= 0x10
+    with open(damaged, "wb") as f:
+        f.write(data)
+    moved = os.path.join(WORK, "moved.ckpt")
+    data[at:at + 8] = np.float64(250.0).tobytes()
+    data[-8:] = checksum(bytes(data[:-8])).to_bytes(8, "little")
+    with open(moved, "wb") as f:
+        f.write(data)
+    for name, file, words in (("damaged", damaged, "checksum"), ("moved", moved, f"boid {boid}")):
+        said = {}
+        for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
+            done = subprocess.run(launch(["run", "--resume", file, "--steps", "12"]), env=ENV,
+                                  capture_output=True, text=True, timeout=TIMEOUT)
+            said[where] = (done.returncode, done.stderr.splitlines()[0] if done.stderr else "")
+        check(said["one"][0] == 2 and said["ranks"][0] != 0 and said["one"][1] == said["ranks"][1]
+              and words in said["one"][1], f"a {name} checkpoint under {RANKS} ranks: {said}")
 
     # Bad input: a clear error and a nonzero exit, not a hang.
     done = subprocess.run(mpirun(["run", "--backend", "reference", "--steps", "2"]), env=ENV,
