@@ -181,6 +181,9 @@ template <typename Real, int D>
 void collect_own(const kernels::Boid<Real, D>* boids, const kernels::index_t* slots,
                  const kernels::index_t* whole, const std::vector<std::uint8_t>& own,
                  kernels::index_t count, std::vector<IndexedBoid>& out) {
+  // Room for them all at once (the own boids and the ghosts): grown boid by boid, the list held
+  // the part's boids up to twice over while it moved them.
+  out.reserve(out.size() + count);
   for (kernels::index_t i = 0; i < count; ++i) {
     const kernels::index_t p = slots ? slots[i] : i;
     if (own[p]) out.push_back(indexed_boid(boids[i], whole[p]));
