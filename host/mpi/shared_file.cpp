@@ -32,8 +32,11 @@ SharedFile::SharedFile(const std::string& path, Mode mode)
   opened_ = on_every_rank(failure_.empty());
 }
 
+// Closing is collective: a file that some ranks could not open is left open on the others (a
+// file handle each, in a run that goes on to report the failure), not closed by them alone,
+// which would wait forever for the ranks that have no file to close.
 SharedFile::~SharedFile() {
-  if (handle_->file != MPI_FILE_NULL) MPI_File_close(&handle_->file);
+  if (opened_ && handle_->file != MPI_FILE_NULL) MPI_File_close(&handle_->file);
 }
 
 void SharedFile::check(const char* what, int result) {

@@ -18,7 +18,7 @@ class SharedFile {
 
   // Opens `path` on every rank together (created for writing if missing).
   SharedFile(const std::string& path, Mode mode);
-  ~SharedFile();  // closes it, if still open
+  ~SharedFile();  // closes it, if still open on every rank
   SharedFile(const SharedFile&) = delete;
   SharedFile& operator=(const SharedFile&) = delete;
 
