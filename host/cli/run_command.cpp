@@ -275,7 +275,7 @@ int run_command(const std::vector<std::string>& args) {
     check_memory(config, held_share(resumed->head.count));
     sim = resumed_run_simulation(*resumed, o.resume_file);
   }
-  TrajectoryRecording trajectory(o.trajectory, o.steps);
+  TrajectoryRecording trajectory(o.trajectory, o.steps, write_trajectory_frame);
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),
                    BOIDS_VERSION);
 

@@ -57,6 +57,14 @@ void save_checkpoint(Simulation& sim, const std::string& path) {
   file.commit();
 }
 
+void write_trajectory_frame(TrajectoryWriter& writer, Simulation& sim, std::uint64_t step,
+                            double time, const FlockMetrics& metrics) {
+#if BOIDS_WITH_MPI
+  if (mpi::append_frame_over_ranks(sim, writer, step, time, metrics)) return;
+#endif
+  writer.append(step, time, sim.state(), metrics);
+}
+
 // The flock of the run: under mpirun, spread over its ranks.
 std::unique_ptr<Simulation> make_run_simulation(const SimulationConfig& config,
                                                 const FlockState& initial) {
@@ -93,10 +101,11 @@ std::unique_ptr<Simulation> drawn_run_simulation(const SimulationConfig& config,
   return make_run_simulation(config, initial_state(flock, config.params));
 }
 
-// --save as the output of `files`: a .npy file under mpirun by every rank, its own rows.
+// --save as the output of `files`: under mpirun by every rank, its own rows.
 void write_save_output(Simulation& sim, OutputFiles& files, const std::string& path) {
 #if BOIDS_WITH_MPI
-  if (is_npy_name(path) && written_by_ranks(sim, files, "--save", path, mpi::write_npy_over_ranks))
+  if (written_by_ranks(sim, files, "--save", path,
+                       is_npy_name(path) ? mpi::write_npy_over_ranks : mpi::write_csv_over_ranks))
     return;
 #endif
   files.write("--save", format_state_file(path, sim.state()));

@@ -13,6 +13,7 @@
 #include "host/core/simulation.h"
 #include "host/io/checkpoint.h"
 #include "host/io/output_file.h"
+#include "host/io/trajectory_file.h"
 
 namespace boids::cli {
 
@@ -48,6 +49,11 @@ std::uint64_t held_share(std::uint64_t count);
 // The outputs --save (`path`) and --checkpoint of `files`, written whole.
 void write_save_output(Simulation& sim, OutputFiles& files, const std::string& path);
 void write_checkpoint_output(Simulation& sim, OutputFiles& files, const std::string& path);
+
+// Appends `sim`'s frame at `step` to `writer`: under mpirun, every rank compresses its own
+// boids' chunks and rank 0 writes them, so that no rank gathers the flock.
+void write_trajectory_frame(TrajectoryWriter& writer, Simulation& sim, std::uint64_t step,
+                            double time, const FlockMetrics& metrics);
 
 // A checkpoint on its own (--checkpoint-every): a temporary file, flushed, then renamed.
 void save_checkpoint(Simulation& sim, const std::string& path);

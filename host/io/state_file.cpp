@@ -321,19 +321,40 @@ FlockState read_state_file(const std::string& path, double world) {
   return read_state_file(path, square(world));
 }
 
+namespace {
+
+void append_row(std::string& out, const double* values, std::size_t count) {
+  for (std::size_t c = 0; c < count; ++c) {
+    if (c > 0) out += ',';
+    out += shortest(values[c]);
+  }
+  out += '\n';
+}
+
+}  // namespace
+
+std::string state_header_line(int dimensions) {
+  std::string out;
+  for (const std::string& name : columns_of(dimensions)) out += (out.empty() ? "" : ",") + name;
+  return out + '\n';
+}
+
+std::string format_state_rows(const double* rows, std::uint64_t count, int dimensions) {
+  const auto width = static_cast<std::size_t>(2 * dimensions);
+  std::string out;
+  out.reserve(count * 20 * width);
+  for (std::uint64_t i = 0; i < count; ++i) append_row(out, rows + i * width, width);
+  return out;
+}
+
 std::string format_state(const FlockState& state) {
   const std::vector<const std::vector<double>*> in = columns(state);
-  std::string out;
-  for (const std::string& name : columns_of(state.dimensions))
-    out += (out.empty() ? "" : ",") + name;
-  out += '\n';
+  std::string out = state_header_line(state.dimensions);
   out.reserve(out.size() + state.size() * 20 * in.size());
+  double row[6];
   for (std::size_t i = 0; i < state.size(); ++i) {
-    for (std::size_t c = 0; c < in.size(); ++c) {
-      if (c > 0) out += ',';
-      out += shortest((*in[c])[i]);
-    }
-    out += '\n';
+    for (std::size_t c = 0; c < in.size(); ++c) row[c] = (*in[c])[i];
+    append_row(out, row, in.size());
   }
   return out;
 }

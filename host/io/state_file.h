@@ -39,6 +39,10 @@ FlockState read_state_file(const std::string& path, double world);
 FlockState parse_state(const std::string& text, const std::string& name, double world);
 
 std::string format_state(const FlockState& state);
+// Its parts: the header line, and `count` rows of values (x, y[, z], vx, vy[, vz] each) as its
+// lines (a flock spread over MPI ranks writes each rank's own, host/mpi/rank_files.cpp).
+std::string state_header_line(int dimensions);
+std::string format_state_rows(const double* rows, std::uint64_t count, int dimensions);
 
 // The same for .npy bytes: every refusal names the file, and a value's row (0-based, as
 // numpy indexes it).

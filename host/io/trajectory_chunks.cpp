@@ -56,4 +56,13 @@ void compress_row_chunks(const double* const* columns, int width, std::uint64_t 
   if (failed) throw RuntimeError("zlib could not compress a trajectory chunk");
 }
 
+FrameColumns frame_columns(const FlockState& state, int columns, const std::vector<double>& zeros) {
+  const bool flat = state.dimensions == 2;
+  FrameColumns c;
+  c.position = {state.x.data(), state.y.data(), flat ? zeros.data() : state.z.data()};
+  c.velocity = {state.vx.data(), state.vy.data(), flat ? zeros.data() : state.vz.data()};
+  if (columns == 2) c.position[2] = c.velocity[2] = nullptr;
+  return c;
+}
+
 }  // namespace boids

@@ -23,9 +23,7 @@ namespace {
 
 using hdf5::Id;
 
-// Deflate's fastest level: after the byte shuffle, higher levels save little on positions
-// and velocities (docs/formats.md gives the measurements) and cost several times the time.
-constexpr int kDeflateLevel = 1;
+constexpr int kDeflateLevel = kTrajectoryDeflateLevel;
 // Chunks compressed at a time: enough for every thread, few enough that a frame of a hundred
 // million boids is not held compressed whole.
 constexpr std::size_t kChunkBatch = 64;
@@ -44,8 +42,15 @@ class TrajectoryWriter::File {
   File(const std::string& path, const TrajectoryHeader& header);
   ~File();
 
-  void append(std::uint64_t step, double time, const FlockState& state, const FlockMetrics& m);
+  void append(std::uint64_t step, double time, const TrajectoryChunks& chunks,
+              const FlockMetrics& m, std::uint64_t at_once = kChunkBatch);
   void close();
+  TrajectoryFrameLayout frame_layout() const {
+    return {count_, std::min<std::uint64_t>(count_, kTrajectoryChunkBoids), dimensions_,
+            kDeflateLevel};
+  }
+  // The chunks of `state`'s rows, compressed here.
+  TrajectoryChunks chunks_of(const FlockState& state);
   std::uint64_t frames() const { return frames_; }
   const std::string& path() const { return path_; }
 
@@ -62,9 +67,10 @@ class TrajectoryWriter::File {
 
   void reserve_frame(std::uint64_t step);
   bool drop_reservation() const;
-  void write_frame(const FlockState& state, const FlockMetrics& m);
+  void write_frame(const TrajectoryChunks& chunks, const FlockMetrics& m, std::uint64_t at_once);
   void write_row(hid_t dataset, hid_t memory_type, const void* data) const;
-  void write_rows(hid_t dataset, const std::vector<const double*>& columns);
+  void write_rows(hid_t dataset, int quantity, const TrajectoryChunks& chunks,
+                  std::uint64_t at_once);
   void grow(hid_t dataset, hsize_t* dims) const;
   void flush(const char* what) const;
   void commit(std::uint64_t step, double time);
@@ -271,22 +277,31 @@ void TrajectoryWriter::File::link_time(hid_t group) const {
                what);
 }
 
-void TrajectoryWriter::File::append(std::uint64_t step, double time, const FlockState& state,
-                                    const FlockMetrics& m) {
-  if (broken_ || closed_)
-    throw RuntimeError("trajectory " + quoted_path(path_) + ": the file is closed");
+TrajectoryChunks TrajectoryWriter::File::chunks_of(const FlockState& state) {
   if (state.size() != count_) {
     throw RuntimeError("trajectory " + quoted_path(path_) + ": a frame of " +
                        std::to_string(state.size()) + " boids in a file of " +
                        std::to_string(count_));
   }
+  return [this, &state](int quantity, std::uint64_t first,
+                        std::vector<std::vector<unsigned char>>& out) {
+    const FrameColumns columns = frame_columns(state, dimensions_, zeros_);
+    compress_row_chunks(quantity == 0 ? columns.position.data() : columns.velocity.data(),
+                        dimensions_, count_, frame_layout().chunk_boids, first, kDeflateLevel, out);
+  };
+}
+
+void TrajectoryWriter::File::append(std::uint64_t step, double time, const TrajectoryChunks& chunks,
+                                    const FlockMetrics& m, std::uint64_t at_once) {
+  if (broken_ || closed_)
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": the file is closed");
   if (frames_ > 0 && step <= last_step_) {
     throw RuntimeError("trajectory " + quoted_path(path_) + ": step " + std::to_string(step) +
                        " does not follow step " + std::to_string(last_step_));
   }
   reserve_frame(step);
   try {
-    write_frame(state, m);
+    write_frame(chunks, m, std::max<std::uint64_t>(at_once, 1));
     commit(step, time);
   } catch (...) {
     abandon();
@@ -312,17 +327,10 @@ void TrajectoryWriter::File::reserve_frame(std::uint64_t step) {
   fail("cannot write the frame at step " + std::to_string(step), std::strerror(error));
 }
 
-void TrajectoryWriter::File::write_frame(const FlockState& state, const FlockMetrics& m) {
-  if (flat_in_box_) {
-    write_rows(position_.get(), {state.x.data(), state.y.data(), zeros_.data()});
-    write_rows(velocity_.get(), {state.vx.data(), state.vy.data(), zeros_.data()});
-  } else if (dimensions_ == 3) {
-    write_rows(position_.get(), {state.x.data(), state.y.data(), state.z.data()});
-    write_rows(velocity_.get(), {state.vx.data(), state.vy.data(), state.vz.data()});
-  } else {
-    write_rows(position_.get(), {state.x.data(), state.y.data()});
-    write_rows(velocity_.get(), {state.vx.data(), state.vy.data()});
-  }
+void TrajectoryWriter::File::write_frame(const TrajectoryChunks& chunks, const FlockMetrics& m,
+                                         std::uint64_t at_once) {
+  write_rows(position_.get(), 0, chunks, at_once);
+  write_rows(velocity_.get(), 1, chunks, at_once);
   write_row(edges_value_.get(), H5T_NATIVE_DOUBLE, edges_.data());
   const double reals[] = {m.polarization, m.order, 0, 0, m.mean_nn_distance, m.mean_neighbours};
   const std::int64_t wholes[] = {0, 0, static_cast<std::int64_t>(m.groups),
@@ -347,17 +355,17 @@ void TrajectoryWriter::File::grow(hid_t dataset, hsize_t* dims) const {
   check_status(H5Dset_extent(dataset, dims), what);
 }
 
-// A frame of every boid's (columns[0][i], ...) row, compressed here on every thread and
-// written chunk by chunk.
-void TrajectoryWriter::File::write_rows(hid_t dataset, const std::vector<const double*>& columns) {
+// A frame of every boid's positions (`quantity` 0) or velocities (1), compressed by `chunks`
+// `at_once` chunks at a time and written chunk by chunk.
+void TrajectoryWriter::File::write_rows(hid_t dataset, int quantity, const TrajectoryChunks& chunks,
+                                        std::uint64_t at_once) {
   hsize_t dims[3] = {0, 0, 0};
   grow(dataset, dims);
-  const std::uint64_t boids = std::min<std::uint64_t>(count_, kTrajectoryChunkBoids);
-  const std::uint64_t chunks = (count_ + boids - 1) / boids;
-  for (std::uint64_t first = 0; first < chunks; first += kChunkBatch) {
-    chunks_.resize(std::min<std::uint64_t>(kChunkBatch, chunks - first));
-    compress_row_chunks(columns.data(), static_cast<int>(columns.size()), count_, boids, first,
-                        kDeflateLevel, chunks_);
+  const std::uint64_t boids = frame_layout().chunk_boids;
+  const std::uint64_t all = (count_ + boids - 1) / boids;
+  for (std::uint64_t first = 0; first < all; first += at_once) {
+    chunks_.resize(std::min<std::uint64_t>(at_once, all - first));
+    chunks(quantity, first, chunks_);
     for (std::size_t c = 0; c < chunks_.size(); ++c) {
       const hsize_t offset[3] = {frames_, (first + c) * boids, 0};
       check_status(
@@ -449,7 +457,16 @@ TrajectoryWriter::~TrajectoryWriter() = default;
 
 void TrajectoryWriter::append(std::uint64_t step, double time, const FlockState& state,
                               const FlockMetrics& metrics) {
-  file_->append(step, time, state, metrics);
+  file_->append(step, time, file_->chunks_of(state), metrics);
+}
+
+void TrajectoryWriter::append(std::uint64_t step, double time, const TrajectoryChunks& chunks,
+                              const FlockMetrics& metrics, std::uint64_t at_once) {
+  file_->append(step, time, chunks, metrics, at_once);
+}
+
+TrajectoryFrameLayout TrajectoryWriter::frame_layout() const {
+  return file_->frame_layout();
 }
 
 void TrajectoryWriter::close() {

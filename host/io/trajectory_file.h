@@ -34,6 +34,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -60,6 +61,21 @@ struct TrajectoryHeader {
   TrajectoryParameters parameters;
 };
 
+// How a frame's per-boid rows are cut into chunks, each compressed as compress_row_chunks
+// (host/io/trajectory_chunks.h) compresses it: `count` rows of `columns` (2, or 3: a flat
+// flock in a box has z = vz = 0) in chunks of `chunk_boids` rows, deflated at `level`.
+struct TrajectoryFrameLayout {
+  std::uint64_t count = 0, chunk_boids = 0;
+  int columns = 2;
+  int level = 0;
+};
+
+// A frame's chunks, compressed by whoever holds the boids: `chunks(quantity, first, out)`
+// fills out[k] with chunk first + k of the positions (quantity 0) or the velocities (1).
+// The writer asks for each quantity's chunks in order, a batch at a time.
+using TrajectoryChunks = std::function<void(int quantity, std::uint64_t first,
+                                            std::vector<std::vector<unsigned char>>& out)>;
+
 class TrajectoryWriter {
  public:
   // Creates the file under a temporary name beside `path`. The first whole frame replaces
@@ -78,6 +94,12 @@ class TrajectoryWriter {
   // frame cannot be written; the writer then takes no more frames.
   void append(std::uint64_t step, double time, const FlockState& state,
               const FlockMetrics& metrics);
+  // The same, the frame's per-boid rows compressed by `chunks` (a flock spread over MPI ranks
+  // compresses each rank's own boids, host/mpi/rank_files.cpp), cut as frame_layout() says,
+  // and asked for `at_once` chunks at a time.
+  void append(std::uint64_t step, double time, const TrajectoryChunks& chunks,
+              const FlockMetrics& metrics, std::uint64_t at_once);
+  TrajectoryFrameLayout frame_layout() const;
 
   // Flushes and closes the file; throws RuntimeError when that fails.
   void close();

@@ -16,6 +16,7 @@
 #include "host/io/state_file.h"
 #include "host/model/initial_state.h"
 #include "host/mpi/communicator.h"
+#include "host/mpi/frame_chunks.h"
 #include "host/mpi/rank_flock.h"
 #include "host/parts/part_access.h"
 
@@ -31,16 +32,24 @@ enum class Op : std::uint64_t {
   kGather,
   kMeasure,
   kWriteFile,
+  kFrame,
   kRelease,
   kStop
 };
 
 // The files the ranks write together, each its own boids' part (host/mpi/rank_files.cpp).
-enum class RankFile : std::uint64_t { kNpy, kCheckpoint };
+enum class RankFile : std::uint64_t { kNpy, kCsv, kCheckpoint };
 
 std::string write_rank_file(const RankFlock& flock, std::uint64_t kind, const std::string& path) {
-  return kind == static_cast<std::uint64_t>(RankFile::kCheckpoint) ? flock.write_checkpoint(path)
-                                                                   : flock.write_npy(path);
+  switch (static_cast<RankFile>(kind)) {
+    case RankFile::kNpy:
+      return flock.write_npy(path);
+    case RankFile::kCsv:
+      return flock.write_csv(path);
+    case RankFile::kCheckpoint:
+      return flock.write_checkpoint(path);
+  }
+  abort_run("rank 0 asked for a file of an unknown kind");
 }
 
 struct Command {
@@ -75,6 +84,9 @@ auto collectively(Body&& body) -> decltype(body()) {
 std::vector<IndexedBoid> gather_flock(const RankFlock& flock) {
   return gather(flock.boids());
 }
+
+// The chunks of a trajectory's frame rank 0 gathers at once.
+constexpr std::uint64_t kFrameChunksAtOnce = 4;
 
 bool stopped = false;
 bool alive = false;  // a distributed flock exists on rank 0
@@ -169,6 +181,30 @@ class DistributedSimulation final : public Simulation {
     if (!failure.empty()) throw RuntimeError("cannot write " + quoted_path(path) + ": " + failure);
   }
 
+  // A trajectory's frame: every rank compresses its own boids' chunks, and rank 0's writer takes
+  // them a batch at a time (host/mpi/frame_chunks.h), a few megabytes (the chunks are already
+  // compressed: a larger batch would only grow rank 0's buffers). A failure of the writer (a full
+  // disk) is one process's: the other ranks are let go, and the error goes on.
+  void append_frame(TrajectoryWriter& writer, std::uint64_t step, double time,
+                    const FlockMetrics& metrics) {
+    send({Op::kFrame, 0});
+    TrajectoryFrameLayout layout = writer.frame_layout();
+    const FrameChunks mine = collectively([&] {
+      broadcast(&layout, sizeof layout);
+      return flock_->frame_chunks(layout);
+    });
+    const TrajectoryChunks chunks = [&](int quantity, std::uint64_t first, CompressedChunks& out) {
+      collectively([&] { gather_frame_chunks(mine, quantity, first, out); });
+    };
+    try {
+      writer.append(step, time, chunks, metrics, kFrameChunksAtOnce);
+    } catch (...) {
+      collectively([] { end_frame_chunks(); });
+      throw;
+    }
+    collectively([] { end_frame_chunks(); });
+  }
+
   std::string device() const override {
     char share[32];
     std::snprintf(share, sizeof share, "%.2f", flock_->largest_share());
@@ -255,8 +291,20 @@ bool write_over_ranks(Simulation& sim, RankFile kind, const std::string& path) {
 
 }  // namespace
 
+bool append_frame_over_ranks(Simulation& sim, TrajectoryWriter& writer, std::uint64_t step,
+                             double time, const FlockMetrics& metrics) {
+  auto* spread = dynamic_cast<DistributedSimulation*>(&sim);
+  if (!spread) return false;
+  spread->append_frame(writer, step, time, metrics);
+  return true;
+}
+
 bool write_npy_over_ranks(Simulation& sim, const std::string& path) {
   return write_over_ranks(sim, RankFile::kNpy, path);
+}
+
+bool write_csv_over_ranks(Simulation& sim, const std::string& path) {
+  return write_over_ranks(sim, RankFile::kCsv, path);
 }
 
 bool write_checkpoint_over_ranks(Simulation& sim, const std::string& path) {
@@ -344,6 +392,14 @@ int follow() {
           std::string name;
           broadcast(name);
           write_rank_file(*flock, c.value, name);
+        });
+        break;
+      case Op::kFrame:
+        if (!flock) abort_run("rank 0 asked for a frame before it sent a flock");
+        collectively([&] {
+          TrajectoryFrameLayout layout;
+          broadcast(&layout, sizeof layout);
+          serve_frame_chunks(flock->frame_chunks(layout));
         });
         break;
       case Op::kRelease:

@@ -14,6 +14,7 @@
 #include "host/core/simulation.h"
 #include "host/io/checkpoint.h"
 #include "host/io/tool_process.h"
+#include "host/io/trajectory_file.h"
 #include "host/mpi/communicator.h"
 
 namespace boids::mpi {
@@ -45,9 +46,16 @@ std::unique_ptr<Simulation> make_resumed_simulation_over_ranks(const CheckpointH
 // `sim` is spread over ranks; else writes nothing and returns false (the caller gathers and
 // writes it). Throws RuntimeError naming the file and the rank that failed.
 bool write_npy_over_ranks(Simulation& sim, const std::string& path);
-// The same for a checkpoint of the flight (host/io/checkpoint.h): the same bytes as one
-// process writes.
+// The same for a CSV state file, and for a checkpoint of the flight (host/io/checkpoint.h):
+// the same bytes as one process writes.
+bool write_csv_over_ranks(Simulation& sim, const std::string& path);
 bool write_checkpoint_over_ranks(Simulation& sim, const std::string& path);
+
+// Appends `sim`'s frame at `step` to `writer` with every rank compressing its own boids'
+// chunks, and returns true, when `sim` is spread over ranks; else writes nothing and returns
+// false (the caller gathers the flock). Throws what the writer throws.
+bool append_frame_over_ranks(Simulation& sim, TrajectoryWriter& writer, std::uint64_t step,
+                             double time, const FlockMetrics& metrics);
 
 // The loop of a rank other than 0: carries out rank 0's commands until it says stop. Returns
 // the process's exit status.

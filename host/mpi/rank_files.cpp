@@ -1,5 +1,6 @@
 // The files a flock spread over ranks writes where its boids lie: each rank its own rows, at
-// their input index, into one file (MPI-IO), so that no rank gathers the flock.
+// their input index, into one file (MPI-IO), or its own chunks of a trajectory's frame, so
+// that no rank gathers the flock.
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,9 +11,13 @@
 #include <vector>
 
 #include "host/base/checksum.h"
+#include "host/base/errors.h"
 #include "host/io/checkpoint.h"
 #include "host/io/npy_file.h"
+#include "host/io/state_file.h"
+#include "host/io/trajectory_chunks.h"
 #include "host/mpi/communicator.h"
+#include "host/mpi/frame_chunks.h"
 #include "host/mpi/rank_flock.h"
 #include "host/mpi/shared_file.h"
 #include "host/mpi/slab_axis.h"
@@ -49,11 +54,13 @@ std::string append_checksum(const std::string& path) {
 
 }  // namespace
 
-// Rank k's stripe of the whole flock's rows in input order: [kN/P, (k+1)N/P), each row x, y[, z],
-// vx, vy[, vz]. The ranks hand each of their boids' rows to the rank whose stripe holds it, so
-// that each then writes one contiguous run of a file (a file view scattering every rank's own
-// rows over the file costs MPI-IO twice the rows again in its own buffers).
-std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& last) const {
+// Rank k's stripe of the whole flock's rows in input order: [kN/P, (k+1)N/P) (in whole
+// `unit`s of rows), each row x, y[, z], vx, vy[, vz]. The ranks hand each of their boids' rows
+// to the rank whose stripe holds it, so that each then writes one contiguous run of a file (a
+// file view scattering every rank's own rows over the file costs MPI-IO twice the rows again in
+// its own buffers).
+std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& last,
+                                           std::uint64_t unit) const {
   const int dimensions = config_.params.dimensions;
   const auto columns = static_cast<std::size_t>(2 * dimensions);
   std::vector<double> rows;
@@ -70,7 +77,7 @@ std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& 
         if (c % 3 < dimensions) rows.push_back(values[c]);
       }
       ids.push_back(b.id);
-      ++counts[stripe_holding(b.id, whole_count_, ranks())];
+      ++counts[stripe_holding(b.id, whole_count_, ranks(), unit)];
     }
   }
   std::vector<std::size_t> value_counts(counts);
@@ -79,7 +86,7 @@ std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& 
   rows = {};
   const std::vector<std::uint64_t> got_ids = to_ranks(ids, counts);
   ids = {};
-  const Stripe held = stripe_of(whole_count_, rank_, ranks());
+  const Stripe held = stripe_of(whole_count_, rank_, ranks(), unit);
   first = held.first;
   last = held.last;
   std::vector<double> stripe((last - first) * columns);
@@ -103,6 +110,43 @@ std::string RankFlock::write_npy(const std::string& path) const {
   file.size(header.size() + whole_count_ * row_bytes);
   file.put_by_first(0, header);
   file.put(header.size() + first * row_bytes, stripe.data(), last - first, row_bytes);
+  return file.finish();
+}
+
+// The header by rank 0, then each rank's stripe of rows as text, at the end of the stripes'
+// text before it. A row's text has no fixed length: the ranks first format their rows a piece
+// at a time to measure them (keeping none of the text), learn where their text begins, then
+// format them again and write each piece. The bytes are one process's.
+std::string RankFlock::write_csv(const std::string& path) const {
+  const int dimensions = config_.params.dimensions;
+  const auto columns = static_cast<std::uint64_t>(2 * dimensions);
+  constexpr std::uint64_t kRowsAtOnce = 65536;
+  std::uint64_t first = 0, last = 0;
+  const std::vector<double> stripe = stripe_rows(first, last);
+  const std::uint64_t rows = last - first;
+  const auto piece = [&](std::uint64_t at) {
+    return format_state_rows(stripe.data() + at * columns, std::min(kRowsAtOnce, rows - at),
+                             dimensions);
+  };
+  std::uint64_t bytes = 0;
+  for (std::uint64_t at = 0; at < rows; at += kRowsAtOnce) bytes += piece(at).size();
+  const std::vector<std::uint64_t> by_rank = all_gather(std::vector<std::uint64_t>{bytes});
+  const std::string header = state_header_line(dimensions);
+  std::uint64_t at_text = header.size(), whole = header.size();
+  for (std::size_t r = 0; r < by_rank.size(); ++r) {
+    if (static_cast<int>(r) < rank_) at_text += by_rank[r];
+    whole += by_rank[r];
+  }
+  SharedFile file(path, SharedFile::Mode::kWrite);
+  if (!file.opened()) return file.why();
+  file.size(whole);
+  file.put_by_first(0, header);
+  const std::uint64_t pieces = max_over_ranks((rows + kRowsAtOnce - 1) / kRowsAtOnce);
+  for (std::uint64_t k = 0; k < pieces; ++k) {
+    const std::string text = k * kRowsAtOnce < rows ? piece(k * kRowsAtOnce) : std::string();
+    file.put(at_text, text.data(), text.size(), 1);
+    at_text += text.size();
+  }
   return file.finish();
 }
 
@@ -136,6 +180,100 @@ std::string RankFlock::write_checkpoint(const std::string& path) const {
   std::string checked;
   if (rank_ == 0) checked = append_checksum(path);
   return on_every_rank(checked.empty()) ? "" : (checked.empty() ? "rank 0 failed" : checked);
+}
+
+// The rows of the rank's stripe of whole chunks, as columns, compressed chunk by chunk on the
+// rank's threads: the stripe's last chunk is short only where the flock ends, as the writer's.
+FrameChunks RankFlock::frame_chunks(const TrajectoryFrameLayout& layout) const {
+  const int dimensions = config_.params.dimensions;
+  std::uint64_t first = 0, last = 0;
+  FlockState rows;
+  rows.dimensions = dimensions;
+  {
+    const std::vector<double> stripe = stripe_rows(first, last, layout.chunk_boids);
+    rows.resize(last - first);
+    const std::vector<std::vector<double>*> columns =
+        dimensions == 3 ? std::vector<std::vector<double>*>{&rows.x,  &rows.y,  &rows.z,
+                                                            &rows.vx, &rows.vy, &rows.vz}
+                        : std::vector<std::vector<double>*>{&rows.x, &rows.y, &rows.vx, &rows.vy};
+    for (std::uint64_t i = 0; i < last - first; ++i) {
+      for (std::size_t c = 0; c < columns.size(); ++c)
+        (*columns[c])[i] = stripe[i * columns.size() + c];
+    }
+  }
+  const std::vector<double> zeros(dimensions == 2 && layout.columns == 3 ? last - first : 0, 0.0);
+  const FrameColumns columns = frame_columns(rows, layout.columns, zeros);
+  FrameChunks mine;
+  mine.first = first / layout.chunk_boids;
+  const std::uint64_t count = (last - first + layout.chunk_boids - 1) / layout.chunk_boids;
+  for (int q = 0; q < 2; ++q) {
+    mine.of[q].resize(count);
+    compress_row_chunks(q == 0 ? columns.position.data() : columns.velocity.data(), layout.columns,
+                        last - first, layout.chunk_boids, 0, layout.level, mine.of[q]);
+  }
+  return mine;
+}
+
+namespace {
+
+// A batch of a frame's chunks that rank 0 asks for; `count` 0 ends the frame.
+struct ChunkBatch {
+  std::uint64_t quantity, first, count;
+};
+
+// This rank's chunks of `batch`, at rank 0: their sizes, then their bytes, in rank order (the
+// stripes are in rank order, so the chunks arrive in order).
+void send_batch(const FrameChunks& mine, const ChunkBatch& batch, std::vector<std::uint64_t>& sizes,
+                std::vector<unsigned char>& bytes) {
+  const CompressedChunks& chunks = mine.of[batch.quantity];
+  const std::uint64_t from = std::max(batch.first, mine.first);
+  const std::uint64_t to = std::min(batch.first + batch.count, mine.first + chunks.size());
+  std::vector<std::uint64_t> my_sizes;
+  std::vector<unsigned char> my_bytes;
+  for (std::uint64_t c = from; c < to; ++c) {
+    const std::vector<unsigned char>& chunk = chunks[c - mine.first];
+    my_sizes.push_back(chunk.size());
+    my_bytes.insert(my_bytes.end(), chunk.begin(), chunk.end());
+  }
+  sizes = gather(my_sizes);
+  bytes = gather_records(my_bytes.data(), my_bytes.size(), 1);
+}
+
+}  // namespace
+
+void gather_frame_chunks(const FrameChunks& mine, int quantity, std::uint64_t first,
+                         CompressedChunks& out) {
+  ChunkBatch batch{static_cast<std::uint64_t>(quantity), first, out.size()};
+  broadcast(&batch, sizeof batch);
+  std::vector<std::uint64_t> sizes;
+  std::vector<unsigned char> bytes;
+  send_batch(mine, batch, sizes, bytes);
+  if (sizes.size() != out.size()) {
+    throw RuntimeError("the ranks sent " + std::to_string(sizes.size()) + " chunks of " +
+                       std::to_string(out.size()));
+  }
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    out[k].assign(bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                  bytes.begin() + static_cast<std::ptrdiff_t>(at + sizes[k]));
+    at += sizes[k];
+  }
+}
+
+void end_frame_chunks() {
+  ChunkBatch done{0, 0, 0};
+  broadcast(&done, sizeof done);
+}
+
+void serve_frame_chunks(const FrameChunks& mine) {
+  for (;;) {
+    ChunkBatch batch{0, 0, 0};
+    broadcast(&batch, sizeof batch);
+    if (batch.count == 0) return;
+    std::vector<std::uint64_t> sizes;
+    std::vector<unsigned char> bytes;
+    send_batch(mine, batch, sizes, bytes);
+  }
 }
 
 }  // namespace boids::mpi

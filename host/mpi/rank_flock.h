@@ -27,7 +27,9 @@
 
 #include "host/core/simulation.h"
 #include "host/io/checkpoint.h"
+#include "host/io/trajectory_file.h"
 #include "host/mpi/communicator.h"
+#include "host/mpi/frame_chunks.h"
 #include "host/mpi/slabs.h"
 #include "host/parts/part_access.h"
 
@@ -77,9 +79,15 @@ class RankFlock {
   // the header by rank 0, each rank's rows at their input index, in one collective write
   // (MPI-IO). Returns "" when every rank's part is on disk, else why not (on every rank).
   std::string write_npy(const std::string& path) const;
+  // The same for a CSV state file: each rank's rows as text, where the text before them ends.
+  std::string write_csv(const std::string& path) const;
   // The same for a checkpoint of the flight (host/io/checkpoint.h), its checksum appended by
   // rank 0 once the ranks' parts are on disk.
   std::string write_checkpoint(const std::string& path) const;
+
+  // This rank's chunks of a trajectory's frame cut as `layout` says, compressed: those of its
+  // stripe of whole chunks (host/mpi/frame_chunks.h).
+  FrameChunks frame_chunks(const TrajectoryFrameLayout& layout) const;
 
   // This rank's boids, in its backend's order.
   std::vector<IndexedBoid> boids() const;
@@ -124,7 +132,8 @@ class RankFlock {
   double along(const IndexedBoid& b) const;  // the coordinate the slabs cut
   void balance();
   // Rank k's stripe of the whole flock's rows, [first, last) (host/mpi/rank_files.cpp).
-  std::vector<double> stripe_rows(std::uint64_t& first, std::uint64_t& last) const;
+  std::vector<double> stripe_rows(std::uint64_t& first, std::uint64_t& last,
+                                  std::uint64_t unit = 1) const;
 
   SimulationConfig config_;
   Slabs slabs_;

@@ -4,6 +4,7 @@
 // the ranks draw and read a start and write a file.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -48,6 +49,16 @@ inline std::size_t stripe_holding(std::uint64_t id, std::uint64_t whole, int ran
   while (k + 1 < n && whole * (k + 1) / n <= id) ++k;
   while (k > 0 && whole * k / n > id) --k;
   return static_cast<std::size_t>(k);
+}
+
+// The same in whole units of `unit` boids (a trajectory's chunks): rank k's stripe of the units.
+inline Stripe stripe_of(std::uint64_t whole, int rank, int ranks, std::uint64_t unit) {
+  const Stripe units = stripe_of((whole + unit - 1) / unit, rank, ranks);
+  return {std::min(whole, units.first * unit), std::min(whole, units.last * unit)};
+}
+inline std::size_t stripe_holding(std::uint64_t id, std::uint64_t whole, int ranks,
+                                  std::uint64_t unit) {
+  return stripe_holding(id / unit, (whole + unit - 1) / unit, ranks);
 }
 
 }  // namespace boids::mpi

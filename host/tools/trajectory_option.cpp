@@ -76,11 +76,13 @@ TrajectoryParameters trajectory_parameters(const nlohmann::ordered_json& run) {
   return parameters;
 }
 
-TrajectoryRecording::TrajectoryRecording(const TrajectoryOptions& o, std::uint64_t steps)
+TrajectoryRecording::TrajectoryRecording(const TrajectoryOptions& o, std::uint64_t steps,
+                                         FrameWriter write_frame)
     : file_(o.file),
       layout_dimensions_(o.layout_dimensions),
       every_(o.every > 0 ? o.every : std::max<std::uint64_t>(steps, 1)),
-      steps_(steps) {}
+      steps_(steps),
+      write_frame_(std::move(write_frame)) {}
 
 bool TrajectoryRecording::due(std::uint64_t step) const {
   return enabled() && (step % every_ == 0 || step == steps_);
@@ -108,7 +110,12 @@ void TrajectoryRecording::start(const Simulation& sim, TrajectoryParameters para
 
 void TrajectoryRecording::record(std::uint64_t step, Simulation& sim, const FlockMetrics& metrics) {
   if (!writer_ || (writer_->frames() > 0 && step <= last_step_)) return;
-  writer_->append(step, static_cast<double>(step) * time_per_step_, sim.state(), metrics);
+  const double time = static_cast<double>(step) * time_per_step_;
+  if (write_frame_) {
+    write_frame_(*writer_, sim, step, time, metrics);
+  } else {
+    writer_->append(step, time, sim.state(), metrics);
+  }
   last_step_ = step;
 }
 

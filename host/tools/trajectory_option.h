@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -39,7 +40,14 @@ TrajectoryParameters trajectory_parameters(const nlohmann::ordered_json& run);
 // --trajectory was given. The file is created at the first frame.
 class TrajectoryRecording {
  public:
-  TrajectoryRecording(const TrajectoryOptions& options, std::uint64_t steps);
+  // How a frame of `sim` reaches `writer`: by default its whole state (sim.state()); a flock
+  // spread over MPI ranks compresses each rank's own part (host/cli/run_flock.h).
+  using FrameWriter =
+      std::function<void(TrajectoryWriter& writer, Simulation& sim, std::uint64_t step, double time,
+                         const FlockMetrics& metrics)>;
+
+  TrajectoryRecording(const TrajectoryOptions& options, std::uint64_t steps,
+                      FrameWriter write_frame = {});
 
   bool enabled() const { return !file_.empty(); }
   // Whether `step` is a frame; the next frame after `step` (UINT64_MAX when none is left), for
@@ -65,6 +73,7 @@ class TrajectoryRecording {
   std::uint64_t every_, steps_;
   double time_per_step_ = 1;
   std::uint64_t last_step_ = 0;
+  FrameWriter write_frame_;
   std::unique_ptr<TrajectoryWriter> writer_;
 };
 

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 
+import h5py
 import numpy as np
 
 BOIDS, MPIRUN, RANKS, WORK = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -37,7 +38,8 @@ def run(command, name):
 
 def flight(name, options, ext="csv"):
     """The same flight in one process and over the ranks: their saved states and JSON. A .npy
-    state is written by every rank, each its own rows (MPI-IO); a CSV one is gathered."""
+    state is written by every rank, each its own rows (MPI-IO); a CSV one too, each rank its
+    rows' text where the lengths before it end."""
     out = {}
     for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
         save = os.path.join(WORK, f"{name}-{where}.{ext}")
@@ -109,6 +111,32 @@ def close(name, options, sides, tolerance=1e-9, metrics_tolerance=1e-7):
         # Flights apart by rounding: a pair within it of r may count on one side alone.
         same_metrics(name, one_json, ranks_json, metrics_tolerance, counts=("flocks",))
     print(f"{name}: within {worst:.3g}, {ranks_json['flocks']} flocks")
+
+
+def same_trajectory(name, options, tolerance=0.0):
+    """The trajectory of a flight under mpirun against one process's: the same frames, the
+    boids within `tolerance` (0: bit for bit), the metrics within 1e-12."""
+    files = {}
+    for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
+        files[where] = os.path.join(WORK, f"{name}-{where}.h5")
+        run(launch(["run"] + options + ["--trajectory", files[where]]), f"{name} ({where})")
+    with h5py.File(files["one"], "r") as one, h5py.File(files["ranks"], "r") as ranks:
+        for quantity in ("position", "velocity"):
+            a = one[f"particles/flock/{quantity}/value"][()]
+            b = ranks[f"particles/flock/{quantity}/value"][()]
+            check(a.shape == b.shape and (np.array_equal(a, b) if tolerance == 0 else
+                                          np.allclose(a, b, rtol=0, atol=tolerance)),
+                  f"{name}: the {quantity}s differ under {RANKS} ranks")
+        check(np.array_equal(one["particles/flock/position/step"][()],
+                             ranks["particles/flock/position/step"][()]),
+              f"{name}: the frames' steps differ under {RANKS} ranks")
+        for metric in ("flocks", "largest_flock", "polarization", "mean_nn_distance"):
+            a = one[f"observables/{metric}/value"][()]
+            b = ranks[f"observables/{metric}/value"][()]
+            check(np.allclose(a, b, rtol=1e-12, atol=0) if tolerance == 0 else a.shape == b.shape,
+                  f"{name}: {metric} differs under {RANKS} ranks: {a} {b}")
+    check(os.path.exists(files["ranks"][:-3] + ".xdmf"), f"{name}: no XDMF beside the file")
+    print(f"{name}: the same trajectory")
 
 
 def rank_process(rank):
@@ -292,6 +320,19 @@ def main():
                 env=ENV, capture_output=True, text=True, timeout=TIMEOUT)
             check(done.returncode != 0 and "one flock at a time" in done.stderr,
                   f"boids-bench, two variants over {RANKS} ranks: {done.stderr[-300:]!r}")
+
+    # A trajectory under mpirun: each rank compresses its own boids' chunks and rank 0 writes
+    # them, the frames one process's (2D, 3D, a flat flock in a 3D box; a flock of two chunks,
+    # whose second is short and whose stripes leave a rank without one).
+    same_trajectory("naive-trajectory", naive[:-1] + ["4", "--count", "500", "--noise", "0.4",
+                                                      "--trajectory-every", "2"])
+    same_trajectory("naive-trajectory-box", naive[:-1] + ["4", "--count", "400", "--dimensions",
+                                                          "3", "--trajectory-every", "3"])
+    same_trajectory("naive-trajectory-flat-in-box", naive[:-1] + ["2", "--count", "300",
+                                                                  "--trajectory-layout", "3d"])
+    same_trajectory("hashed-trajectory-two-chunks", hashed[:-1] + ["2", "--count", "70000",
+                                                                   "--world", "1000"],
+                    tolerance=1e-9)
 
     # A checkpoint written over the ranks continues in one process as the whole flight.
     checkpoint = os.path.join(WORK, "flight.ckpt")
