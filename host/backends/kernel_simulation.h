@@ -252,11 +252,16 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     }
   }
 
-  void own_boids(std::vector<IndexedBoid>& out) const override {
+  using PartAccess::own_boids;
+  void own_boids(std::vector<IndexedBoid>& out, std::uint64_t first,
+                 std::uint64_t count) const override {
     check_part();
+    first = std::min<std::uint64_t>(first, count32());
+    count = std::min<std::uint64_t>(count, count32() - first);
     part_.own_boids(exec_, boids_.data(), hashed() ? index_.ids : nullptr, noise_ids_.data(),
-                    count32(), out);
+                    count32(), static_cast<index_t>(first), static_cast<index_t>(count), out);
   }
+  std::uint64_t held() const override { return count(); }
 
   PartMetrics measure_part(const PartBounds& bounds) override {
     check_part();

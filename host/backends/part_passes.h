@@ -176,16 +176,17 @@ void merge(const kernels::Boid<Real, D>* boids, const kernels::index_t* whole,
   }
 }
 
-// Appends the own boids of `count` slots to `out`.
+// Appends the own boids of places [first, first + count) to `out`: `boids` and `slots` (null:
+// each place its own slot) begin at place `first`; `whole` and `own` are by slot.
 template <typename Real, int D>
 void collect_own(const kernels::Boid<Real, D>* boids, const kernels::index_t* slots,
                  const kernels::index_t* whole, const std::vector<std::uint8_t>& own,
-                 kernels::index_t count, std::vector<IndexedBoid>& out) {
+                 kernels::index_t first, kernels::index_t count, std::vector<IndexedBoid>& out) {
   // Room for them all at once (the own boids and the ghosts): grown boid by boid, the list held
   // the part's boids up to twice over while it moved them.
   out.reserve(out.size() + count);
   for (kernels::index_t i = 0; i < count; ++i) {
-    const kernels::index_t p = slots ? slots[i] : i;
+    const kernels::index_t p = slots ? slots[i] : first + i;
     if (own[p]) out.push_back(indexed_boid(boids[i], whole[p]));
   }
 }
@@ -301,26 +302,30 @@ class Passes {
     return static_cast<index_t>(n);
   }
 
+  // The own boids of places [first, first + n) of the `count` the flock holds.
   void own_boids(const Executor& exec, const Boid* boids, const index_t* slots,
-                 const index_t* whole, index_t count, std::vector<IndexedBoid>& out) const {
+                 const index_t* whole, index_t count, index_t first, index_t n,
+                 std::vector<IndexedBoid>& out) const {
     check_whole();
+    boids += first;
+    if (slots) slots += first;
     std::vector<Boid> host_boids;
     std::vector<index_t> host_slots, host_whole;
     if constexpr (!Executor::kHostMemory) {
-      host_boids.resize(count);
+      host_boids.resize(n);
       host_whole.resize(count);
-      exec.download(host_boids.data(), boids, count);
+      exec.download(host_boids.data(), boids, n);
       exec.download(host_whole.data(), whole, count);
       if (slots) {
-        host_slots.resize(count);
-        exec.download(host_slots.data(), slots, count);
+        host_slots.resize(n);
+        exec.download(host_slots.data(), slots, n);
         slots = host_slots.data();
       }
       boids = host_boids.data();
       whole = host_whole.data();
     }
     out.clear();
-    collect_own(boids, slots, whole, own_, count, out);
+    collect_own(boids, slots, whole, own_, first, n, out);
   }
 
  private:

@@ -63,23 +63,27 @@ std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& 
                                            std::uint64_t unit) const {
   const int dimensions = config_.params.dimensions;
   const auto columns = static_cast<std::size_t>(2 * dimensions);
-  std::vector<double> rows;
-  std::vector<std::uint64_t> ids;
+  // The rank's boids read out of its parts a piece at a time, twice (never copied whole): first
+  // counted by the stripe that holds each, then each row put in its stripe's run of `rows`.
   std::vector<std::size_t> counts(static_cast<std::size_t>(ranks()), 0);
-  {
-    std::vector<IndexedBoid> mine = boids();
-    std::sort(mine.begin(), mine.end(), by_id);
-    rows.reserve(mine.size() * columns);
-    ids.reserve(mine.size());
-    for (const IndexedBoid& b : mine) {
-      const double values[6] = {b.x, b.y, b.z, b.vx, b.vy, b.vz};
-      for (int c = 0; c < 6; ++c) {
-        if (c % 3 < dimensions) rows.push_back(values[c]);
-      }
-      ids.push_back(b.id);
-      ++counts[stripe_holding(b.id, whole_count_, ranks(), unit)];
+  const auto stripe_holding_boid = [&](const IndexedBoid& b) {
+    return stripe_holding(b.id, whole_count_, ranks(), unit);
+  };
+  for_each_boid([&](const IndexedBoid& b) { ++counts[stripe_holding_boid(b)]; });
+  std::vector<std::size_t> at(counts.size(), 0);
+  for (std::size_t r = 1; r < counts.size(); ++r) at[r] = at[r - 1] + counts[r - 1];
+  const std::size_t mine = at.back() + counts.back();
+  std::vector<double> rows(mine * columns);
+  std::vector<std::uint64_t> ids(mine);
+  for_each_boid([&](const IndexedBoid& b) {
+    const std::size_t i = at[stripe_holding_boid(b)]++;
+    const double values[6] = {b.x, b.y, b.z, b.vx, b.vy, b.vz};
+    double* row = &rows[i * columns];
+    for (int c = 0; c < 6; ++c) {
+      if (c % 3 < dimensions) *row++ = values[c];
     }
-  }
+    ids[i] = b.id;
+  });
   std::vector<std::size_t> value_counts(counts);
   for (std::size_t& c : value_counts) c *= columns;
   const std::vector<double> got_rows = to_ranks(rows, value_counts);

@@ -106,6 +106,26 @@ double RankFlock::along(const IndexedBoid& b) const {
   return along_of(b, config_.params.dimensions);
 }
 
+// The parts read out a piece of 65,536 places at a time: the rank's boids are never copied
+// out whole (a whole part's copy was a rank's largest peak, in the metrics and the files).
+void RankFlock::for_each_piece(
+    const std::function<void(const std::vector<IndexedBoid>&)>& visit) const {
+  constexpr std::uint64_t kPiece = 65536;
+  std::vector<IndexedBoid> piece;
+  for (const Part& p : parts_) {
+    for (std::uint64_t first = 0; first < p.access->held(); first += kPiece) {
+      p.access->own_boids(piece, first, kPiece);
+      visit(piece);
+    }
+  }
+}
+
+void RankFlock::for_each_boid(const std::function<void(const IndexedBoid&)>& visit) const {
+  for_each_piece([&](const std::vector<IndexedBoid>& piece) {
+    for (const IndexedBoid& b : piece) visit(b);
+  });
+}
+
 // Each part's boids first, then one list of their number: a list grown part by part held the
 // rank's boids up to three times over in its reallocations.
 std::vector<IndexedBoid> RankFlock::boids() const {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -91,6 +92,10 @@ class RankFlock {
 
   // This rank's boids, in its backend's order.
   std::vector<IndexedBoid> boids() const;
+  // The rank's own boids, a piece at a time (`visit(piece)`), or one at a time, in the parts'
+  // order.
+  void for_each_piece(const std::function<void(const std::vector<IndexedBoid>&)>& visit) const;
+  void for_each_boid(const std::function<void(const IndexedBoid&)>& visit) const;
   std::uint64_t steps_taken() const { return steps_taken_; }
   std::uint64_t whole_count() const { return whole_count_; }
   // The largest rank's boids over the mean before the slabs were last balanced: at the start,

@@ -58,15 +58,13 @@ double RankFlock::far_nearest(const std::vector<PartMetrics>& m) {
   for (std::size_t k = 0; k < far.size(); ++k) {
     if (far[k].nearest >= 0) nearest[k] = far[k].nearest;
   }
-  // Part by part, so that the rank's boids are never copied out at once: a part's own boids,
-  // searched for each far boid nearer than the nearest found so far.
-  std::vector<IndexedBoid> part;
-  for (const Part& p : parts_) {
-    p.access->own_boids(part);
-    const part_metrics::NearestOwn own(std::move(part), config_.params, config_.precision);
-    part = {};
+  // A piece at a time (for_each_piece): each piece's own boids, searched for each far boid
+  // nearer than the nearest found so far. The least distance does not depend on the order the
+  // boids are searched in.
+  for_each_piece([&](const std::vector<IndexedBoid>& piece) {
+    const part_metrics::NearestOwn own(piece, config_.params, config_.precision);
     for (std::size_t k = 0; k < far.size(); ++k) nearest[k] = own.distance(far[k].boid, nearest[k]);
-  }
+  });
   min_over_ranks(nearest);
   double total = 0;
   for (const double d : nearest) total += d < kNone ? d : 0.0;  // a lone boid: none

@@ -91,7 +91,14 @@ class PartAccess {
   virtual void extend_part(IndexedBoids arrived, IndexedBoids ghosts) = 0;
 
   // The own boids, into `out` (replaced), in the backend's order.
-  virtual void own_boids(std::vector<IndexedBoid>& out) const = 0;
+  void own_boids(std::vector<IndexedBoid>& out) const { own_boids(out, 0, held()); }
+  // The own boids among the backend's places [first, first + count) (its own boids and
+  // ghosts, in its order; clipped to held()), into `out` (replaced): a part read a piece at a
+  // time, never copied whole.
+  virtual void own_boids(std::vector<IndexedBoid>& out, std::uint64_t first,
+                         std::uint64_t count) const = 0;
+  // The boids the backend holds: the own boids and the ghosts.
+  virtual std::uint64_t held() const = 0;
 
   // The part's share of the whole flock's metrics, its ghosts those of an extend since the
   // last step (fresh), its own boids in `bounds` (whose reach is the ghosts').

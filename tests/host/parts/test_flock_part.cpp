@@ -115,6 +115,17 @@ class SideBySide {
     std::vector<IndexedBoid> own;
     for (const auto& part : parts_) {
       part_access(*part).own_boids(own);
+      // Read a few places at a time (its boids and ghosts), the same boids in the same order.
+      std::vector<IndexedBoid> pieces, piece;
+      for (std::uint64_t first = 0; first < part_access(*part).held(); first += 7) {
+        part_access(*part).own_boids(piece, first, 7);
+        pieces.insert(pieces.end(), piece.begin(), piece.end());
+      }
+      EXPECT_TRUE(std::equal(own.begin(), own.end(), pieces.begin(), pieces.end(),
+                             [](const IndexedBoid& a, const IndexedBoid& b) {
+                               return a.id == b.id && a.x == b.x && a.vy == b.vy;
+                             }))
+          << "a part read in pieces";
       for (const IndexedBoid& b : own) {
         ++seen[b.id];
         out.x[b.id] = b.x;
