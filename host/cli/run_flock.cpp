@@ -29,9 +29,10 @@ bool written_by_ranks(Simulation& sim, OutputFiles& files, const std::string& op
 std::unique_ptr<Simulation> read_run_simulation(const SimulationConfig& config,
                                                 const FlockOptions& flock) {
 #if BOIDS_WITH_MPI
-  if (is_npy_name(flock.init_file) && mpi::ranks() > 1) {
-    check_memory(config, held_share(state_file_rows(flock.init_file)));
-    return mpi::make_read_simulation_over_ranks(config, flock.init_file);
+  if (mpi::ranks() > 1) {
+    const std::uint64_t rows = state_file_rows(flock.init_file);
+    check_memory(config, held_share(rows));
+    return mpi::make_read_simulation_over_ranks(config, flock.init_file, rows);
   }
 #endif
   const FlockState initial = initial_state(flock, config.params);

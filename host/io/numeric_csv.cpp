@@ -65,18 +65,20 @@ std::string shortest(double value) {
 CsvExtent parse_numeric_csv(
     const std::string& text, const std::string& kind, const std::string& name,
     const std::vector<std::string>& columns,
-    const std::function<void(const std::vector<double>& values, const RowError& error)>& on_row) {
+    const std::function<void(const std::vector<double>& values, const RowError& error)>& on_row,
+    const CsvPiece& piece) {
   std::string header;
   for (const std::string& column : columns) header += (header.empty() ? "" : ",") + column;
   if (text.empty()) {
+    if (!piece.starts_file()) return {0, piece.first_line - 1};
     RowError(kind, name, 1).fail("the file is empty (expected the header '" + header + "')");
   }
-  check_text(text, kind, name);
+  check_text(text, kind, name, piece.first_line);
   const std::string expected =
       "expected " + std::to_string(columns.size()) + " values (" + header + ")";
   std::istringstream lines(text);
   std::string line;
-  std::size_t number = 0, rows = 0;
+  std::size_t number = piece.first_line - 1, rows = 0;
   std::vector<double> values(columns.size());
   while (std::getline(lines, line)) {
     ++number;
@@ -87,7 +89,7 @@ CsvExtent parse_numeric_csv(
       continue;
     }
     if (line.empty()) {
-      if (lines.peek() == std::char_traits<char>::eof()) break;  // a final blank line
+      if (piece.ends_file && lines.peek() == std::char_traits<char>::eof()) break;  // final
       error.fail("empty line");
     }
     std::size_t begin = 0;
@@ -108,13 +110,14 @@ CsvExtent parse_numeric_csv(
   return {rows, number};
 }
 
-void check_text(const std::string& text, const std::string& kind, const std::string& name) {
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0) {
+void check_text(const std::string& text, const std::string& kind, const std::string& name,
+                std::size_t first_line) {
+  if (first_line == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) {
     RowError(kind, name, 1).fail("starts with a UTF-8 byte-order mark; save it without one");
   }
   if (const auto nul = text.find('\0'); nul != std::string::npos) {
     const auto line =
-        static_cast<std::size_t>(std::count(text.begin(), text.begin() + nul, '\n')) + 1;
+        static_cast<std::size_t>(std::count(text.begin(), text.begin() + nul, '\n')) + first_line;
     RowError(kind, name, line).fail("not a text file (it contains NUL bytes)");
   }
 }

@@ -30,12 +30,21 @@ class RowError {
 // refused. Text from the file that a message echoes is escaped and cut (host/base/message_text.h).
 struct CsvExtent {
   std::size_t rows;   // data rows
-  std::size_t lines;  // lines read, the header included
+  std::size_t lines;  // lines read, the header included (with a piece: the last line's number)
+};
+// A piece of such a file, whole lines, read by one of several readers (an MPI rank's lines):
+// the number of its first line, whether it holds the header (the file's start) and whether
+// it ends the file (where a final blank line is allowed). By default, the whole file.
+struct CsvPiece {
+  std::size_t first_line = 1;
+  bool ends_file = true;
+  bool starts_file() const { return first_line == 1; }
 };
 CsvExtent parse_numeric_csv(
     const std::string& text, const std::string& kind, const std::string& name,
     const std::vector<std::string>& columns,
-    const std::function<void(const std::vector<double>& values, const RowError& error)>& on_row);
+    const std::function<void(const std::vector<double>& values, const RowError& error)>& on_row,
+    const CsvPiece& piece = {});
 
 // How much of an input file is read first: enough to refuse a file that is not what it should
 // be (binary where text is expected, a wrong magic number) without reading all of it.
@@ -61,8 +70,9 @@ void check_csv_size(std::uint64_t size, std::uint64_t max_rows, const std::strin
 std::string read_csv_file(const std::string& path, const std::string& kind, std::uint64_t max_rows);
 
 // Refuses text that cannot be a CSV file: a UTF-8 byte-order mark at its start, or NUL bytes
-// (naming the line of the first).
-void check_text(const std::string& text, const std::string& kind, const std::string& name);
+// (naming the line of the first, the text's first line numbered `first_line`: a piece's).
+void check_text(const std::string& text, const std::string& kind, const std::string& name,
+                std::size_t first_line = 1);
 
 // The shortest text that reads back as the same double.
 std::string shortest(double value);

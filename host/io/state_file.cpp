@@ -84,14 +84,6 @@ std::vector<const std::vector<double>*> columns(const FlockState& state) {
   return {&state.x, &state.y, &state.vx, &state.vy};
 }
 
-// The dimensions a CSV state's header names: 3 for x,y,z,vx,vy,vz, else 2 (whose header the
-// reader then checks).
-int csv_dimensions(const std::string& text) {
-  std::string header = text.substr(0, text.find('\n'));
-  if (!header.empty() && header.back() == '\r') header.pop_back();
-  return header == "x,y,z,vx,vy,vz" ? 3 : 2;
-}
-
 // Thrown by a start check that has read all it needs of a file.
 struct ReadEnough {};
 
@@ -114,22 +106,47 @@ void check_csv_start(const std::string& first, const std::string& name) {
 
 }  // namespace
 
-FlockState parse_state(const std::string& text, const std::string& name, const World& world) {
+int csv_state_dimensions(const std::string& text) {
+  std::string header = text.substr(0, text.find('\n'));
+  if (!header.empty() && header.back() == '\r') header.pop_back();
+  return header == "x,y,z,vx,vy,vz" ? 3 : 2;
+}
+
+namespace {
+
+FlockState parse_state_rows(const std::string& text, const std::string& name, const World& world,
+                            int dimensions, const CsvPiece& piece, std::uint64_t rows_before,
+                            CsvExtent& extent) {
   FlockState state;
-  state.dimensions = csv_dimensions(text);
+  state.dimensions = dimensions;
   const std::vector<std::vector<double>*> out = columns(state);
-  const int dimensions = state.dimensions;
-  const CsvExtent extent =
-      parse_numeric_csv(text, "state file", name, columns_of(dimensions),
-                        [&](const std::vector<double>& v, const RowError& error) {
-                          if (!acceptable_row(v.data(), dimensions, world)) {
-                            error.fail(row_problem(v.data(), dimensions, world));
-                          }
-                          if (state.size() >= kMaxBoids) {
-                            error.fail("more than " + std::to_string(kMaxBoids) + " boids");
-                          }
-                          for (std::size_t c = 0; c < out.size(); ++c) out[c]->push_back(v[c]);
-                        });
+  extent = parse_numeric_csv(
+      text, "state file", name, columns_of(dimensions),
+      [&](const std::vector<double>& v, const RowError& error) {
+        if (!acceptable_row(v.data(), dimensions, world)) {
+          error.fail(row_problem(v.data(), dimensions, world));
+        }
+        if (rows_before + state.size() >= kMaxBoids) {
+          error.fail("more than " + std::to_string(kMaxBoids) + " boids");
+        }
+        for (std::size_t c = 0; c < out.size(); ++c) out[c]->push_back(v[c]);
+      },
+      piece);
+  return state;
+}
+
+}  // namespace
+
+FlockState parse_state_piece(const std::string& text, const std::string& name, const World& world,
+                             int dimensions, const CsvPiece& piece, std::uint64_t rows_before) {
+  CsvExtent extent{};
+  return parse_state_rows(text, name, world, dimensions, piece, rows_before, extent);
+}
+
+FlockState parse_state(const std::string& text, const std::string& name, const World& world) {
+  CsvExtent extent{};
+  FlockState state =
+      parse_state_rows(text, name, world, csv_state_dimensions(text), CsvPiece{}, 0, extent);
   if (extent.rows == 0) {
     RowError("state file", name, extent.lines + 1)
         .fail("no boids (the file ends after the header)");
@@ -269,14 +286,27 @@ std::uint64_t state_file_rows(const std::string& path) {
     }
     return rows;
   }
-  const std::string text =
-      read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
-        check_csv_size(size, kMaxBoids, "state file", path);
-        check_csv_start(first, path);
-      });
-  // Lines after the header; a final line without its newline counts, a final blank one not.
-  std::uint64_t lines = static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n'));
-  if (!text.empty() && text.back() != '\n') ++lines;
+  try {
+    read_input_file(path, "state file", [&](const std::string& first, std::uint64_t size) {
+      check_csv_size(size, kMaxBoids, "state file", path);
+      check_csv_start(first, path);
+      throw ReadEnough{};
+    });
+  } catch (const ReadEnough&) {
+  }
+  // Lines after the header; a final line without its newline counts.
+  std::ifstream file(path, std::ios::binary);
+  std::vector<char> block(1 << 20);
+  std::uint64_t lines = 0;
+  char last = '\n';
+  while (file) {
+    file.read(block.data(), static_cast<std::streamsize>(block.size()));
+    const auto got = static_cast<std::size_t>(file.gcount());
+    if (got == 0) break;
+    lines += static_cast<std::uint64_t>(std::count(block.begin(), block.begin() + got, '\n'));
+    last = block[got - 1];
+  }
+  if (last != '\n') ++lines;
   return lines > 0 ? lines - 1 : 0;
 }
 
@@ -289,7 +319,7 @@ int state_file_dimensions(const std::string& path) {
         dimensions = parse_npy_header(first, "state file", path).columns == 6 ? 3 : 2;
       } else {
         check_csv_start(first, path);
-        dimensions = csv_dimensions(first);
+        dimensions = csv_state_dimensions(first);
       }
       throw ReadEnough{};
     });

@@ -13,6 +13,7 @@
 
 #include "host/core/config.h"
 #include "host/io/npy_file.h"
+#include "host/io/numeric_csv.h"
 #include "host/model/flock.h"
 
 namespace boids {
@@ -23,9 +24,10 @@ namespace boids {
 // a wrong header or size) is refused having read its first block only.
 FlockState read_state_file(const std::string& path, const World& world);
 
-// The number of boids a state file holds (rows after the header; a .npy file's first
+// The number of boids a state file holds (lines after the header; a .npy file's first
 // dimension, from its header alone), for what depends on it before the file is read for a
-// world: a world given by a density. The file is read whole when read_state_file reads it.
+// world: a world given by a density. A CSV file is checked as read_state_file checks its
+// start, then its lines are counted a block at a time.
 std::uint64_t state_file_rows(const std::string& path);
 
 // The dimensions of a state file's boids (2, or 3 for x,y,z,vx,vy,vz), from its first block.
@@ -33,6 +35,14 @@ int state_file_dimensions(const std::string& path);
 
 // Parses state-file text; `name` is used in error messages.
 FlockState parse_state(const std::string& text, const std::string& name, const World& world);
+// The rows of a piece of a CSV state file in `dimensions` (whole lines, host/io/numeric_csv.h),
+// after `rows_before` rows of the file, checked as parse_state checks the whole file's: an
+// MPI rank's lines. A piece may hold no rows.
+FlockState parse_state_piece(const std::string& text, const std::string& name, const World& world,
+                             int dimensions, const CsvPiece& piece, std::uint64_t rows_before);
+// The dimensions a CSV state's header (the first line of `text`) names: 3 for x,y,z,vx,vy,vz,
+// else 2 (whose header the reader then checks).
+int csv_state_dimensions(const std::string& text);
 
 // The same for a square world of side `world`.
 FlockState read_state_file(const std::string& path, double world);

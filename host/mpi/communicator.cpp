@@ -380,6 +380,21 @@ bool on_every_rank(bool value) {
   return on_every_rank(std::vector<bool>{value})[0];
 }
 
+bool none_refused(const std::string& problem, std::string& refusal) {
+  if (on_every_rank(problem.empty())) return true;
+  const std::vector<char> all =
+      gather(std::vector<char>(problem.c_str(), problem.c_str() + problem.size() + 1));
+  for (std::size_t at = 0; at < all.size();) {
+    const std::string one(&all[at]);
+    if (!one.empty()) {
+      refusal = one;
+      break;
+    }
+    at += one.size() + 1;
+  }
+  return false;
+}
+
 std::vector<bool> on_every_rank(const std::vector<bool>& values) {
   std::vector<int> all(values.begin(), values.end());
   MPI_Allreduce(MPI_IN_PLACE, all.data(), as_count(all.size()), MPI_INT, MPI_LAND, MPI_COMM_WORLD);

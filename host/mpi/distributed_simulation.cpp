@@ -27,6 +27,7 @@ enum class Op : std::uint64_t {
   kStart,
   kDraw,
   kReadNpy,
+  kReadCsv,
   kReadCheckpoint,
   kStep,
   kGather,
@@ -112,10 +113,10 @@ class DistributedSimulation final : public Simulation {
     name_device(first);
   }
 
-  // A flock each rank reads its own boids of (`op`: kReadNpy or kReadCheckpoint, `read`: the
-  // matching RankFlock::read_*, given the refusal to fill), of `count` boids, its first `first`
-  // (checked). Throws InputError, on rank 0 alone, with the refusal of the lowest rank that
-  // found one.
+  // A flock each rank reads its own boids of (`op`: kReadNpy, kReadCsv or kReadCheckpoint,
+  // `read`: the matching RankFlock::read_*, given the refusal to fill), of `count` boids (a CSV
+  // file's: its lines, until the ranks have counted its rows), its first `first` (checked).
+  // Throws InputError, on rank 0 alone, with the refusal of the lowest rank that found one.
   template <typename Read>
   DistributedSimulation(const SimulationConfig& config, std::uint64_t count, Op op,
                         const FlockState& first, Read&& read)
@@ -129,6 +130,7 @@ class DistributedSimulation final : public Simulation {
       throw InputError(refusal);
     }
     flock_.emplace(std::move(*flock));
+    set_count(flock_->whole_count());
     name_device(first);
   }
 
@@ -312,11 +314,25 @@ bool write_checkpoint_over_ranks(Simulation& sim, const std::string& path) {
 }
 
 std::unique_ptr<Simulation> make_read_simulation_over_ranks(const SimulationConfig& config,
-                                                            const std::string& path) {
+                                                            const std::string& path,
+                                                            std::uint64_t rows) {
   if (ranks() == 1) return nullptr;
   check_backend_over_ranks(config);
   // The header and the first row, checked here before the ranks read theirs: what refuses the
   // whole file refuses it at once.
+  if (!is_npy_name(path)) {
+    // Its start checked, and its lines counted, by state_file_rows; its rows are the ranks'.
+    FlockState first;  // boid 0, which the ranks find, kept here as it is checked
+    const auto check_first = [&](const FlockState& boid) {
+      first = boid;
+      check_start_file(first, path, config.precision, config.params, 0);
+      check_dimensions(config, first);
+    };
+    return std::make_unique<DistributedSimulation>(
+        config, rows, Op::kReadCsv, first, [&](std::string& refusal) {
+          return RankFlock::read_csv(config, path, check_first, refusal);
+        });
+  }
   const NpyMatrix m = npy_state_matrix(path);
   const FlockState first = read_npy_state_rows(path, m, 0, 1, config.params.world);
   check_start_file(first, path, config.precision, config.params, 0);
@@ -363,12 +379,18 @@ int follow() {
         flock.emplace(collectively([&] { return RankFlock::draw({}, FlockState(), 0); }));
         break;
       case Op::kReadNpy:
+      case Op::kReadCsv:
       case Op::kReadCheckpoint: {
         std::string refusal;
-        std::optional<RankFlock> read = collectively([&] {
-          return c.op == Op::kReadNpy
-                     ? RankFlock::read_npy({}, FlockState(), "", refusal)
-                     : RankFlock::read_checkpoint(CheckpointHead(), FlockState(), "", refusal);
+        std::optional<RankFlock> read = collectively([&]() -> std::optional<RankFlock> {
+          switch (c.op) {
+            case Op::kReadNpy:
+              return RankFlock::read_npy({}, FlockState(), "", refusal);
+            case Op::kReadCsv:
+              return RankFlock::read_csv({}, "", {}, refusal);
+            default:
+              return RankFlock::read_checkpoint(CheckpointHead(), FlockState(), "", refusal);
+          }
         });
         flock.reset();
         if (read) flock.emplace(std::move(*read));

@@ -28,11 +28,14 @@ std::unique_ptr<Simulation> make_simulation_over_ranks(const SimulationConfig& c
 std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationConfig& config,
                                                              std::uint64_t count);
 
-// The same from the .npy state file `path`: over several ranks, each reads its own rows by
-// byte ranges (MPI-IO), and no rank holds the whole start; null in one process (the caller
-// reads the file). Throws InputError as one process refuses the file.
+// The same from the state file `path` (.npy or CSV): over several ranks, each reads its own
+// rows by byte ranges (MPI-IO; a CSV file's lines, host/mpi/csv_stripe.h), and no rank holds
+// the whole start; null in one process (the caller reads the file). `rows` is
+// state_file_rows(path), which has checked the file's start. Throws InputError as one process
+// refuses the file.
 std::unique_ptr<Simulation> make_read_simulation_over_ranks(const SimulationConfig& config,
-                                                            const std::string& path);
+                                                            const std::string& path,
+                                                            std::uint64_t rows);
 
 // The same continuing the checkpoint `path`, of which rank 0 has checked all but the boids
 // (`head`, check_checkpoint_file): over several ranks, each reads and checks its own boids by

@@ -57,6 +57,12 @@ class RankFlock {
   // rank, and rank 0 gets the refusal of the lowest rank that found one, as one process words it.
   static std::optional<RankFlock> read_npy(const SimulationConfig& config, const FlockState& first,
                                            const std::string& path, std::string& refusal);
+  // The same from the CSV state file `path`, each rank reading its lines (host/mpi/csv_stripe.h):
+  // `check_first` refuses, on rank 0, what the file's first boid shows of it (its dimensions,
+  // its precision); every rank then checks its own boids.
+  static std::optional<RankFlock> read_csv(
+      const SimulationConfig& config, const std::string& path,
+      const std::function<void(const FlockState&)>& check_first, std::string& refusal);
   // The same from the checkpoint `path`, checked whole but for its boids by rank 0 (`head`,
   // read on rank 0 alone, as `first`, its first boid, checked), each rank checking its own.
   static std::optional<RankFlock> read_checkpoint(const CheckpointHead& head,

@@ -13,6 +13,7 @@
 #include "host/io/state_file.h"
 #include "host/model/initial_state.h"
 #include "host/mpi/communicator.h"
+#include "host/mpi/csv_stripe.h"
 #include "host/mpi/rank_flock.h"
 #include "host/mpi/shared_file.h"
 #include "host/mpi/slab_axis.h"
@@ -63,19 +64,27 @@ SimulationConfig broadcast_config(const SimulationConfig& config, const FlockSta
   return parse_checkpoint(settings, "the flight rank 0 sent").config;
 }
 
-FlockState first_boid_of(const FlockState& whole) {
-  FlockState one;
-  one.dimensions = whole.dimensions;
-  one.resize(1);
-  one.x[0] = whole.x[0];
-  one.y[0] = whole.y[0];
-  one.vx[0] = whole.vx[0];
-  one.vy[0] = whole.vy[0];
-  if (one.dimensions == 3) {
-    one.z[0] = whole.z[0];
-    one.vz[0] = whole.vz[0];
+// Boids [at, at + count) of `whole`.
+FlockState rows_of(const FlockState& whole, std::uint64_t at, std::uint64_t count) {
+  FlockState some;
+  some.dimensions = whole.dimensions;
+  const auto from = static_cast<std::ptrdiff_t>(at), to = static_cast<std::ptrdiff_t>(at + count);
+  const auto take = [&](const std::vector<double>& in, std::vector<double>& out) {
+    out.assign(in.begin() + from, in.begin() + to);
+  };
+  take(whole.x, some.x);
+  take(whole.y, some.y);
+  take(whole.vx, some.vx);
+  take(whole.vy, some.vy);
+  if (some.dimensions == 3) {
+    take(whole.z, some.z);
+    take(whole.vz, some.vz);
   }
-  return one;
+  return some;
+}
+
+FlockState first_boid_of(const FlockState& whole) {
+  return rows_of(whole, 0, 1);
 }
 
 // The boids a start is made or read in at once.
@@ -83,8 +92,9 @@ constexpr std::uint64_t kPiece = 65536;
 
 // Every rank's boids of its stripe handed to the ranks whose slabs hold them, a piece at a time
 // (`piece(at, count)`: the boids [at, at + count), as the first pass saw them), as many pieces
-// on every rank (the stripes differ by a boid at most); `along` is the stripe's coordinates
-// along the slabs' axis, which size the rank's share. Returns the rank's share.
+// on every rank as the longest stripe needs (a CSV file's stripes are its ranks' lines, of any
+// length); `along` is the stripe's coordinates along the slabs' axis, which size the rank's
+// share. Returns the rank's share.
 template <typename Piece>
 std::vector<IndexedBoid> hand_over(const FlockParams& p, Slabs& slabs, const Stripe& stripe,
                                    std::vector<double> along, const Piece& piece) {
@@ -96,10 +106,7 @@ std::vector<IndexedBoid> hand_over(const FlockParams& p, Slabs& slabs, const Str
   along = {};
   std::vector<IndexedBoid> own;
   own.reserve(held[static_cast<std::size_t>(rank())]);
-  std::uint64_t whole = 0;
-  for (const std::uint64_t h : held) whole += h;
-  const auto n = static_cast<std::uint64_t>(ranks());
-  const std::uint64_t widest = (whole + n - 1) / n, pieces = (widest + kPiece - 1) / kPiece;
+  const std::uint64_t pieces = max_over_ranks((stripe.last - stripe.first + kPiece - 1) / kPiece);
   const auto owner = [&](const IndexedBoid& b) { return slabs.owner(along_of(b, p.dimensions)); };
   std::vector<IndexedBoid> records;
   std::vector<std::size_t> counts(static_cast<std::size_t>(ranks()));
@@ -120,18 +127,6 @@ std::vector<IndexedBoid> hand_over(const FlockParams& p, Slabs& slabs, const Str
     own.insert(own.end(), got.begin(), got.end());
   }
   return own;
-}
-
-// The refusal of the lowest rank that found one, on rank 0 (elsewhere "").
-std::string first_refusal(const std::string& mine) {
-  const std::vector<char> all =
-      gather(std::vector<char>(mine.c_str(), mine.c_str() + mine.size() + 1));
-  for (std::size_t at = 0; at < all.size();) {
-    const std::string one(&all[at]);
-    if (!one.empty()) return one;
-    at += one.size() + 1;
-  }
-  return "";
 }
 
 }  // namespace
@@ -258,8 +253,7 @@ std::optional<RankFlock> RankFlock::read_rows(const SimulationConfig& flight,
     problem = e.what();
   }
   if (problem.empty() && !file.failure().empty()) problem = cannot_read + ": " + file.failure();
-  if (!on_every_rank(problem.empty())) {
-    refusal = first_refusal(problem);
+  if (!none_refused(problem, refusal)) {
     file.finish();
     return std::nullopt;
   }
@@ -291,6 +285,43 @@ std::optional<RankFlock> RankFlock::read_npy(const SimulationConfig& config,
                        check_start_file(boids, name, flight.precision, flight.params, at);
                      }};
   return read_rows(flight, name, rows, 0, refusal);
+}
+
+// A CSV file's rows are read by each rank as its lines (host/mpi/csv_stripe.h); they are then
+// checked, balanced and handed over as a .npy file's.
+std::optional<RankFlock> RankFlock::read_csv(
+    const SimulationConfig& config, const std::string& path,
+    const std::function<void(const FlockState&)>& check_first, std::string& refusal) {
+  std::optional<CsvStripe> read = read_csv_stripe(path, config.params.world, refusal);
+  if (!read) return std::nullopt;
+  std::string name = path;
+  broadcast(name);
+  const FlockState& rows = read->rows;
+  std::string problem;
+  try {
+    if (rank() == 0) check_first(read->first_boid);
+  } catch (const InputError& e) {
+    problem = e.what();
+  }
+  if (!none_refused(problem, refusal)) return std::nullopt;
+  const SimulationConfig flight = broadcast_config(config, read->first_boid, 0);
+  const FlockParams& p = flight.params;
+  try {
+    check_start_file(rows, name, flight.precision, p, read->first);
+  } catch (const InputError& e) {
+    problem = e.what();
+  }
+  if (!none_refused(problem, refusal)) return std::nullopt;
+  const std::vector<double>& axis = p.dimensions == 3 ? rows.z : rows.y;
+  std::vector<double> along(axis.begin(), axis.end());
+  double largest_share = 1;
+  Slabs slabs = first_slabs(p, along, /*over_ranks=*/true, largest_share);
+  const Stripe stripe{read->first, read->first + rows.size()};
+  std::vector<IndexedBoid> own =
+      hand_over(p, slabs, stripe, std::move(along), [&](std::uint64_t at, std::uint64_t count) {
+        return rows_of(rows, at - read->first, count);
+      });
+  return RankFlock(flight, read->whole, std::move(slabs), largest_share, std::move(own), 0);
 }
 
 // A checkpoint's columns are a Fortran-ordered matrix of its rows; its order is the input order

@@ -58,6 +58,18 @@ def check(condition, message):
         print("FAIL", message)
 
 
+def refused_alike(what, options, words):
+    """`boids run OPTIONS` refused under the ranks with one process's first line of error,
+    which names `words`."""
+    said = {}
+    for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
+        done = subprocess.run(launch(["run"] + options), env=ENV, capture_output=True, text=True,
+                              timeout=TIMEOUT)
+        said[where] = (done.returncode, done.stderr.splitlines()[0] if done.stderr else "")
+    check(said["one"][0] == 2 and said["ranks"][0] != 0 and said["one"][1] == said["ranks"][1]
+          and words in said["one"][1], f"{what} under {RANKS} ranks: {said}")
+
+
 def checksum(data):
     """A checkpoint's checksum (host/base/checksum.h) over `data`."""
     mask = (1 << 64) - 1
@@ -233,14 +245,27 @@ def main():
     rows = start.copy()
     rows[len(rows) - 7, 1] = 250.0
     np.save(bad, rows)
-    refusals = {}
-    for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
-        done = subprocess.run(launch(["run", "--init", bad, "--steps", "3"]), env=ENV,
-                              capture_output=True, text=True, timeout=TIMEOUT)
-        refusals[where] = (done.returncode, done.stderr.splitlines()[0] if done.stderr else "")
-    check(refusals["one"][0] == 2 and refusals["ranks"][0] != 0 and
-          refusals["one"][1] == refusals["ranks"][1] and "row 293" in refusals["one"][1],
-          f"a bad row of a .npy start under {RANKS} ranks: {refusals}")
+    refused_alike("a bad row of a .npy start", ["--init", bad, "--steps", "3"], "row 293")
+    # A CSV start is read by every rank, its own lines (from the first line break in its byte
+    # range): a file with CRLF line breaks, a line longer than a rank's range and no final line
+    # break flies as one process flies it, and a bad line is refused as one process refuses it,
+    # by its number in the whole file (a NUL byte anywhere before any bad value).
+    text = "x,y,vx,vy\r\n" + "".join(f"{a!r},{b!r},{c!r},{d!r}\r\n" for a, b, c, d in start)
+    long_row = "1." + "0" * 3000 + "1,10,0.5,0.5"
+    odd = os.path.join(WORK, "odd-lines.csv")
+    with open(odd, "w", newline="") as f:
+        f.write(text.replace("\r\n", "\r\n" + long_row + "\r\n", 1)[:-2])
+    exact("naive-odd-lines-csv", naive[:-1] + ["20", "--init", odd])
+    lines = text.split("\r\n")
+    bad_value = lines[:250] + ["1,2,nan,0"] + lines[251:]
+    nul = lines[:40] + ["1,2,3"] + lines[41:200] + ["1,\0,2,3"] + lines[201:]
+    empty_line = lines[:120] + [""] + lines[121:]
+    for kind, rows, words in (("bad-value", bad_value, "line 251"), ("nul", nul, "NUL"),
+                              ("empty-line", empty_line, "line 121")):
+        bad_csv = os.path.join(WORK, f"{kind}.csv")
+        with open(bad_csv, "w", newline="") as f:
+            f.write("\r\n".join(rows))
+        refused_alike(f"a CSV start's {kind}", ["--init", bad_csv, "--steps", "3"], words)
     # The same on the hashed method, whose parts' grids are cut again when the slabs move. Its
     # sums add in another order than one process's, and the two flights part by rounding that
     # grows some tenfold every ten steps (7e-6 and 2e-5 after 120 here); a boid or ghost lost
@@ -382,13 +407,7 @@ def main():
     with open(moved, "wb") as f:
         f.write(data)
     for name, file, words in (("damaged", damaged, "checksum"), ("moved", moved, f"boid {boid}")):
-        said = {}
-        for where, launch in (("one", lambda a: [BOIDS] + a), ("ranks", mpirun)):
-            done = subprocess.run(launch(["run", "--resume", file, "--steps", "12"]), env=ENV,
-                                  capture_output=True, text=True, timeout=TIMEOUT)
-            said[where] = (done.returncode, done.stderr.splitlines()[0] if done.stderr else "")
-        check(said["one"][0] == 2 and said["ranks"][0] != 0 and said["one"][1] == said["ranks"][1]
-              and words in said["one"][1], f"a {name} checkpoint under {RANKS} ranks: {said}")
+        refused_alike(f"a {name} checkpoint", ["--resume", file, "--steps", "12"], words)
 
     # Bad input: a clear error and a nonzero exit, not a hang.
     done = subprocess.run(mpirun(["run", "--backend", "reference", "--steps", "2"]), env=ENV,
