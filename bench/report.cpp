@@ -64,6 +64,35 @@ nlohmann::ordered_json fit_json(const PowerFit& fit) {
   return j;
 }
 
+// The stages' columns (kernels/stages.h), in the pipeline's order.
+const std::vector<std::string>& stage_names() {
+  static const std::vector<std::string> names = {"hash",    "sort", "cell starts",
+                                                 "reorder", "step", "other"};
+  return names;
+}
+
+double stage_ms(const Row& r, const std::string& stage) {
+  for (const auto& [name, ms] : r.stage_ms) {
+    if (name == stage) return ms;
+  }
+  return 0;
+}
+
+// "  by stage: sort 3.1 ms, ..., step 30 ms", the stages with time, under a row.
+std::string stage_line(const Row& r) {
+  if (r.stage_ms.empty()) return "";
+  std::string line = "        by stage (ms):";
+  for (const std::string& stage : stage_names()) {
+    const double ms = stage_ms(r, stage);
+    if (ms <= 0) continue;
+    char part[64];
+    std::snprintf(part, sizeof part, " %s %.3g,", stage.c_str(), ms);
+    line += part;
+  }
+  line.back() = '\n';
+  return line;
+}
+
 }  // namespace
 
 std::string describe_limits(Backend backend, const Limits& l) {
@@ -97,7 +126,7 @@ std::string table_row(const Row& r) {
                 r.pair_interactions_per_second, r.candidates_per_boid, r.neighbours_per_boid,
                 r.bytes_per_boid, r.traffic_bytes_per_boid, 100.0 * r.fraction_of_limit,
                 r.limit == "memory" ? "of memory bw" : "of peak flops", r.limit_ms_per_step);
-  return line;
+  return line + stage_line(r);
 }
 
 std::string table_skip(const Skip& s) {
@@ -176,32 +205,35 @@ std::string csv_text(const SweepResult& result) {
       "candidates_per_boid,neighbors_per_boid,bytes_per_boid,device,hardware,world,repeats,steps_"
       "per_repeat,"
       "ms_min,ms_max,limit,limit_ms_per_step,fraction_of_limit,traffic_bytes_per_boid,variant,"
-      "dimensions\n";
+      "dimensions,hash_ms,sort_ms,cell_starts_ms,reorder_ms,step_ms,other_ms\n";
   for (const Row& r : result.rows) {
-    const std::vector<std::string> fields = {boids::to_string(r.backend),
-                                             boids::to_string(r.method),
-                                             boids::to_string(r.precision),
-                                             to_string(r.state),
-                                             std::to_string(r.count),
-                                             number(r.ms_per_step),
-                                             number(r.boid_steps_per_second),
-                                             number(r.pair_interactions_per_second),
-                                             number(r.candidates_per_boid),
-                                             number(r.neighbours_per_boid),
-                                             number(r.bytes_per_boid),
-                                             r.device,
-                                             result.limits.at(r.backend).name,
-                                             number(r.world),
-                                             std::to_string(r.seconds_per_step.size()),
-                                             std::to_string(r.steps_per_repeat),
-                                             number(r.ms_min),
-                                             number(r.ms_max),
-                                             r.limit,
-                                             number(r.limit_ms_per_step),
-                                             number(r.fraction_of_limit),
-                                             number(r.traffic_bytes_per_boid),
-                                             r.variant,
-                                             std::to_string(r.dimensions)};
+    std::vector<std::string> fields = {boids::to_string(r.backend),
+                                       boids::to_string(r.method),
+                                       boids::to_string(r.precision),
+                                       to_string(r.state),
+                                       std::to_string(r.count),
+                                       number(r.ms_per_step),
+                                       number(r.boid_steps_per_second),
+                                       number(r.pair_interactions_per_second),
+                                       number(r.candidates_per_boid),
+                                       number(r.neighbours_per_boid),
+                                       number(r.bytes_per_boid),
+                                       r.device,
+                                       result.limits.at(r.backend).name,
+                                       number(r.world),
+                                       std::to_string(r.seconds_per_step.size()),
+                                       std::to_string(r.steps_per_repeat),
+                                       number(r.ms_min),
+                                       number(r.ms_max),
+                                       r.limit,
+                                       number(r.limit_ms_per_step),
+                                       number(r.fraction_of_limit),
+                                       number(r.traffic_bytes_per_boid),
+                                       r.variant,
+                                       std::to_string(r.dimensions)};
+    for (const std::string& stage : stage_names()) {
+      fields.push_back(r.stage_ms.empty() ? "" : number(stage_ms(r, stage)));
+    }
     for (std::size_t i = 0; i < fields.size(); ++i) csv += (i ? "," : "") + csv_field(fields[i]);
     csv += "\n";
   }
@@ -277,6 +309,9 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
     json repeats = json::array();
     for (double seconds : r.seconds_per_step) repeats.push_back(seconds * 1e3);
     row["ms_per_step_repeats"] = repeats;
+    json stages = json::object();
+    for (const auto& [name, ms] : r.stage_ms) stages[name] = ms;
+    row["ms_per_step_by_stage"] = stages;
     row["ms_min"] = r.ms_min;
     row["ms_max"] = r.ms_max;
     row["limit"] = r.limit;

@@ -98,6 +98,7 @@ struct Timing {
   std::unique_ptr<Simulation> sim;
   std::uint64_t steps = 1;  // per repeat
   std::vector<double> seconds_per_step;
+  std::vector<StageSeconds> stages;  // a repeat's, timed by stage
 };
 
 // Warm-up: one step (first touch, lazy initialisation, the first sort from input order), then
@@ -120,6 +121,13 @@ Timing prepare(const SweepSettings& s, const SimulationConfig& config, const Sta
 void repeat(Timing& t) {
   throw_if_stopped();  // between measurements: a bench of hours stops at Ctrl-C
   t.seconds_per_step.push_back(t.sim->timed_step(t.steps) / static_cast<double>(t.steps));
+}
+
+// One more repeat, each stage timed (its time is not the row's: on a GPU each launch is then
+// waited for).
+void repeat_by_stage(Timing& t) {
+  throw_if_stopped();
+  t.sim->timed_step(t.steps, t.stages);
 }
 
 Row finish_row(const SimulationConfig& config, StartState state, const std::string& variant,
@@ -163,6 +171,9 @@ Row finish_row(const SimulationConfig& config, StartState state, const std::stri
     row.limit_ms_per_step = 1e3 * n * row.traffic_bytes_per_boid / limits.memory_bytes_per_s;
   }
   row.fraction_of_limit = row.limit_ms_per_step / row.ms_per_step;
+  for (const StageSeconds& stage : t.stages) {
+    row.stage_ms.emplace_back(stage.stage, 1e3 * stage.seconds / static_cast<double>(t.steps));
+  }
   return row;
 }
 
@@ -273,6 +284,7 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
             for (std::uint64_t r = 0; r < s.repeats; ++r) {
               for (Timing& t : timings) repeat(t);
             }
+            for (Timing& t : timings) repeat_by_stage(t);
             for (std::size_t v = 0; v < variants.size(); ++v) {
               Row row = finish_row(configs[v], st, variants[v], *start, limits, timings[v]);
               if (m == Method::kNaive) {

@@ -59,6 +59,9 @@ struct Row {
   std::string limit;              // "memory" (hashed) or "arithmetic" (naive)
   double limit_ms_per_step;       // the step's time at the machine's limit
   double fraction_of_limit;       // limit_ms_per_step / ms_per_step
+  // Milliseconds a step spends in each stage (kernels/stages.h), from one more repeat with
+  // every launch timed (on a GPU, each waited for); empty where the backend does not say.
+  std::vector<std::pair<std::string, double>> stage_ms;
 };
 
 // A row not run because naive would take too long there.

@@ -16,6 +16,7 @@ namespace boids::kernels {
 // Keys each boid by its flock's grid, from the flock's first key.
 template <typename Real, int D>
 struct BatchCellKeys {
+  static constexpr const char* kStage = stage::kHash;
   BatchFlocks<Real, D> flocks;
   const Boid<Real, D>* boids;
   index_t* keys;
@@ -41,6 +42,7 @@ struct BatchInputIds {
 // One block of the batch's step: the block of its flock that HashedStepBlock would step alone.
 template <typename Model, typename Real, int Lanes, int D>
 struct BatchedStepBlock {
+  static constexpr const char* kStage = stage::kStep;
   BatchFlocks<Real, D> flocks;
   const Boid<Real, D>* sorted;
   const index_t* ids;

@@ -12,6 +12,7 @@
 
 #include "kernels/cell_grid.h"
 #include "kernels/rules.h"
+#include "kernels/stages.h"
 
 namespace boids::kernels {
 
@@ -52,6 +53,7 @@ struct Identity {
 
 template <typename Real, int D>
 struct ComputeCellKeys {
+  static constexpr const char* kStage = stage::kHash;
   const Boid<Real, D>* boids;
   index_t* keys;
   index_t* order;
@@ -68,6 +70,7 @@ struct ComputeCellKeys {
 // no array of their own (see CellIndex::adopt_sorted_ids).
 template <typename Real, int D, bool CarryIds>
 struct ReorderByCell {
+  static constexpr const char* kStage = stage::kReorder;
   const Boid<Real, D>* boids;
   const index_t* ids;
   index_t* order;
@@ -88,11 +91,13 @@ struct ReorderByCell {
 // After the scan start[c] = the number of boids with a key below c: an empty cell starts
 // where the next non-empty one does, and start[cells] = count.
 struct ClearCellStarts {
+  static constexpr const char* kStage = stage::kCellStarts;
   index_t* cell_start;
   BOIDS_HD void operator()(index_t c) const { cell_start[c] = 0; }
 };
 
 struct MarkCellEnds {
+  static constexpr const char* kStage = stage::kCellStarts;
   const index_t* sorted_keys;
   index_t* cell_start;
   index_t count;

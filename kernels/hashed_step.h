@@ -28,6 +28,7 @@ struct ListedSlots {
 // threads the lane loop vectorises across boids, each adding its candidates in sorted order.
 template <typename Model, typename Real, int Lanes, int D>
 struct HashedStepBlock {
+  static constexpr const char* kStage = stage::kStep;
   static constexpr index_t kNearObstacles = 32;  // room for the obstacles near one block
   using Sums = typename Model::template Sums<Real, Lanes, D>;
 
@@ -159,6 +160,7 @@ struct HashedStepBlock {
 // candidates in its own order, so the flight is the line blocks' and the GPU's, bit for bit.
 template <typename Model, typename Real, int Lanes>
 struct PencilStep {
+  static constexpr const char* kStage = stage::kStep;
   static constexpr int kExtent = 2;  // lines of a pencil along y and along z
   static constexpr int kLeastLanes = 16;
   HashedStepBlock<Model, Real, Lanes, 3> step;

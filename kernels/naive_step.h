@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernels/advance.h"
+#include "kernels/stages.h"
 
 namespace boids::kernels {
 
@@ -12,6 +13,7 @@ namespace boids::kernels {
 // order. (On a GPU the cuda backend runs the shared-memory tiled kernel with one lane.)
 template <typename Model, typename Real, int Lanes, int D>
 struct NaiveStepBlock {
+  static constexpr const char* kStage = stage::kStep;
   using Sums = typename Model::template Sums<Real, Lanes, D>;
 
   const Boid<Real, D>* in;

@@ -124,6 +124,12 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     enqueue_steps(steps);
     return exec_.seconds_since_mark();
   }
+  double timed_step(std::uint64_t steps, std::vector<StageSeconds>& stages) override {
+    exec_.stage_clock().start();
+    const double seconds = timed_step(steps);
+    stages = exec_.stage_clock().stop();
+    return seconds;
+  }
 
   void state_into(const StateView& out) const override {
     download_flock(exec_, boids_.data(), hashed() ? index_.ids : nullptr, count(), out);

@@ -43,6 +43,11 @@ double Simulation::timed_step(std::uint64_t steps) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+double Simulation::timed_step(std::uint64_t steps, std::vector<StageSeconds>& stages) {
+  stages.clear();
+  return timed_step(steps);
+}
+
 void Simulation::change_params(const FlockParams& params) {
   const World& now = config_.params.world;
   if (params.world.width != now.width || params.world.height != now.height ||

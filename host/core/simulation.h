@@ -17,6 +17,12 @@
 
 namespace boids {
 
+// The seconds spent in one stage of the steps (Simulation::timed_step).
+struct StageSeconds {
+  std::string stage;
+  double seconds = 0;
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -49,6 +55,10 @@ class Simulation {
   // steps' work on a GPU, a steady clock on CPUs), not counting the wait for them. For
   // benchmarks.
   virtual double timed_step(std::uint64_t steps);
+  // The same, and the seconds each stage of the steps took (kernels/stages.h: hash, sort,
+  // cell starts, reorder, step, other), each launch waited for; empty where a backend does not
+  // time its stages (the reference). For boids-bench's time per stage.
+  virtual double timed_step(std::uint64_t steps, std::vector<StageSeconds>& stages);
 
   // Changes the weights, radius and maximum speed in place; the world's side must stay.
   virtual void set_params(const FlockParams& params) = 0;

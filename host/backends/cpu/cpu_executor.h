@@ -52,6 +52,7 @@ class CpuExecutor : public HostMemory {
 
   template <typename Functor>
   void for_each(kernels::index_t count, const Functor& functor) const {
+    const auto timer = stage_timer(kernels::stage_of<Functor>());
     const auto n = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
@@ -61,6 +62,7 @@ class CpuExecutor : public HostMemory {
   // them one at a time.
   template <typename Functor>
   void for_each_uneven(kernels::index_t count, const Functor& functor) const {
+    const auto timer = stage_timer(kernels::stage_of<Functor>());
     const auto n = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
@@ -70,6 +72,7 @@ class CpuExecutor : public HostMemory {
   template <typename Model, typename Real, int D>
   void naive_step(const kernels::Boid<Real, D>* in, kernels::Boid<Real, D>* out,
                   kernels::index_t count, const kernels::StepParams<Real>& params) const {
+    const auto timer = stage_timer(kernels::stage::kStep);
     const kernels::NaiveStepBlock<Model, Real, naive_lanes<Real>, D> block{in, out, count, params};
     const auto blocks = static_cast<std::int64_t>(block.blocks_for(count));
 #pragma omp parallel for schedule(dynamic, 1)
@@ -85,6 +88,7 @@ class CpuExecutor : public HostMemory {
   void sort_cells(const kernels::index_t* keys, kernels::index_t* order,
                   kernels::index_t* cell_start, kernels::index_t count, kernels::index_t cells,
                   kernels::Scratch /*unused*/) {
+    const auto timer = stage_timer(kernels::stage::kSort);
     const int parts = std::max(1, std::min({omp_get_max_threads(), kMaxSortThreads,
                                             static_cast<int>(count / kMinKeysPerSortThread)}));
     range_totals_.assign(static_cast<std::size_t>(parts) + 1, 0);

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "host/backends/stage_clock.h"
 #include "host/base/memory.h"
 
 namespace boids {
@@ -67,8 +68,17 @@ class HostMemory {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 
+  // The time each stage of its launches takes, while on (host/backends/stage_clock.h); a
+  // launch on the host's threads is done when it returns, so nothing is waited for.
+  struct NoWait {
+    void operator()() const {}
+  };
+  StageClock& stage_clock() const { return clock_; }
+  StageClock::Timer<NoWait> stage_timer(const char* stage) const { return {clock_, stage, {}}; }
+
  private:
   std::chrono::steady_clock::time_point start_;
+  mutable StageClock clock_;
 };
 
 }  // namespace boids

@@ -115,6 +115,8 @@ void* CudaExecutor::temp(std::size_t bytes, kernels::Scratch lent) {
 
 void CudaExecutor::sort_cells(index_t* keys, index_t* order, index_t* cell_start, index_t count,
                               index_t cells, kernels::Scratch lent) {
+  const auto timer = stage_timer(kernels::stage::kSort);
+  const NvtxRange range(kernels::stage::kSort);
   const std::size_t alternates = 2ull * count * sizeof(index_t);
   if (alternates > lent.bytes) throw std::logic_error("sort_cells: less scratch than two arrays");
   auto* alternate = static_cast<index_t*>(lent.data);
@@ -136,6 +138,8 @@ void CudaExecutor::sort_cells(index_t* keys, index_t* order, index_t* cell_start
 }
 
 void CudaExecutor::inclusive_max_scan(index_t* values, index_t count, kernels::Scratch lent) {
+  const auto timer = stage_timer(kernels::stage::kCellStarts);
+  const NvtxRange range(kernels::stage::kCellStarts);
   std::size_t bytes = 0;
   BOIDS_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, values, cuda::maximum<index_t>{},
                                                   count, stream_.get()));

@@ -5,14 +5,17 @@
 // from one buffer the executor keeps, grown when needed and never freed per step.
 #pragma once
 
+#include <nvtx3/nvToolsExt.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/functional>
 #include <string>
 
 #include "host/backends/cuda/cuda_buffer.h"
+#include "host/backends/stage_clock.h"
 #include "kernels/cell_index.h"
 #include "kernels/cuda/for_each.cuh"
 #include "kernels/cuda/naive_tiled.cuh"
@@ -66,8 +69,19 @@ class CudaExecutor {
   void mark();
   double seconds_since_mark();
 
+  // The time each stage of its launches takes, while on (host/backends/stage_clock.h): each
+  // launch waited for, so a stage's time is its own. Every launch is also an NVTX range named
+  // by its stage, for Nsight Systems.
+  struct Wait {
+    const CudaExecutor* executor;
+    void operator()() const { executor->synchronize(); }
+  };
+  StageClock& stage_clock() const { return clock_; }
+  StageClock::Timer<Wait> stage_timer(const char* stage) const { return {clock_, stage, {this}}; }
+
   template <typename Functor>
   void for_each(kernels::index_t count, const Functor& functor) const {
+    const auto timer = stage_timer(kernels::stage_of<Functor>());
     launch(stream_.get(), count, functor);
   }
 
@@ -84,6 +98,8 @@ class CudaExecutor {
   template <typename Model, typename Real, int D>
   void naive_step(const kernels::Boid<Real, D>* in, kernels::Boid<Real, D>* out,
                   kernels::index_t count, const kernels::StepParams<Real>& params) const {
+    const auto timer = stage_timer(kernels::stage::kStep);
+    const NvtxRange range(kernels::stage::kStep);
     const unsigned blocks = (count + kernels::kNaiveTile - 1) / kernels::kNaiveTile;
     kernels::with_pair_flags(params.torus, params.limited_view, [&](auto flags) {
       using F = decltype(flags);
@@ -148,6 +164,7 @@ class CudaExecutor {
   template <typename Functor>
   static void launch(cudaStream_t stream, kernels::index_t count, const Functor& functor) {
     if (count == 0) return;
+    const NvtxRange range(kernels::stage_of<Functor>());
     const unsigned blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
     kernels::cuda::for_each_index<<<blocks, kThreadsPerBlock, 0, stream>>>(count, functor);
     BOIDS_CUDA_CHECK_LAUNCH("for_each_index");
@@ -161,7 +178,14 @@ class CudaExecutor {
   // Room for `segments` results of a segmented reduction (doubles, or indices in their bytes).
   double* segment_results(kernels::index_t segments);
 
+  // An NVTX range for its life (the launches made in it, in a profiler's timeline).
+  struct NvtxRange {
+    explicit NvtxRange(const char* name) { nvtxRangePushA(name); }
+    ~NvtxRange() { nvtxRangePop(); }
+  };
+
   std::string device_;
+  mutable StageClock clock_;
   CudaStream stream_;
   CudaEvent start_, stop_;  // timing
   CudaEvent handoff_;       // ordering with other streams

@@ -185,6 +185,36 @@ TEST_P(EngineTest, IdenticalAcrossThreadCounts) {
   EXPECT_TRUE(bit_identical(one, two));
 }
 
+// Steps timed by stage fly as steps do, and name the pipeline's stages (kernels/stages.h): the
+// hashed method's sort, reorder and step, the naive method's step; their times are the steps'.
+TEST_P(EngineTest, StepsTimedByStageFlyAsStepsDo) {
+  FlockParams params;
+  params.world = test_support::square(200);
+  const FlockState start = make_initial_state(3000, 8, params);
+  const auto sim = make(start, params);
+  sim->step(1);  // the first step keys the boids; the step keys them for the next
+  std::vector<StageSeconds> stages;
+  const double seconds = sim->timed_step(5, stages);
+  EXPECT_TRUE(bit_identical(sim->state(), run(start, params, 6)));
+  std::vector<std::string> names;
+  double staged = 0;
+  for (const StageSeconds& s : stages) {
+    names.push_back(s.stage);
+    EXPECT_GE(s.seconds, 0.0) << s.stage;
+    staged += s.seconds;
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> expected = {"step"};
+  if (GetParam().method == Method::kHashed) {
+    // A GPU makes the cell starts after CUB's sort; CPU threads make them in theirs.
+    expected = GetParam().backend == Backend::kCuda
+                   ? std::vector<std::string>{"cell starts", "reorder", "sort", "step"}
+                   : std::vector<std::string>{"reorder", "sort", "step"};
+  }
+  EXPECT_EQ(names, expected);
+  EXPECT_LE(staged, seconds * 1.0001 + 1e-4);
+}
+
 TEST_P(EngineTest, SingleBoid) {
   FlockParams params;
   expect_matches_reference("single", params, make_state({{50.0, 50.0, 0.6, -0.3}}));
