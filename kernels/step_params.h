@@ -73,6 +73,7 @@ struct StepParams {
   Real wall_distance;  // walls push boids closer than this
   bool has_goal;
   Real goal[3], goal_weight;
+  Real arrival_radius;  // the pull shortens within it of the goal (seek_goal); 0: off
   bool has_wind;
   Real wind[3];                     // added to the velocity every step, times dt
   const Obstacle<Real>* obstacles;  // all of them

@@ -87,7 +87,9 @@ BOIDS_HD inline void avoid_obstacles(LaneTerms<Real, Lanes, D>& t,
 }
 
 // The unit direction to the goal (the shortest way on the torus); 0 at the goal itself, or
-// without a goal.
+// without a goal. With an arrival radius R, the offset over max(distance, R) instead: the unit
+// direction outside R, shorter in proportion to the distance inside it (steering's desired
+// velocity v_max times it is Reynolds' arrival). R = 0 divides by the distance, as without.
 template <typename Real, int Lanes, int D>
 BOIDS_HD inline void seek_goal(LaneTerms<Real, Lanes, D>& t, const LaneBoids<Real, Lanes, D>& self,
                                const StepParams<Real>& p) {
@@ -107,7 +109,8 @@ BOIDS_HD inline void seek_goal(LaneTerms<Real, Lanes, D>& t, const LaneBoids<Rea
     lane_position(self, lane, x);
     offset_between(x, goal, p, d);
     const Real distance = square_root(length_sq(d));
-    for (int a = 0; a < D; ++a) t.goal[a][lane] = distance > Real(0) ? d[a] / distance : Real(0);
+    const Real over = max_of(distance, p.arrival_radius);
+    for (int a = 0; a < D; ++a) t.goal[a][lane] = distance > Real(0) ? d[a] / over : Real(0);
   }
 }
 

@@ -159,12 +159,20 @@ void Viewer::variant_controls() {
       params_dirty_ = true;
     }
   }
-  if (ImGui::Checkbox("goal", &ui_.has_goal)) params_dirty_ = true;
+  if (ImGui::Checkbox("goal", &ui_.has_goal)) {
+    if (!ui_.has_goal) ui_.arrival_radius = 0;  // arrival is the goal's
+    params_dirty_ = true;
+  }
   if (!box()) {  // placed with the pointer in the plane
     ImGui::SameLine();
     if (ImGui::Button(placing_goal_ ? "click in the world..." : "place")) placing_goal_ = true;
   }
   if (ui_.has_goal && slider("goal weight", ui_.goal_weight, 0, 5, "%.2f")) params_dirty_ = true;
+  if (ui_.has_goal && ui_.model == Model::kSteering &&
+      slider("arrival radius", ui_.arrival_radius, 0,
+             std::min(ui_.world.width, ui_.world.height) / 2, "%.3g")) {
+    params_dirty_ = true;
+  }
   // Under Vicsek wind adds to each step: both components together stay within the room the
   // speed leaves.
   FlockParams calm = ui_;
@@ -237,6 +245,10 @@ void Viewer::draw_overlays() {
     const ImVec2 g = screen(p.goal.x, p.goal.y);
     draw->AddLine(ImVec2(g.x - 8, g.y), ImVec2(g.x + 8, g.y), IM_COL32(120, 230, 120, 230), 2);
     draw->AddLine(ImVec2(g.x, g.y - 8), ImVec2(g.x, g.y + 8), IM_COL32(120, 230, 120, 230), 2);
+    if (p.arrival_radius > 0) {  // where the boids slow down
+      draw->AddCircle(g, static_cast<float>(p.arrival_radius) * ppu, IM_COL32(120, 230, 120, 120),
+                      0, 1);
+    }
   }
 }
 

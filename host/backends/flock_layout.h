@@ -75,6 +75,7 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
     p.wind[a] = static_cast<Real>(wind[a]);
   }
   p.goal_weight = static_cast<Real>(f.has_goal ? f.goal_weight : 0);  // no goal, no pull
+  p.arrival_radius = static_cast<Real>(f.has_goal ? f.arrival_radius : 0);
   p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal;
   p.has_wind = f.wind.x != 0 || f.wind.y != 0 || (f.dimensions == 3 && f.wind.z != 0);
   return p;

@@ -77,10 +77,22 @@ void refuse_repeats(const std::string& option, const SweepParam& p, bool range) 
 }  // namespace
 
 const std::vector<std::string>& sweepable_options() {
-  static const std::vector<std::string> names = {
-      "alignment",  "cohesion",          "count",     "density",       "dt",
-      "fov",        "goal-weight",       "max-speed", "noise",         "radius",
-      "separation", "separation-radius", "speed",     "wall-distance", "world"};
+  static const std::vector<std::string> names = {"alignment",
+                                                 "arrival-radius",
+                                                 "cohesion",
+                                                 "count",
+                                                 "density",
+                                                 "dt",
+                                                 "fov",
+                                                 "goal-weight",
+                                                 "max-speed",
+                                                 "noise",
+                                                 "radius",
+                                                 "separation",
+                                                 "separation-radius",
+                                                 "speed",
+                                                 "wall-distance",
+                                                 "world"};
   return names;
 }
 

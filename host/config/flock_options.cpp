@@ -66,6 +66,7 @@ void check_combinations(const FlockOptions& o, Model model, int dimensions) {
   refuse(o.density.has_value() && o.world.has_value(),
          "--density and --world both give the world's size: give one");
   refuse(o.goal_weight.has_value() && !o.goal.has_value(), "--goal-weight needs --goal X,Y");
+  refuse(o.arrival_radius.has_value() && !o.goal.has_value(), "--arrival-radius needs --goal X,Y");
   refuse(dimensions == 2 && o.world_sides == 3, "--world W,H,D needs --dimensions 3");
   refuse(dimensions == 3 && o.world_sides == 2,
          "--world: in three dimensions expected L (a cube) or W,H,D");
@@ -177,6 +178,7 @@ FlockParams resolve_params(const FlockOptions& o) {
     p.has_goal = true;
     p.goal = *o.goal;
     p.goal_weight = o.goal_weight.value_or(1.0);
+    p.arrival_radius = o.arrival_radius.value_or(0.0);
   }
   if (o.wind) p.wind = *o.wind;
   if (!o.obstacle_file.empty()) {

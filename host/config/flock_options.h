@@ -26,7 +26,7 @@ struct FlockOptions {
   std::optional<int> dimensions;
   std::optional<double> density;
   std::optional<Boundary> boundary;
-  std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight;
+  std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight, arrival_radius;
   std::optional<Vec3> goal, wind;
   int goal_values = 0, wind_values = 0;  // how many coordinates each gave
   std::string obstacle_file;

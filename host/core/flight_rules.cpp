@@ -43,6 +43,7 @@ void check_well_formed(const FlockParams& p) {
   non_negative("--separation-radius", p.separation_radius);
   non_negative("--wall-distance", p.wall_distance);
   non_negative("--goal-weight", p.goal_weight);
+  non_negative("--arrival-radius", p.arrival_radius);
   refuse_if(!(p.fov > 0 && p.fov <= 360),
             "--fov: expected a number in (0, 360], got " + number_text(p.fov));
   refuse_if(!(p.noise >= 0 && p.noise <= 2 * kPi),
@@ -82,6 +83,12 @@ void check_variants(const FlockParams& p) {
   refuse_if(!p.has_goal && p.goal_weight != defaults.goal_weight, "--goal-weight needs --goal X,Y");
   refuse_if(p.has_goal && !in_world(p.goal.x, p.goal.y, p.goal.z, p),
             "--goal: the point lies outside the world");
+  refuse_if(!p.has_goal && p.arrival_radius > 0, "--arrival-radius needs --goal X,Y");
+  refuse_if(p.arrival_radius > 0 && p.model != Model::kSteering,
+            std::string("--arrival-radius: arrival slows the steering model alone (--model "
+                        "steering); under ") +
+                (p.model == Model::kVicsek ? "vicsek every boid flies at the constant speed V"
+                                           : "boids the speed is held in [v_max/2, v_max]"));
   refuse_if(p.obstacles.size() > kMaxObstacles, "--obstacles: more than " +
                                                     std::to_string(kMaxObstacles) + " obstacles (" +
                                                     std::to_string(p.obstacles.size()) + ")");

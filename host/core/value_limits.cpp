@@ -154,6 +154,7 @@ void check_params(const FlockParams& p, Precision precision) {
     check_length("--goal", p.goal.y, precision);
     if (p.dimensions == 3) check_length("--goal", p.goal.z, precision);
     check_weight("--goal-weight", p.goal_weight, precision);
+    check_length("--arrival-radius", p.arrival_radius, precision);
   }
   for (std::size_t k = 0; k < p.obstacles.size(); ++k) {
     const Obstacle& o = p.obstacles[k];

@@ -108,6 +108,7 @@ class Header {
  public:
   Header(const json& j, Source& source) : j_(j), source_(source) {}
 
+  bool has(const char* key) const { return j_.contains(key); }
   const json& field(const char* key) const {
     if (!j_.contains(key)) source_.refuse("the header has no '" + std::string(key) + "'");
     return j_.at(key);
@@ -179,6 +180,7 @@ FlockParams params_of(const Header& h, const json& j, Source& source) {
   p.has_goal = !h.field("goal").is_null();
   if (p.has_goal) p.goal = h.pair(h.field("goal"), "goal", d);
   p.goal_weight = h.number("goal_weight");
+  if (h.has("arrival_radius")) p.arrival_radius = h.number("arrival_radius");
   p.wind = h.pair(h.field("wind"), "wind", d);
   p.update = h.choice("update", {Update::kSynchronous, Update::kInPlace});
   const json& obstacles = h.field("obstacles");
@@ -342,6 +344,8 @@ std::string flight_description(const SimulationConfig& config) {
   const json goal = box ? json{p.goal.x, p.goal.y, p.goal.z} : json{p.goal.x, p.goal.y};
   j["goal"] = p.has_goal ? goal : json(nullptr);
   j["goal_weight"] = p.goal_weight;
+  // Only where it is on, as the box's fields: a flight without it is described as before.
+  if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
   j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
   j["update"] = to_string(p.update);
   j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);

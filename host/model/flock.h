@@ -76,6 +76,10 @@ struct FlockParams {
   bool has_goal = false;
   Vec3 goal;  // steered towards with goal_weight, when has_goal
   double goal_weight = 1.0;
+  // Reynolds' arrival, under the steering model: within this distance of the goal the desired
+  // velocity falls with the distance, v_max (g - x) / max(|g - x|, R), and the least speed
+  // with it, so that the flock settles at the goal; 0 is off.
+  double arrival_radius = 0.0;
   Vec3 wind;  // a velocity added every step (times dt) before the clamp
   std::vector<Obstacle> obstacles;
   Update update = Update::kSynchronous;

@@ -1,5 +1,6 @@
 #include "host/reference/detail/space_3d.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace boids::reference {
@@ -42,9 +43,10 @@ void goal_direction_3d(const FlockParams& p, double x, double y, double z, doubl
   const double dz = wrapped(p, p.goal.z - z, p.world.depth);
   const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
   if (d > 0) {
-    gx = dx / d;
-    gy = dy / d;
-    gz = dz / d;
+    const double over = std::max(d, p.arrival_radius);  // arrival: shorter within its radius
+    gx = dx / over;
+    gy = dy / over;
+    gz = dz / over;
   }
 }
 

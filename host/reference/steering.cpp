@@ -69,6 +69,9 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
       ay += sepW * (g.sepY * scale - vy) * 1.5;
     }
   }
+  // The least speed; with arrival it falls within the radius as the desired speed does, so
+  // that a boid can come to rest at the goal.
+  double least = maxSpeed * 0.35;
   if (!p.world.torus() || !p.obstacles.empty() || p.has_goal) {
     double ux = 0, uy = 0;
     avoidance(p, x, y, ux, uy);
@@ -79,6 +82,7 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
       goal_direction(p, x, y, gx, gy);
       ax += p.goal_weight * (maxSpeed * gx - vx);
       ay += p.goal_weight * (maxSpeed * gy - vy);
+      if (p.arrival_radius > 0) least = (maxSpeed * 0.35) * std::sqrt(gx * gx + gy * gy);
     }
   }
   double fx = ax, fy = ay;
@@ -100,8 +104,8 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
   if (huge || speed > maxSpeed) {
     nvx = (ux / speed) * maxSpeed;
     nvy = (uy / speed) * maxSpeed;
-  } else if (speed < maxSpeed * 0.35 && speed > 1e-6) {
-    const double boost = (maxSpeed * 0.35) / speed;
+  } else if (speed < least && speed > 1e-6) {
+    const double boost = least / speed;
     nvx *= boost;
     nvy *= boost;
   }

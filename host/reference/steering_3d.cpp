@@ -44,9 +44,11 @@ Gathered gather(const FlockState& s, const FlockParams& p, std::size_t i, double
   return g;
 }
 
-// The rules' steering force on boid i, truncated to the maximum force.
+// The rules' steering force on boid i, truncated to the maximum force, and its least speed
+// (0.35 v_max; with arrival, less within the radius as the desired speed is).
 void steering_force(const FlockState& s, const FlockParams& p, std::size_t i, const Gathered& g,
-                    double (&force)[3]) {
+                    double (&force)[3], double& least) {
+  least = p.max_speed * 0.35;
   const double maxSpeed = p.max_speed, maxForce = maxSpeed * 2.4;
   const double position[3] = {s.x[i], s.y[i], s.z[i]}, v[3] = {s.vx[i], s.vy[i], s.vz[i]};
   for (double& f : force) f = 0;
@@ -74,6 +76,10 @@ void steering_force(const FlockState& s, const FlockParams& p, std::size_t i, co
     if (p.has_goal) {
       goal_direction_3d(p, position[0], position[1], position[2], goal[0], goal[1], goal[2]);
       for (int a = 0; a < 3; ++a) force[a] += p.goal_weight * (maxSpeed * goal[a] - v[a]);
+      if (p.arrival_radius > 0) {
+        least = (maxSpeed * 0.35) *
+                std::sqrt(goal[0] * goal[0] + goal[1] * goal[1] + goal[2] * goal[2]);
+      }
     }
   }
   double f[3] = {force[0], force[1], force[2]};
@@ -99,8 +105,8 @@ void steering_step_3d(FlockState& s, const FlockParams& p, const StepContext& co
   const bool windy = wind[0] != 0 || wind[1] != 0 || wind[2] != 0;
   FlockState next = s;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    double force[3];
-    steering_force(s, p, i, gather(s, p, i, cos_half), force);
+    double force[3], least = 0;
+    steering_force(s, p, i, gather(s, p, i, cos_half), force, least);
     const double v[3] = {s.vx[i], s.vy[i], s.vz[i]};
     double nv[3];
     for (int a = 0; a < 3; ++a) nv[a] = v[a] + force[a] * dt;
@@ -112,8 +118,8 @@ void steering_step_3d(FlockState& s, const FlockParams& p, const StepContext& co
     const double speed = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     if (huge || speed > maxSpeed) {
       for (int a = 0; a < 3; ++a) nv[a] = (u[a] / speed) * maxSpeed;
-    } else if (speed < maxSpeed * 0.35 && speed > 1e-6) {
-      const double boost = (maxSpeed * 0.35) / speed;
+    } else if (speed < least && speed > 1e-6) {
+      const double boost = least / speed;
       for (double& c : nv) c *= boost;
     }
     turn_within_cone(p, context, i, nv[0], nv[1], nv[2]);

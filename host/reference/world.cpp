@@ -1,6 +1,7 @@
 // Compiled without floating-point contraction, like the rest of the reference.
 #include "host/reference/detail/world.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace boids::reference {
@@ -203,8 +204,9 @@ void goal_direction(const FlockParams& p, double x, double y, double& gx, double
   offset(p, x, y, p.goal.x, p.goal.y, dx, dy);
   const double d = std::sqrt(dx * dx + dy * dy);
   if (d > 0) {
-    gx = dx / d;
-    gy = dy / d;
+    const double over = std::max(d, p.arrival_radius);  // arrival: shorter within its radius
+    gx = dx / over;
+    gy = dy / over;
   }
 }
 

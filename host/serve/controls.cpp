@@ -42,6 +42,9 @@ bool walled(const FlockParams& p) {
 bool goal(const FlockParams& p) {
   return p.has_goal;
 }
+bool arriving(const FlockParams& p) {
+  return p.has_goal && p.model == Model::kSteering;
+}
 bool box(const FlockParams& p) {
   return p.dimensions == 3;
 }
@@ -102,6 +105,7 @@ const ControlRule kControls[] = {
     {"dt", steering, dt_low, dt_high, true, &FlockParams::dt, nullptr},
     {"wall-distance", walled, zero, half_side, false, &FlockParams::wall_distance, nullptr},
     {"goal-weight", goal, zero, five, false, &FlockParams::goal_weight, nullptr},
+    {"arrival-radius", arriving, zero, half_side, false, &FlockParams::arrival_radius, nullptr},
     {"wind-x", always, wind_low, wind_high, false, nullptr, &Vec3::x},
     {"wind-y", always, wind_low, wind_high, false, nullptr, &Vec3::y},
     {"wind-z", box, wind_low, wind_high, false, nullptr, &Vec3::z},

@@ -151,6 +151,11 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
       "--goal-weight", "W", "how hard they steer to the goal, in [0, 1e6] (default 1)",
       [&o](const std::string& v) { o.goal_weight = parse_non_negative("--goal-weight", v); });
   parser.add_value(
+      "--arrival-radius", "R",
+      "within R of the goal the boids slow down, their desired speed falling with "
+      "the distance (Reynolds' arrival; steering model; default 0: off)",
+      [&o](const std::string& v) { o.arrival_radius = parse_positive("--arrival-radius", v); });
+  parser.add_value(
       "--wind", "WX,WY|WX,WY,WZ", "a velocity added to every boid each step (times dt)",
       [&o](const std::string& v) { std::tie(o.wind, o.wind_values) = parse_vector("--wind", v); });
   parser.add_value("--update", "U",

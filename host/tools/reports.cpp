@@ -35,6 +35,7 @@ Json params_json(const FlockParams& p) {
   const Json goal = box ? Json({p.goal.x, p.goal.y, p.goal.z}) : Json({p.goal.x, p.goal.y});
   j["goal"] = p.has_goal ? goal : Json(nullptr);
   if (p.has_goal) j["goal_weight"] = p.goal_weight;
+  if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
   j["wind"] = box ? Json({p.wind.x, p.wind.y, p.wind.z}) : Json({p.wind.x, p.wind.y});
   j["obstacles"] = p.obstacles.size();
   j["update"] = to_string(p.update);

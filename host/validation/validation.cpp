@@ -100,6 +100,14 @@ std::vector<ValidationFlock> variant_flocks() {
     p.noise = 0.5;
     p.obstacles = {{50, 50, 10}};
   });
+  variants.add("steering-goal-arrival", [](FlockParams& p) {
+    p.model = Model::kSteering;
+    p.max_speed = 30;
+    p.has_goal = true;
+    p.goal = {55, 45};
+    p.goal_weight = 2;
+    p.arrival_radius = 30;  // most of the flock within it: slowed by its distance
+  });
   variants.add("vicsek-noise-2", [](FlockParams& p) {
     p.model = Model::kVicsek;
     p.max_speed = 0.5;

@@ -65,6 +65,14 @@ std::vector<ValidationFlock> variant_flocks_3d() {
     p.noise = 0.5;
     p.obstacles = {Obstacle{mid, mid, 7, mid}};
   });
+  variants.add("steering-goal-arrival", [&](FlockParams& p) {
+    p.model = Model::kSteering;
+    p.max_speed = 30;
+    p.has_goal = true;
+    p.goal = {mid, mid + 3, mid};
+    p.goal_weight = 2;
+    p.arrival_radius = 15;
+  });
   variants.add("vicsek-noise-2", [](FlockParams& p) {
     p.model = Model::kVicsek;
     p.max_speed = 0.5;

@@ -43,6 +43,7 @@ struct Steering : GathersNeighbours {
     Real force[D];
     for (int a = 0; a < D; ++a) force[a] = 0;
     steer_by_rules(x, v, sums, lane, p, force);
+    Real least = p.min_speed;
     if constexpr (E::kWorldTerms) {
       // Walls and obstacles push with up to the maximum force; the goal steers at the cruise
       // speed. Without a goal its weight is 0, which adds a zero: the force is never -0, as it
@@ -50,6 +51,13 @@ struct Steering : GathersNeighbours {
       for (int a = 0; a < D; ++a) force[a] += p.max_force * terms.avoid[a][lane];
       for (int a = 0; a < D; ++a) {
         force[a] += p.goal_weight * (p.max_speed * terms.goal[a][lane] - v[a]);
+      }
+      // Arrival: within its radius the goal's term is shorter than a unit, in proportion to
+      // the distance, and the least speed falls with it, so that a boid can come to rest.
+      if (p.arrival_radius > Real(0)) {
+        Real g[D];
+        for (int a = 0; a < D; ++a) g[a] = terms.goal[a][lane];
+        least = p.min_speed * square_root(length_sq(g));
       }
     }
     // Lengths whose square would overflow are taken at a smaller scale (see
@@ -71,8 +79,8 @@ struct Steering : GathersNeighbours {
     for (int a = 0; a < D; ++a) u[a] = v[a];
     const Real speed = length_of<Large>(u, scale, large);
     const bool fast = (scale < Real(1)) | (speed > p.max_speed);
-    const bool slow = !fast & (speed < p.min_speed) & (speed > Real(kSteeringTiny));
-    const Real boost = p.min_speed / speed;
+    const bool slow = !fast & (speed < least) & (speed > Real(kSteeringTiny));
+    const Real boost = least / speed;
     for (int a = 0; a < D; ++a)
       v[a] = fast ? u[a] / speed * p.max_speed : (slow ? v[a] * boost : v[a]);
     if constexpr (E::kNoise) apply_turn(v, terms, lane);

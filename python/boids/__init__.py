@@ -53,6 +53,7 @@ class Flock:
     obstacles          discs no boid enters: rows (x, y, radius), or a CSV file's name;
                        spheres, rows (x, y, z, radius), in three dimensions
     goal, goal_weight  a point (x, y) the boids steer towards, and how hard
+    arrival_radius     within it of the goal the steering model slows down (Reynolds' arrival)
     wind               a velocity (wx, wy) added every step
     update             "synchronous" or "in-place" (the steering lab's loop; reference only)
     init               a state file (CSV or .npy) to start from, instead of count

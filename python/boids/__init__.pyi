@@ -47,6 +47,7 @@ class Flock:
         obstacles: Optional[_Obstacles] = None,
         goal: Optional[Union[_Pair, _Triple]] = None,
         goal_weight: Optional[_Number] = None,
+        arrival_radius: Optional[_Number] = None,
         wind: Optional[Union[_Pair, _Triple]] = None,
         update: Optional[Literal["synchronous", "in-place"]] = None,
         init: Optional[Union[str, PathLike]] = None,

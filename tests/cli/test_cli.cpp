@@ -257,6 +257,12 @@ TEST_F(Cli, BadModelAndVariantOptions) {
   expect_bad({"--goal", "1,2,3"}, {"--goal"});
   expect_bad({"--goal", "150,20"}, {"--goal", "outside the world"});
   expect_bad({"--goal-weight", "2"}, {"--goal-weight", "--goal"});
+  expect_bad({"--arrival-radius", "5"}, {"--arrival-radius", "needs --goal"});
+  expect_bad({"--goal", "5,5", "--arrival-radius", "5"}, {"--arrival-radius", "--model steering"});
+  expect_bad({"--model", "vicsek", "--goal", "5,5", "--arrival-radius", "5"},
+             {"--arrival-radius", "constant speed"});
+  expect_bad({"--model", "steering", "--goal", "5,5", "--arrival-radius", "0"},
+             {"--arrival-radius", "> 0"});
   expect_bad({"--wind", "x,1"}, {"--wind"});
   expect_bad({"--world", "0"}, {"--world"});
   expect_bad({"--world", "10,"}, {"--world"});

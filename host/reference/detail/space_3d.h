@@ -25,7 +25,7 @@ bool sees_3d(const FlockParams& p, double cos_half, const Offset3& d, double vx,
              double vz);
 
 // The unit direction from (x, y, z) to the goal, the shortest way; (0, 0, 0) without a goal or
-// at it.
+// at it. With an arrival radius R, over max(distance, R), as in two dimensions.
 void goal_direction_3d(const FlockParams& p, double x, double y, double z, double& gx, double& gy,
                        double& gz);
 

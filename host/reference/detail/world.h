@@ -88,7 +88,8 @@ void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64
 // (1 - gap / reach) times the direction away from each edge within reach).
 void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy);
 
-// The unit direction from (x, y) to the goal; (0, 0) without a goal or at it.
+// The unit direction from (x, y) to the goal; (0, 0) without a goal or at it. With an arrival
+// radius R, the offset to the goal over max(distance, R): within R, shorter with the distance.
 void goal_direction(const FlockParams& p, double x, double y, double& gx, double& gy);
 
 // Puts a moved boid back inside the walls and out of obstacles; (before_x, before_y) is where it

@@ -152,6 +152,50 @@ TEST_P(VariantTest, AFlockReachesItsGoal) {
   }
 }
 
+// Arrival (steering): within its radius the desired speed, and the least speed, fall with the
+// distance to the goal. A lone boid flown at the goal at full speed passes it at full speed,
+// overshoots far and keeps circling back; with arrival it slows down and comes to rest there.
+TEST_P(VariantTest, ArrivalSlowsABoidAtItsGoal) {
+  FlockParams p;
+  p.model = Model::kSteering;
+  p.radius = 5;
+  p.max_speed = 12;
+  p.dt = 0.1;
+  p.has_goal = true;
+  p.goal = {50, 50};
+  p.goal_weight = 2;
+  const FlockState start = make_state({{10.0, 50.0, 12.0, 0.0}});
+  struct Pass {
+    double speed_at_goal = 0, overshoot = 0, later = 0;  // later: the mean distance, steps 60-300
+  };
+  const auto pass = [&](const FlockParams& params) {
+    Pass out;
+    double closest = 1e9;
+    bool passed = false;
+    run(start, params, 300, [&](int step, const FlockState& s) {
+      const double d = torus_distance(s.x[0], s.y[0], 50, 50);
+      if (!passed && d < closest) {
+        closest = d;
+        out.speed_at_goal = std::hypot(s.vx[0], s.vy[0]);
+      } else if (!passed && d > out.overshoot) {
+        out.overshoot = d;
+      } else {
+        passed = true;  // the first turn back
+      }
+      if (step > 60) out.later += d / 240;
+    });
+    return out;
+  };
+  const Pass through = pass(p);
+  p.arrival_radius = 25;
+  const Pass arriving = pass(p);
+  EXPECT_GT(through.speed_at_goal, 0.9 * p.max_speed);
+  EXPECT_GT(through.overshoot, 20.0);
+  EXPECT_LT(arriving.speed_at_goal, 0.05 * p.max_speed);
+  EXPECT_LT(arriving.overshoot, 0.1 * through.overshoot);
+  EXPECT_LT(arriving.later, 0.1 * through.later);
+}
+
 TEST_P(VariantTest, WindDriftsTheFlock) {
   for (const Model model : {Model::kBoids, Model::kVicsek}) {
     FlockParams p;

@@ -18,8 +18,8 @@
 
 #include "host/base/errors.h"
 #include "host/io/checkpoint.h"
-#include "host/io/state_file.h"
 #include "host/io/output_file.h"
+#include "host/io/state_file.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/support/test_directory.h"
 #include "tests/support/test_support.h"
@@ -113,6 +113,24 @@ TEST(Checkpoint, RoundTripIsExact) {
   EXPECT_EQ(back.config.params.wind.y, 1e-50);
   EXPECT_TRUE(bit_identical(back.state, c.state));
   EXPECT_EQ(back.order, c.order);
+}
+
+// Arrival is kept where it is on, and a flight without it is described as before it existed.
+TEST(Checkpoint, ArrivalIsKeptAndItsAbsenceChangesNoHeader) {
+  FlockParams params;
+  params.model = Model::kSteering;
+  params.has_goal = true;
+  params.goal = {30, 40};
+  const SimulationConfig config{Backend::kCpu, Method::kNaive, Precision::kDouble, params, 5};
+  const auto plain = make_simulation(config, random_state(30, 100, 0, 0, 3));
+  EXPECT_EQ(format_checkpoint(checkpoint_of(*plain)).find("arrival_radius"), std::string::npos);
+  SimulationConfig arriving = config;
+  arriving.params.arrival_radius = 12.5;
+  const auto sim = make_simulation(arriving, random_state(30, 100, 0, 0, 3));
+  sim->step(3);
+  const Checkpoint back = parse_checkpoint(format_checkpoint(checkpoint_of(*sim)), "test");
+  EXPECT_EQ(back.config.params.arrival_radius, 12.5);
+  EXPECT_EQ(flight_description(back.config), flight_description(arriving));
 }
 
 // Every prefix, and a flipped bit anywhere, is refused as an InputError naming the file.
@@ -265,6 +283,14 @@ TEST(Checkpoint, AnEditedHeaderIsHeldToTheCommandLinesRules) {
        [](Checkpoint& c) { c.config.params.wall_distance = 5; }},
       {"a goal weight without a goal", "--goal-weight needs --goal",
        [](Checkpoint& c) { c.config.params.goal_weight = 3; }},
+      {"arrival without a goal", "--arrival-radius needs --goal",
+       [](Checkpoint& c) { c.config.params.arrival_radius = 3; }},
+      {"arrival under the boids model", "--arrival-radius: arrival slows the steering model",
+       [](Checkpoint& c) {
+         c.config.params.has_goal = true;
+         c.config.params.goal = {50, 50};
+         c.config.params.arrival_radius = 3;
+       }},
       {"an obstacle over a boid", "boid 7 starts inside an obstacle",
        [](Checkpoint& c) {
          c.config.params.obstacles = {{c.state.x[7], c.state.y[7], 0.5}};
