@@ -201,6 +201,50 @@ def killed_rank_ends_the_run():
     print(f"a killed rank ended the run: exit {run_.returncode}")
 
 
+def killed_rank_mid_write():
+    """A rank killed while the ranks write a file together (MPI-IO into the output's temporary
+    file, its size set first) ends the run with an error, and the file there before is whole."""
+    if os.environ.get("BOIDS_SANITIZED"):
+        print("a rank killed in the ranks' write: left to the default build (its flight of "
+              "2,000,000 boids takes minutes under the sanitizers)")
+        return
+    target = os.path.join(WORK, "big-save.csv")
+    with open(target, "w") as f:
+        f.write("the previous output")
+    run_ = subprocess.Popen(mpirun(["run", "--count", "2000000", "--density", "0.012", "--steps",
+                                    "1", "--save", target]), env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    writing = None
+    for _ in range(1200):  # up to 60 s for the flight to start its write
+        for name in os.listdir(WORK):
+            path = os.path.join(WORK, name)
+            if name.startswith(".big-save.csv.tmp-") and os.path.getsize(path) > 0:
+                writing = path
+        if writing or run_.poll() is not None:
+            break
+        time.sleep(0.05)
+    victim = rank_process(RANKS - 1)
+    check(writing is not None and victim is not None,
+          f"the ranks' write was not seen under way (exit {run_.poll()})")
+    if writing is None or victim is None:
+        run_.kill()
+        run_.communicate()
+        return
+    os.kill(victim, signal.SIGKILL)
+    try:
+        _, err = run_.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        run_.kill()
+        check(False, "a run whose rank was killed in a write hung")
+        return
+    check(run_.returncode != 0, f"a run whose rank was killed in a write exited {run_.returncode}")
+    with open(target) as f:
+        check(f.read() == "the previous output",
+              "a run whose rank was killed in a write changed the file its --save names")
+    print(f"a rank killed in the ranks' write ended the run: exit {run_.returncode}, "
+          "the previous output whole")
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -421,6 +465,7 @@ def main():
 
     if RANKS > 1:
         killed_rank_ends_the_run()
+        killed_rank_mid_write()
 
     if failures:
         raise SystemExit(f"{len(failures)} checks failed under {RANKS} ranks")
