@@ -9,6 +9,7 @@
 #include "host/base/message_text.h"
 #include "host/core/backends.h"
 #include "host/core/flight_rules.h"
+#include "host/io/obstacle_file.h"
 #include "host/io/state_file.h"
 #include "host/model/initial_state.h"
 

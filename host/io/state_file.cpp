@@ -12,6 +12,7 @@
 #include "host/base/message_text.h"
 #include "host/core/simulation.h"
 #include "host/core/value_limits.h"
+#include "host/io/detail/state_rows.h"
 #include "host/io/npy_file.h"
 #include "host/io/numeric_csv.h"
 #include "host/io/output_file.h"
@@ -19,15 +20,12 @@
 namespace boids {
 namespace {
 
+using state_rows::acceptable_row;
+using state_rows::columns_of;
+using state_rows::row_problem;
+
 World square(double side) {
   return World{side, side, Boundary::kTorus};
-}
-
-const std::vector<std::string> kColumns2 = {"x", "y", "vx", "vy"};
-const std::vector<std::string> kColumns3 = {"x", "y", "z", "vx", "vy", "vz"};
-
-const std::vector<std::string>& columns_of(int dimensions) {
-  return dimensions == 3 ? kColumns3 : kColumns2;
 }
 
 // The shape of a state: (N, 4), or (N, 6) in three dimensions, with 1 <= N <= kMaxBoids.
@@ -42,36 +40,6 @@ void check_state_shape(const NpyMatrix& m, const std::string& name) {
   }
   if (m.rows == 0) fail("no boids (its shape is " + shape + ")");
   if (m.rows > kMaxBoids) fail("more than " + std::to_string(kMaxBoids) + " boids " + shape);
-}
-
-// Whether a row of a state in `dimensions` (positions, then velocities) can be a boid:
-// finite values, positions in the world.
-bool acceptable_row(const double* v, int dimensions, const World& world) {
-  const double side[3] = {world.width, world.height, world.depth};
-  for (int c = 0; c < 2 * dimensions; ++c) {
-    if (!std::isfinite(v[c])) return false;
-  }
-  for (int axis = 0; axis < dimensions; ++axis) {
-    if (!(v[axis] >= 0 && v[axis] < side[axis])) return false;
-  }
-  return true;
-}
-
-// Why such a row cannot be a boid: the first value that is not finite, or a position outside
-// the world; empty when it can.
-std::string row_problem(const double* v, int dimensions, const World& world) {
-  const std::vector<std::string>& names = columns_of(dimensions);
-  for (int c = 0; c < 2 * dimensions; ++c) {
-    if (!std::isfinite(v[c])) return names[c] + " = " + shortest(v[c]) + " is not finite";
-  }
-  const double side[3] = {world.width, world.height, world.depth};
-  for (int axis = 0; axis < dimensions; ++axis) {
-    if (!(v[axis] >= 0 && v[axis] < side[axis])) {
-      return names[axis] + " = " + shortest(v[axis]) + " is outside the world [0, " +
-             shortest(side[axis]) + ")";
-    }
-  }
-  return {};
 }
 
 // The columns of a state, each a column of `state`.
@@ -395,58 +363,6 @@ std::string format_state_file(const std::string& path, const FlockState& state) 
 
 void write_state_file(const std::string& path, const FlockState& state) {
   write_file_atomically(path, format_state_file(path, state));
-}
-
-// Why an obstacle cannot be: its centre outside the world, or its radius not > 0; empty when
-// it can.
-std::string obstacle_problem(const Obstacle& o, const World& world, int dimensions) {
-  const double v[6] = {o.x, o.y, o.z, 0, 0, 0};
-  const double flat[4] = {o.x, o.y, 0, 0};
-  std::string problem = row_problem(dimensions == 3 ? v : flat, dimensions, world);
-  if (problem.empty() && !(o.radius > 0 && std::isfinite(o.radius))) {
-    problem = "radius = " + shortest(o.radius) + " is not > 0";
-  }
-  return problem;
-}
-
-std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
-                                      const World& world, int dimensions) {
-  std::vector<Obstacle> obstacles;
-  const bool sphere = dimensions == 3;
-  parse_numeric_csv(
-      text, "obstacle file", name,
-      sphere ? std::vector<std::string>{"x", "y", "z", "radius"}
-             : std::vector<std::string>{"x", "y", "radius"},
-      [&](const std::vector<double>& v, const RowError& error) {
-        const Obstacle o = sphere ? Obstacle{v[0], v[1], v[3], v[2]} : Obstacle{v[0], v[1], v[2]};
-        const std::string problem = obstacle_problem(o, world, dimensions);
-        if (!problem.empty()) error.fail(problem);
-        if (obstacles.size() >= kMaxObstacles) {
-          error.fail("more than " + std::to_string(kMaxObstacles) + " obstacles");
-        }
-        obstacles.push_back(o);
-      });
-  return obstacles;
-}
-
-std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
-                                        const std::string& what, int dimensions) {
-  if (obstacles.size() > kMaxObstacles) {
-    throw InputError(what + ": more than " + std::to_string(kMaxObstacles) + " obstacles");
-  }
-  for (std::size_t row = 0; row < obstacles.size(); ++row) {
-    const std::string problem = obstacle_problem(obstacles[row], world, dimensions);
-    if (!problem.empty()) {
-      throw InputError(what + ", row " + std::to_string(row) + ": " + problem);
-    }
-  }
-  return obstacles;
-}
-
-std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world,
-                                         int dimensions) {
-  return parse_obstacles(read_csv_file(path, "obstacle file", kMaxObstacles), path, world,
-                         dimensions);
 }
 
 void check_state_values(const FlockState& state, Precision precision, const std::string& file,

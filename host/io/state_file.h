@@ -2,8 +2,8 @@
 // boid a line, in input order. Numbers are written in the shortest form that reads back as the
 // same double. A name ending in .npy (any case) is a NumPy file instead: float64 '<f8', shape
 // (N, 4) or (N, 6), the same columns, rows in input order (written in C order; Fortran order is
-// read too). The header or the shape gives the state's dimensions. Obstacle files: CSV with the
-// header `x,y,radius` (spheres `x,y,z,radius` in three dimensions), one obstacle a line.
+// read too). The header or the shape gives the state's dimensions. Obstacle files are
+// host/io/obstacle_file.h's.
 #pragma once
 
 #include <cstdint>
@@ -97,19 +97,6 @@ std::string format_state_file(const std::string& path, const FlockState& state);
 
 // Writes them, whole or not at all.
 void write_state_file(const std::string& path, const FlockState& state);
-
-// Reads and validates an obstacle file for `world` in `dimensions`: the exact header, three
-// (four) finite numbers a line, centres in the world, radii > 0. An empty list (a header
-// alone) is allowed.
-std::vector<Obstacle> read_obstacle_file(const std::string& path, const World& world,
-                                         int dimensions = 2);
-std::vector<Obstacle> parse_obstacles(const std::string& text, const std::string& name,
-                                      const World& world, int dimensions = 2);
-
-// Obstacles given in memory, checked as a file's rows; a refusal names `what` and the row
-// (0-based).
-std::vector<Obstacle> checked_obstacles(std::vector<Obstacle> obstacles, const World& world,
-                                        const std::string& what, int dimensions = 2);
 
 // Throws InputError naming the file, the line and the column (a .npy file's row) of a
 // velocity component beyond `precision`'s largest_state_speed (host/core/value_limits.h).

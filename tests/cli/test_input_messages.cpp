@@ -11,6 +11,7 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/io/obstacle_file.h"
 #include "host/io/state_file.h"
 #include "host/tools/options.h"
 #include "tests/support/test_directory.h"

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "host/base/errors.h"
+#include "host/io/obstacle_file.h"
 #include "host/io/state_file.h"
 #include "tests/fuzz/fuzz_support.h"
 
