@@ -14,10 +14,19 @@
 #include "host/base/message_text.h"
 #include "host/core/flight_rules.h"
 #include "host/core/value_limits.h"
+#include "host/io/detail/checkpoint_source.h"
 #include "host/model/initial_state.h"
 
 namespace boids {
 namespace {
+
+using checkpoint_detail::FileSource;
+using checkpoint_detail::Header;
+using checkpoint_detail::json;
+using checkpoint_detail::read_value;
+using checkpoint_detail::refuse_checkpoint;
+using checkpoint_detail::Source;
+using checkpoint_detail::StringSource;
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "checkpoints are little-endian");
 
@@ -35,170 +44,6 @@ std::vector<const std::vector<double>*> state_columns(const FlockState& s) {
 constexpr std::uint32_t kMaxHeaderBytes = 64u << 20;  // room for kMaxObstacles obstacles
 
 using json = nlohmann::json;
-
-[[noreturn]] void refuse_checkpoint(const std::string& name, const std::string& why) {
-  throw InputError("checkpoint " + quoted_path(name) + ": " + why);
-}
-
-// Where a checkpoint's bytes come from: a file read in pieces, or a string (the fuzzer's).
-class Source {
- public:
-  Source(const std::string& name, std::uint64_t size) : name_(name), size_(size) {}
-  virtual ~Source() = default;
-  // Reads exactly `size` bytes into `out` and adds them to the checksum.
-  void read(void* out, std::size_t size) {
-    if (size > size_ - offset_) refuse("the file is truncated");
-    fill(out, size);
-    offset_ += size;
-    sum_.add(out, size);
-  }
-  std::uint64_t remaining() const { return size_ - offset_; }
-  std::uint64_t offset() const { return offset_; }
-  std::uint64_t checksum() const { return sum_.value(); }
-  [[noreturn]] void refuse(const std::string& why) const { refuse_checkpoint(name_, why); }
-  const std::string& name() const { return name_; }
-
- protected:
-  virtual void fill(void* out, std::size_t size) = 0;
-
- private:
-  std::string name_;
-  std::uint64_t size_, offset_ = 0;
-  Checksum sum_;
-};
-
-class StringSource final : public Source {
- public:
-  StringSource(const std::string& bytes, const std::string& name)
-      : Source(name, bytes.size()), bytes_(bytes) {}
-
- private:
-  void fill(void* out, std::size_t size) override {
-    std::memcpy(out, bytes_.data() + at_, size);
-    at_ += size;
-  }
-  const std::string& bytes_;
-  std::size_t at_ = 0;
-};
-
-class FileSource final : public Source {
- public:
-  FileSource(std::ifstream& in, const std::string& name, std::uint64_t size)
-      : Source(name, size), in_(in) {}
-
- private:
-  void fill(void* out, std::size_t size) override {
-    if (!in_.read(static_cast<char*>(out), static_cast<std::streamsize>(size))) {
-      throw RuntimeError("cannot read checkpoint " + quoted_path(name()) +
-                         " (did it change while it was read?)");
-    }
-  }
-  std::ifstream& in_;
-};
-
-template <typename T>
-T read_value(Source& source) {
-  T value;
-  source.read(&value, sizeof value);
-  return value;
-}
-
-// The header's values, each checked: a missing or mistyped field is named.
-class Header {
- public:
-  Header(const json& j, Source& source) : j_(j), source_(source) {}
-
-  bool has(const char* key) const { return j_.contains(key); }
-  const json& field(const char* key) const {
-    if (!j_.contains(key)) source_.refuse("the header has no '" + std::string(key) + "'");
-    return j_.at(key);
-  }
-  double number(const char* key) const {
-    const json& v = field(key);
-    if (!v.is_number()) source_.refuse("'" + std::string(key) + "' is not a number");
-    const double x = v.get<double>();
-    if (!std::isfinite(x)) source_.refuse("'" + std::string(key) + "' is not finite");
-    return x;
-  }
-  std::uint64_t whole(const char* key) const {
-    const json& v = field(key);
-    if (!v.is_number_unsigned()) source_.refuse("'" + std::string(key) + "' is not a count");
-    return v.get<std::uint64_t>();
-  }
-  std::string text(const char* key) const {
-    const json& v = field(key);
-    if (!v.is_string()) source_.refuse("'" + std::string(key) + "' is not text");
-    return v.get<std::string>();
-  }
-  // Two numbers (x, y), or three (x, y, z) in three dimensions.
-  Vec3 pair(const json& v, const char* key, int dimensions = 2) const {
-    const auto n = static_cast<std::size_t>(dimensions);
-    bool numbers = v.is_array() && v.size() == n;
-    for (std::size_t k = 0; numbers && k < n; ++k) numbers = v[k].is_number();
-    if (!numbers) {
-      source_.refuse("'" + std::string(key) + "' is not " + (n == 3 ? "three" : "two") +
-                     " numbers");
-    }
-    return {v[0].get<double>(), v[1].get<double>(), n == 3 ? v[2].get<double>() : 0.0};
-  }
-  // One of an enumeration's values, by the name to_string gives it.
-  template <typename E>
-  E choice(const char* key, std::initializer_list<E> values) const {
-    const std::string name = text(key);
-    for (E value : values)
-      if (to_string(value) == name) return value;
-    source_.refuse("'" + std::string(key) + "' is " + quoted(name) + ", not a known value");
-  }
-
- private:
-  const json& j_;
-  Source& source_;
-};
-
-FlockParams params_of(const Header& h, const json& j, Source& source) {
-  FlockParams p;
-  // A 2D flight's description has no "dimensions" (checkpoints from before 3D read alike).
-  if (j.contains("dimensions")) {
-    if (h.whole("dimensions") != 3) source.refuse("'dimensions' is not 3");
-    p.dimensions = 3;
-  }
-  const int d = p.dimensions;
-  p.model = h.choice("model", {Model::kBoids, Model::kSteering, Model::kVicsek});
-  p.radius = h.number("radius");
-  p.separation = h.number("separation");
-  p.alignment = h.number("alignment");
-  p.cohesion = h.number("cohesion");
-  p.max_speed = h.number("max_speed");
-  const Vec3 world = h.pair(h.field("world"), "world");
-  p.world = {world.x, world.y, h.choice("boundary", {Boundary::kTorus, Boundary::kWalls})};
-  if (d == 3) p.world.depth = h.number("depth");
-  p.separation_radius = h.number("separation_radius");
-  p.fov = h.number("fov");
-  p.noise = h.number("noise");
-  p.dt = h.number("dt");
-  p.wall_distance = h.number("wall_distance");
-  p.has_goal = !h.field("goal").is_null();
-  if (p.has_goal) p.goal = h.pair(h.field("goal"), "goal", d);
-  p.goal_weight = h.number("goal_weight");
-  if (h.has("arrival_radius")) p.arrival_radius = h.number("arrival_radius");
-  p.wind = h.pair(h.field("wind"), "wind", d);
-  p.update = h.choice("update", {Update::kSynchronous, Update::kInPlace});
-  const json& obstacles = h.field("obstacles");
-  if (!obstacles.is_array()) source.refuse("'obstacles' is not a list");
-  const std::size_t columns = d == 3 ? 4 : 3;  // (x, y, radius) or (x, y, z, radius)
-  for (const json& o : obstacles) {
-    bool numbers = o.is_array() && o.size() == columns;
-    for (std::size_t k = 0; numbers && k < columns; ++k) numbers = o[k].is_number();
-    if (!numbers) {
-      source.refuse(d == 3 ? "an obstacle is not four numbers (x, y, z, radius)"
-                           : "an obstacle is not three numbers (x, y, radius)");
-    }
-    Obstacle obstacle{o[0].get<double>(), o[1].get<double>(), o[columns - 1].get<double>()};
-    if (d == 3) obstacle.z = o[2].get<double>();
-    p.obstacles.push_back(obstacle);
-  }
-  return p;
-}
 
 // The flight as the command line checks it, before its boids are read: through the same rules
 // (host/core/flight_rules.h), for the checksum guards against damage, not against a header
@@ -308,53 +153,7 @@ Checkpoint parse(Source& source) {
   return c;
 }
 
-json obstacles_json(const std::vector<Obstacle>& obstacles, int dimensions) {
-  json list = json::array();
-  for (const Obstacle& o : obstacles) {
-    list.push_back(dimensions == 3 ? json{o.x, o.y, o.z, o.radius} : json{o.x, o.y, o.radius});
-  }
-  return list;
-}
-
 }  // namespace
-
-std::string flight_description(const SimulationConfig& config) {
-  const FlockParams& p = config.params;
-  nlohmann::ordered_json j;
-  j["backend"] = to_string(config.backend);
-  j["method"] = to_string(config.method);
-  j["precision"] = to_string(config.precision);
-  j["seed"] = config.seed;
-  j["model"] = to_string(p.model);
-  j["radius"] = p.radius;
-  j["separation"] = p.separation;
-  j["alignment"] = p.alignment;
-  j["cohesion"] = p.cohesion;
-  j["max_speed"] = p.max_speed;
-  j["world"] = {p.world.width, p.world.height};
-  j["boundary"] = to_string(p.world.boundary);
-  j["separation_radius"] = p.separation_radius;
-  j["fov"] = p.fov;
-  j["noise"] = p.noise;
-  j["dt"] = p.dt;
-  j["wall_distance"] = p.wall_distance;
-  // In three dimensions the goal, the wind and the obstacles have a z; a 2D flight's
-  // description stays as it was, so that its checkpoints and sweep checksums do not change.
-  const bool box = p.dimensions == 3;
-  const json goal = box ? json{p.goal.x, p.goal.y, p.goal.z} : json{p.goal.x, p.goal.y};
-  j["goal"] = p.has_goal ? goal : json(nullptr);
-  j["goal_weight"] = p.goal_weight;
-  // Only where it is on, as the box's fields: a flight without it is described as before.
-  if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
-  j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
-  j["update"] = to_string(p.update);
-  j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);
-  if (box) {
-    j["dimensions"] = 3;
-    j["depth"] = p.world.depth;
-  }
-  return j.dump();
-}
 
 Checkpoint checkpoint_of(const Simulation& sim) {
   return {sim.config(), sim.steps_taken(), sim.state(), sim.backend_order()};

@@ -1,0 +1,110 @@
+// A checkpoint's flight as its header describes it, both ways: the description written
+// (flight_description), and the parameters read back from it, each checked (params_of).
+#include <nlohmann/json.hpp>
+
+#include "host/io/checkpoint.h"
+#include "host/io/detail/checkpoint_source.h"
+
+namespace boids {
+namespace {
+
+using checkpoint_detail::json;
+
+json obstacles_json(const std::vector<Obstacle>& obstacles, int dimensions) {
+  json list = json::array();
+  for (const Obstacle& o : obstacles) {
+    list.push_back(dimensions == 3 ? json{o.x, o.y, o.z, o.radius} : json{o.x, o.y, o.radius});
+  }
+  return list;
+}
+
+}  // namespace
+
+namespace checkpoint_detail {
+
+FlockParams params_of(const Header& h, const json& j, Source& source) {
+  FlockParams p;
+  // A 2D flight's description has no "dimensions" (checkpoints from before 3D read alike).
+  if (j.contains("dimensions")) {
+    if (h.whole("dimensions") != 3) source.refuse("'dimensions' is not 3");
+    p.dimensions = 3;
+  }
+  const int d = p.dimensions;
+  p.model = h.choice("model", {Model::kBoids, Model::kSteering, Model::kVicsek});
+  p.radius = h.number("radius");
+  p.separation = h.number("separation");
+  p.alignment = h.number("alignment");
+  p.cohesion = h.number("cohesion");
+  p.max_speed = h.number("max_speed");
+  const Vec3 world = h.pair(h.field("world"), "world");
+  p.world = {world.x, world.y, h.choice("boundary", {Boundary::kTorus, Boundary::kWalls})};
+  if (d == 3) p.world.depth = h.number("depth");
+  p.separation_radius = h.number("separation_radius");
+  p.fov = h.number("fov");
+  p.noise = h.number("noise");
+  p.dt = h.number("dt");
+  p.wall_distance = h.number("wall_distance");
+  p.has_goal = !h.field("goal").is_null();
+  if (p.has_goal) p.goal = h.pair(h.field("goal"), "goal", d);
+  p.goal_weight = h.number("goal_weight");
+  if (h.has("arrival_radius")) p.arrival_radius = h.number("arrival_radius");
+  p.wind = h.pair(h.field("wind"), "wind", d);
+  p.update = h.choice("update", {Update::kSynchronous, Update::kInPlace});
+  const json& obstacles = h.field("obstacles");
+  if (!obstacles.is_array()) source.refuse("'obstacles' is not a list");
+  const std::size_t columns = d == 3 ? 4 : 3;  // (x, y, radius) or (x, y, z, radius)
+  for (const json& o : obstacles) {
+    bool numbers = o.is_array() && o.size() == columns;
+    for (std::size_t k = 0; numbers && k < columns; ++k) numbers = o[k].is_number();
+    if (!numbers) {
+      source.refuse(d == 3 ? "an obstacle is not four numbers (x, y, z, radius)"
+                           : "an obstacle is not three numbers (x, y, radius)");
+    }
+    Obstacle obstacle{o[0].get<double>(), o[1].get<double>(), o[columns - 1].get<double>()};
+    if (d == 3) obstacle.z = o[2].get<double>();
+    p.obstacles.push_back(obstacle);
+  }
+  return p;
+}
+
+}  // namespace checkpoint_detail
+
+std::string flight_description(const SimulationConfig& config) {
+  const FlockParams& p = config.params;
+  nlohmann::ordered_json j;
+  j["backend"] = to_string(config.backend);
+  j["method"] = to_string(config.method);
+  j["precision"] = to_string(config.precision);
+  j["seed"] = config.seed;
+  j["model"] = to_string(p.model);
+  j["radius"] = p.radius;
+  j["separation"] = p.separation;
+  j["alignment"] = p.alignment;
+  j["cohesion"] = p.cohesion;
+  j["max_speed"] = p.max_speed;
+  j["world"] = {p.world.width, p.world.height};
+  j["boundary"] = to_string(p.world.boundary);
+  j["separation_radius"] = p.separation_radius;
+  j["fov"] = p.fov;
+  j["noise"] = p.noise;
+  j["dt"] = p.dt;
+  j["wall_distance"] = p.wall_distance;
+  // In three dimensions the goal, the wind and the obstacles have a z; a 2D flight's
+  // description stays as it was, so that its checkpoints and sweep checksums do not change.
+  const bool box = p.dimensions == 3;
+  const json goal = box ? json{p.goal.x, p.goal.y, p.goal.z} : json{p.goal.x, p.goal.y};
+  j["goal"] = p.has_goal ? goal : json(nullptr);
+  j["goal_weight"] = p.goal_weight;
+  // Only where it is on, as the box's fields: a flight without it is described as before.
+  if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
+  j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
+  j["update"] = to_string(p.update);
+  j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);
+  if (box) {
+    j["dimensions"] = 3;
+    j["depth"] = p.world.depth;
+  }
+  return j.dump();
+}
+
+}  // namespace boids
