@@ -23,7 +23,6 @@ namespace {
 
 using hdf5::Id;
 
-constexpr int kDeflateLevel = kTrajectoryDeflateLevel;
 // Chunks compressed at a time: enough for every thread, few enough that a frame of a hundred
 // million boids is not held compressed whole.
 constexpr std::size_t kChunkBatch = 64;
@@ -47,7 +46,7 @@ class TrajectoryWriter::File {
   void close();
   TrajectoryFrameLayout frame_layout() const {
     return {count_, std::min<std::uint64_t>(count_, kTrajectoryChunkBoids), dimensions_,
-            kDeflateLevel};
+            kTrajectoryDeflateLevel};
   }
   // The chunks of `state`'s rows, compressed here.
   TrajectoryChunks chunks_of(const FlockState& state);
@@ -258,7 +257,8 @@ Id TrajectoryWriter::File::make_series(hid_t group, const char* name, hid_t type
   check_status(H5Pset_chunk(layout.get(), rank, chunk), what);
   if (per_boid) {
     check_status(H5Pset_shuffle(layout.get()), what);
-    check_status(H5Pset_deflate(layout.get(), static_cast<unsigned>(kDeflateLevel)), what);
+    check_status(H5Pset_deflate(layout.get(), static_cast<unsigned>(kTrajectoryDeflateLevel)),
+                 what);
   }
   return Id(
       check(H5Dcreate2(group, name, type, space.get(), H5P_DEFAULT, layout.get(), H5P_DEFAULT),
@@ -287,7 +287,8 @@ TrajectoryChunks TrajectoryWriter::File::chunks_of(const FlockState& state) {
                         std::vector<std::vector<unsigned char>>& out) {
     const FrameColumns columns = frame_columns(state, dimensions_, zeros_);
     compress_row_chunks(quantity == 0 ? columns.position.data() : columns.velocity.data(),
-                        dimensions_, count_, frame_layout().chunk_boids, first, kDeflateLevel, out);
+                        dimensions_, count_, frame_layout().chunk_boids, first,
+                        kTrajectoryDeflateLevel, out);
   };
 }
 

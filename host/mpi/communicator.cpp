@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "host/base/errors.h"
 #include "host/mpi/record_type.h"
 
 namespace boids::mpi {
@@ -393,6 +394,16 @@ bool none_refused(const std::string& problem, std::string& refusal) {
     at += one.size() + 1;
   }
   return false;
+}
+
+bool none_refused(const std::function<void()>& check, std::string& refusal) {
+  std::string problem;
+  try {
+    check();
+  } catch (const InputError& e) {
+    problem = e.what();
+  }
+  return none_refused(problem, refusal);
 }
 
 std::vector<bool> on_every_rank(const std::vector<bool>& values) {

@@ -137,6 +137,8 @@ std::vector<bool> on_every_rank(const std::vector<bool>& values);
 // Whether every rank's `problem` is empty; where one is not, `refusal` (on rank 0) becomes the
 // lowest such rank's: the first in the flock's order, where ranks hold its parts in order.
 bool none_refused(const std::string& problem, std::string& refusal);
+// The same for the InputError `check` throws here, if any (its words are the problem).
+bool none_refused(const std::function<void()>& check, std::string& refusal);
 
 // The untyped collectives behind the templates: counts of records of `record_bytes` each
 // (RecordExchange: data[k][r] and counts[k][r] are list k's records for rank r).

@@ -41,17 +41,6 @@ std::uint64_t lines_of(const std::string& text) {
   return breaks + (!text.empty() && text.back() != '\n' ? 1 : 0);
 }
 
-// The first problem `check` finds (an InputError's words), "" where none.
-template <typename Check>
-std::string problem_of(const Check& check) {
-  try {
-    check();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // A rank's first row, for the lowest rank that has one to give every rank boid 0.
 struct FirstRow {
   std::uint64_t has = 0;
@@ -129,15 +118,21 @@ std::optional<CsvStripe> read_csv_stripe(const std::string& path, const World& w
   const CsvPiece piece{static_cast<std::size_t>(before + 1), end == size};
 
   // One process refuses a NUL byte anywhere before it parses a line, then the first bad line.
-  std::string problem = problem_of([&] {
-    if (!text.empty()) check_text(text, "state file", name, piece.first_line);
-  });
-  if (!none_refused(problem, refusal)) return std::nullopt;
+  const bool text_ok = none_refused(
+      [&] {
+        if (!text.empty()) check_text(text, "state file", name, piece.first_line);
+      },
+      refusal);
+  if (!text_ok) return std::nullopt;
   CsvStripe stripe;
-  problem = problem_of([&] {
-    stripe.rows = parse_state_piece(text, name, w, dimensions, piece, before > 0 ? before - 1 : 0);
-  });
-  if (!none_refused(problem, refusal)) return std::nullopt;
+  stripe.name = name;
+  const bool rows_ok = none_refused(
+      [&] {
+        stripe.rows =
+            parse_state_piece(text, name, w, dimensions, piece, before > 0 ? before - 1 : 0);
+      },
+      refusal);
+  if (!rows_ok) return std::nullopt;
   text = {};
 
   const std::vector<std::uint64_t> rows =
@@ -146,13 +141,15 @@ std::optional<CsvStripe> read_csv_stripe(const std::string& path, const World& w
     if (r < k) stripe.first += rows[r];
     stripe.whole += rows[r];
   }
-  problem = problem_of([&] {
-    if (rank() == 0 && stripe.whole == 0) {
-      RowError("state file", name, whole_lines + 1)
-          .fail("no boids (the file ends after the header)");
-    }
-  });
-  if (!none_refused(problem, refusal)) return std::nullopt;
+  const bool some_rows = none_refused(
+      [&] {
+        if (rank() == 0 && stripe.whole == 0) {
+          RowError("state file", name, whole_lines + 1)
+              .fail("no boids (the file ends after the header)");
+        }
+      },
+      refusal);
+  if (!some_rows) return std::nullopt;
   stripe.first_boid = first_boid(stripe.rows);
   return stripe;
 }

@@ -17,10 +17,11 @@
 namespace boids::mpi {
 
 // A rank's rows of the file, its stripe of the flock's input indices: rows [first, first +
-// rows.size()) of the `whole` file's; and the file's first boid, on every rank.
+// rows.size()) of the `whole` file's; the file's first boid and its name, on every rank.
 struct CsvStripe {
   FlockState rows, first_boid;
   std::uint64_t first = 0, whole = 0;
+  std::string name;
 };
 
 // Every rank's stripe of the CSV state file `path` for `world` (both read on rank 0 alone), or

@@ -294,24 +294,18 @@ std::optional<RankFlock> RankFlock::read_csv(
     const std::function<void(const FlockState&)>& check_first, std::string& refusal) {
   std::optional<CsvStripe> read = read_csv_stripe(path, config.params.world, refusal);
   if (!read) return std::nullopt;
-  std::string name = path;
-  broadcast(name);
   const FlockState& rows = read->rows;
-  std::string problem;
-  try {
-    if (rank() == 0) check_first(read->first_boid);
-  } catch (const InputError& e) {
-    problem = e.what();
-  }
-  if (!none_refused(problem, refusal)) return std::nullopt;
+  const bool first_ok = none_refused(
+      [&] {
+        if (rank() == 0) check_first(read->first_boid);
+      },
+      refusal);
+  if (!first_ok) return std::nullopt;
   const SimulationConfig flight = broadcast_config(config, read->first_boid, 0);
   const FlockParams& p = flight.params;
-  try {
-    check_start_file(rows, name, flight.precision, p, read->first);
-  } catch (const InputError& e) {
-    problem = e.what();
-  }
-  if (!none_refused(problem, refusal)) return std::nullopt;
+  const bool rows_ok = none_refused(
+      [&] { check_start_file(rows, read->name, flight.precision, p, read->first); }, refusal);
+  if (!rows_ok) return std::nullopt;
   const std::vector<double>& axis = p.dimensions == 3 ? rows.z : rows.y;
   std::vector<double> along(axis.begin(), axis.end());
   double largest_share = 1;

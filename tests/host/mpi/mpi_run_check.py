@@ -167,12 +167,35 @@ def rank_process(rank):
     return None
 
 
+def kill_and_expect_the_output_kept(run_, victim, target, when):
+    """Kills rank `victim` of the run `run_` (`when`: words for the moment, in messages): the run
+    must end with an error, not hang, and leave `target` holding "the previous output"."""
+    os.kill(victim, signal.SIGKILL)
+    try:
+        run_.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        run_.kill()
+        check(False, f"a run whose rank was killed {when} hung")
+        return False
+    check(run_.returncode != 0, f"a run whose rank was killed {when} exited {run_.returncode}")
+    with open(target) as f:
+        check(f.read() == "the previous output",
+              f"a run whose rank was killed {when} changed the file its --save names")
+    return True
+
+
+def with_previous_output(name):
+    """A file in WORK holding "the previous output", for a run's --save to leave alone."""
+    target = os.path.join(WORK, name)
+    with open(target, "w") as f:
+        f.write("the previous output")
+    return target
+
+
 def killed_rank_ends_the_run():
     """A rank killed in flight ends the whole run with an error, not a hang, and the output
     the ranks would have written together leaves the file there before it as it was."""
-    marker = os.path.join(WORK, "long-flight.npy")
-    with open(marker, "w") as f:
-        f.write("the previous output")
+    marker = with_previous_output("long-flight.npy")
     run_ = subprocess.Popen(mpirun(["run", "--count", "20000", "--steps", "100000000", "--save",
                                     marker]), env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -187,18 +210,8 @@ def killed_rank_ends_the_run():
         run_.kill()
         return
     time.sleep(1.0)  # well into the flight
-    os.kill(victim, signal.SIGKILL)
-    try:
-        _, err = run_.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        run_.kill()
-        check(False, "a run whose rank was killed hung")
-        return
-    check(run_.returncode != 0, f"a run whose rank was killed exited {run_.returncode}")
-    with open(marker) as f:
-        check(f.read() == "the previous output",
-              "a run whose rank was killed changed the file its --save names")
-    print(f"a killed rank ended the run: exit {run_.returncode}")
+    if kill_and_expect_the_output_kept(run_, victim, marker, "in flight"):
+        print(f"a killed rank ended the run: exit {run_.returncode}")
 
 
 def killed_rank_mid_write():
@@ -208,9 +221,7 @@ def killed_rank_mid_write():
         print("a rank killed in the ranks' write: left to the default build (its flight of "
               "2,000,000 boids takes minutes under the sanitizers)")
         return
-    target = os.path.join(WORK, "big-save.csv")
-    with open(target, "w") as f:
-        f.write("the previous output")
+    target = with_previous_output("big-save.csv")
     run_ = subprocess.Popen(mpirun(["run", "--count", "2000000", "--density", "0.012", "--steps",
                                     "1", "--save", target]), env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -230,19 +241,9 @@ def killed_rank_mid_write():
         run_.kill()
         run_.communicate()
         return
-    os.kill(victim, signal.SIGKILL)
-    try:
-        _, err = run_.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        run_.kill()
-        check(False, "a run whose rank was killed in a write hung")
-        return
-    check(run_.returncode != 0, f"a run whose rank was killed in a write exited {run_.returncode}")
-    with open(target) as f:
-        check(f.read() == "the previous output",
-              "a run whose rank was killed in a write changed the file its --save names")
-    print(f"a rank killed in the ranks' write ended the run: exit {run_.returncode}, "
-          "the previous output whole")
+    if kill_and_expect_the_output_kept(run_, victim, target, "in a write"):
+        print(f"a rank killed in the ranks' write ended the run: exit {run_.returncode}, "
+              "the previous output whole")
 
 
 def main():
