@@ -97,6 +97,51 @@ BOIDS_HD BOIDS_INLINE void noise_cone(double noise, std::uint64_t key, std::uint
           turn[3]);
 }
 
+// Wander's draws (kernels/world_terms.h): the key of axis `axis` (0, 1, 2), salted from the
+// run's noise key ("wander").
+BOIDS_HD BOIDS_INLINE std::uint64_t wander_axis_key(std::uint64_t noise_key, int axis) {
+  return mix64(mix64(noise_key ^ 0x77616e6465720000ULL) ^ static_cast<std::uint64_t>(axis + 1));
+}
+
+// Steps between wander's random knots: a power of two, so that the fraction of the way from
+// one knot to the next is exact.
+inline constexpr std::uint64_t kWanderPeriod = 32;
+
+// One axis of boid `id`'s wander drift at `step`: a value noise in [-1, 1], uniform draws at
+// every kWanderPeriod-th step (keyed by (axis key, knot, id)) eased into one another by
+// smoothstep, f^2 (3 - 2 f). It drifts a little each step, never jumps, and needs no state: a
+// run resumed or split over ranks draws the same.
+BOIDS_HD BOIDS_INLINE double wander_drift(std::uint64_t axis_key, std::uint64_t step, index_t id) {
+  const std::uint64_t knot = step / kWanderPeriod;
+  const double f = static_cast<double>(step % kWanderPeriod) / static_cast<double>(kWanderPeriod);
+  const double ease = f * f * (3 - 2 * f);
+  const double from = 2 * noise_unit(axis_key, knot, id) - 1;
+  const double to = 2 * noise_unit(axis_key, knot + 1, id) - 1;
+  return from + (to - from) * ease;
+}
+
+// Wander's steering direction for a boid moving at v: the part of its drift s across the
+// heading, s - (s.u) u with u = v / |v| (all of s for a boid at rest), in double. A velocity
+// with a component beyond 2^510 is scaled by 2^-600 (exactly) before its square is taken.
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE void across_heading(const double (&s)[D], const Real (&v)[D],
+                                          double (&w)[D]) {
+  bool huge = false;
+  for (int a = 0; a < D; ++a) huge = huge | (fabs(static_cast<double>(v[a])) > 0x1.0p510);
+  double u[D];
+  for (int a = 0; a < D; ++a) u[a] = static_cast<double>(v[a]) * (huge ? 0x1.0p-600 : 1.0);
+  double square = u[0] * u[0];
+  for (int a = 1; a < D; ++a) square += u[a] * u[a];
+  const double length = sqrt(square);
+  const bool moving = length > 0;
+  double along = 0;
+  for (int a = 0; a < D; ++a) {
+    u[a] = moving ? u[a] / length : 0.0;
+    along += s[a] * u[a];
+  }
+  for (int a = 0; a < D; ++a) w[a] = s[a] - along * u[a];
+}
+
 // Turns v by the 3D turn (cos theta, sin theta, cos phi, sin phi) about its own direction u, in
 // double, and rounds it to Real; its length is kept. The cap is built on u's orthonormal
 // basis e1, e2, taken without trigonometry (Duff et al., "Building an orthonormal basis,

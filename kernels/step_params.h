@@ -17,6 +17,9 @@ inline constexpr double kCohesionGain = 0.005;
 // avoidance distance), the goal pulls with kGoalGain per unit of its weight.
 inline constexpr double kAvoidGain = 0.1;
 inline constexpr double kGoalGain = 0.02;
+// Wander turns a boids-model boid by at most kWanderGain v_max per unit of its weight each
+// step (the steering model's wander is a force of up to its weight times v_max).
+inline constexpr double kWanderGain = 0.05;
 
 // The steering model's constants (seed 002's lab): separation steers 1.5 times as hard as its
 // weight says, the summed steering is at most 2.4 v_max per unit of time, speeds are kept in
@@ -69,11 +72,17 @@ struct StepParams {
   const index_t* noise_ids;
 
   // The world's terms, each off unless asked for.
-  bool world_terms;    // walls (pushing), obstacles or a goal: any of them
+  bool world_terms;    // walls (pushing), obstacles, a goal or wander: any of them
   Real wall_distance;  // walls push boids closer than this
   bool has_goal;
   Real goal[3], goal_weight;
   Real arrival_radius;  // the pull shortens within it of the goal (seek_goal); 0: off
+  // Reynolds' wander (wander_lanes): each boid steers across its heading along a drift that
+  // wanders at random, keyed by (noise_key, step, the boid's input index) as the noise is.
+  // Its gain: kWanderGain * weight * v_max (boids), weight * v_max (steering). On, it is one
+  // of the world's terms.
+  bool has_wander;
+  Real wander_gain;
   bool has_wind;
   Real wind[3];                     // added to the velocity every step, times dt
   const Obstacle<Real>* obstacles;  // all of them

@@ -1,8 +1,9 @@
 // What the world and the noise add to a block of boids before they move, one entry per lane:
-// the push of walls and obstacles, the direction to the goal and the noise's rotation. Each is
-// a stage of lane loops that vectorise on CPU threads, as the gathering does (a GPU thread has
-// one lane); the models' steer then reads them. All are computed at the boids' positions
-// before the step, in the order the reference computes them, so the sums agree bit for bit.
+// the push of walls and obstacles, the direction to the goal, wander's steering and the
+// noise's rotation. Each is a stage of lane loops that vectorise on CPU threads, as the
+// gathering does (a GPU thread has one lane); the models' steer then reads them. All are
+// computed from the boids before the step, in the order the reference computes them, so the
+// sums agree bit for bit.
 #pragma once
 
 #include "kernels/noise.h"
@@ -19,6 +20,7 @@ template <typename Real, int Lanes, int D>
 struct LaneTerms {
   Real avoid[D][Lanes];                // walls and obstacles (see avoid_walls)
   Real goal[D][Lanes];                 // the unit direction to the goal, or 0
+  Real wander[D][Lanes];               // wander's steering direction (read only with it)
   double turn[kTurnValues<D>][Lanes];  // the noise's turn
 };
 
@@ -114,6 +116,30 @@ BOIDS_HD inline void seek_goal(LaneTerms<Real, Lanes, D>& t, const LaneBoids<Rea
   }
 }
 
+// Each boid's wander: the part across its heading of its drift, a vector whose components
+// each wander in [-1, 1] (wander_drift, keyed by the boid's input index `ids[lane]`). Taken in
+// double, as the noise is, and rounded to Real.
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void wander_lanes(LaneTerms<Real, Lanes, D>& t,
+                                  const LaneBoids<Real, Lanes, D>& self, const index_t* ids,
+                                  const StepParams<Real>& p) {
+  std::uint64_t keys[D];
+  for (int a = 0; a < D; ++a) keys[a] = wander_axis_key(p.noise_key, a);
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+  for (int lane = 0; lane < Lanes; ++lane) {
+    double s[D], w[D];
+    Real v[D];
+    for (int a = 0; a < D; ++a) {
+      s[a] = wander_drift(keys[a], p.step, ids[lane]);
+      v[a] = self.velocity[a][lane];
+    }
+    across_heading(s, v, w);
+    for (int a = 0; a < D; ++a) t.wander[a][lane] = static_cast<Real>(w[a]);
+  }
+}
+
 // Each boid's noise turn, from its input index `ids[lane]`.
 template <typename Real, int Lanes, int D>
 BOIDS_HD inline void draw_turns(LaneTerms<Real, Lanes, D>& t, const index_t* ids,
@@ -147,7 +173,7 @@ BOIDS_HD BOIDS_INLINE void apply_turn(Real (&v)[D], const LaneTerms<Real, Lanes,
 }
 
 // The stages the step asks for. Within the world's terms every entry is set: no push on a
-// torus without obstacles, a direction of 0 without a goal.
+// torus without obstacles, a direction of 0 without a goal; wander's only with it.
 template <typename Real, int Lanes, int D>
 BOIDS_HD BOIDS_INLINE void compute_lane_terms(LaneTerms<Real, Lanes, D>& t,
                                               const LaneBoids<Real, Lanes, D>& self,
@@ -156,6 +182,7 @@ BOIDS_HD BOIDS_INLINE void compute_lane_terms(LaneTerms<Real, Lanes, D>& t,
     avoid_walls(t, self, p);
     if (p.obstacle_count > 0) avoid_obstacles(t, self, p);
     seek_goal(t, self, p);
+    if (p.has_wander) wander_lanes(t, self, ids, p);
   }
   if (p.has_noise) draw_turns(t, ids, p);
 }

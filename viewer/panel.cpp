@@ -140,6 +140,9 @@ void Viewer::model_controls() {
 void Viewer::variant_controls() {
   if (slider("field of view", ui_.fov, 1, 360, "%.0f deg")) params_dirty_ = true;
   if (slider("noise", ui_.noise, 0, 2 * kPi, "%.3f rad")) params_dirty_ = true;
+  if (ui_.model != Model::kVicsek && slider("wander", ui_.wander, 0, 5, "%.2f")) {
+    params_dirty_ = true;
+  }
   if (ui_.model != Model::kVicsek) {
     double separation_radius = ui_.effective_separation_radius();
     if (slider("separation radius", separation_radius, ui_.radius / 100, ui_.radius, "%.3g")) {

@@ -76,7 +76,10 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
   }
   p.goal_weight = static_cast<Real>(f.has_goal ? f.goal_weight : 0);  // no goal, no pull
   p.arrival_radius = static_cast<Real>(f.has_goal ? f.arrival_radius : 0);
-  p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal;
+  p.has_wander = f.wander > 0;
+  const double wander_gain = f.model == Model::kBoids ? kernels::kWanderGain * f.wander : f.wander;
+  p.wander_gain = static_cast<Real>(wander_gain * f.max_speed);
+  p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal || p.has_wander;
   p.has_wind = f.wind.x != 0 || f.wind.y != 0 || (f.dimensions == 3 && f.wind.z != 0);
   return p;
 }

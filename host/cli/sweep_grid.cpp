@@ -92,6 +92,7 @@ const std::vector<std::string>& sweepable_options() {
                                                  "separation-radius",
                                                  "speed",
                                                  "wall-distance",
+                                                 "wander",
                                                  "world"};
   return names;
 }

@@ -174,6 +174,7 @@ FlockParams resolve_params(const FlockOptions& o) {
   if (o.separation_radius) p.separation_radius = *o.separation_radius;
   if (o.fov) p.fov = *o.fov;
   if (o.noise) p.noise = *o.noise;
+  if (o.wander) p.wander = *o.wander;
   if (o.wall_distance) p.wall_distance = *o.wall_distance;
   if (o.goal) {
     p.has_goal = true;

@@ -27,6 +27,7 @@ struct FlockOptions {
   std::optional<double> density;
   std::optional<Boundary> boundary;
   std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight, arrival_radius;
+  std::optional<double> wander;
   std::optional<Vec3> goal, wind;
   int goal_values = 0, wind_values = 0;  // how many coordinates each gave
   std::string obstacle_file;

@@ -44,6 +44,7 @@ void check_well_formed(const FlockParams& p) {
   non_negative("--wall-distance", p.wall_distance);
   non_negative("--goal-weight", p.goal_weight);
   non_negative("--arrival-radius", p.arrival_radius);
+  non_negative("--wander", p.wander);
   refuse_if(!(p.fov > 0 && p.fov <= 360),
             "--fov: expected a number in (0, 360], got " + number_text(p.fov));
   refuse_if(!(p.noise >= 0 && p.noise <= 2 * kPi),
@@ -68,9 +69,9 @@ void check_in_place(const FlockParams& p) {
             "--update in-place: only the steering lab's loop updates in place (--model steering)");
   const bool wind = p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0;
   refuse_if(p.fov != defaults.fov || p.noise != 0 || p.has_goal || wind || !p.obstacles.empty() ||
-                !p.world.torus(),
+                !p.world.torus() || p.wander > 0,
             "--update in-place is the steering lab's own loop, which has no field of view, "
-            "noise, goal, wind, obstacles or walls");
+            "noise, goal, wind, obstacles, walls or wander");
 }
 
 // The variants' options against each other and against the world.
@@ -89,6 +90,9 @@ void check_variants(const FlockParams& p) {
                         "steering); under ") +
                 (p.model == Model::kVicsek ? "vicsek every boid flies at the constant speed V"
                                            : "boids the speed is held in [v_max/2, v_max]"));
+  refuse_if(p.wander > 0 && p.model == Model::kVicsek,
+            "--wander: wander steers the boids and steering models; under vicsek a heading "
+            "only aligns and turns by the noise (--noise)");
   refuse_if(p.obstacles.size() > kMaxObstacles, "--obstacles: more than " +
                                                     std::to_string(kMaxObstacles) + " obstacles (" +
                                                     std::to_string(p.obstacles.size()) + ")");

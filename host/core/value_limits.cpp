@@ -141,6 +141,7 @@ void check_params(const FlockParams& p, Precision precision) {
   check_weight("--separation", p.separation, precision);
   check_weight("--alignment", p.alignment, precision);
   check_weight("--cohesion", p.cohesion, precision);
+  check_weight("--wander", p.wander, precision);
   check_length(p.model == Model::kVicsek ? "--speed" : "--max-speed", p.max_speed, precision,
                Zero::kRefused);
   if (p.model == Model::kSteering) check_length("--dt", p.dt, precision, Zero::kRefused);

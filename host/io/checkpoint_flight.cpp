@@ -42,6 +42,7 @@ FlockParams params_of(const Header& h, const json& j, Source& source) {
   p.separation_radius = h.number("separation_radius");
   p.fov = h.number("fov");
   p.noise = h.number("noise");
+  if (h.has("wander")) p.wander = h.number("wander");
   p.dt = h.number("dt");
   p.wall_distance = h.number("wall_distance");
   p.has_goal = !h.field("goal").is_null();
@@ -97,6 +98,7 @@ std::string flight_description(const SimulationConfig& config) {
   j["goal_weight"] = p.goal_weight;
   // Only where it is on, as the box's fields: a flight without it is described as before.
   if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
+  if (p.wander > 0) j["wander"] = p.wander;
   j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
   j["update"] = to_string(p.update);
   j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);

@@ -80,6 +80,10 @@ struct FlockParams {
   // velocity falls with the distance, v_max (g - x) / max(|g - x|, R), and the least speed
   // with it, so that the flock settles at the goal; 0 is off.
   double arrival_radius = 0.0;
+  // Reynolds' wander, its weight (boids and steering models): each boid steers across its
+  // heading along a drift of components wandering in [-1, 1], smooth in the step and keyed by
+  // (seed, step, boid) as the noise is; 0 is off (docs/models.md).
+  double wander = 0.0;
   Vec3 wind;  // a velocity added every step (times dt) before the clamp
   std::vector<Obstacle> obstacles;
   Update update = Update::kSynchronous;

@@ -11,6 +11,7 @@ namespace boids::reference {
 void boids_step(FlockState& s, const FlockParams& p, const StepContext& context) {
   const double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
   const double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
+  const double K_WANDER = 0.05;                            // wander's, per v_max
   const std::size_t n = s.size();
   const double r2 = p.radius * p.radius;
   const double sr = p.effective_separation_radius();
@@ -50,6 +51,14 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
       const double seek = K_GOAL * p.goal_weight * vmax;
       vx += avoid * ux + seek * gx;
       vy += avoid * uy + seek * gy;
+    }
+    if (p.wander > 0) {
+      const double v[2] = {s.vx[i], s.vy[i]};
+      double w[2];
+      wander_direction(context, i, v, 2, w);
+      const double roam = K_WANDER * p.wander * vmax;
+      vx += roam * w[0];
+      vy += roam * w[1];
     }
     if (p.wind.x != 0 || p.wind.y != 0) {
       vx += p.wind.x;

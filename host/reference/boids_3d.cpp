@@ -14,6 +14,7 @@ namespace {
 
 constexpr double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
 constexpr double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
+constexpr double K_WANDER = 0.05;                            // wander's, per v_max
 
 struct Sums {
   int count = 0;
@@ -74,6 +75,15 @@ void boids_step_3d(FlockState& s, const FlockParams& p, const StepContext& conte
       vx += avoid * ux + seek * gx;
       vy += avoid * uy + seek * gy;
       vz += avoid * uz + seek * gz;
+    }
+    if (p.wander > 0) {
+      const double v[3] = {s.vx[i], s.vy[i], s.vz[i]};
+      double w[3];
+      wander_direction(context, i, v, 3, w);
+      const double roam = K_WANDER * p.wander * vmax;
+      vx += roam * w[0];
+      vy += roam * w[1];
+      vz += roam * w[2];
     }
     if (p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0) {
       vx += p.wind.x;

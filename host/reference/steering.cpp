@@ -85,6 +85,14 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
       if (p.arrival_radius > 0) least = (maxSpeed * 0.35) * std::sqrt(gx * gx + gy * gy);
     }
   }
+  if (p.wander > 0) {  // across the heading, with up to its weight times v_max
+    const double v[2] = {vx, vy};
+    double w[2];
+    wander_direction(context, id, v, 2, w);
+    const double roam = p.wander * maxSpeed;
+    ax += roam * w[0];
+    ay += roam * w[1];
+  }
   double fx = ax, fy = ay;
   const bool huge_force = shrink_if_huge(fx, fy);
   const double mag = std::sqrt(fx * fx + fy * fy);

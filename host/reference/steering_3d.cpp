@@ -44,10 +44,11 @@ Gathered gather(const FlockState& s, const FlockParams& p, std::size_t i, double
   return g;
 }
 
-// The rules' steering force on boid i, truncated to the maximum force, and its least speed
-// (0.35 v_max; with arrival, less within the radius as the desired speed is).
-void steering_force(const FlockState& s, const FlockParams& p, std::size_t i, const Gathered& g,
-                    double (&force)[3], double& least) {
+// The rules' steering force on boid i, with the world's and wander's, truncated to the maximum
+// force, and its least speed (0.35 v_max; with arrival, less within the radius as the desired
+// speed is).
+void steering_force(const FlockState& s, const FlockParams& p, const StepContext& context,
+                    std::size_t i, const Gathered& g, double (&force)[3], double& least) {
   least = p.max_speed * 0.35;
   const double maxSpeed = p.max_speed, maxForce = maxSpeed * 2.4;
   const double position[3] = {s.x[i], s.y[i], s.z[i]}, v[3] = {s.vx[i], s.vy[i], s.vz[i]};
@@ -82,6 +83,12 @@ void steering_force(const FlockState& s, const FlockParams& p, std::size_t i, co
       }
     }
   }
+  if (p.wander > 0) {  // across the heading, with up to its weight times v_max
+    double w[3];
+    wander_direction(context, i, v, 3, w);
+    const double roam = p.wander * maxSpeed;
+    for (int a = 0; a < 3; ++a) force[a] += roam * w[a];
+  }
   double f[3] = {force[0], force[1], force[2]};
   const bool huge = shrink_if_huge_3d(f[0], f[1], f[2]);
   const double magnitude = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
@@ -106,7 +113,7 @@ void steering_step_3d(FlockState& s, const FlockParams& p, const StepContext& co
   FlockState next = s;
   for (std::size_t i = 0; i < s.size(); ++i) {
     double force[3], least = 0;
-    steering_force(s, p, i, gather(s, p, i, cos_half), force, least);
+    steering_force(s, p, context, i, gather(s, p, i, cos_half), force, least);
     const double v[3] = {s.vx[i], s.vy[i], s.vz[i]};
     double nv[3];
     for (int a = 0; a < 3; ++a) nv[a] = v[a] + force[a] * dt;

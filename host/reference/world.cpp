@@ -129,6 +129,28 @@ void noise_rotation(const FlockParams& p, const StepContext& context, std::uint6
   polynomial_cos_sin((u - 0.5) * p.noise, c, s);
 }
 
+void wander_direction(const StepContext& context, std::uint64_t id, const double* v, int n,
+                      double* w) {
+  const std::uint64_t wander_key = salted_key(context.noise_key, 0x77616e6465720000ULL);
+  const std::uint64_t knot = context.step / 32;
+  const double f = static_cast<double>(context.step % 32) / 32;
+  const double eased = f * f * (3 - 2 * f);
+  double s[3] = {}, u[3] = {};
+  for (int k = 0; k < n; ++k) {
+    const std::uint64_t key = salted_key(wander_key, static_cast<std::uint64_t>(k + 1));
+    const double here = 2 * noise_draw(key, knot, id) - 1;
+    const double next = 2 * noise_draw(key, knot + 1, id) - 1;
+    s[k] = here + (next - here) * eased;
+    u[k] = v[k];
+  }
+  if (!normalise(u, n)) {
+    for (double& c : u) c = 0;  // at rest: no heading, all of the drift
+  }
+  double along = 0;
+  for (int k = 0; k < n; ++k) along += s[k] * u[k];
+  for (int k = 0; k < n; ++k) w[k] = s[k] - along * u[k];
+}
+
 void offset(const FlockParams& p, double ax, double ay, double bx, double by, double& dx,
             double& dy) {
   dx = bx - ax;

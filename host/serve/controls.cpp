@@ -102,6 +102,7 @@ const ControlRule kControls[] = {
      nullptr},
     {"fov", always, one_degree, full_turn, false, &FlockParams::fov, nullptr},
     {"noise", always, zero, two_pi, false, &FlockParams::noise, nullptr},
+    {"wander", weighted, zero, five, false, &FlockParams::wander, nullptr},
     {"dt", steering, dt_low, dt_high, true, &FlockParams::dt, nullptr},
     {"wall-distance", walled, zero, half_side, false, &FlockParams::wall_distance, nullptr},
     {"goal-weight", goal, zero, five, false, &FlockParams::goal_weight, nullptr},

@@ -138,6 +138,11 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                      }
                      o.noise = eta;
                    });
+  parser.add_value("--wander", "W",
+                   "Reynolds' wander: each boid steers across its heading along a drift that "
+                   "wanders at random, with weight W in [0, 1e6] (boids and steering models; "
+                   "default 0: off)",
+                   [&o](const std::string& v) { o.wander = parse_non_negative("--wander", v); });
   parser.add_value("--obstacles", "FILE",
                    "discs no boid enters, from a CSV file with the header x,y,radius",
                    [&o](const std::string& v) {

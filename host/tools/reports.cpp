@@ -30,6 +30,7 @@ Json params_json(const FlockParams& p) {
   j["separation_radius"] = p.effective_separation_radius();
   j["fov"] = p.fov;
   j["noise"] = p.noise;
+  if (p.wander > 0) j["wander"] = p.wander;
   if (!p.world.torus()) j["wall_distance"] = p.effective_wall_distance();
   const bool box = p.dimensions == 3;
   const Json goal = box ? Json({p.goal.x, p.goal.y, p.goal.z}) : Json({p.goal.x, p.goal.y});

@@ -121,6 +121,13 @@ std::vector<ValidationFlock> variant_flocks() {
     p.goal = {60, 40};
     p.goal_weight = 0.5;
   });
+  variants.add("wander-2", [](FlockParams& p) { p.wander = 2; });
+  variants.add("steering-wander-walls", [](FlockParams& p) {
+    p.model = Model::kSteering;
+    p.max_speed = 30;
+    p.world.boundary = Boundary::kWalls;
+    p.wander = 1.5;
+  });
   return variants.flocks();
 }
 

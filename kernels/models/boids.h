@@ -28,11 +28,11 @@ struct Boids : GathersNeighbours {
     sums.template add<sizeof(Real) == sizeof(double)>(lane, d, d2, other.velocity, near, pushes);
   }
 
-  // The new velocity: the three rules, the world's terms and wind (if compiled in); the speed
-  // clamped into [v_max / 2, v_max]; the noise's turn. Selects, not branches, so that a block's
-  // lanes vectorise: a boid without neighbours keeps its velocity exactly. Returns whether a
-  // length was too large for the seed's arithmetic, to be taken again under `Large`
-  // (length_of).
+  // The new velocity: the three rules, the world's terms (wander among them) and wind (if
+  // compiled in); the speed clamped into [v_max / 2, v_max]; the noise's turn. Selects, not
+  // branches, so that a block's lanes vectorise: a boid without neighbours keeps its velocity
+  // exactly. Returns whether a length was too large for the seed's arithmetic, to be taken
+  // again under `Large` (length_of).
   template <typename E, bool Large, typename Real, int Lanes, int D>
   BOIDS_HD BOIDS_INLINE static bool steer(const Real (&)[D], Real (&v)[D],
                                           const Sums<Real, Lanes, D>& sums,
@@ -50,6 +50,9 @@ struct Boids : GathersNeighbours {
       const Real avoid = Real(kAvoidGain) * p.max_speed;
       const Real seek = Real(kGoalGain) * p.goal_weight * p.max_speed;
       for (int a = 0; a < D; ++a) v[a] += avoid * terms.avoid[a][lane] + seek * terms.goal[a][lane];
+      if (p.has_wander) {
+        for (int a = 0; a < D; ++a) v[a] += p.wander_gain * terms.wander[a][lane];
+      }
     }
     if constexpr (E::kWind) {
       for (int a = 0; a < D; ++a) v[a] += p.wind[a] * p.dt;

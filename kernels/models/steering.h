@@ -52,6 +52,10 @@ struct Steering : GathersNeighbours {
       for (int a = 0; a < D; ++a) {
         force[a] += p.goal_weight * (p.max_speed * terms.goal[a][lane] - v[a]);
       }
+      // Wander steers across the heading with up to its weight times v_max (a unit drift).
+      if (p.has_wander) {
+        for (int a = 0; a < D; ++a) force[a] += p.wander_gain * terms.wander[a][lane];
+      }
       // Arrival: within its radius the goal's term is shorter than a unit, in proportion to
       // the distance, and the least speed falls with it, so that a boid can come to rest.
       if (p.arrival_radius > Real(0)) {

@@ -50,6 +50,8 @@ class Flock:
     separation_radius  separation acts closer than this (default r / 2; steering 0.45 r)
     fov                field of view in degrees, (0, 360]
     noise              each heading turns by U(-noise/2, noise/2) radians each step
+    wander             Reynolds' wander's weight: each boid steers across its heading along a
+                       drift that wanders at random (boids and steering models)
     obstacles          discs no boid enters: rows (x, y, radius), or a CSV file's name;
                        spheres, rows (x, y, z, radius), in three dimensions
     goal, goal_weight  a point (x, y) the boids steer towards, and how hard

@@ -44,6 +44,7 @@ class Flock:
         separation_radius: Optional[_Number] = None,
         fov: Optional[_Number] = None,
         noise: Optional[_Number] = None,
+        wander: Optional[_Number] = None,
         obstacles: Optional[_Obstacles] = None,
         goal: Optional[Union[_Pair, _Triple]] = None,
         goal_weight: Optional[_Number] = None,

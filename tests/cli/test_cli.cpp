@@ -263,6 +263,12 @@ TEST_F(Cli, BadModelAndVariantOptions) {
              {"--arrival-radius", "constant speed"});
   expect_bad({"--model", "steering", "--goal", "5,5", "--arrival-radius", "0"},
              {"--arrival-radius", "> 0"});
+  expect_bad({"--wander", "-1"}, {"--wander", ">= 0"});
+  expect_bad({"--wander", "2e6"}, {"--wander"});
+  expect_bad({"--model", "vicsek", "--wander", "1"}, {"--wander", "under vicsek"});
+  expect_bad(
+      {"--model", "steering", "--update", "in-place", "--backend", "reference", "--wander", "1"},
+      {"--update in-place", "wander"});
   expect_bad({"--wind", "x,1"}, {"--wind"});
   expect_bad({"--world", "0"}, {"--world"});
   expect_bad({"--world", "10,"}, {"--world"});

@@ -27,7 +27,8 @@ FLIGHTS = {
     "seed": dict(count=300, seed=5),
     "steering": dict(count=200, seed=9, model="steering", boundary="walls", noise=0.3, fov=270),
     "vicsek": dict(count=400, seed=2, model="vicsek", noise=1.5, density=4),
-    "goal-wind": dict(count=250, seed=4, goal=(30.0, 60.0), goal_weight=0.5, wind=(0.01, -0.02)),
+    "goal-wind-wander": dict(count=250, seed=4, goal=(30.0, 60.0), goal_weight=0.5,
+                             wind=(0.01, -0.02), wander=0.7),
     "arrival": dict(count=200, seed=7, model="steering", goal=(400.0, 300.0), goal_weight=2,
                     arrival_radius=150),
 }
@@ -44,7 +45,7 @@ def test_step_600_equals_boids_run_save(tmp_path, backend, method, precision):
     assert same_bits(flock.state, np.load(saved))
 
 
-@pytest.mark.parametrize("flight", ["steering", "vicsek", "goal-wind", "arrival"])
+@pytest.mark.parametrize("flight", ["steering", "vicsek", "goal-wind-wander", "arrival"])
 @pytest.mark.parametrize("method", ["naive", "hashed"])
 def test_variants_equal_boids_run_save(tmp_path, flight, method):
     options = dict(FLIGHTS[flight], backend="cpu", method=method)

@@ -204,6 +204,7 @@ inline const std::vector<FlightVariant>& flight_variants() {
          p.has_goal = true;
          p.goal = {20, 80};
          p.wind = {0.02, 0.01};
+         p.wander = 0.5;
        }},
       {"steering",
        [](FlockParams& p) {
@@ -211,6 +212,7 @@ inline const std::vector<FlightVariant>& flight_variants() {
          p.radius = 12;
          p.max_speed = 110;
          p.noise = 0.3;
+         p.wander = 1;
        }},
       {"vicsek",
        [](FlockParams& p) {

@@ -80,6 +80,15 @@ double cos_half_view(const FlockParams& p);
 bool look(const FlockParams& p, double cos_half_view, const FlockState& s, std::size_t i,
           std::size_t j, double& dx, double& dy, double& d2);
 
+// Reynolds' wander for boid `id` moving at v (n = 2 or 3 components) at this step: the part of
+// its drift s across its heading, s - (s.u) u with u = v / |v| (all of s at rest). Each
+// component of s eases, by smoothstep f^2 (3 - 2 f), between uniform draws in [-1, 1] made at
+// every 32nd step (the knots k = step / 32 and k + 1, f = (step mod 32) / 32), drawn for
+// (boid, knot) with the key of that axis: the run's noise key salted by "wander", then by the
+// axis (1, 2, 3).
+void wander_direction(const StepContext& context, std::uint64_t id, const double* v, int n,
+                      double* w);
+
 // Turns (x, y) by boid `id`'s noise at this step; nothing without noise.
 void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
                    double& y);

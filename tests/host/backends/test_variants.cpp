@@ -196,6 +196,83 @@ TEST_P(VariantTest, ArrivalSlowsABoidAtItsGoal) {
   EXPECT_LT(arriving.later, 0.1 * through.later);
 }
 
+// Wander: two lone boids (no rules, so they never interact) fly straight without it; with it
+// each turns one way and then the other as its drift wanders, by its own draws.
+TEST_P(VariantTest, WanderMakesALoneBoidRoam) {
+  struct Roam {
+    double turned = 0;  // the sum of |turn| over the steps, radians
+    int reversals = 0;  // how often the turn changed sides (turns over 1e-3 rad)
+    double parted = 0;  // the largest difference of the two boids' headings, radians
+  };
+  const auto fly = [&](const FlockParams& p, double speed) {
+    const FlockState start = make_state({{20, 20, speed, 0}, {70, 70, speed, 0}});
+    Roam roam;
+    FlockState last = start;
+    int side = 0;
+    run(start, p, 400, [&](int, const FlockState& s) {
+      for (std::size_t i = 0; i < 2; ++i) {
+        const double turn = std::atan2(last.vx[i] * s.vy[i] - last.vy[i] * s.vx[i],
+                                       last.vx[i] * s.vx[i] + last.vy[i] * s.vy[i]);
+        roam.turned += std::abs(turn);
+        if (i == 0 && std::abs(turn) > 1e-3) {
+          const int now = turn > 0 ? 1 : -1;
+          roam.reversals += side != 0 && now != side ? 1 : 0;
+          side = now;
+        }
+      }
+      const double apart =
+          std::remainder(std::atan2(s.vy[0], s.vx[0]) - std::atan2(s.vy[1], s.vx[1]), 2 * kPi);
+      roam.parted = std::max(roam.parted, std::abs(apart));
+      last = s;
+    });
+    return roam;
+  };
+  for (const Model model : {Model::kBoids, Model::kSteering}) {
+    FlockParams p;
+    p.model = model;
+    p.separation = p.alignment = p.cohesion = 0;
+    p.radius = 5;
+    const bool steering = model == Model::kSteering;
+    p.max_speed = steering ? 30 : 1;
+    const Roam straight = fly(p, p.max_speed);
+    EXPECT_EQ(straight.turned, 0.0) << to_string(model);
+    p.wander = steering ? 3 : 1;
+    const Roam roaming = fly(p, p.max_speed);
+    EXPECT_GT(roaming.turned, 2 * kPi) << to_string(model);  // a whole turn between them
+    EXPECT_GE(roaming.reversals, 3) << to_string(model);     // left, right and back
+    EXPECT_GT(roaming.parted, 0.5) << to_string(model);      // each by its own draws
+  }
+}
+
+// Wander's drift eases between knots 32 steps apart: across two of them, boids that do not
+// interact (so that rounding does not grow) fly the reference's wander, naive double bit for
+// bit, in 2D and 3D.
+TEST_P(VariantTest, WanderFliesTheReferencesDriftAcrossItsKnots) {
+  for (const int dimensions : {2, 3}) {
+    FlockParams p;
+    p.dimensions = dimensions;
+    p.separation = p.alignment = p.cohesion = 0;
+    p.wander = 2;
+    const FlockState start = make_initial_state(300, 5, p);
+    FlockState expected = start;
+    ReferenceStepper reference;
+    for (int t = 0; t < 70; ++t) reference.step(expected, p);
+    const FlockState got = after(start, p, 70);
+    const bool exact =
+        GetParam().method == Method::kNaive && GetParam().precision == Precision::kDouble;
+    if (exact) {
+      EXPECT_TRUE(test_support::bit_identical(got, expected)) << dimensions << "D";
+      continue;
+    }
+    const double bound = GetParam().precision == Precision::kFloat ? 1e-3 : 1e-9;
+    for (std::size_t i = 0; i < start.size(); ++i) {
+      ASSERT_NEAR(got.vx[i], expected.vx[i], bound) << dimensions << "D, boid " << i;
+      ASSERT_NEAR(got.vy[i], expected.vy[i], bound) << dimensions << "D, boid " << i;
+      if (dimensions == 3) ASSERT_NEAR(got.vz[i], expected.vz[i], bound) << "boid " << i;
+    }
+  }
+}
+
 TEST_P(VariantTest, WindDriftsTheFlock) {
   for (const Model model : {Model::kBoids, Model::kVicsek}) {
     FlockParams p;

@@ -133,6 +133,24 @@ TEST(Checkpoint, ArrivalIsKeptAndItsAbsenceChangesNoHeader) {
   EXPECT_EQ(flight_description(back.config), flight_description(arriving));
 }
 
+// Wander is kept where it is on, and a flight without it is described as before it existed.
+// (Resume, above, flies it on every backend: its drift is keyed by the step, not held.)
+TEST(Checkpoint, WanderIsKeptAndItsAbsenceChangesNoHeader) {
+  FlockParams params;
+  params.radius = 5;
+  const SimulationConfig config{Backend::kCpu, Method::kNaive, Precision::kDouble, params, 5};
+  const FlockState start = random_state(30, 100, 0, 0, 3);
+  EXPECT_EQ(format_checkpoint(checkpoint_of(*make_simulation(config, start))).find("wander"),
+            std::string::npos);
+  SimulationConfig wandering = config;
+  wandering.params.wander = 1.5;
+  const auto sim = make_simulation(wandering, start);
+  sim->step(3);
+  const Checkpoint back = parse_checkpoint(format_checkpoint(checkpoint_of(*sim)), "test");
+  EXPECT_EQ(back.config.params.wander, 1.5);
+  EXPECT_EQ(flight_description(back.config), flight_description(wandering));
+}
+
 // Every prefix, and a flipped bit anywhere, is refused as an InputError naming the file.
 TEST(Checkpoint, DamagedTruncatedOrForeignFilesAreRefusedWhole) {
   const std::string bytes = format_checkpoint(small_checkpoint());
@@ -290,6 +308,11 @@ TEST(Checkpoint, AnEditedHeaderIsHeldToTheCommandLinesRules) {
          c.config.params.has_goal = true;
          c.config.params.goal = {50, 50};
          c.config.params.arrival_radius = 3;
+       }},
+      {"wander under the Vicsek model", "--wander: wander steers the boids and steering models",
+       [](Checkpoint& c) {
+         c.config.params.model = Model::kVicsek;
+         c.config.params.wander = 1;
        }},
       {"an obstacle over a boid", "boid 7 starts inside an obstacle",
        [](Checkpoint& c) {
