@@ -20,6 +20,12 @@ inline constexpr double kGoalGain = 0.02;
 // Wander turns a boids-model boid by at most kWanderGain v_max per unit of its weight each
 // step (the steering model's wander is a force of up to its weight times v_max).
 inline constexpr double kWanderGain = 0.05;
+// Path following steers a boids-model boid by kPathGain v_max per unit of its weight each step,
+// as hard as a wall pushes (the steering model seeks at the cruise speed, as for the goal), and
+// looks kPathLookahead
+// steps ahead (times dt) to predict where the boid will be and where on the path to head.
+inline constexpr double kPathGain = 0.1;
+inline constexpr double kPathLookahead = 10;
 
 // The steering model's constants (seed 002's lab): separation steers 1.5 times as hard as its
 // weight says, the summed steering is at most 2.4 v_max per unit of time, speeds are kept in
@@ -34,6 +40,14 @@ template <typename Real>
 struct Obstacle {
   Real centre[3];
   Real radius;
+};
+
+// A point of a path, and the path's length from its first point to it. A closed path repeats
+// its first point at its end, so that a path of n points has n - 1 segments either way.
+template <typename Real>
+struct PathPoint {
+  Real at[3];
+  Real from_start;
 };
 
 template <typename Real>
@@ -83,6 +97,14 @@ struct StepParams {
   // of the world's terms.
   bool has_wander;
   Real wander_gain;
+  // Reynolds' path following (follow_path): a boid predicted to leave the path's radius heads
+  // for the point of the path a lookahead beyond its nearest one. Off without points.
+  const PathPoint<Real>* path;
+  index_t path_count;  // points (0: no path)
+  bool path_closed;    // the target wraps past the end to the start; else stops at the end
+  Real path_radius_sq;
+  Real path_gain;       // kPathGain * weight * v_max (boids), the weight (steering)
+  Real path_lookahead;  // kPathLookahead * dt
   bool has_wind;
   Real wind[3];                     // added to the velocity every step, times dt
   const Obstacle<Real>* obstacles;  // all of them

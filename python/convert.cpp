@@ -63,15 +63,26 @@ std::string option_text(const std::string& keyword, const py::handle& value) {
   return number_text(option, value);
 }
 
-// `obstacles=` as rows of (x, y, radius), or (x, y, z, radius) in three dimensions (every row
-// alike; `dimensions` says which); a file's name is taken as the command line takes it.
-std::vector<Obstacle> obstacle_rows(const py::handle& value, int& dimensions) {
-  std::vector<Obstacle> obstacles;
+// What rows of numbers given for a keyword should be: in two dimensions and in three.
+struct RowShape {
+  std::size_t flat, box;           // numbers a row
+  const char *flat_row, *box_row;  // "(x, y, radius)", "(x, y, z, radius)"
+};
+
+std::string numbers_text(std::size_t n) {
+  return n == 2 ? "two" : n == 3 ? "three" : "four";
+}
+
+// `keyword=` as rows of numbers, every row as wide as the first, which says the dimensions
+// (`dimensions`, 2 or 3).
+std::vector<std::vector<double>> number_rows(const py::handle& value, const std::string& keyword,
+                                             const RowShape& shape, int& dimensions) {
   if (!py::isinstance<py::sequence>(value) && !py::hasattr(value, "__array__")) {
-    throw InputError("obstacles: expected rows (x, y, radius) or a file's name, got " +
+    throw InputError(keyword + ": expected rows " + shape.flat_row + " or a file's name, got " +
                      py::repr(value).cast<std::string>());
   }
   std::size_t columns = 0;
+  std::vector<std::vector<double>> out;
   const py::list rows = py::module_::import("builtins").attr("list")(value);
   for (std::size_t row = 0; row < rows.size(); ++row) {
     const py::handle item = rows[row];
@@ -79,23 +90,47 @@ std::vector<Obstacle> obstacle_rows(const py::handle& value, int& dimensions) {
     const py::list values =
         sequence ? py::list(py::module_::import("builtins").attr("list")(item)) : py::list();
     if (columns == 0) columns = values.size();
-    if ((values.size() != 3 && values.size() != 4) || values.size() != columns) {
-      const std::string wanted = row == 0 ? "three numbers (x, y, radius) or four (x, y, z, radius)"
-                                 : columns == 4 ? "four numbers (x, y, z, radius), as row 0"
-                                                : "three numbers (x, y, radius), as row 0";
-      throw InputError("obstacles, row " + std::to_string(row) + ": expected " + wanted + ", got " +
-                       py::repr(item).cast<std::string>());
+    if ((values.size() != shape.flat && values.size() != shape.box) || values.size() != columns) {
+      const std::string wanted =
+          row == 0 ? numbers_text(shape.flat) + " numbers " + shape.flat_row + " or " +
+                         numbers_text(shape.box) + " " + shape.box_row
+          : columns == shape.box
+              ? numbers_text(shape.box) + " numbers " + shape.box_row + ", as row 0"
+              : numbers_text(shape.flat) + " numbers " + shape.flat_row + ", as row 0";
+      throw InputError(keyword + ", row " + std::to_string(row) + ": expected " + wanted +
+                       ", got " + py::repr(item).cast<std::string>());
     }
-    double v[4] = {0, 0, 0, 0};
+    std::vector<double> v(columns);
     for (std::size_t c = 0; c < columns; ++c) {
-      number_text("obstacles, row " + std::to_string(row), values[c]);  // a number, or refused
+      number_text(keyword + ", row " + std::to_string(row), values[c]);  // a number, or refused
       v[c] = py::float_(values[c]).cast<double>();
     }
-    obstacles.push_back(columns == 4 ? Obstacle{v[0], v[1], v[3], v[2]}
-                                     : Obstacle{v[0], v[1], v[2]});
+    out.push_back(std::move(v));
   }
-  dimensions = columns == 4 ? 3 : 2;
+  dimensions = columns == shape.box ? 3 : 2;
+  return out;
+}
+
+// `obstacles=` as rows of (x, y, radius), or (x, y, z, radius) in three dimensions (every row
+// alike; `dimensions` says which); a file's name is taken as the command line takes it.
+std::vector<Obstacle> obstacle_rows(const py::handle& value, int& dimensions) {
+  std::vector<Obstacle> obstacles;
+  const RowShape shape{3, 4, "(x, y, radius)", "(x, y, z, radius)"};
+  for (const std::vector<double>& v : number_rows(value, "obstacles", shape, dimensions)) {
+    obstacles.push_back(v.size() == 4 ? Obstacle{v[0], v[1], v[3], v[2]}
+                                      : Obstacle{v[0], v[1], v[2]});
+  }
   return obstacles;
+}
+
+// `path=` as rows of (x, y), or (x, y, z) in three dimensions.
+std::vector<Vec3> path_rows(const py::handle& value, int& dimensions) {
+  std::vector<Vec3> path;
+  const RowShape shape{2, 3, "(x, y)", "(x, y, z)"};
+  for (const std::vector<double>& v : number_rows(value, "path", shape, dimensions)) {
+    path.push_back({v[0], v[1], v.size() == 3 ? v[2] : 0.0});
+  }
+  return path;
 }
 
 // NumPy's kinds of real numbers: signed and unsigned integers, floats.
@@ -135,6 +170,8 @@ GivenOptions given_options(const py::dict& keywords) {
       given.cleared.insert(keyword);
     } else if (keyword == "obstacles" && !is_text(value)) {
       given.obstacles = obstacle_rows(value, given.obstacle_dimensions);
+    } else if (keyword == "path" && !is_text(value)) {
+      given.path = path_rows(value, given.path_dimensions);
     } else {
       given.texts[keyword] = option_text(keyword, value);
     }
@@ -146,6 +183,7 @@ GivenOptions merged(GivenOptions given, const GivenOptions& changes) {
   const auto drop = [&given](const std::string& keyword) {
     given.texts.erase(keyword);
     if (keyword == "obstacles") given.obstacles.reset();
+    if (keyword == "path") given.path.reset();
   };
   for (const std::string& keyword : changes.cleared) drop(keyword);
   for (const auto& [keyword, text] : changes.texts) {
@@ -156,6 +194,11 @@ GivenOptions merged(GivenOptions given, const GivenOptions& changes) {
     drop("obstacles");
     given.obstacles = changes.obstacles;
     given.obstacle_dimensions = changes.obstacle_dimensions;
+  }
+  if (changes.path) {
+    drop("path");
+    given.path = changes.path;
+    given.path_dimensions = changes.path_dimensions;
   }
   return given;
 }
@@ -169,6 +212,8 @@ FlockOptions parse_flock_options(const GivenOptions& given) {
   parser.parse(args);
   options.obstacles = given.obstacles;
   options.obstacle_dimensions = given.obstacle_dimensions;
+  options.path = given.path;
+  options.path_dimensions = given.path_dimensions;
   return options;
 }
 

@@ -22,11 +22,14 @@ namespace boids::python {
 namespace py = pybind11;
 
 // The flock options given by keyword, as the command line's option texts: {"radius": "5",
-// "world": "100,50", ...}, with obstacles given as rows kept apart. None leaves an option out.
+// "world": "100,50", ...}, with obstacles and a path given as rows kept apart. None leaves an
+// option out.
 struct GivenOptions {
   std::map<std::string, std::string> texts;  // keyword -> the option's value as text
   std::optional<std::vector<Obstacle>> obstacles;
-  int obstacle_dimensions = 2;    // rows of (x, y, radius), or of (x, y, z, radius): 3
+  int obstacle_dimensions = 2;  // rows of (x, y, radius), or of (x, y, z, radius): 3
+  std::optional<std::vector<Vec3>> path;
+  int path_dimensions = 2;        // rows of (x, y), or of (x, y, z): 3
   std::set<std::string> cleared;  // keywords given as None: back to their defaults
 };
 

@@ -77,6 +77,10 @@ void PythonFlock::settle_given() {
     given_.obstacles = sim_->config().params.obstacles;
     given_.obstacle_dimensions = sim_->config().params.dimensions;
   }
+  if (given_.texts.erase("path") > 0) {
+    given_.path = sim_->config().params.path;
+    given_.path_dimensions = sim_->config().params.dimensions;
+  }
 }
 
 SimulationConfig PythonFlock::config() const {

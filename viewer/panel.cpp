@@ -1,5 +1,5 @@
 // The viewer's control panel (every model and variant), its live plots of the flock's order,
-// and the world's overlays (walls, obstacles, goal) drawn over the boids.
+// and the world's overlays (walls, obstacles, goal, path) drawn over the boids.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -188,6 +188,15 @@ void Viewer::variant_controls() {
   if (slider("wind y", ui_.wind.y, -most, most, "%.3g")) params_dirty_ = true;
   if (box() && slider("wind z", ui_.wind.z, -most, most, "%.3g")) params_dirty_ = true;
   if (!ui_.obstacles.empty()) ImGui::Text("%zu obstacles", ui_.obstacles.size());
+  if (!ui_.path.empty() && ui_.model != Model::kVicsek) {
+    double path_radius = ui_.effective_path_radius();
+    if (slider("path radius", path_radius, ui_.radius / 100,
+               std::min(ui_.world.width, ui_.world.height) / 2, "%.3g")) {
+      ui_.path_radius = path_radius;
+      params_dirty_ = true;
+    }
+    if (slider("path weight", ui_.path_weight, 0, 5, "%.2f")) params_dirty_ = true;
+  }
 }
 
 void Viewer::plots() {
@@ -220,10 +229,11 @@ void Viewer::view_controls() {
   ImGui::SliderFloat("predator push", &predator_strength_, 0.0f, 4.0f, "%.2f");
 }
 
-// Walls, obstacles and the goal, over the boids, at their image nearest the view's centre.
+// Walls, obstacles, the goal and the path, over the boids, at their image nearest the view's
+// centre.
 void Viewer::draw_overlays() {
   const FlockParams& p = config_.params;
-  if (box() || (p.world.torus() && p.obstacles.empty() && !p.has_goal)) return;
+  if (box() || (p.world.torus() && p.obstacles.empty() && !p.has_goal && p.path.empty())) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
   const auto screen = [&](double x, double y) {
@@ -243,6 +253,14 @@ void Viewer::draw_overlays() {
   for (const Obstacle& o : p.obstacles) {
     draw->AddCircle(screen(o.x, o.y), static_cast<float>(o.radius) * ppu,
                     IM_COL32(230, 120, 90, 200), 0, 2);
+  }
+  // Each segment straight from its first point's image, as the boids follow it.
+  for (std::size_t k = 0; k + 1 < p.path.size(); ++k) {
+    const Vec3 &a = p.path[k], &b = p.path[k + 1];
+    const ImVec2 from = screen(a.x, a.y);
+    const ImVec2 to(from.x + static_cast<float>(b.x - a.x) * ppu,
+                    from.y - static_cast<float>(b.y - a.y) * ppu);
+    draw->AddLine(from, to, IM_COL32(110, 170, 240, 200), 2);
   }
   if (p.has_goal) {
     const ImVec2 g = screen(p.goal.x, p.goal.y);

@@ -4,6 +4,7 @@
 // time, so that a device flock passes through a bounded host buffer.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -18,7 +19,8 @@ namespace boids {
 // The step's constants for `params`: the one place FlockParams becomes StepParams. Every
 // derived constant is computed in double exactly as the reference computes it (r2 = r * r,
 // s2 = r2 / 4, vmin = vmax / 2, gain = weight * K, ...), then rounded once to Real. `seed` keys
-// the noise; the obstacles and the step number are the simulation's to set.
+// the noise; the obstacles, the path's points and the step number are the simulation's to set
+// (WorldTables, host/backends/world_tables.h).
 template <typename Real>
 kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t seed) {
   kernels::StepParams<Real> p{};
@@ -79,7 +81,19 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
   p.has_wander = f.wander > 0;
   const double wander_gain = f.model == Model::kBoids ? kernels::kWanderGain * f.wander : f.wander;
   p.wander_gain = static_cast<Real>(wander_gain * f.max_speed);
-  p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal || p.has_wander;
+  // The path's points are the executor's (path_points_of); its count is set with them.
+  p.path = nullptr;
+  p.path_count = 0;
+  p.path_closed = f.path_closed();
+  const double path_radius = f.effective_path_radius();
+  p.path_radius_sq = static_cast<Real>(path_radius * path_radius);
+  const double path_gain =
+      f.model == Model::kBoids ? kernels::kPathGain * f.path_weight * f.max_speed : f.path_weight;
+  p.path_gain = static_cast<Real>(path_gain);
+  p.path_lookahead =
+      static_cast<Real>(kernels::kPathLookahead * (f.model == Model::kSteering ? f.dt : 1.0));
+  p.world_terms =
+      !f.world.torus() || !f.obstacles.empty() || f.has_goal || p.has_wander || !f.path.empty();
   p.has_wind = f.wind.x != 0 || f.wind.y != 0 || (f.dimensions == 3 && f.wind.z != 0);
   return p;
 }
@@ -90,6 +104,25 @@ std::vector<kernels::Obstacle<Real>> obstacles_of(const FlockParams& f) {
   for (const Obstacle& o : f.obstacles) {
     out.push_back({{static_cast<Real>(o.x), static_cast<Real>(o.y), static_cast<Real>(o.z)},
                    static_cast<Real>(o.radius)});
+  }
+  return out;
+}
+
+// The path's points for the kernels, each with the path's length up to it: the lengths of the
+// segments b - a (straight, as the points are given) added in order, in double.
+template <typename Real>
+std::vector<kernels::PathPoint<Real>> path_points_of(const FlockParams& f) {
+  std::vector<kernels::PathPoint<Real>> out;
+  double from_start = 0;
+  for (std::size_t k = 0; k < f.path.size(); ++k) {
+    const Vec3& a = f.path[k];
+    if (k > 0) {
+      const Vec3& before = f.path[k - 1];
+      const double dx = a.x - before.x, dy = a.y - before.y, dz = a.z - before.z;
+      from_start += std::sqrt(f.dimensions == 3 ? dx * dx + dy * dy + dz * dz : dx * dx + dy * dy);
+    }
+    out.push_back({{static_cast<Real>(a.x), static_cast<Real>(a.y), static_cast<Real>(a.z)},
+                   static_cast<Real>(from_start)});
   }
   return out;
 }

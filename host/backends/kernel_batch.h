@@ -37,7 +37,8 @@ class KernelBatch final : public FlockBatch {
         exec_(std::forward<ExecutorArgs>(executor_args)...),
         model_(configs.front().params.model) {
     std::vector<kernels::Obstacle<Real>> obstacles;
-    std::vector<std::size_t> first_obstacle;
+    std::vector<kernels::PathPoint<Real>> paths;
+    std::vector<std::size_t> first_obstacle, first_point;
     std::uint64_t boids = 0, cells = 0, blocks = 0;
     for (std::size_t f = 0; f < configs.size(); ++f) {
       const std::uint64_t n = initial[f].size();
@@ -51,6 +52,8 @@ class KernelBatch final : public FlockBatch {
       places_.push_back(place);
       first_obstacle.push_back(obstacles.size());
       for (const auto& o : obstacles_of<Real>(configs[f].params)) obstacles.push_back(o);
+      first_point.push_back(paths.size());
+      for (const auto& point : path_points_of<Real>(configs[f].params)) paths.push_back(point);
       boids += n;
       cells += place.grid.cells();
       blocks += Step::blocks_for(place.count);
@@ -62,16 +65,22 @@ class KernelBatch final : public FlockBatch {
     boids_count_ = static_cast<index_t>(boids);
     cells_ = static_cast<index_t>(cells);
     blocks_ = static_cast<index_t>(blocks);
-    check_memory_fits(bytes_needed(obstacles.size()), exec_.available_memory(),
+    check_memory_fits(bytes_needed(obstacles.size(), paths.size()), exec_.available_memory(),
                       "a batch of " + std::to_string(size()) + " flocks of " +
                           std::to_string(boids) + " boids in all",
                       exec_.memory_name(), exec_.memory_holder());
     allocate();
     obstacles_ = upload_vector(obstacles);
+    paths_ = upload_vector(paths);
+    const auto count_from = [&](const std::vector<std::size_t>& first, std::size_t f,
+                                std::size_t all) {
+      return static_cast<index_t>((f + 1 < places_.size() ? first[f + 1] : all) - first[f]);
+    };
     for (std::size_t f = 0; f < places_.size(); ++f) {
       places_[f].params.obstacles = obstacles_.data() + first_obstacle[f];
-      places_[f].params.obstacle_count = static_cast<index_t>(
-          (f + 1 < places_.size() ? first_obstacle[f + 1] : obstacles.size()) - first_obstacle[f]);
+      places_[f].params.obstacle_count = count_from(first_obstacle, f, obstacles.size());
+      places_[f].params.path = paths_.data() + first_point[f];
+      places_[f].params.path_count = count_from(first_point, f, paths.size());
     }
     upload_tables();
     for (std::size_t f = 0; f < places_.size(); ++f) upload_state(f, initial[f], configs[f]);
@@ -113,8 +122,8 @@ class KernelBatch final : public FlockBatch {
 
   std::uint64_t bytes_allocated() const override {
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
-           cell_start_.bytes() + obstacles_.bytes() + places_buffer_.bytes() + slot_start_.bytes() +
-           block_start_.bytes() + exec_.scratch_bytes();
+           cell_start_.bytes() + obstacles_.bytes() + paths_.bytes() + places_buffer_.bytes() +
+           slot_start_.bytes() + block_start_.bytes() + exec_.scratch_bytes();
   }
 
  private:
@@ -126,12 +135,13 @@ class KernelBatch final : public FlockBatch {
 
   // A flock's arrays (KernelSimulation's) for every boid and cell of the batch, and its tables
   // (the places, their starts, the segmented sums' results).
-  std::uint64_t bytes_needed(std::size_t obstacles) const {
+  std::uint64_t bytes_needed(std::size_t obstacles, std::size_t path_points) const {
     const std::uint64_t tables = 2 * (places_.size() + 1) * sizeof(index_t) +
                                  places_.size() * (sizeof(Place) + sizeof(double));
     return KernelSimulation<Real, D, Executor>::bytes_needed(Method::kHashed, boids_count_,
                                                              cells_) +
-           tables + obstacles * sizeof(kernels::Obstacle<Real>);
+           tables + obstacles * sizeof(kernels::Obstacle<Real>) +
+           path_points * sizeof(kernels::PathPoint<Real>);
   }
 
   void allocate() {
@@ -189,11 +199,12 @@ class KernelBatch final : public FlockBatch {
 
   Executor exec_;
   Model model_;
-  std::vector<Place> places_;  // the host's copy, obstacles pointing into the executor's memory
+  std::vector<Place> places_;  // the host's copy, its tables pointing into the executor's memory
   index_t boids_count_ = 0, cells_ = 0, blocks_ = 0;
   Buffer<Boid> boids_, scratch_;
   Buffer<index_t> ids_, keys_, order_, cell_start_;
   Buffer<kernels::Obstacle<Real>> obstacles_;
+  Buffer<kernels::PathPoint<Real>> paths_;
   Buffer<Place> places_buffer_;
   Buffer<index_t> slot_start_, block_start_;
   kernels::CellIndex<Real, D> index_{};

@@ -24,6 +24,7 @@
 #include "host/backends/flock_transfer.h"
 #include "host/backends/measure_part.h"
 #include "host/backends/part_passes.h"
+#include "host/backends/world_tables.h"
 #include "host/base/errors.h"
 #include "host/base/memory.h"
 #include "host/core/simulation.h"
@@ -110,7 +111,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     boids_ = Buffer<Boid>(count());
     scratch_ = Buffer<Boid>(count());
     upload_state(initial);
-    upload_obstacles(config.params);
+    tables_.upload(exec_, config.params, params_);
     if (hashed()) cell_index();  // allocates the index and the ids
   }
 
@@ -159,7 +160,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     change_params(params);
     params_ = step_params_of<Real>(params, config().seed);
     params_.noise_ids = noise_ids_.size() > 0 ? noise_ids_.data() : nullptr;
-    upload_obstacles(params);
+    tables_.upload(exec_, params, params_);
     grid_ = grid_for(params, config().whole_count > 0 ? config().whole_count : count());
     if (window_bounds_.reach > 0) cut_window(window_bounds_);
     if (cell_start_.size() > 0 && cell_start_.size() < std::size_t{grid_.cells()} + 1) {
@@ -282,7 +283,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
 
   std::uint64_t bytes_allocated() const override {
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
-           cell_start_.bytes() + render_staging_.bytes() + obstacles_.bytes() + noise_ids_.bytes() +
+           cell_start_.bytes() + render_staging_.bytes() + tables_.bytes() + noise_ids_.bytes() +
            measure_.bytes() + exec_.scratch_bytes();
   }
 
@@ -378,18 +379,6 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     upload_flock(exec_, initial, config().params.world, boids_.data(), count());
   }
 
-  // The obstacles, in the executor's memory, for the step's parameters.
-  void upload_obstacles(const FlockParams& params) {
-    const std::vector<kernels::Obstacle<Real>> obstacles = obstacles_of<Real>(params);
-    if (obstacles.size() != obstacles_.size()) {
-      exec_.synchronize();  // the old array may still be in use
-      obstacles_ = Buffer<kernels::Obstacle<Real>>(obstacles.size());
-    }
-    exec_.upload(obstacles_.data(), obstacles.data(), obstacles.size());
-    params_.obstacles = obstacles_.data();
-    params_.obstacle_count = static_cast<index_t>(obstacles.size());
-  }
-
   void enqueue_steps(std::uint64_t steps) {
     part_.check_whole();  // a part is stepped whole: extended after its split
     if (count() == 0) {   // a part may hold no boids for a while
@@ -440,7 +429,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   Buffer<Boid> boids_, scratch_;                     // the state and the step's second buffer
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
-  Buffer<kernels::Obstacle<Real>> obstacles_;
+  WorldTables<Real, Executor> tables_;               // the obstacles and the path
   Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
   flock_part::Passes<Real, D, Executor> part_;  // a part's host side (flock_part.h)
   flock_part::PartMeasure<Real, D, Executor> measure_;

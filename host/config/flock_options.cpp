@@ -10,6 +10,7 @@
 #include "host/core/backends.h"
 #include "host/core/flight_rules.h"
 #include "host/io/obstacle_file.h"
+#include "host/io/path_file.h"
 #include "host/io/state_file.h"
 #include "host/model/initial_state.h"
 
@@ -79,6 +80,12 @@ void check_combinations(const FlockOptions& o, Model model, int dimensions) {
   }
   refuse(dimensions == 3 && o.update.has_value(),
          "--update: not yet in three dimensions (docs/3d.md)");
+  const bool path = !o.path_file.empty() || o.path.has_value();
+  refuse(o.path_radius.has_value() && !path, "--path-radius needs --path FILE");
+  refuse(o.path_weight.has_value() && !path, "--path-weight needs --path FILE");
+  refuse(o.path.has_value() && !o.path->empty() && o.path_dimensions != dimensions,
+         dimensions == 3 ? "path: in three dimensions expected rows (x, y, z)"
+                         : "path: rows (x, y, z) are for dimensions 3");
   refuse(o.obstacles.has_value() && !o.obstacles->empty() && o.obstacle_dimensions != dimensions,
          dimensions == 3 ? "obstacles: in three dimensions expected rows (x, y, z, radius)"
                          : "obstacles: rows (x, y, z, radius) are spheres, for dimensions 3");
@@ -188,6 +195,12 @@ FlockParams resolve_params(const FlockOptions& o) {
   }
   if (o.obstacles) {
     p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles", p.dimensions);
+  }
+  if (!o.path_file.empty()) p.path = read_path_file(o.path_file, p.world, p.dimensions);
+  if (o.path) p.path = checked_path(*o.path, p.world, "path", p.dimensions);
+  if (!p.path.empty()) {
+    p.path_radius = o.path_radius.value_or(0.0);
+    p.path_weight = o.path_weight.value_or(1.0);
   }
   p.update = o.update.value_or(Update::kSynchronous);
   check_flight_params(p, resolve_precision(o));

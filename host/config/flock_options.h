@@ -27,7 +27,7 @@ struct FlockOptions {
   std::optional<double> density;
   std::optional<Boundary> boundary;
   std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight, arrival_radius;
-  std::optional<double> wander;
+  std::optional<double> wander, path_radius, path_weight;
   std::optional<Vec3> goal, wind;
   int goal_values = 0, wind_values = 0;  // how many coordinates each gave
   std::string obstacle_file;
@@ -35,6 +35,11 @@ struct FlockOptions {
   // discs (x, y, radius) or, with obstacle_dimensions 3, spheres (x, y, z, radius).
   std::optional<std::vector<Obstacle>> obstacles;
   int obstacle_dimensions = 2;
+  // A path (--path FILE), or its points in memory (the Python module), rows (x, y) or, with
+  // path_dimensions 3, (x, y, z), checked as a file's lines.
+  std::string path_file;
+  std::optional<std::vector<Vec3>> path;
+  int path_dimensions = 2;
   std::optional<Update> update;
   std::string backend = "auto";        // auto | reference | cpu | cuda
   std::optional<Method> method;        // default: naive on the reference, else hashed

@@ -45,6 +45,8 @@ void check_well_formed(const FlockParams& p) {
   non_negative("--goal-weight", p.goal_weight);
   non_negative("--arrival-radius", p.arrival_radius);
   non_negative("--wander", p.wander);
+  non_negative("--path-radius", p.path_radius);
+  non_negative("--path-weight", p.path_weight);
   refuse_if(!(p.fov > 0 && p.fov <= 360),
             "--fov: expected a number in (0, 360], got " + number_text(p.fov));
   refuse_if(!(p.noise >= 0 && p.noise <= 2 * kPi),
@@ -69,9 +71,9 @@ void check_in_place(const FlockParams& p) {
             "--update in-place: only the steering lab's loop updates in place (--model steering)");
   const bool wind = p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0;
   refuse_if(p.fov != defaults.fov || p.noise != 0 || p.has_goal || wind || !p.obstacles.empty() ||
-                !p.world.torus() || p.wander > 0,
+                !p.world.torus() || p.wander > 0 || !p.path.empty(),
             "--update in-place is the steering lab's own loop, which has no field of view, "
-            "noise, goal, wind, obstacles, walls or wander");
+            "noise, goal, wind, obstacles, walls, wander or path");
 }
 
 // The variants' options against each other and against the world.
@@ -90,6 +92,24 @@ void check_variants(const FlockParams& p) {
                         "steering); under ") +
                 (p.model == Model::kVicsek ? "vicsek every boid flies at the constant speed V"
                                            : "boids the speed is held in [v_max/2, v_max]"));
+  refuse_if(p.path.empty() && p.path_radius != defaults.path_radius,
+            "--path-radius needs --path FILE");
+  refuse_if(p.path.empty() && p.path_weight != defaults.path_weight,
+            "--path-weight needs --path FILE");
+  refuse_if(!p.path.empty() && p.model == Model::kVicsek,
+            "--path: path following steers the boids and steering models; under vicsek a "
+            "heading only aligns and turns by the noise (--noise)");
+  refuse_if(p.path.size() == 1 || p.path.size() > kMaxPathPoints,
+            "--path: a path has 2 to " + std::to_string(kMaxPathPoints) + " points, got " +
+                std::to_string(p.path.size()));
+  for (std::size_t k = 0; k < p.path.size(); ++k) {
+    const Vec3& point = p.path[k];
+    const std::string name = "--path: point " + std::to_string(k + 1);
+    refuse_if(!in_world(point.x, point.y, point.z, p), name + ": it lies outside the world");
+    refuse_if(k > 0 && point.x == p.path[k - 1].x && point.y == p.path[k - 1].y &&
+                  point.z == p.path[k - 1].z,
+              name + ": the same point as the one before it");
+  }
   refuse_if(p.wander > 0 && p.model == Model::kVicsek,
             "--wander: wander steers the boids and steering models; under vicsek a heading "
             "only aligns and turns by the noise (--noise)");

@@ -157,12 +157,35 @@ void check_params(const FlockParams& p, Precision precision) {
     check_weight("--goal-weight", p.goal_weight, precision);
     check_length("--arrival-radius", p.arrival_radius, precision);
   }
+  // A point's coordinates, each a length, named "NAME x" and so on.
+  const auto check_point = [&](const std::string& name, double x, double y, double z) {
+    check_length(name + " x", x, precision);
+    check_length(name + " y", y, precision);
+    if (p.dimensions == 3) check_length(name + " z", z, precision);
+  };
+  for (std::size_t k = 0; k < p.path.size(); ++k) {
+    const Vec3& point = p.path[k];
+    const std::string name = "--path: point " + std::to_string(k + 1);
+    check_point(name, point.x, point.y, point.z);
+    // A segment must keep a length in the flight's precision.
+    const auto rounded = [&](double v) {
+      return precision == Precision::kFloat ? static_cast<double>(static_cast<float>(v)) : v;
+    };
+    if (k > 0 && rounded(point.x) == rounded(p.path[k - 1].x) &&
+        rounded(point.y) == rounded(p.path[k - 1].y) &&
+        rounded(point.z) == rounded(p.path[k - 1].z)) {
+      throw InputError(name + ": the same point as the one before it in " + to_string(precision) +
+                       " precision");
+    }
+  }
+  if (!p.path.empty()) {
+    check_length("--path-radius", p.path_radius, precision);
+    check_weight("--path-weight", p.path_weight, precision);
+  }
   for (std::size_t k = 0; k < p.obstacles.size(); ++k) {
     const Obstacle& o = p.obstacles[k];
     const std::string name = "--obstacles: obstacle " + std::to_string(k + 1);
-    check_length(name + " x", o.x, precision);
-    check_length(name + " y", o.y, precision);
-    if (p.dimensions == 3) check_length(name + " z", o.z, precision);
+    check_point(name, o.x, o.y, o.z);
     check_length(name + " radius", o.radius, precision, Zero::kRefused);
     if (!(o.radius * kMoveMargin < smaller_side(p))) {
       throw InputError(name + ": the radius must be below the world's side " +

@@ -18,6 +18,29 @@ json obstacles_json(const std::vector<Obstacle>& obstacles, int dimensions) {
   return list;
 }
 
+json path_json(const std::vector<Vec3>& path, int dimensions) {
+  json list = json::array();
+  for (const Vec3& v : path) list.push_back(dimensions == 3 ? json{v.x, v.y, v.z} : json{v.x, v.y});
+  return list;
+}
+
+// The header's list under `key`, each item `columns` numbers, or refused with `not_numbers`.
+std::vector<std::vector<double>> number_rows(const json& list, const std::string& key,
+                                             std::size_t columns, const std::string& not_numbers,
+                                             checkpoint_detail::Source& source) {
+  if (!list.is_array()) source.refuse("'" + key + "' is not a list");
+  std::vector<std::vector<double>> rows;
+  for (const json& item : list) {
+    bool numbers = item.is_array() && item.size() == columns;
+    for (std::size_t k = 0; numbers && k < columns; ++k) numbers = item[k].is_number();
+    if (!numbers) source.refuse(not_numbers);
+    std::vector<double> row;
+    for (const json& v : item) row.push_back(v.get<double>());
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace
 
 namespace checkpoint_detail {
@@ -51,19 +74,24 @@ FlockParams params_of(const Header& h, const json& j, Source& source) {
   if (h.has("arrival_radius")) p.arrival_radius = h.number("arrival_radius");
   p.wind = h.pair(h.field("wind"), "wind", d);
   p.update = h.choice("update", {Update::kSynchronous, Update::kInPlace});
-  const json& obstacles = h.field("obstacles");
-  if (!obstacles.is_array()) source.refuse("'obstacles' is not a list");
-  const std::size_t columns = d == 3 ? 4 : 3;  // (x, y, radius) or (x, y, z, radius)
-  for (const json& o : obstacles) {
-    bool numbers = o.is_array() && o.size() == columns;
-    for (std::size_t k = 0; numbers && k < columns; ++k) numbers = o[k].is_number();
-    if (!numbers) {
-      source.refuse(d == 3 ? "an obstacle is not four numbers (x, y, z, radius)"
-                           : "an obstacle is not three numbers (x, y, radius)");
+  const bool box = d == 3;
+  for (const std::vector<double>& o :
+       number_rows(h.field("obstacles"), "obstacles", box ? 4 : 3,
+                   box ? "an obstacle is not four numbers (x, y, z, radius)"
+                       : "an obstacle is not three numbers (x, y, radius)",
+                   source)) {
+    p.obstacles.push_back(box ? Obstacle{o[0], o[1], o[3], o[2]} : Obstacle{o[0], o[1], o[2]});
+  }
+  if (h.has("path")) {
+    for (const std::vector<double>& v :
+         number_rows(h.field("path"), "path", box ? 3 : 2,
+                     box ? "a point of the path is not three numbers (x, y, z)"
+                         : "a point of the path is not two numbers (x, y)",
+                     source)) {
+      p.path.push_back({v[0], v[1], box ? v[2] : 0.0});
     }
-    Obstacle obstacle{o[0].get<double>(), o[1].get<double>(), o[columns - 1].get<double>()};
-    if (d == 3) obstacle.z = o[2].get<double>();
-    p.obstacles.push_back(obstacle);
+    p.path_radius = h.number("path_radius");
+    p.path_weight = h.number("path_weight");
   }
   return p;
 }
@@ -102,6 +130,11 @@ std::string flight_description(const SimulationConfig& config) {
   j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
   j["update"] = to_string(p.update);
   j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);
+  if (!p.path.empty()) {  // only where there is one, as arrival and wander
+    j["path"] = path_json(p.path, p.dimensions);
+    j["path_radius"] = p.path_radius;
+    j["path_weight"] = p.path_weight;
+  }
   if (box) {
     j["dimensions"] = 3;
     j["depth"] = p.world.depth;

@@ -84,6 +84,13 @@ struct FlockParams {
   // heading along a drift of components wandering in [-1, 1], smooth in the step and keyed by
   // (seed, step, boid) as the noise is; 0 is off (docs/models.md).
   double wander = 0.0;
+  // Reynolds' path following: the points of a polyline the boids follow, closed when the last
+  // repeats the first (in three dimensions with a z); a boid predicted farther than path_radius
+  // from it (0: the perception radius) steers, with path_weight, for a point farther along it
+  // (docs/models.md). Empty: off.
+  std::vector<Vec3> path;
+  double path_radius = 0.0;
+  double path_weight = 1.0;
   Vec3 wind;  // a velocity added every step (times dt) before the clamp
   std::vector<Obstacle> obstacles;
   Update update = Update::kSynchronous;
@@ -94,6 +101,12 @@ struct FlockParams {
     return model == Model::kSteering ? radius * 0.45 : radius / 2;
   }
   double effective_wall_distance() const { return wall_distance > 0 ? wall_distance : radius; }
+  double effective_path_radius() const { return path_radius > 0 ? path_radius : radius; }
+  // Whether the path returns to its start (its last point repeats its first).
+  bool path_closed() const {
+    return path.size() > 2 && path.front().x == path.back().x && path.front().y == path.back().y &&
+           path.front().z == path.back().z;
+  }
   // Whether every option has its default, so that the step is exactly the seed's.
   bool seed_model() const;
 };
@@ -126,6 +139,9 @@ inline constexpr std::uint64_t kMaxBoids = 2147483647;
 // Most obstacles a flight takes: every boid near an obstacle tests it each step, and a
 // checkpoint's header holds them all.
 inline constexpr std::uint64_t kMaxObstacles = 100000;
+
+// Most points a path takes: every boid tests every segment each step.
+inline constexpr std::uint64_t kMaxPathPoints = 100000;
 
 // Most steps a flight takes, counted from its start (10^18; a step of a single boid takes a
 // nanosecond, so no flight comes near it): the step counter, its sums with a run's or a

@@ -11,7 +11,7 @@ namespace boids::reference {
 void boids_step(FlockState& s, const FlockParams& p, const StepContext& context) {
   const double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
   const double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
-  const double K_WANDER = 0.05;                            // wander's, per v_max
+  const double K_WANDER = 0.05, K_PATH = 0.1;              // wander's and the path's, per v_max
   const std::size_t n = s.size();
   const double r2 = p.radius * p.radius;
   const double sr = p.effective_separation_radius();
@@ -59,6 +59,15 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
       const double roam = K_WANDER * p.wander * vmax;
       vx += roam * w[0];
       vy += roam * w[1];
+    }
+    if (!p.path.empty()) {
+      const double x[2] = {s.x[i], s.y[i]}, v[2] = {s.vx[i], s.vy[i]};
+      double d[2];
+      if (path_direction(p, x, v, 2, d)) {
+        const double follow = K_PATH * p.path_weight * vmax;
+        vx += follow * d[0];
+        vy += follow * d[1];
+      }
     }
     if (p.wind.x != 0 || p.wind.y != 0) {
       vx += p.wind.x;

@@ -14,7 +14,7 @@ namespace {
 
 constexpr double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
 constexpr double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
-constexpr double K_WANDER = 0.05;                            // wander's, per v_max
+constexpr double K_WANDER = 0.05, K_PATH = 0.1;              // wander's and the path's, per v_max
 
 struct Sums {
   int count = 0;
@@ -84,6 +84,16 @@ void boids_step_3d(FlockState& s, const FlockParams& p, const StepContext& conte
       vx += roam * w[0];
       vy += roam * w[1];
       vz += roam * w[2];
+    }
+    if (!p.path.empty()) {
+      const double x[3] = {s.x[i], s.y[i], s.z[i]}, v[3] = {s.vx[i], s.vy[i], s.vz[i]};
+      double d[3];
+      if (path_direction(p, x, v, 3, d)) {
+        const double follow = K_PATH * p.path_weight * vmax;
+        vx += follow * d[0];
+        vy += follow * d[1];
+        vz += follow * d[2];
+      }
     }
     if (p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0) {
       vx += p.wind.x;

@@ -93,6 +93,14 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
     ax += roam * w[0];
     ay += roam * w[1];
   }
+  if (!p.path.empty()) {  // seeks the path's target at the cruise speed, off the path alone
+    const double position[2] = {x, y}, v[2] = {vx, vy};
+    double d[2];
+    if (path_direction(p, position, v, 2, d)) {
+      ax += p.path_weight * (maxSpeed * d[0] - vx);
+      ay += p.path_weight * (maxSpeed * d[1] - vy);
+    }
+  }
   double fx = ax, fy = ay;
   const bool huge_force = shrink_if_huge(fx, fy);
   const double mag = std::sqrt(fx * fx + fy * fy);

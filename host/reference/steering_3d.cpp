@@ -89,6 +89,12 @@ void steering_force(const FlockState& s, const FlockParams& p, const StepContext
     const double roam = p.wander * maxSpeed;
     for (int a = 0; a < 3; ++a) force[a] += roam * w[a];
   }
+  if (!p.path.empty()) {  // seeks the path's target at the cruise speed, off the path alone
+    double d[3];
+    if (path_direction(p, position, v, 3, d)) {
+      for (int a = 0; a < 3; ++a) force[a] += p.path_weight * (maxSpeed * d[a] - v[a]);
+    }
+  }
   double f[3] = {force[0], force[1], force[2]};
   const bool huge = shrink_if_huge_3d(f[0], f[1], f[2]);
   const double magnitude = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);

@@ -45,6 +45,9 @@ bool goal(const FlockParams& p) {
 bool arriving(const FlockParams& p) {
   return p.has_goal && p.model == Model::kSteering;
 }
+bool pathed(const FlockParams& p) {
+  return !p.path.empty();
+}
 bool box(const FlockParams& p) {
   return p.dimensions == 3;
 }
@@ -107,6 +110,8 @@ const ControlRule kControls[] = {
     {"wall-distance", walled, zero, half_side, false, &FlockParams::wall_distance, nullptr},
     {"goal-weight", goal, zero, five, false, &FlockParams::goal_weight, nullptr},
     {"arrival-radius", arriving, zero, half_side, false, &FlockParams::arrival_radius, nullptr},
+    {"path-radius", pathed, zero, half_side, false, &FlockParams::path_radius, nullptr},
+    {"path-weight", pathed, zero, five, false, &FlockParams::path_weight, nullptr},
     {"wind-x", always, wind_low, wind_high, false, nullptr, &Vec3::x},
     {"wind-y", always, wind_low, wind_high, false, nullptr, &Vec3::y},
     {"wind-z", box, wind_low, wind_high, false, nullptr, &Vec3::z},

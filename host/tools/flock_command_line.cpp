@@ -160,6 +160,21 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
       "within R of the goal the boids slow down, their desired speed falling with "
       "the distance (Reynolds' arrival; steering model; default 0: off)",
       [&o](const std::string& v) { o.arrival_radius = parse_positive("--arrival-radius", v); });
+  parser.add_value("--path", "FILE",
+                   "a polyline the boids follow (Reynolds' path following), from a CSV file with "
+                   "the header x,y (x,y,z in three dimensions); closed when its last point "
+                   "repeats its first",
+                   [&o](const std::string& v) {
+                     if (v.empty()) throw InputError("--path: the file name is empty");
+                     o.path_file = v;
+                   });
+  parser.add_value(
+      "--path-radius", "R",
+      "a boid predicted farther than R from the path steers back to it (default: the radius)",
+      [&o](const std::string& v) { o.path_radius = parse_positive("--path-radius", v); });
+  parser.add_value(
+      "--path-weight", "W", "how hard they steer back to the path, in [0, 1e6] (default 1)",
+      [&o](const std::string& v) { o.path_weight = parse_non_negative("--path-weight", v); });
   parser.add_value(
       "--wind", "WX,WY|WX,WY,WZ", "a velocity added to every boid each step (times dt)",
       [&o](const std::string& v) { std::tie(o.wind, o.wind_values) = parse_vector("--wind", v); });

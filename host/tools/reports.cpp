@@ -39,6 +39,12 @@ Json params_json(const FlockParams& p) {
   if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
   j["wind"] = box ? Json({p.wind.x, p.wind.y, p.wind.z}) : Json({p.wind.x, p.wind.y});
   j["obstacles"] = p.obstacles.size();
+  if (!p.path.empty()) {
+    j["path_points"] = p.path.size();
+    j["path_closed"] = p.path_closed();
+    j["path_radius"] = p.effective_path_radius();
+    j["path_weight"] = p.path_weight;
+  }
   j["update"] = to_string(p.update);
   return j;
 }

@@ -128,6 +128,17 @@ std::vector<ValidationFlock> variant_flocks() {
     p.world.boundary = Boundary::kWalls;
     p.wander = 1.5;
   });
+  variants.add("path-closed", [](FlockParams& p) {
+    p.path = {{20, 20}, {80, 25}, {70, 85}, {15, 70}, {20, 20}};
+    p.path_radius = 6;
+  });
+  variants.add("steering-path-open-walls", [](FlockParams& p) {
+    p.model = Model::kSteering;
+    p.max_speed = 30;
+    p.world.boundary = Boundary::kWalls;
+    p.path = {{10, 50}, {50, 20}, {90, 60}};
+    p.path_weight = 2;
+  });
   return variants.flocks();
 }
 

@@ -93,6 +93,17 @@ std::vector<ValidationFlock> variant_flocks_3d() {
     p.world.boundary = Boundary::kWalls;
     p.wander = 1.5;
   });
+  variants.add("path-closed", [&](FlockParams& p) {
+    p.path = {{5, 5, 5}, {35, 8, mid}, {30, 35, 35}, {8, 30, mid}, {5, 5, 5}};
+    p.path_radius = 4;
+  });
+  variants.add("steering-path-open-walls", [&](FlockParams& p) {
+    p.model = Model::kSteering;
+    p.max_speed = 30;
+    p.world.boundary = Boundary::kWalls;
+    p.path = {{4, mid, mid}, {mid, 4, mid}, {36, mid, 30}};
+    p.path_weight = 2;
+  });
   return variants.flocks();
 }
 

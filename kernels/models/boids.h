@@ -53,6 +53,10 @@ struct Boids : GathersNeighbours {
       if (p.has_wander) {
         for (int a = 0; a < D; ++a) v[a] += p.wander_gain * terms.wander[a][lane];
       }
+      if (p.path_count > 0) {  // only a boid predicted off the path turns back to it
+        const bool off = terms.off_path[lane] != 0;
+        for (int a = 0; a < D; ++a) v[a] = off ? v[a] + p.path_gain * terms.path[a][lane] : v[a];
+      }
     }
     if constexpr (E::kWind) {
       for (int a = 0; a < D; ++a) v[a] += p.wind[a] * p.dt;

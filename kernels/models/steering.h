@@ -56,6 +56,14 @@ struct Steering : GathersNeighbours {
       if (p.has_wander) {
         for (int a = 0; a < D; ++a) force[a] += p.wander_gain * terms.wander[a][lane];
       }
+      // Path following seeks the path's target at the cruise speed, off the path alone.
+      if (p.path_count > 0) {
+        const bool off = terms.off_path[lane] != 0;
+        for (int a = 0; a < D; ++a) {
+          const Real seek = p.path_gain * (p.max_speed * terms.path[a][lane] - v[a]);
+          force[a] = off ? force[a] + seek : force[a];
+        }
+      }
       // Arrival: within its radius the goal's term is shorter than a unit, in proportion to
       // the distance, and the least speed falls with it, so that a boid can come to rest.
       if (p.arrival_radius > Real(0)) {

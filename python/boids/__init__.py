@@ -55,6 +55,11 @@ class Flock:
     obstacles          discs no boid enters: rows (x, y, radius), or a CSV file's name;
                        spheres, rows (x, y, z, radius), in three dimensions
     goal, goal_weight  a point (x, y) the boids steer towards, and how hard
+    path               a polyline the boids follow: rows (x, y), or a CSV file's name; closed
+                       when the last point repeats the first (rows (x, y, z) in three dimensions)
+    path_radius, path_weight
+                       how far from the path a boid may stray (default: the radius), and how
+                       hard it steers back
     arrival_radius     within it of the goal the steering model slows down (Reynolds' arrival)
     wind               a velocity (wx, wy) added every step
     update             "synchronous" or "in-place" (the steering lab's loop; reference only)

@@ -19,6 +19,7 @@ _Obstacles = Union[
     Sequence[Tuple[_Number, _Number, _Number, _Number]],
     npt.ArrayLike,
 ]
+_Path = Union[str, PathLike, Sequence[_Pair], Sequence[_Triple], npt.ArrayLike]
 
 class Flock:
     def __init__(
@@ -49,6 +50,9 @@ class Flock:
         goal: Optional[Union[_Pair, _Triple]] = None,
         goal_weight: Optional[_Number] = None,
         arrival_radius: Optional[_Number] = None,
+        path: Optional[_Path] = None,
+        path_radius: Optional[_Number] = None,
+        path_weight: Optional[_Number] = None,
         wind: Optional[Union[_Pair, _Triple]] = None,
         update: Optional[Literal["synchronous", "in-place"]] = None,
         init: Optional[Union[str, PathLike]] = None,

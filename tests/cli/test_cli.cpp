@@ -303,6 +303,28 @@ TEST_F(Cli, BadModelAndVariantOptions) {
     expect_bad({"--obstacles", path("rocks.csv"), "--steps", "1"},
                {"obstacle file", c.line, c.detail});
   }
+  const Case paths[] = {{"x,z\n1,2\n3,4\n", "line 1:", "expected the header 'x,y'"},
+                        {"x,y\n1,2\n1,2\n", "line 3:", "the same point as the one before it"},
+                        {"x,y\n1,2\n100,4\n", "line 3:", "x = 100 is outside the world"},
+                        {"x,y\n1,2\n3\n", "line 3:", "expected 2 values"},
+                        {"x,y\n1,inf\n", "line 2:", "not finite"}};
+  for (const Case& c : paths) {
+    write_file(path("path.csv"), c.text);
+    expect_bad({"--path", path("path.csv"), "--steps", "1"}, {"path file", c.line, c.detail});
+  }
+  write_file(path("path.csv"), "x,y\n1,2\n");
+  expect_bad({"--path", path("path.csv")}, {"path file", "at least two points, got 1"});
+  write_file(path("path.csv"), "x,y\n1,2\n8,2\n");  // inside Vicsek's world of side 10 too
+  expect_bad({"--path", path("path.csv"), "--model", "vicsek"}, {"--path", "under vicsek"});
+  expect_bad({"--path-radius", "3"}, {"--path-radius needs --path"});
+  expect_bad({"--path-weight", "3"}, {"--path-weight needs --path"});
+  expect_bad({"--path", path("path.csv"), "--path-radius", "0"}, {"--path-radius", "> 0"});
+  expect_bad({"--path", path("path.csv"), "--dimensions", "3"}, {"path file", "'x,y,z'"});
+  write_file(path("path.csv"), "x,y\n10,20\n10.000000001,20\n");
+  expect_bad({"--path", path("path.csv"), "--precision", "float"},
+             {"--path: point 2", "the same point as the one before it in float precision"});
+  expect_bad({"--path", path("missing.csv")}, {"path file", "missing.csv"});
+  std::filesystem::remove(path("path.csv"));
   // A start that the variant cannot fly.
   write_file(path("rocks.csv"), "x,y,radius\n50,50,10\n");
   write_file(path("start.csv"), "x,y,vx,vy\n10,10,1,0\n52,50,1,0\n");
@@ -343,6 +365,17 @@ TEST_F(Cli, ModelsAndVariantsRunAndReportThemselves) {
   EXPECT_EQ(k.value("world", 0.0), 10.0);
   EXPECT_EQ(k.value("max_speed", 0.0), 0.03);
   EXPECT_EQ(k.value("radius", 0.0), 1.0);
+  // Wander and a closed path.
+  write_file(path("loop.csv"), "x,y\n20,20\n80,20\n50,80\n20,20\n");
+  const Result w = run({"run", "--backend", "cpu", "--count", "100", "--steps", "40", "--wander",
+                        "0.5", "--path", path("loop.csv"), "--path-weight", "2", "--json"});
+  ASSERT_EQ(w.code, 0) << w.err;
+  const nlohmann::json l = parse_json(w.out);
+  EXPECT_EQ(l.value("wander", 0.0), 0.5);
+  EXPECT_EQ(l.value("path_points", 0), 4);
+  EXPECT_EQ(l.value("path_closed", false), true);
+  EXPECT_EQ(l.value("path_radius", 0.0), 10.0);  // the perception radius
+  EXPECT_EQ(l.value("path_weight", 0.0), 2.0);
 }
 
 TEST_F(Cli, PlotDrawsTheMetricsSeries) {

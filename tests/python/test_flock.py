@@ -68,6 +68,25 @@ def test_obstacles_as_rows_equal_an_obstacle_file(tmp_path):
     assert from_rows.params["obstacles"] == 2
 
 
+def test_a_path_as_rows_equals_a_path_file(tmp_path):
+    rows = [(20.0, 20.0), (80.5, 25.0), (50.0, 80.0), (20.0, 20.0)]
+    file = tmp_path / "path.csv"
+    file.write_text("x,y\n" + "".join(f"{x!r},{y!r}\n" for x, y in rows))
+    from_rows = boids.Flock(count=200, backend="cpu", path=rows, path_radius=4)
+    from_file = boids.Flock(count=200, backend="cpu", path=str(file), path_radius=4)
+    from_rows.step(100)
+    from_file.step(100)
+    assert same_bits(from_rows.state, from_file.state)
+    assert from_rows.params["path_points"] == 4 and from_rows.params["path_closed"]
+    run_cli("run", "--steps", 100, "--save", tmp_path / "end.npy", "--backend", "cpu",
+            "--count", 200, "--path", file, "--path-radius", 4)
+    assert same_bits(from_file.state, np.load(tmp_path / "end.npy"))
+    with pytest.raises(ValueError, match=r"path, row 1: the same point as the one before it"):
+        boids.Flock(backend="cpu", path=[(1, 2), (1, 2)])
+    with pytest.raises(ValueError, match=r"path, row 0: expected two numbers \(x, y\) or three"):
+        boids.Flock(backend="cpu", path=[(1, 2, 3, 4)])
+
+
 def test_steps_in_pieces_equal_one_call():
     whole = boids.Flock(count=500, seed=3, backend="cpu", noise=0.5)
     whole.step(300)

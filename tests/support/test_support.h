@@ -205,6 +205,7 @@ inline const std::vector<FlightVariant>& flight_variants() {
          p.goal = {20, 80};
          p.wind = {0.02, 0.01};
          p.wander = 0.5;
+         p.path = {{10, 10}, {90, 15}, {70, 90}, {10, 10}};
        }},
       {"steering",
        [](FlockParams& p) {

@@ -89,6 +89,13 @@ bool look(const FlockParams& p, double cos_half_view, const FlockState& s, std::
 void wander_direction(const StepContext& context, std::uint64_t id, const double* v, int n,
                       double* w);
 
+// Reynolds' path following for a boid at x moving at v (n = 2 or 3 components): false when it
+// follows the path (ten steps on, at its velocity with the speed at most v_max, it will be
+// within the path's radius and farther along than it is); else true, and `out` the unit
+// direction (the shortest way) to the point of the path its speed times ten steps (times dt)
+// farther along than the point nearest to where it will be (path_following.cpp).
+bool path_direction(const FlockParams& p, const double* x, const double* v, int n, double* out);
+
 // Turns (x, y) by boid `id`'s noise at this step; nothing without noise.
 void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
                    double& y);

@@ -7,6 +7,7 @@
 // variant does what it says.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -196,6 +197,17 @@ TEST_P(VariantTest, ArrivalSlowsABoidAtItsGoal) {
   EXPECT_LT(arriving.later, 0.1 * through.later);
 }
 
+// Boids of `model` that never interact (no rules): half a unit a step at full speed under
+// steering (v_max 30 at dt 1/60), one under boids.
+FlockParams lone_boids(Model model) {
+  FlockParams p;
+  p.model = model;
+  p.separation = p.alignment = p.cohesion = 0;
+  p.radius = 5;
+  p.max_speed = model == Model::kSteering ? 30 : 1;
+  return p;
+}
+
 // Wander: two lone boids (no rules, so they never interact) fly straight without it; with it
 // each turns one way and then the other as its drift wanders, by its own draws.
 TEST_P(VariantTest, WanderMakesALoneBoidRoam) {
@@ -228,12 +240,8 @@ TEST_P(VariantTest, WanderMakesALoneBoidRoam) {
     return roam;
   };
   for (const Model model : {Model::kBoids, Model::kSteering}) {
-    FlockParams p;
-    p.model = model;
-    p.separation = p.alignment = p.cohesion = 0;
-    p.radius = 5;
+    FlockParams p = lone_boids(model);
     const bool steering = model == Model::kSteering;
-    p.max_speed = steering ? 30 : 1;
     const Roam straight = fly(p, p.max_speed);
     EXPECT_EQ(straight.turned, 0.0) << to_string(model);
     p.wander = steering ? 3 : 1;
@@ -268,8 +276,61 @@ TEST_P(VariantTest, WanderFliesTheReferencesDriftAcrossItsKnots) {
     for (std::size_t i = 0; i < start.size(); ++i) {
       ASSERT_NEAR(got.vx[i], expected.vx[i], bound) << dimensions << "D, boid " << i;
       ASSERT_NEAR(got.vy[i], expected.vy[i], bound) << dimensions << "D, boid " << i;
-      if (dimensions == 3) ASSERT_NEAR(got.vz[i], expected.vz[i], bound) << "boid " << i;
+      if (dimensions == 3) {
+        ASSERT_NEAR(got.vz[i], expected.vz[i], bound) << "boid " << i;
+      }
     }
+  }
+}
+
+// The distance from (x, y) to the polyline `path`, plainly (the tests' paths keep away from
+// the torus's edges).
+double distance_to(const std::vector<Vec3>& path, double x, double y) {
+  double best = 1e300;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    const double ex = path[k + 1].x - path[k].x, ey = path[k + 1].y - path[k].y;
+    const double dx = x - path[k].x, dy = y - path[k].y;
+    const double t = std::clamp((dx * ex + dy * ey) / (ex * ex + ey * ey), 0.0, 1.0);
+    best = std::min(best, std::hypot(dx - t * ex, dy - t * ey));
+  }
+  return best;
+}
+
+// Path following: a lone boid in the middle of a closed square path, heading across it, comes
+// onto the path and goes round it in the path's direction (counterclockwise), staying within
+// about its radius. One beside the start of an open path 60 long (longer than half the world:
+// the segment is followed, not its shorter way round the torus) follows it to its end, never
+// turning back nor straying.
+TEST_P(VariantTest, APathBringsAStrayBoidOntoItAndAlongIt) {
+  for (const Model model : {Model::kBoids, Model::kSteering}) {
+    FlockParams p = lone_boids(model);
+    const bool steering = model == Model::kSteering;
+    const int steps = steering ? 1600 : 800;  // two laps at full speed
+    p.path = {{25, 25}, {75, 25}, {75, 75}, {25, 75}, {25, 25}};
+    p.path_radius = 3;
+    double turned = 0, late = 0;  // the angle swept about the centre; the late mean distance
+    double angle = -kPi / 2;      // of the start, (50, 40) from the centre (50, 50)
+    run(make_state({{50, 40, p.max_speed, 0}}), p, steps, [&](int step, const FlockState& s) {
+      const double now = std::atan2(s.y[0] - 50, s.x[0] - 50);
+      turned += std::remainder(now - angle, 2 * kPi);
+      angle = now;
+      if (step > steps / 2) late += distance_to(p.path, s.x[0], s.y[0]) / (steps / 2);
+    });
+    EXPECT_GT(turned, 2 * kPi) << to_string(model);  // a lap and more, counterclockwise
+    EXPECT_LT(late, 2 * p.path_radius) << to_string(model);
+
+    p.path = {{20, 50}, {80, 50}};
+    int reached = 0;  // the step it came within the radius of the end
+    double strayed = 0, last_x = 22;
+    run(make_state({{22, 46, p.max_speed, 0}}), p, steps, [&](int step, const FlockState& s) {
+      if (reached > 0) return;
+      if (std::hypot(s.x[0] - 80, s.y[0] - 50) < p.path_radius) reached = step;
+      strayed = std::max(strayed, distance_to(p.path, s.x[0], s.y[0]));
+      EXPECT_GT(s.x[0], last_x) << to_string(model) << ", step " << step;  // never back
+      last_x = s.x[0];
+    });
+    EXPECT_GT(reached, 0) << to_string(model);
+    EXPECT_LE(strayed, 4.0 + 1e-9) << to_string(model);  // it started 4 from the path
   }
 }
 

@@ -151,6 +151,24 @@ TEST(Checkpoint, WanderIsKeptAndItsAbsenceChangesNoHeader) {
   EXPECT_EQ(flight_description(back.config), flight_description(wandering));
 }
 
+// A path is kept, points, radius and weight, and a flight without it is described as before.
+TEST(Checkpoint, APathIsKeptWhole) {
+  FlockParams params;
+  params.path = {{10, 10}, {90, 10.5}, {50, 80}, {10, 10}};
+  params.path_radius = 4.25;
+  params.path_weight = 1.5;
+  const SimulationConfig config{Backend::kCpu, Method::kHashed, Precision::kDouble, params, 5};
+  const auto sim = make_simulation(config, random_state(30, 100, 0, 0, 3));
+  sim->step(2);
+  const Checkpoint back = parse_checkpoint(format_checkpoint(checkpoint_of(*sim)), "test");
+  ASSERT_EQ(back.config.params.path.size(), 4u);
+  EXPECT_EQ(back.config.params.path[1].y, 10.5);
+  EXPECT_TRUE(back.config.params.path_closed());
+  EXPECT_EQ(back.config.params.path_radius, 4.25);
+  EXPECT_EQ(back.config.params.path_weight, 1.5);
+  EXPECT_EQ(flight_description(back.config), flight_description(config));
+}
+
 // Every prefix, and a flipped bit anywhere, is refused as an InputError naming the file.
 TEST(Checkpoint, DamagedTruncatedOrForeignFilesAreRefusedWhole) {
   const std::string bytes = format_checkpoint(small_checkpoint());
@@ -308,6 +326,14 @@ TEST(Checkpoint, AnEditedHeaderIsHeldToTheCommandLinesRules) {
          c.config.params.has_goal = true;
          c.config.params.goal = {50, 50};
          c.config.params.arrival_radius = 3;
+       }},
+      {"a path of one point", "--path: a path has 2 to",
+       [](Checkpoint& c) {
+         c.config.params.path = {{5, 5}};
+       }},
+      {"a path point outside the world", "--path: point 2: it lies outside the world",
+       [](Checkpoint& c) {
+         c.config.params.path = {{5, 5}, {500, 5}};
        }},
       {"wander under the Vicsek model", "--wander: wander steers the boids and steering models",
        [](Checkpoint& c) {
