@@ -74,6 +74,21 @@ struct PartSlot {
   }
 };
 
+// The whole flock's index of each of a part's places [first, first + n): whole[slot] of the
+// place's part slot (the hashed method's slot, or the place itself under the naive method,
+// whose `slots` is null), into out[i], so that a piece of the part passes to the host without
+// its whole index array.
+struct WholeOfPlaces {
+  const index_t* slots;
+  const index_t* whole;
+  index_t first;
+  index_t* out;
+
+  BOIDS_HD void operator()(index_t i) const {
+    out[i] = whole[slots ? slots[first + i] : first + i];
+  }
+};
+
 // value_of(i) for the own boids, 0 for the ghosts.
 template <typename ValueOf>
 struct OwnOnly {

@@ -266,7 +266,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     first = std::min<std::uint64_t>(first, count32());
     count = std::min<std::uint64_t>(count, count32() - first);
     part_.own_boids(exec_, boids_.data(), hashed() ? index_.ids : nullptr, noise_ids_.data(),
-                    count32(), static_cast<index_t>(first), static_cast<index_t>(count), out);
+                    static_cast<index_t>(first), static_cast<index_t>(count), out);
   }
   std::uint64_t held() const override { return count(); }
 

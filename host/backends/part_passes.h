@@ -20,6 +20,7 @@
 #include "host/backends/flock_layout.h"
 #include "host/core/simulation.h"
 #include "host/parts/part_access.h"
+#include "kernels/part_share.h"
 #include "kernels/rules.h"
 
 namespace boids::flock_part {
@@ -180,21 +181,21 @@ void merge(const kernels::Boid<Real, D>* boids, const kernels::index_t* whole,
 // each place its own slot) begin at place `first`; `whole` and `own` are by slot.
 template <typename Real, int D>
 void collect_own(const kernels::Boid<Real, D>* boids, const kernels::index_t* slots,
-                 const kernels::index_t* whole, const std::vector<std::uint8_t>& own,
+                 const kernels::index_t* whole_at, const std::vector<std::uint8_t>& own,
                  kernels::index_t first, kernels::index_t count, std::vector<IndexedBoid>& out) {
   // Room for them all at once (the own boids and the ghosts): grown boid by boid, the list held
   // the part's boids up to twice over while it moved them.
   out.reserve(out.size() + count);
   for (kernels::index_t i = 0; i < count; ++i) {
     const kernels::index_t p = slots ? slots[i] : first + i;
-    if (own[p]) out.push_back(indexed_boid(boids[i], whole[p]));
+    if (own[p]) out.push_back(indexed_boid(boids[i], whole_at[i]));
   }
 }
 
 // A part's passes over a flock's arrays in `Executor`'s memory: in place where that is the
 // host's, else over copies on the host (a GPU's part goes to the host and back each step; a
-// split on the device, by a selection and a scan, is still to come). It keeps whether each
-// part slot is own.
+// split on the device, by a selection and a scan, is still to come; reading its own boids a
+// piece at a time gathers on the device). It keeps whether each part slot is own.
 template <typename Real, int D, typename Executor>
 class Passes {
  public:
@@ -302,30 +303,37 @@ class Passes {
     return static_cast<index_t>(n);
   }
 
-  // The own boids of places [first, first + n) of the `count` the flock holds.
+  // The own boids of places [first, first + n) of the flock. Each place's index in the whole
+  // flock is gathered where the part lives (WholeOfPlaces): a GPU's part sends the host its n
+  // places' boids, slots and indices, never the whole index array.
   void own_boids(const Executor& exec, const Boid* boids, const index_t* slots,
-                 const index_t* whole, index_t count, index_t first, index_t n,
+                 const index_t* whole, index_t first, index_t n,
                  std::vector<IndexedBoid>& out) const {
     check_whole();
+    std::vector<index_t> whole_at(n);
+    if constexpr (Executor::kHostMemory) {
+      exec.for_each(n, kernels::WholeOfPlaces{slots, whole, first, whole_at.data()});
+    } else {
+      Buffer<index_t> gathered(n);
+      exec.for_each(n, kernels::WholeOfPlaces{slots, whole, first, gathered.data()});
+      exec.download(whole_at.data(), gathered.data(), n);
+    }
     boids += first;
     if (slots) slots += first;
     std::vector<Boid> host_boids;
-    std::vector<index_t> host_slots, host_whole;
+    std::vector<index_t> host_slots;
     if constexpr (!Executor::kHostMemory) {
       host_boids.resize(n);
-      host_whole.resize(count);
       exec.download(host_boids.data(), boids, n);
-      exec.download(host_whole.data(), whole, count);
       if (slots) {
         host_slots.resize(n);
         exec.download(host_slots.data(), slots, n);
         slots = host_slots.data();
       }
       boids = host_boids.data();
-      whole = host_whole.data();
     }
     out.clear();
-    collect_own(boids, slots, whole, own_, first, n, out);
+    collect_own(boids, slots, whole_at.data(), own_, first, n, out);
   }
 
  private:
