@@ -149,7 +149,7 @@ tools::OptionParser make_parser(Options& o) {
   parser.add_value("--variants", "V,...",
                    "models and variants to time beside each other, their repeats in "
                    "alternation: seed, fov, separation-radius, noise, walls, obstacles, goal, "
-                   "wind, steering, vicsek, all (default seed)",
+                   "wind, wander, path, steering, arrival, vicsek, all (default seed)",
                    [&o](const std::string& v) {
                      o.variants = split_list("--variants", v);
                      for (const std::string& name : o.variants) {

@@ -20,12 +20,22 @@ void add_obstacles(FlockParams& p) {
   }
 }
 
+// A closed octagon about the world's centre, 0.35 of its side across from it: every boid off
+// it tests its 8 segments twice a step.
+void add_path(FlockParams& p) {
+  for (int k = 0; k <= 8; ++k) {
+    const double angle = 2 * kPi * (k % 8) / 8;
+    p.path.push_back({p.world.width * (0.5 + 0.35 * std::cos(angle)),
+                      p.world.height * (0.5 + 0.35 * std::sin(angle)), 0});
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& variant_names() {
   static const std::vector<std::string> names = {
-      "seed", "fov",  "separation-radius", "noise",  "walls", "obstacles",
-      "goal", "wind", "steering",          "vicsek", "all"};
+      "seed",   "fov",  "separation-radius", "noise",   "walls",  "obstacles", "goal", "wind",
+      "wander", "path", "steering",          "arrival", "vicsek", "all"};
   return names;
 }
 
@@ -41,11 +51,18 @@ void apply_variant(const std::string& name, FlockParams& p) {
     p.goal = {p.world.width / 3, p.world.height / 3};
   }
   if (name == "wind" || name == "all") p.wind = {0.05 * p.max_speed, 0.02 * p.max_speed};
-  if (name == "steering") {
+  if (name == "wander") p.wander = 1;
+  if (name == "path") add_path(p);
+  if (name == "steering" || name == "arrival") {
     p.model = Model::kSteering;
     p.separation = 1.6;
     p.cohesion = 0.9;
     p.max_speed = 60;  // one unit a step at the lab's dt of 1/60, like the seed's v_max
+  }
+  if (name == "arrival") {
+    p.has_goal = true;
+    p.goal = {p.world.width / 3, p.world.height / 3};
+    p.arrival_radius = p.world.width / 4;
   }
   if (name == "vicsek") {
     p.model = Model::kVicsek;
@@ -68,6 +85,9 @@ std::string describe_variant(const std::string& name) {
   if (name == "obstacles") return "20 obstacles of radius r";
   if (name == "goal") return "--goal at a third of the world";
   if (name == "wind") return "--wind 0.05,0.02 v_max";
+  if (name == "wander") return "--wander 1";
+  if (name == "path") return "--path: a closed octagon of 8 segments";
+  if (name == "arrival") return "steering with --goal at a third and --arrival-radius W/4";
   if (name == "steering") return "--model steering (v_max 60, dt 1/60)";
   if (name == "vicsek") return "--model vicsek --speed 1 --noise 1";
   return "fov, noise, walls, obstacles, goal and wind at once";

@@ -191,7 +191,7 @@ BOIDS_HD BOIDS_INLINE void nearest_on_path(const Real (&x)[D][Lanes], const Step
       const Real s = min_of(max_of(dot / e_sq, Real(0)), Real(1));
       for (int a = 0; a < D; ++a) d[a] = d[a] - s * e[a];
       const Real gap_sq = length_sq(d);
-      const bool closer = k == 0 || gap_sq < nearest_sq[lane];
+      const bool closer = (k == 0) | (gap_sq < nearest_sq[lane]);
       nearest_sq[lane] = closer ? gap_sq : nearest_sq[lane];
       along[lane] = closer ? from.from_start + s * length : along[lane];
     }
@@ -210,7 +210,7 @@ BOIDS_HD BOIDS_INLINE void point_on_path(const Real (&target)[Lanes], const Step
 #pragma omp simd
 #endif
     for (int lane = 0; lane < Lanes; ++lane) {
-      const bool here = k == 0 || target[lane] >= from.from_start;
+      const bool here = (k == 0) | (target[lane] >= from.from_start);
       const Real s = (target[lane] - from.from_start) / length;
       for (int a = 0; a < D; ++a) {
         point[a][lane] = here ? from.at[a] + s * (to.at[a] - from.at[a]) : point[a][lane];
