@@ -126,13 +126,10 @@ BOIDS_HD BOIDS_INLINE double wander_drift(std::uint64_t axis_key, std::uint64_t 
 template <typename Real, int D>
 BOIDS_HD BOIDS_INLINE void across_heading(const double (&s)[D], const Real (&v)[D],
                                           double (&w)[D]) {
-  bool huge = false;
-  for (int a = 0; a < D; ++a) huge = huge | (fabs(static_cast<double>(v[a])) > 0x1.0p510);
   double u[D];
-  for (int a = 0; a < D; ++a) u[a] = static_cast<double>(v[a]) * (huge ? 0x1.0p-600 : 1.0);
-  double square = u[0] * u[0];
-  for (int a = 1; a < D; ++a) square += u[a] * u[a];
-  const double length = sqrt(square);
+  for (int a = 0; a < D; ++a) u[a] = static_cast<double>(v[a]);
+  scale_for_length(u);
+  const double length = sqrt(length_sq(u));
   const bool moving = length > 0;
   double along = 0;
   for (int a = 0; a < D; ++a) {

@@ -22,8 +22,8 @@ inline constexpr double kGoalGain = 0.02;
 inline constexpr double kWanderGain = 0.05;
 // Path following steers a boids-model boid by kPathGain v_max per unit of its weight each step,
 // as hard as a wall pushes (the steering model seeks at the cruise speed, as for the goal), and
-// looks kPathLookahead
-// steps ahead (times dt) to predict where the boid will be and where on the path to head.
+// looks kPathLookahead steps ahead (times dt) to predict where the boid will be and where on
+// the path to head.
 inline constexpr double kPathGain = 0.1;
 inline constexpr double kPathLookahead = 10;
 
@@ -86,7 +86,7 @@ struct StepParams {
   const index_t* noise_ids;
 
   // The world's terms, each off unless asked for.
-  bool world_terms;    // walls (pushing), obstacles, a goal or wander: any of them
+  bool world_terms;    // walls (pushing), obstacles, a goal, wander or a path: any of them
   Real wall_distance;  // walls push boids closer than this
   bool has_goal;
   Real goal[3], goal_weight;

@@ -186,9 +186,7 @@ BOIDS_HD BOIDS_INLINE void nearest_on_path(const Real (&x)[D][Lanes], const Step
       for (int a = 0; a < D; ++a) here[a] = x[a][lane];
       offset_between(middle, here, p, d);
       for (int a = 0; a < D; ++a) d[a] = d[a] + half[a];
-      Real dot = d[0] * e[0];
-      for (int a = 1; a < D; ++a) dot += d[a] * e[a];
-      const Real s = min_of(max_of(dot / e_sq, Real(0)), Real(1));
+      const Real s = min_of(max_of(dot(d, e) / e_sq, Real(0)), Real(1));
       for (int a = 0; a < D; ++a) d[a] = d[a] - s * e[a];
       const Real gap_sq = length_sq(d);
       const bool closer = (k == 0) | (gap_sq < nearest_sq[lane]);
