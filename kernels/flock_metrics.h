@@ -317,7 +317,10 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
     r.polarization = square_root(length_sq(mean));
     r.order =
         square_root(length_sq(total)) / (count * static_cast<double>(places[f].params.max_speed));
-    r.mean_neighbours = neighbours[f] / count;
+    // Under topological neighbours a boid heeds its K nearest, whatever the radius holds.
+    const int heeded = places[f].params.nearest;
+    r.mean_neighbours =
+        heeded > 0 ? min_of(static_cast<double>(heeded), count - 1) : neighbours[f] / count;
     r.mean_nn_distance = places[f].count > 1 ? nearest[f] / count : 0.0;
     r.groups = roots[f];
     r.largest_group = largest[f];

@@ -64,6 +64,9 @@ struct StepParams {
   bool limited_view;             // a field of view under 360 degrees
   Real cos_half_view;            // c = cos(fov / 2): a neighbour is seen if d.v >= c |d||v|
   Real signed_cos_sq_half_view;  // c |c|, for the test without a square root (see in_view)
+  // Topological neighbours: each boid heeds the `nearest` boids nearest to it that it sees,
+  // however far (kernels/nearest_step.h); 0: every boid it sees within r.
+  int nearest;
 
   // Speeds, gains, time. Boids: gains are weight * K; steering: the weights themselves.
   Real max_speed;  // v_max (the Vicsek model's constant speed V)

@@ -139,6 +139,11 @@ void Viewer::model_controls() {
 
 void Viewer::variant_controls() {
   if (slider("field of view", ui_.fov, 1, 360, "%.0f deg")) params_dirty_ = true;
+  // Topological neighbours: 0 heeds every boid within the radius.
+  if (ImGui::SliderInt("nearest", &ui_.nearest, 0, kMaxNearest,
+                       ui_.nearest == 0 ? "off (radius)" : "%d")) {
+    params_dirty_ = true;
+  }
   if (slider("noise", ui_.noise, 0, 2 * kPi, "%.3f rad")) params_dirty_ = true;
   if (ui_.model != Model::kVicsek && slider("wander", ui_.wander, 0, 5, "%.2f")) {
     params_dirty_ = true;

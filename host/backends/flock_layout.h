@@ -43,6 +43,7 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
   kernels::cos_sin(f.fov / 2 * kPi / 180, c, s);
   p.cos_half_view = static_cast<Real>(c);
   p.signed_cos_sq_half_view = static_cast<Real>(c * std::abs(c));
+  p.nearest = f.nearest;
 
   p.max_speed = static_cast<Real>(f.max_speed);
   p.dt = 1;

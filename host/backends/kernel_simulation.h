@@ -33,6 +33,7 @@
 #include "kernels/flock_metrics.h"
 #include "kernels/hashed_step.h"
 #include "kernels/models.h"
+#include "kernels/nearest_step.h"
 #include "kernels/predator.h"
 #include "kernels/render_data.h"
 
@@ -389,7 +390,9 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
       using M = decltype(model);
       for (std::uint64_t s = 0; s < steps; ++s) {
         params_.step = steps_taken_++;  // keys the noise of this step
-        if (hashed()) {
+        if (params_.nearest > 0) {
+          step_nearest<M>();
+        } else if (hashed()) {
           kernels::hashed_step<M>(exec_, index_, grid_, params_);
         } else {
           exec_.template naive_step<M>(boids_.data(), scratch_.data(), count32(), params_);
@@ -397,6 +400,18 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
         }
       }
     });
+  }
+
+  // One step of topological neighbours (kernels/nearest_step.h), by either method.
+  template <typename M>
+  void step_nearest() {
+    static_assert(kernels::kMostNearest == kMaxNearest, "--nearest's limit is the kernels'");
+    if (hashed()) {
+      kernels::nearest_hashed_step<M>(exec_, index_, grid_, params_);
+    } else {
+      kernels::nearest_naive_step<M>(exec_, boids_.data(), scratch_.data(), count32(), params_);
+      std::swap(boids_, scratch_);
+    }
   }
 
   // The cell index, allocated on first use: at the start on the hashed method (with the ids),

@@ -69,7 +69,7 @@ OptionParser make_parser(SweepOptions& o) {
       "a parameter and its values: V1,V2,... or START:STOP:STEP; repeatable (the "
       "grid of all combinations). NAME: count, radius, separation, alignment, "
       "cohesion, max-speed, speed, dt, density, world, wall-distance, "
-      "separation-radius, fov, noise, goal-weight, arrival-radius, wander, "
+      "separation-radius, fov, nearest, noise, goal-weight, arrival-radius, wander, "
       "path-radius, path-weight",
       [&o](const std::string& v) { o.params.push_back(parse_sweep_param(v)); });
   parser.add_value(

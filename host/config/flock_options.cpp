@@ -180,6 +180,7 @@ FlockParams resolve_params(const FlockOptions& o) {
   p.world.boundary = o.boundary.value_or(Boundary::kTorus);
   if (o.separation_radius) p.separation_radius = *o.separation_radius;
   if (o.fov) p.fov = *o.fov;
+  if (o.nearest) p.nearest = *o.nearest;
   if (o.noise) p.noise = *o.noise;
   if (o.wander) p.wander = *o.wander;
   if (o.wall_distance) p.wall_distance = *o.wall_distance;

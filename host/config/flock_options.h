@@ -28,6 +28,7 @@ struct FlockOptions {
   std::optional<Boundary> boundary;
   std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight, arrival_radius;
   std::optional<double> wander, path_radius, path_weight;
+  std::optional<int> nearest;
   std::optional<Vec3> goal, wind;
   int goal_values = 0, wind_values = 0;  // how many coordinates each gave
   std::string obstacle_file;

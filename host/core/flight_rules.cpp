@@ -49,6 +49,9 @@ void check_well_formed(const FlockParams& p) {
   non_negative("--path-weight", p.path_weight);
   refuse_if(!(p.fov > 0 && p.fov <= 360),
             "--fov: expected a number in (0, 360], got " + number_text(p.fov));
+  refuse_if(p.nearest < 0 || p.nearest > kMaxNearest, "--nearest: expected a whole number in [0, " +
+                                                          std::to_string(kMaxNearest) + "], got " +
+                                                          std::to_string(p.nearest));
   refuse_if(!(p.noise >= 0 && p.noise <= 2 * kPi),
             "--noise: expected radians in [0, 2 pi], got " + number_text(p.noise));
   refuse_if(!finite_vector(p.wind), "--wind: expected finite numbers");
@@ -71,9 +74,9 @@ void check_in_place(const FlockParams& p) {
             "--update in-place: only the steering lab's loop updates in place (--model steering)");
   const bool wind = p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0;
   refuse_if(p.fov != defaults.fov || p.noise != 0 || p.has_goal || wind || !p.obstacles.empty() ||
-                !p.world.torus() || p.wander > 0 || !p.path.empty(),
+                !p.world.torus() || p.wander > 0 || !p.path.empty() || p.nearest > 0,
             "--update in-place is the steering lab's own loop, which has no field of view, "
-            "noise, goal, wind, obstacles, walls, wander or path");
+            "noise, goal, wind, obstacles, walls, wander, path or nearest neighbours");
 }
 
 // The variants' options against each other and against the world.

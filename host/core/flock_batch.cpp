@@ -10,7 +10,7 @@ bool batchable(const std::vector<SimulationConfig>& configs) {
   for (const SimulationConfig& c : configs) {
     if (c.backend == Backend::kReference || c.method != Method::kHashed ||
         c.backend != first.backend || c.precision != first.precision ||
-        c.params.model != first.params.model || c.params.dimensions != 2) {
+        c.params.model != first.params.model || c.params.dimensions != 2 || c.params.nearest > 0) {
       return false;
     }
   }
@@ -26,7 +26,8 @@ std::unique_ptr<FlockBatch> make_batch(const std::vector<SimulationConfig>& conf
   if (!batchable(configs)) {
     throw InputError(
         "flocks share a batch on the hashed method of the cpu or cuda backend, "
-        "under one model and one precision, in two dimensions (a flock in three flies alone)");
+        "under one model and one precision, in two dimensions (a flock in three, or of "
+        "topological neighbours, flies alone)");
   }
   for (std::size_t f = 0; f < initial.size(); ++f) {
     if (initial[f].size() == 0) throw InputError("a flock needs at least one boid");

@@ -42,7 +42,8 @@ class FlockBatch {
 };
 
 // Whether `configs` can fly as one batch: the hashed method on the cpu or cuda backend, one
-// model and one precision, in two dimensions.
+// model and one precision, in two dimensions, metric neighbours (a boid's topological ones
+// are searched ring by ring, a thread a boid, which the batch's blocks do not do).
 bool batchable(const std::vector<SimulationConfig>& configs);
 
 // A batch of the flocks `initial[f]` under `configs[f]`. Throws InputError for configurations

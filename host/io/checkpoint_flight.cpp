@@ -66,6 +66,13 @@ FlockParams params_of(const Header& h, const json& j, Source& source) {
   p.fov = h.number("fov");
   p.noise = h.number("noise");
   if (h.has("wander")) p.wander = h.number("wander");
+  if (h.has("nearest")) {
+    const std::uint64_t k = h.whole("nearest");
+    if (k < 1 || k > static_cast<std::uint64_t>(kMaxNearest)) {
+      source.refuse("'nearest' is not in [1, " + std::to_string(kMaxNearest) + "]");
+    }
+    p.nearest = static_cast<int>(k);
+  }
   p.dt = h.number("dt");
   p.wall_distance = h.number("wall_distance");
   p.has_goal = !h.field("goal").is_null();
@@ -127,6 +134,7 @@ std::string flight_description(const SimulationConfig& config) {
   // Only where it is on, as the box's fields: a flight without it is described as before.
   if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
   if (p.wander > 0) j["wander"] = p.wander;
+  if (p.nearest > 0) j["nearest"] = p.nearest;
   j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
   j["update"] = to_string(p.update);
   j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);

@@ -62,7 +62,9 @@ FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
   for (std::size_t i = 0; i < n; ++i) m.groups += parent[i] == i ? 1 : 0;
   m.largest_group = *std::max_element(members.begin(), members.end());
   m.mean_nn_distance = n > 1 ? nn / count : 0.0;
-  m.mean_neighbours = around / count;
+  // Under topological neighbours a boid heeds its K nearest, whatever the radius holds.
+  m.mean_neighbours =
+      p.nearest > 0 ? std::min(static_cast<double>(p.nearest), count - 1) : around / count;
   return m;
 }
 

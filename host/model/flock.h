@@ -69,7 +69,11 @@ struct FlockParams {
   World world;
   // Separation acts closer than this; 0 means the model's own: r / 2 (0.45 r for steering).
   double separation_radius = 0.0;
-  double fov = 360.0;        // field of view in degrees, (0, 360]: neighbours ahead only
+  double fov = 360.0;  // field of view in degrees, (0, 360]: neighbours ahead only
+  // Topological neighbours (Ballerini et al. 2008): each boid heeds the K boids nearest to it
+  // that it sees, however far, ties to the lower index, in place of all it sees within r
+  // (docs/models.md); 0 is off. At most kMostNearest.
+  int nearest = 0;
   double noise = 0.0;        // eta in radians, [0, 2 pi]: headings turn by U(-eta/2, eta/2)
   double dt = 1.0 / 60.0;    // time step of the steering model (boids and Vicsek step by 1)
   double wall_distance = 0;  // walls push boids closer than this; 0 means the radius
@@ -142,6 +146,9 @@ inline constexpr std::uint64_t kMaxObstacles = 100000;
 
 // Most points a path takes: every boid tests every segment each step.
 inline constexpr std::uint64_t kMaxPathPoints = 100000;
+
+// The most topological neighbours a boid heeds (--nearest).
+inline constexpr int kMaxNearest = 32;
 
 // Most steps a flight takes, counted from its start (10^18; a step of a single boid takes a
 // nanosecond, so no flight comes near it): the step counter, its sums with a run's or a

@@ -256,7 +256,12 @@ class DistributedSimulation final : public Simulation {
   std::string device_;
 };
 
-void check_backend_over_ranks(const SimulationConfig& config) {
+void check_flight_over_ranks(const SimulationConfig& config) {
+  if (config.params.nearest > 0) {
+    throw InputError(
+        "--nearest: a boid's nearest neighbours can lie on any rank, and a rank holds the "
+        "boids near its slab alone: fly topological neighbours in one process");
+  }
   if (config.backend == Backend::kReference) {
     throw InputError(
         "the reference flies a flock in one process: under mpirun, give --backend "
@@ -269,7 +274,7 @@ void check_backend_over_ranks(const SimulationConfig& config) {
 std::unique_ptr<Simulation> make_simulation_over_ranks(const SimulationConfig& config,
                                                        const FlockState& initial) {
   if (ranks() == 1) return make_simulation(config, initial);
-  check_backend_over_ranks(config);
+  check_flight_over_ranks(config);
   check_dimensions(config, initial);
   return std::make_unique<DistributedSimulation>(config, initial);
 }
@@ -278,7 +283,7 @@ std::unique_ptr<Simulation> make_drawn_simulation_over_ranks(const SimulationCon
                                                              std::uint64_t count) {
   if (ranks() == 1)
     return make_simulation(config, make_initial_state(count, config.seed, config.params));
-  check_backend_over_ranks(config);
+  check_flight_over_ranks(config);
   return std::make_unique<DistributedSimulation>(config, count);
 }
 
@@ -317,7 +322,7 @@ std::unique_ptr<Simulation> make_read_simulation_over_ranks(const SimulationConf
                                                             const std::string& path,
                                                             std::uint64_t rows) {
   if (ranks() == 1) return nullptr;
-  check_backend_over_ranks(config);
+  check_flight_over_ranks(config);
   // The header and the first row, checked here before the ranks read theirs: what refuses the
   // whole file refuses it at once.
   if (!is_npy_name(path)) {
@@ -346,7 +351,7 @@ std::unique_ptr<Simulation> make_resumed_simulation_over_ranks(const CheckpointH
                                                                const std::string& path) {
   if (ranks() == 1) return nullptr;
   try {
-    check_backend_over_ranks(head.config);
+    check_flight_over_ranks(head.config);
   } catch (const InputError& e) {
     throw InputError("checkpoint " + quoted_path(path) + ": " + e.what());
   }

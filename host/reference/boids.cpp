@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
 
 namespace boids::reference {
@@ -23,9 +24,10 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
   for (std::size_t i = 0; i < n; ++i) {
     int cnt = 0;
     double ax = 0, ay = 0, cx = 0, cy = 0, sx = 0, sy = 0;
+    const Heeding heeding = Heeding::of_2d(p, cos_half, s, i);
     for (std::size_t j = 0; j < n; ++j) {
       double dx, dy, d2;
-      if (!look(p, cos_half, s, i, j, dx, dy, d2) || !(d2 < r2)) continue;
+      if (!look(p, cos_half, s, i, j, dx, dy, d2) || !heeding.heeds(j, d2 < r2)) continue;
       cnt += 1;
       ax += s.vx[j];
       ay += s.vy[j];

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
 #include "host/reference/detail/space_3d.h"
 
@@ -28,10 +29,12 @@ Sums gather(const FlockState& s, const FlockParams& p, std::size_t i, double cos
   const double sr = p.effective_separation_radius();
   const double s2 = p.separation_radius > 0 ? sr * sr : r2 / 4;
   Sums sums;
+  const Heeding heeding = Heeding::of_3d(p, cos_half, s, i);
   for (std::size_t j = 0; j < s.size(); ++j) {
     if (j == i) continue;
     const Offset3 d = offset_3d(p, s, i, j);
-    if (!sees_3d(p, cos_half, d, s.vx[i], s.vy[i], s.vz[i]) || !(d.d2 < r2)) continue;
+    if (!sees_3d(p, cos_half, d, s.vx[i], s.vy[i], s.vz[i])) continue;
+    if (!heeding.heeds(j, d.d2 < r2)) continue;
     sums.count += 1;
     sums.ax += s.vx[j];
     sums.ay += s.vy[j];

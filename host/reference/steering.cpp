@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
 
 namespace boids::reference {
@@ -158,9 +159,10 @@ void steering_step(FlockState& s, const FlockParams& p, const StepContext& conte
   FlockState next = s;
   for (std::size_t i = 0; i < n; ++i) {
     Gathered g;
+    const Heeding heeding = Heeding::of_2d(p, cos_half, s, i);
     for (std::size_t j = 0; j < n; ++j) {
       double dx, dy, d2;
-      if (look(p, cos_half, s, i, j, dx, dy, d2) && d2 <= vision2) {
+      if (look(p, cos_half, s, i, j, dx, dy, d2) && heeding.heeds(j, d2 <= vision2)) {
         g.add(dx, dy, d2, s.vx[j], s.vy[j], sep2);
       }
     }

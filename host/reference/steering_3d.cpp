@@ -4,6 +4,7 @@
 // step; compiled without floating-point contraction, like the rest of the reference.
 #include <cmath>
 
+#include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
 #include "host/reference/detail/space_3d.h"
 
@@ -26,10 +27,12 @@ Gathered gather(const FlockState& s, const FlockParams& p, std::size_t i, double
   const double sep_radius = p.effective_separation_radius();
   const double sep2 = sep_radius * sep_radius;
   Gathered g;
+  const Heeding heeding = Heeding::of_3d(p, cos_half, s, i);
   for (std::size_t j = 0; j < s.size(); ++j) {
     if (j == i) continue;
     const Offset3 d = offset_3d(p, s, i, j);
-    if (!sees_3d(p, cos_half, d, s.vx[i], s.vy[i], s.vz[i]) || !(d.d2 <= vision2)) continue;
+    if (!sees_3d(p, cos_half, d, s.vx[i], s.vy[i], s.vz[i])) continue;
+    if (!heeding.heeds(j, d.d2 <= vision2)) continue;
     const double offset[3] = {d.x, d.y, d.z}, velocity[3] = {s.vx[j], s.vy[j], s.vz[j]};
     g.neighbours += 1;
     for (int a = 0; a < 3; ++a) {

@@ -3,6 +3,7 @@
 // contraction, like the rest of the reference.
 #include <cmath>
 
+#include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
 
 namespace boids::reference {
@@ -26,9 +27,10 @@ void vicsek_step(FlockState& s, const FlockParams& p, const StepContext& context
   FlockState next = s;
   for (std::size_t i = 0; i < n; ++i) {
     double hx = s.vx[i], hy = s.vy[i];  // the particle itself
+    const Heeding heeding = Heeding::of_2d(p, cos_half, s, i);
     for (std::size_t j = 0; j < n; ++j) {
       double dx, dy, d2;
-      if (look(p, cos_half, s, i, j, dx, dy, d2) && d2 < r2) {
+      if (look(p, cos_half, s, i, j, dx, dy, d2) && heeding.heeds(j, d2 < r2)) {
         hx += s.vx[j];
         hy += s.vy[j];
       }

@@ -2,6 +2,7 @@
 // neighbours within r, itself first, turned by the noise to a direction uniform within the cone
 // of half-angle noise / 2 around it, and moves at the constant speed V. Compiled without
 // floating-point contraction, like the rest of the reference.
+#include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
 #include "host/reference/detail/space_3d.h"
 
@@ -13,10 +14,12 @@ void vicsek_step_3d(FlockState& s, const FlockParams& p, const StepContext& cont
   for (std::size_t i = 0; i < s.size(); ++i) {
     const double own[3] = {s.vx[i], s.vy[i], s.vz[i]};
     double h[3] = {own[0], own[1], own[2]};  // the particle itself, then its neighbours
+    const Heeding heeding = Heeding::of_3d(p, cos_half, s, i);
     for (std::size_t j = 0; j < s.size(); ++j) {
       if (j == i) continue;
       const Offset3 d = offset_3d(p, s, i, j);
-      if (!sees_3d(p, cos_half, d, own[0], own[1], own[2]) || !(d.d2 < r2)) continue;
+      if (!sees_3d(p, cos_half, d, own[0], own[1], own[2])) continue;
+      if (!heeding.heeds(j, d.d2 < r2)) continue;
       h[0] += s.vx[j];
       h[1] += s.vy[j];
       h[2] += s.vz[j];

@@ -1,6 +1,7 @@
 #include "host/serve/controls.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "host/base/errors.h"
@@ -19,7 +20,8 @@ struct ControlRule {
   double (*high)(const FlockParams&);
   bool logarithmic;
   double FlockParams::*field;  // a number of the parameters, or
-  double Vec3::*component;     // a component of the wind (field null)
+  double Vec3::*component;     // a component of the wind, or
+  int FlockParams::*whole;     // a whole number of the parameters (field and component null)
 };
 
 double smaller_side(const FlockParams& p) {
@@ -67,6 +69,9 @@ double full_turn(const FlockParams&) {
 double two_pi(const FlockParams&) {
   return 2 * kPi;
 }
+double most_nearest(const FlockParams&) {
+  return kMaxNearest;
+}
 double radius_low(const FlockParams& p) {
   return smaller_side(p) / 1000;
 }
@@ -96,39 +101,51 @@ double dt_high(const FlockParams&) {
 }
 
 const ControlRule kControls[] = {
-    {"separation", weighted, zero, five, false, &FlockParams::separation, nullptr},
-    {"alignment", weighted, zero, five, false, &FlockParams::alignment, nullptr},
-    {"cohesion", weighted, zero, five, false, &FlockParams::cohesion, nullptr},
-    {"radius", always, radius_low, half_side, true, &FlockParams::radius, nullptr},
-    {"max-speed", always, speed_low, speed_high, true, &FlockParams::max_speed, nullptr},
+    {"separation", weighted, zero, five, false, &FlockParams::separation, nullptr, nullptr},
+    {"alignment", weighted, zero, five, false, &FlockParams::alignment, nullptr, nullptr},
+    {"cohesion", weighted, zero, five, false, &FlockParams::cohesion, nullptr, nullptr},
+    {"radius", always, radius_low, half_side, true, &FlockParams::radius, nullptr, nullptr},
+    {"max-speed", always, speed_low, speed_high, true, &FlockParams::max_speed, nullptr, nullptr},
     {"separation-radius", weighted, zero, the_radius, false, &FlockParams::separation_radius,
+     nullptr, nullptr},
+    {"fov", always, one_degree, full_turn, false, &FlockParams::fov, nullptr, nullptr},
+    {"nearest", always, zero, most_nearest, false, nullptr, nullptr, &FlockParams::nearest},
+    {"noise", always, zero, two_pi, false, &FlockParams::noise, nullptr, nullptr},
+    {"wander", weighted, zero, five, false, &FlockParams::wander, nullptr, nullptr},
+    {"dt", steering, dt_low, dt_high, true, &FlockParams::dt, nullptr, nullptr},
+    {"wall-distance", walled, zero, half_side, false, &FlockParams::wall_distance, nullptr,
      nullptr},
-    {"fov", always, one_degree, full_turn, false, &FlockParams::fov, nullptr},
-    {"noise", always, zero, two_pi, false, &FlockParams::noise, nullptr},
-    {"wander", weighted, zero, five, false, &FlockParams::wander, nullptr},
-    {"dt", steering, dt_low, dt_high, true, &FlockParams::dt, nullptr},
-    {"wall-distance", walled, zero, half_side, false, &FlockParams::wall_distance, nullptr},
-    {"goal-weight", goal, zero, five, false, &FlockParams::goal_weight, nullptr},
-    {"arrival-radius", arriving, zero, half_side, false, &FlockParams::arrival_radius, nullptr},
-    {"path-radius", pathed, zero, half_side, false, &FlockParams::path_radius, nullptr},
-    {"path-weight", pathed, zero, five, false, &FlockParams::path_weight, nullptr},
-    {"wind-x", always, wind_low, wind_high, false, nullptr, &Vec3::x},
-    {"wind-y", always, wind_low, wind_high, false, nullptr, &Vec3::y},
-    {"wind-z", box, wind_low, wind_high, false, nullptr, &Vec3::z},
+    {"goal-weight", goal, zero, five, false, &FlockParams::goal_weight, nullptr, nullptr},
+    {"arrival-radius", arriving, zero, half_side, false, &FlockParams::arrival_radius, nullptr,
+     nullptr},
+    {"path-radius", pathed, zero, half_side, false, &FlockParams::path_radius, nullptr, nullptr},
+    {"path-weight", pathed, zero, five, false, &FlockParams::path_weight, nullptr, nullptr},
+    {"wind-x", always, wind_low, wind_high, false, nullptr, &Vec3::x, nullptr},
+    {"wind-y", always, wind_low, wind_high, false, nullptr, &Vec3::y, nullptr},
+    {"wind-z", box, wind_low, wind_high, false, nullptr, &Vec3::z, nullptr},
 };
 
-double& place(FlockParams& p, const ControlRule& rule) {
+// The control's value in `p`, and setting it (a whole number's value is whole: checked first).
+double value_of(const FlockParams& p, const ControlRule& rule) {
+  if (rule.whole) return p.*(rule.whole);
   return rule.field ? p.*(rule.field) : p.wind.*(rule.component);
+}
+void set_value(FlockParams& p, const ControlRule& rule, double value) {
+  if (rule.whole) {
+    p.*(rule.whole) = static_cast<int>(value);
+  } else {
+    (rule.field ? p.*(rule.field) : p.wind.*(rule.component)) = value;
+  }
 }
 
 }  // namespace
 
 std::vector<Control> controls_of(const FlockParams& params) {
   std::vector<Control> controls;
-  FlockParams p = params;  // place() hands out references
   for (const ControlRule& rule : kControls) {
-    if (!rule.applies(p)) continue;
-    controls.push_back({rule.name, rule.low(p), rule.high(p), rule.logarithmic, place(p, rule)});
+    if (!rule.applies(params)) continue;
+    controls.push_back({rule.name, rule.low(params), rule.high(params), rule.logarithmic,
+                        rule.whole != nullptr, value_of(params, rule)});
   }
   return controls;
 }
@@ -145,8 +162,12 @@ FlockParams with_control(const FlockParams& params, Precision precision, const s
     throw InputError(std::string(rule->name) + ": expected a value in [" + number_text(low) + ", " +
                      number_text(high) + "], got " + number_text(value));
   }
+  if (rule->whole && value != std::floor(value)) {
+    throw InputError(std::string(rule->name) + ": expected a whole number, got " +
+                     number_text(value));
+  }
   FlockParams next = params;
-  place(next, *rule) = value;
+  set_value(next, *rule, value);
   check_flight_params(next, precision);
   return next;
 }

@@ -17,7 +17,8 @@ struct Control {
   std::string name;  // "alignment", "max-speed", "wind-x", ...
   double low = 0, high = 0;
   bool logarithmic = false;
-  double value = 0;  // the flock's now
+  bool whole = false;  // takes whole numbers only (the page's slider steps by 1)
+  double value = 0;    // the flock's now
 };
 
 // The controls of a flock of `params` (those its model and world take), with their values.

@@ -112,6 +112,7 @@ std::string LiveFlock::describe_locked() const {
                         {"low", c.low},
                         {"high", c.high},
                         {"log", c.logarithmic},
+                        {"whole", c.whole},
                         {"value", c.value}});
   }
   nlohmann::json j = flock_description(config_, count_, sim_ ? sim_->device() : "", "live");

@@ -128,6 +128,13 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                        throw InputError("--fov: expected a number in (0, 360], got " + quoted(v));
                      o.fov = fov;
                    });
+  parser.add_value("--nearest", "K",
+                   "topological neighbours: each boid heeds the K boids nearest to it that it "
+                   "sees, however far, in place of all within the radius; K in [1, " +
+                       std::to_string(kMaxNearest) + "] (default 0: off)",
+                   [&o](const std::string& v) {
+                     o.nearest = static_cast<int>(parse_whole("--nearest", v, 0, kMaxNearest));
+                   });
   parser.add_value("--noise", "ETA",
                    "each step every heading turns by an angle uniform in [-ETA/2, ETA/2], ETA in "
                    "[0, 2 pi] radians (default 0)",

@@ -29,6 +29,7 @@ Json params_json(const FlockParams& p) {
   j["boundary"] = to_string(p.world.boundary);
   j["separation_radius"] = p.effective_separation_radius();
   j["fov"] = p.fov;
+  if (p.nearest > 0) j["nearest"] = p.nearest;
   j["noise"] = p.noise;
   if (p.wander > 0) j["wander"] = p.wander;
   if (!p.world.torus()) j["wall_distance"] = p.effective_wall_distance();

@@ -12,10 +12,13 @@
 // 1e-6 of the larger), and 1e-5 |d||v| for the field of view. Any other difference is
 // unexplained and fails the case. A boid with an allowed difference steers by another set of
 // terms, so its float result may differ by far more than rounding: it is left out of the error
-// maxima (and counted).
+// maxima (and counted). Under topological neighbours (--nearest K) the K nearest seen are
+// heeded, and rounding can change which they are only where the K-th nearest and the next lie
+// within the band of each other: such a boid is left out likewise.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include "host/backends/flock_layout.h"
 #include "host/reference/detail/world.h"
@@ -151,11 +154,13 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
     bool rounding = false, unexplained = false;
     double xi[3], vi[3], xj[3], vj[3];
     boid_of(s, i, xi, vi);
+    std::vector<double> seen_distances;  // in double, for --nearest
     for (std::size_t j = 0; j < n; ++j) {
       if (j == i) continue;
       boid_of(s, j, xj, vj);
       PairGeometry g;
       const PairDecision dd = decide_in_double(xi, vi, xj, D, params, c, g);
+      if (dd.seen) seen_distances.push_back(g.distance);
       const PairDecision dr = decide_in_kernels<Model>(cast[i], cast[j], p);
       count_double += dd.near;
       count_real += dr.near;
@@ -173,8 +178,10 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
         explained = explained && (within(g.distance, separation_radius) ||
                                   within(g.distance, 0.0) || within(g.distance, 1e-3));
       }
+      // Under --nearest a boid's neighbours may lie as far as half the world, where offsets wrap.
+      const bool heeded = params.nearest > 0 ? dd.seen && dr.seen : dd.near && dr.near;
       for (int a = 0; a < D; ++a) {
-        if (dd.near && dr.near && dd.shift[a] != dr.shift[a]) {
+        if (heeded && dd.shift[a] != dr.shift[a]) {
           differs = true;
           explained = explained && within(std::abs(g.raw[a]), sides[a] / 2);
         }
@@ -185,6 +192,11 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
       } else {
         unexplained = true;
       }
+    }
+    const auto k = static_cast<std::size_t>(params.nearest);
+    if (may_round && k > 0 && seen_distances.size() > k) {
+      std::sort(seen_distances.begin(), seen_distances.end());
+      rounding = rounding || within(seen_distances[k], seen_distances[k - 1]);
     }
     check.neighbour_mismatches += count_double != count_real;
     check.rounding[i] = rounding && !unexplained;

@@ -122,6 +122,13 @@ std::vector<ValidationFlock> variant_flocks() {
     p.goal_weight = 0.5;
   });
   variants.add("wander-2", [](FlockParams& p) { p.wander = 2; });
+  variants.add("vicsek-nearest-3-walls", [](FlockParams& p) {
+    p.model = Model::kVicsek;
+    p.max_speed = 0.5;
+    p.noise = 0.5;
+    p.world.boundary = Boundary::kWalls;
+    p.nearest = 3;
+  });
   variants.add("steering-wander-walls", [](FlockParams& p) {
     p.model = Model::kSteering;
     p.max_speed = 30;

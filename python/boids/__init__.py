@@ -49,6 +49,8 @@ class Flock:
     wall_distance      walls push boids closer than this (default: the radius)
     separation_radius  separation acts closer than this (default r / 2; steering 0.45 r)
     fov                field of view in degrees, (0, 360]
+    nearest            topological neighbours: each boid heeds the K boids nearest to it that
+                       it sees, however far, in place of all within r (K in [1, 32]; 0 off)
     noise              each heading turns by U(-noise/2, noise/2) radians each step
     wander             Reynolds' wander's weight: each boid steers across its heading along a
                        drift that wanders at random (boids and steering models)

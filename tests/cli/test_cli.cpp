@@ -376,6 +376,12 @@ TEST_F(Cli, ModelsAndVariantsRunAndReportThemselves) {
   EXPECT_EQ(l.value("path_closed", false), true);
   EXPECT_EQ(l.value("path_radius", 0.0), 10.0);  // the perception radius
   EXPECT_EQ(l.value("path_weight", 0.0), 2.0);
+  // Topological neighbours: each boid heeds its 7 nearest.
+  const Result n = run(
+      {"run", "--backend", "cpu", "--count", "100", "--steps", "5", "--nearest", "7", "--json"});
+  ASSERT_EQ(n.code, 0) << n.err;
+  EXPECT_EQ(parse_json(n.out).value("nearest", 0), 7);
+  EXPECT_EQ(parse_json(n.out).value("mean_neighbors", 0.0), 7.0);
 }
 
 TEST_F(Cli, PlotDrawsTheMetricsSeries) {

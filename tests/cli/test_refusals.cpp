@@ -109,6 +109,18 @@ TEST_F(Refusals, StepsAreBounded) {
           {"--discard + --steps: 1000000000000000009 steps is more than a flight takes"});
 }
 
+// Topological neighbours: a whole number of them, at most 32, in one process and not in the
+// steering lab's own loop.
+TEST_F(Refusals, NearestNeighboursAreAWholeNumberUpTo32) {
+  refused({"run", "--nearest", "33"}, {"--nearest: expected a whole number from 0 to 32"});
+  refused({"run", "--nearest", "2.5"}, {"--nearest"});
+  refused({"run", "--nearest", "-1"}, {"--nearest"});
+  refused({"run", "--model", "steering", "--update", "in-place", "--backend", "reference",
+           "--nearest", "3"},
+          {"--update in-place", "nearest neighbours"});
+  refused({"sweep", "--param", "nearest=0,7.5", "--steps", "10"}, {"--nearest", "7.5"});
+}
+
 // A box's depth, and the z of the wind, the goal and the spheres, are held to the ranges of
 // the other axes, and a step must stay shorter than the box's smallest side.
 TEST_F(Refusals, ABoxIsHeldToTheRangesOnEveryAxis) {

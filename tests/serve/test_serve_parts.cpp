@@ -163,6 +163,10 @@ TEST(Controls, AChangeIsCheckedAsTheCommandLinesOptionsAre) {
   EXPECT_THROW(with_control(p, Precision::kFloat, "alignment", 6), InputError);
   EXPECT_THROW(with_control(p, Precision::kFloat, "gravity", 1), InputError);
   EXPECT_THROW(with_control(p, Precision::kFloat, "dt", 0.01), InputError);  // boids: no dt
+  // A count of neighbours: whole numbers up to 32.
+  EXPECT_EQ(with_control(p, Precision::kFloat, "nearest", 7).nearest, 7);
+  EXPECT_THROW(with_control(p, Precision::kFloat, "nearest", 6.5), InputError);
+  EXPECT_THROW(with_control(p, Precision::kFloat, "nearest", 33), InputError);
   // Within its range, and refused by the flight's rules: a separation radius above the radius.
   p.radius = 4;
   try {

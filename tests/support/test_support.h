@@ -207,6 +207,11 @@ inline const std::vector<FlightVariant>& flight_variants() {
          p.wander = 0.5;
          p.path = {{10, 10}, {90, 15}, {70, 90}, {10, 10}};
        }},
+      {"nearest",
+       [](FlockParams& p) {
+         p.nearest = 7;
+         p.fov = 300;
+       }},
       {"steering",
        [](FlockParams& p) {
          p.model = Model::kSteering;

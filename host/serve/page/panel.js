@@ -14,7 +14,8 @@ function toSlider(c, value) {
 }
 function fromSlider(c, position) {
   if (c.log && c.low > 0) return c.low * Math.pow(c.high / c.low, position / 1000);
-  return c.low + ((c.high - c.low) * position) / 1000;
+  const value = c.low + ((c.high - c.low) * position) / 1000;
+  return c.whole ? Math.round(value) : value;  // a count (--nearest) steps by one
 }
 
 export class Panel {

@@ -1,0 +1,139 @@
+// Topological neighbours (--nearest K) on every backend: a boid heeds its K nearest however far,
+// and ties go to the lower index whatever order the candidates come in; each flight is the
+// reference's bit for bit where the arithmetic is the reference's (naive double), and the
+// hashed method's is the naive method's bit for bit in either precision (the same set, added in
+// the same order); the metrics count K neighbours a boid.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "host/core/simulation.h"
+#include "host/model/initial_state.h"
+#include "tests/support/test_support.h"
+
+namespace boids {
+namespace {
+
+using test_support::bit_identical;
+using test_support::box;
+using test_support::engine_case_name;
+using test_support::every_engine_case;
+using test_support::make_state;
+
+class NearestTest : public test_support::EngineCaseTest {
+ protected:
+  FlockState after(const FlockState& start, const FlockParams& p, int steps, Method method) const {
+    const auto sim = make(start, p, method);
+    sim->step(static_cast<std::uint64_t>(steps));
+    return sim->state();
+  }
+  FlockState after(const FlockState& start, const FlockParams& p, int steps) const {
+    return after(start, p, steps, GetParam().method);
+  }
+};
+
+// Alignment alone: a boid's change of velocity is 0.05 times the mean of its neighbours'
+// velocities less its own.
+FlockParams alignment_only() {
+  FlockParams p;
+  p.separation = 0;
+  p.cohesion = 0;
+  return p;
+}
+
+TEST_P(NearestTest, ABoidHeedsItsNearestHoweverFar) {
+  FlockParams p = alignment_only();
+  // B is 40 away, far outside r = 10, heading across A's course.
+  const FlockState s = make_state({{50, 50, 0.7, 0}, {50, 90, 0, 0.7}});
+  EXPECT_EQ(after(s, p, 1).vy[0], 0.0);  // within the radius alone, A sees nobody
+  p.nearest = 1;
+  const FlockState heeding = after(s, p, 1);
+  EXPECT_NEAR(heeding.vx[0], 0.7 - 0.035, 1e-6);  // 0.05 (vB - vA)
+  EXPECT_NEAR(heeding.vy[0], 0.035, 1e-6);
+}
+
+TEST_P(NearestTest, TiesGoToTheLowerIndexWhateverOrderTheCellsHoldThem) {
+  FlockParams p = alignment_only();
+  p.nearest = 2;
+  // Four boids 5 from A, listed so that the cells' order is not theirs: west, north, east,
+  // south. A heeds the first two; without the other two it flies the same.
+  const FlockState four = make_state({{50, 50, 0.7, 0},
+                                      {45, 50, 0, 0.7},
+                                      {50, 55, 0.7, 0.3},
+                                      {55, 50, 0, -0.7},
+                                      {50, 45, -0.5, 0.5}});
+  const FlockState two = make_state({{50, 50, 0.7, 0}, {45, 50, 0, 0.7}, {50, 55, 0.7, 0.3}});
+  const FlockState with_four = after(four, p, 1), with_two = after(two, p, 1);
+  EXPECT_EQ(with_four.vx[0], with_two.vx[0]);
+  EXPECT_EQ(with_four.vy[0], with_two.vy[0]);
+  EXPECT_GT(with_four.vy[0], 0.0);  // heeding the south and east boids would turn it down
+}
+
+TEST_P(NearestTest, TheMetricsCountKNeighboursABoid) {
+  FlockParams p;
+  p.nearest = 7;
+  const auto sim = make(make_initial_state(200, 5, p), p);
+  EXPECT_EQ(sim->metrics().mean_neighbours, 7.0);
+  p.nearest = 10;
+  const auto few = make(make_initial_state(5, 5, p), p);
+  EXPECT_EQ(few->metrics().mean_neighbours, 4.0);  // n - 1
+}
+
+// The flights of 2D and 3D worlds, torus and walls, with a field of view, under every model.
+TEST_P(NearestTest, EachFlightIsTheReferencesAndTheNaiveMethods) {
+  struct World {
+    const char* name;
+    FlockParams params;
+  };
+  FlockParams walls_3d = box(60);
+  walls_3d.world.boundary = Boundary::kWalls;
+  walls_3d.model = Model::kSteering;
+  walls_3d.radius = 12;
+  walls_3d.max_speed = 110;
+  FlockParams vicsek;
+  vicsek.model = Model::kVicsek;
+  vicsek.radius = 4;
+  vicsek.max_speed = 0.5;
+  vicsek.noise = 0.5;
+  FlockParams walls_2d;
+  walls_2d.world.boundary = Boundary::kWalls;
+  const World worlds[] = {{"torus 2D", FlockParams{}},
+                          {"walls 2D", walls_2d},
+                          {"torus 3D", box(60)},
+                          {"steering, walls 3D", walls_3d},
+                          {"vicsek", vicsek}};
+  for (const World& w : worlds) {
+    SCOPED_TRACE(w.name);
+    FlockParams p = w.params;
+    p.nearest = 7;
+    p.fov = 300;
+    const FlockState start = make_initial_state(300, 11, p);
+    const FlockState mine = after(start, p, 25);
+    if (GetParam().method == Method::kHashed) {
+      EXPECT_TRUE(bit_identical(mine, after(start, p, 25, Method::kNaive)));
+    }
+    const auto reference =
+        make_simulation({Backend::kReference, Method::kNaive, Precision::kDouble, p}, start);
+    if (GetParam().precision == Precision::kDouble) {
+      reference->step(25);
+      EXPECT_TRUE(bit_identical(mine, reference->state()));
+    } else {  // one step: float's rounding, not yet grown by the flight
+      reference->step(1);
+      const FlockState one = after(start, p, 1), exact = reference->state();
+      const double side = p.world.width;
+      for (std::size_t i = 0; i < one.size(); ++i) {
+        const double gap = std::abs(one.x[i] - exact.x[i]);
+        ASSERT_LT(std::min(gap, side - gap), side * 1e-6) << "boid " << i;
+        ASSERT_NEAR(one.vx[i], exact.vx[i], p.max_speed * 1e-5) << "boid " << i;
+        ASSERT_NEAR(one.vy[i], exact.vy[i], p.max_speed * 1e-5) << "boid " << i;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(nearest, NearestTest, every_engine_case(), engine_case_name);
+
+}  // namespace
+}  // namespace boids
