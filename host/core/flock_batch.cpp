@@ -26,8 +26,8 @@ std::unique_ptr<FlockBatch> make_batch(const std::vector<SimulationConfig>& conf
   if (!batchable(configs)) {
     throw InputError(
         "flocks share a batch on the hashed method of the cpu or cuda backend, "
-        "under one model and one precision, in two dimensions (a flock in three, or of "
-        "topological neighbours, flies alone)");
+        "under one model and one precision, in two dimensions (a flock in three flies alone, "
+        "as does a flock of topological neighbours)");
   }
   for (std::size_t f = 0; f < initial.size(); ++f) {
     if (initial[f].size() == 0) throw InputError("a flock needs at least one boid");

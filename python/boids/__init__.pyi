@@ -44,6 +44,7 @@ class Flock:
         wall_distance: Optional[_Number] = None,
         separation_radius: Optional[_Number] = None,
         fov: Optional[_Number] = None,
+        nearest: Optional[int] = None,
         noise: Optional[_Number] = None,
         wander: Optional[_Number] = None,
         obstacles: Optional[_Obstacles] = None,
