@@ -146,6 +146,11 @@ std::vector<ValidationFlock> variant_flocks() {
     p.path = {{10, 50}, {50, 20}, {90, 60}};
     p.path_weight = 2;
   });
+  // Last, so that the flocks of the variants before it keep their seeds.
+  variants.add("nearest-7-fov", [](FlockParams& p) {
+    p.nearest = 7;
+    p.fov = 300;
+  });
   return variants.flocks();
 }
 
