@@ -66,22 +66,58 @@ struct NearestList {
   }
 };
 
-// Offers `other`, at slot `at` with input index `id`, to boid `self`'s list if the boid sees
-// it. The offset is the metric step's (accumulate_neighbour), so the distances are its own.
+// The largest finite value: a distance no boid lies at, and a radius beyond any distance.
+template <typename Real>
+BOIDS_HD BOIDS_INLINE constexpr Real beyond_any() {
+  return Real(sizeof(Real) == 4 ? 3.4028234663852886e38 : 1.7976931348623157e308);
+}
+
+// The squared distance from `self` to `other` if the boid sees it, else beyond_any(). The offset
+// is the metric step's (accumulate_neighbour), so the distances are its own. A select, so that
+// loops over candidates vectorise.
 template <bool Wraps, bool LimitedView, typename Real, int D>
-BOIDS_HD BOIDS_INLINE void offer_candidate(NearestList<Real>& list, const Boid<Real, D>& self,
-                                           const Boid<Real, D>& other, index_t id, index_t at,
-                                           const StepParams<Real>& p) {
+BOIDS_HD BOIDS_INLINE Real seen_distance_sq(const Boid<Real, D>& self, const Boid<Real, D>& other,
+                                            const StepParams<Real>& p) {
   Real d[D];
   for (int a = 0; a < D; ++a) {
     const Real delta = other.position[a] - self.position[a];
     d[a] = Wraps ? wrap_axis(delta, a, p) : delta;
   }
   const Real d2 = length_sq(d);
-  if constexpr (LimitedView) {
-    if (!in_view(d, d2, self.velocity, p)) return;
+  if constexpr (LimitedView) return in_view(d, d2, self.velocity, p) ? d2 : beyond_any<Real>();
+  return d2;
+}
+
+// Offers boid `self` (at slot `self_slot`) the candidates at slots [first, end) of `boids`, ids
+// from `ids` (null: the slot is the id). On CPU threads in chunks: the chunk's distances in a
+// loop that vectorises, then the list takes those not beyond its K-th so far (all of them until
+// it is full), one at a time. Every method offers through here, so their distances agree.
+template <bool Wraps, bool LimitedView, typename Real, int D>
+BOIDS_HD void offer_run(NearestList<Real>& list, const Boid<Real, D>& self, index_t self_slot,
+                        const Boid<Real, D>* boids, const index_t* ids, index_t first, index_t end,
+                        const StepParams<Real>& p) {
+#if defined(__CUDA_ARCH__)
+  constexpr index_t kChunk = 1;
+#else
+  constexpr index_t kChunk = 16;
+#endif
+  for (index_t base = first; base < end; base += kChunk) {
+    const index_t last = min_of(base + kChunk, end) - 1;
+    Real d2[kChunk];
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+    for (index_t c = 0; c < kChunk; ++c) {
+      d2[c] = seen_distance_sq<Wraps, LimitedView>(self, boids[min_of(base + c, last)], p);
+    }
+    const Real limit = list.full() ? list.farthest_sq() : beyond_any<Real>();
+    for (index_t j = base; j <= last; ++j) {
+      const Real dist2 = d2[j - base];
+      if (dist2 <= limit && dist2 < beyond_any<Real>() && j != self_slot) {
+        list.offer(dist2, ids != nullptr ? ids[j] : j, j);
+      }
+    }
   }
-  list.offer(d2, id, at);
 }
 
 // The model's sums over the listed neighbours, added in ascending input index; each counts as
@@ -93,7 +129,7 @@ BOIDS_HD typename Model::template Sums<Real, 1, D> heed_listed(NearestList<Real>
                                                                const Boid<Real, D>* boids,
                                                                const StepParams<Real>& p) {
   StepParams<Real> unbounded = p;
-  unbounded.radius_sq = Real(sizeof(Real) == 4 ? 3.4028234663852886e38 : 1.7976931348623157e308);
+  unbounded.radius_sq = beyond_any<Real>();
   LaneBoids<Real, 1, D> lanes;
   lanes.set(0, self);
   typename Model::template Sums<Real, 1, D> sums;
@@ -135,9 +171,7 @@ struct NearestNaiveStep {
     const Boid<Real, D> self = in[i];
     out[i] = nearest_step_of<Model>(self, i, in, params, [&](NearestList<Real>& list, auto flags) {
       using F = decltype(flags);
-      for (index_t j = 0; j < count; ++j) {
-        if (j != i) offer_candidate<F::kWraps, F::kLimitedView>(list, self, in[j], j, j, params);
-      }
+      offer_run<F::kWraps, F::kLimitedView>(list, self, i, in, nullptr, 0, count, params);
     });
   }
 };
@@ -285,12 +319,8 @@ struct NearestHashedStep {
     for (int k = 0;; ++k) {
       const CellBox<D> outer = rings.box(k);
       rings.for_each_run_between(inner, outer, k == 0, [&](index_t first, index_t last) {
-        const index_t end = cell_start[last + 1];
-        for (index_t j = cell_start[first]; j < end; ++j) {
-          if (j != s) {
-            offer_candidate<F::kWraps, F::kLimitedView>(list, self, sorted[j], ids[j], j, params);
-          }
-        }
+        offer_run<F::kWraps, F::kLimitedView>(list, self, s, sorted, ids, cell_start[first],
+                                              cell_start[last + 1], params);
       });
       if (rings.whole(outer)) return;
       if (list.full() && list.farthest_sq() < rings.beyond_sq(outer)) return;
