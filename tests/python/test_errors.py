@@ -46,6 +46,8 @@ REFUSED = [
     (dict(init="/nonexistent/start.npy"), ["--init", "/nonexistent/start.npy"]),
     (dict(obstacles="/nonexistent/discs.csv"), ["--obstacles", "/nonexistent/discs.csv"]),
     (dict(wall_distance=3), ["--wall-distance", "3"]),
+    (dict(nearest=33), ["--nearest", "33"]),
+    (dict(nearest=2.5), ["--nearest", "2.5"]),
 ]
 
 

@@ -31,6 +31,7 @@ FLIGHTS = {
                              wind=(0.01, -0.02), wander=0.7),
     "arrival": dict(count=200, seed=7, model="steering", goal=(400.0, 300.0), goal_weight=2,
                     arrival_radius=150),
+    "nearest": dict(count=200, seed=8, nearest=7, fov=300),
 }
 
 
@@ -45,7 +46,8 @@ def test_step_600_equals_boids_run_save(tmp_path, backend, method, precision):
     assert same_bits(flock.state, np.load(saved))
 
 
-@pytest.mark.parametrize("flight", ["steering", "vicsek", "goal-wind-wander", "arrival"])
+@pytest.mark.parametrize("flight", ["steering", "vicsek", "goal-wind-wander", "arrival",
+                                    "nearest"])
 @pytest.mark.parametrize("method", ["naive", "hashed"])
 def test_variants_equal_boids_run_save(tmp_path, flight, method):
     options = dict(FLIGHTS[flight], backend="cpu", method=method)
