@@ -120,40 +120,47 @@ BOIDS_HD void offer_run(NearestList<Real>& list, const Boid<Real, D>& self, inde
   }
 }
 
-// The model's sums over the listed neighbours, added in ascending input index; each counts as
-// one within r would (the radius test lifted by a radius beyond any distance; the separation
-// radius still applies). The field of view chose them already.
+// The step's constants for the sums over the listed neighbours: each counts as one within r
+// would, the radius test lifted by a radius beyond any distance (the separation radius still
+// applies). Made once a step, beside the step's own (whose radius the world's terms read).
+template <typename Real>
+StepParams<Real> heeding_params(StepParams<Real> p) {
+  p.radius_sq = beyond_any<Real>();
+  return p;
+}
+
+// The model's sums over the listed neighbours, added in ascending input index, under
+// `heeding` (heeding_params). The field of view chose them already.
 template <typename Model, bool Wraps, typename Real, int D>
 BOIDS_HD typename Model::template Sums<Real, 1, D> heed_listed(NearestList<Real>& list,
                                                                const Boid<Real, D>& self,
                                                                const Boid<Real, D>* boids,
-                                                               const StepParams<Real>& p) {
-  StepParams<Real> unbounded = p;
-  unbounded.radius_sq = beyond_any<Real>();
+                                                               const StepParams<Real>& heeding) {
   LaneBoids<Real, 1, D> lanes;
   lanes.set(0, self);
   typename Model::template Sums<Real, 1, D> sums;
   Model::start(sums, 0, self);
   list.sort_by_id();
   for (int k = 0; k < list.count; ++k) {
-    accumulate_neighbour<Model, Wraps, false>(sums, 0, lanes, boids[list.slot[k]], unbounded);
+    accumulate_neighbour<Model, Wraps, false>(sums, 0, lanes, boids[list.slot[k]], heeding);
   }
   return sums;
 }
 
 // One boid's step, `id` its input index: `offer_all(list, flags)` offers it its candidates from
-// `boids` (flags: the pair flags of with_pair_flags), then it heeds the K nearest and moves.
+// `boids` (flags: the pair flags of with_pair_flags), then it heeds the K nearest (under
+// `heeding`) and moves (under `p`).
 template <typename Model, typename Real, int D, typename OfferAll>
 BOIDS_HD Boid<Real, D> nearest_step_of(const Boid<Real, D>& self, index_t id,
                                        const Boid<Real, D>* boids, const StepParams<Real>& p,
-                                       OfferAll&& offer_all) {
+                                       const StepParams<Real>& heeding, OfferAll&& offer_all) {
   Boid<Real, D> next;
   with_pair_flags(p.torus, p.limited_view, [&](auto flags) {
     NearestList<Real> list;
     list.wanted = p.nearest;
     offer_all(list, flags);
     next = advance_one<Model>(
-        self, heed_listed<Model, decltype(flags)::kWraps>(list, self, boids, p), id, p);
+        self, heed_listed<Model, decltype(flags)::kWraps>(list, self, boids, heeding), id, p);
   });
   return next;
 }
@@ -166,13 +173,15 @@ struct NearestNaiveStep {
   Boid<Real, D>* out;
   index_t count;
   StepParams<Real> params;
+  StepParams<Real> heeding;  // heeding_params(params)
 
   BOIDS_HD void operator()(index_t i) const {
     const Boid<Real, D> self = in[i];
-    out[i] = nearest_step_of<Model>(self, i, in, params, [&](NearestList<Real>& list, auto flags) {
-      using F = decltype(flags);
-      offer_run<F::kWraps, F::kLimitedView>(list, self, i, in, nullptr, 0, count, params);
-    });
+    out[i] = nearest_step_of<Model>(
+        self, i, in, params, heeding, [&](NearestList<Real>& list, auto flags) {
+          using F = decltype(flags);
+          offer_run<F::kWraps, F::kLimitedView>(list, self, i, in, nullptr, 0, count, params);
+        });
   }
 };
 
@@ -298,13 +307,14 @@ struct NearestHashedStep {
   const index_t* cell_start;
   CellGrid<Real, D> grid;
   StepParams<Real> params;
+  StepParams<Real> heeding;  // heeding_params(params)
   index_t* next_keys;
   index_t* next_order;
 
   BOIDS_HD void operator()(index_t s) const {
     const Boid<Real, D> self = sorted[s];
     const Boid<Real, D> next = nearest_step_of<Model>(
-        self, ids[s], sorted, params,
+        self, ids[s], sorted, params, heeding,
         [&](NearestList<Real>& list, auto flags) { gather_rings<decltype(flags)>(list, self, s); });
     out[s] = next;
     next_keys[s] = grid.key(next.position);
@@ -336,15 +346,17 @@ template <typename Model, typename Real, int D, typename Executor>
 void nearest_hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                          const StepParams<Real>& params) {
   build_cell_index(exec, x, grid, /*carry_ids=*/true);
-  exec.for_each(x.count, NearestHashedStep<Model, Real, D>{x.sorted, x.ids, x.boids, x.cell_start,
-                                                           grid, params, x.keys, x.order});
+  exec.for_each(x.count,
+                NearestHashedStep<Model, Real, D>{x.sorted, x.ids, x.boids, x.cell_start, grid,
+                                                  params, heeding_params(params), x.keys, x.order});
   x.keys_ready = true;
 }
 
 template <typename Model, typename Real, int D, typename Executor>
 void nearest_naive_step(Executor& exec, const Boid<Real, D>* in, Boid<Real, D>* out, index_t count,
                         const StepParams<Real>& params) {
-  exec.for_each(count, NearestNaiveStep<Model, Real, D>{in, out, count, params});
+  exec.for_each(count,
+                NearestNaiveStep<Model, Real, D>{in, out, count, params, heeding_params(params)});
 }
 
 }  // namespace boids::kernels
