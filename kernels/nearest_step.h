@@ -294,9 +294,30 @@ struct RingSearch {
   }
 };
 
+// Offers `self` (at sorted slot `self_slot`; past the last slot for a point that is no boid
+// of the flock) the boids of the cells around its own, ring by ring, until the list is full
+// and no boid beyond the rings can come nearer than its last, or the rings cover the grid.
+template <bool Wraps, bool LimitedView, typename Real, int D>
+BOIDS_HD void offer_rings(NearestList<Real>& list, const Boid<Real, D>& self, index_t self_slot,
+                          const Boid<Real, D>* sorted, const index_t* ids,
+                          const index_t* cell_start, const CellGrid<Real, D>& grid,
+                          const StepParams<Real>& p) {
+  const RingSearch<Real, D> rings(grid, self.position);
+  CellBox<D> inner = rings.box(0);
+  for (int k = 0;; ++k) {
+    const CellBox<D> outer = rings.box(k);
+    rings.for_each_run_between(inner, outer, k == 0, [&](index_t first, index_t last) {
+      offer_run<Wraps, LimitedView>(list, self, self_slot, sorted, ids, cell_start[first],
+                                    cell_start[last + 1], p);
+    });
+    if (rings.whole(outer)) return;
+    if (list.full() && list.farthest_sq() < rings.beyond_sq(outer)) return;
+    inner = outer;
+  }
+}
+
 // The hashed method's: the boid at sorted slot s offers the boids of the cells around its own,
-// ring by ring, until its list is full and no boid beyond can come nearer than its K-th, or
-// the rings cover the grid. Then it moves and keys itself for the next sort, as the metric
+// ring by ring (offer_rings). Then it moves and keys itself for the next sort, as the metric
 // step does (HashedStepBlock).
 template <typename Model, typename Real, int D>
 struct NearestHashedStep {
@@ -314,28 +335,14 @@ struct NearestHashedStep {
   BOIDS_HD void operator()(index_t s) const {
     const Boid<Real, D> self = sorted[s];
     const Boid<Real, D> next = nearest_step_of<Model>(
-        self, ids[s], sorted, params, heeding,
-        [&](NearestList<Real>& list, auto flags) { gather_rings<decltype(flags)>(list, self, s); });
+        self, ids[s], sorted, params, heeding, [&](NearestList<Real>& list, auto flags) {
+          using F = decltype(flags);
+          offer_rings<F::kWraps, F::kLimitedView>(list, self, s, sorted, ids, cell_start, grid,
+                                                  params);
+        });
     out[s] = next;
     next_keys[s] = grid.key(next.position);
     next_order[s] = s;
-  }
-
- private:
-  template <typename F>
-  BOIDS_HD void gather_rings(NearestList<Real>& list, const Boid<Real, D>& self, index_t s) const {
-    const RingSearch<Real, D> rings(grid, self.position);
-    CellBox<D> inner = rings.box(0);
-    for (int k = 0;; ++k) {
-      const CellBox<D> outer = rings.box(k);
-      rings.for_each_run_between(inner, outer, k == 0, [&](index_t first, index_t last) {
-        offer_run<F::kWraps, F::kLimitedView>(list, self, s, sorted, ids, cell_start[first],
-                                              cell_start[last + 1], params);
-      });
-      if (rings.whole(outer)) return;
-      if (list.full() && list.farthest_sq() < rings.beyond_sq(outer)) return;
-      inner = outer;
-    }
   }
 };
 

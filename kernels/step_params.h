@@ -26,6 +26,13 @@ inline constexpr double kWanderGain = 0.05;
 // the path to head.
 inline constexpr double kPathGain = 0.1;
 inline constexpr double kPathLookahead = 10;
+// Predators as agents: a boids-model boid within the flee radius of a predator turns away by
+// up to kEvadeGain v_max a step, as hard as a wall pushes (a steering-model boid with up to its
+// maximum force); a predator of the boids model changes its velocity by at most
+// kPredatorAgility times its top speed a step (of the steering model, by its boids' maximum
+// force in proportion to its own top speed, per unit of time).
+inline constexpr double kEvadeGain = 0.1;
+inline constexpr double kPredatorAgility = 0.1;
 
 // The steering model's constants (seed 002's lab): separation steers 1.5 times as hard as its
 // weight says, the summed steering is at most 2.4 v_max per unit of time, speeds are kept in
@@ -118,6 +125,15 @@ struct StepParams {
   const Obstacle<Real>* near_obstacles;
   index_t near_count;
   Real near_travel;
+  // Predators as agents (kernels/pursuit.h): `predators` holds predator_count of them as boids
+  // of the step's dimension (Boid<Real, D>, read through predators_of). Boids within
+  // flee_radius of one steer away from where it will be, a world's term (evade_predators).
+  const void* predators;
+  index_t predator_count;  // 0: none
+  Real flee_radius;
+  Real evade_gain;      // kEvadeGain v_max (boids), the maximum force (steering)
+  Real predator_speed;  // a predator's top speed
+  Real predator_force;  // the most its steering changes its velocity, per unit of time
 };
 
 }  // namespace boids::kernels

@@ -19,6 +19,12 @@ struct alignas((D == 2 ? 4 : 2) * sizeof(Real)) Boid {
   Real velocity[D];
 };
 
+// The predators of the step (StepParams::predators), as boids of its dimension.
+template <int D, typename Real>
+BOIDS_HD BOIDS_INLINE const Boid<Real, D>* predators_of(const StepParams<Real>& p) {
+  return static_cast<const Boid<Real, D>*>(p.predators);
+}
+
 // The boids of a block, one per lane: where they are and where they head, axis by axis.
 template <typename Real, int Lanes, int D>
 struct LaneBoids {

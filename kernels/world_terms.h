@@ -23,6 +23,7 @@ struct LaneTerms {
   Real wander[D][Lanes];               // wander's steering direction (read only with it)
   Real path[D][Lanes];                 // the unit direction to the path's target (with a path)
   int off_path[Lanes];                 // 1 where the boid is predicted off the path
+  Real evade[D][Lanes];                // away from the predators near it (with predators)
   double turn[kTurnValues<D>][Lanes];  // the noise's turn
 };
 
@@ -263,6 +264,41 @@ BOIDS_HD inline void follow_path(LaneTerms<Real, Lanes, D>& t,
   }
 }
 
+// Reynolds' evasion: for each predator closer than the flee radius R (its image nearest the
+// boid, at offset d), the unit direction away from where it will be when it has covered the
+// distance at its top speed s, x - (q + u |d| / s), times (1 - |d| / R); summed over the
+// predators in order. A predator's speed is at most s (checked where states enter), so the
+// prediction stays within 2 R of the boid.
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void evade_predators(LaneTerms<Real, Lanes, D>& t,
+                                     const LaneBoids<Real, Lanes, D>& self,
+                                     const StepParams<Real>& p) {
+  for (int a = 0; a < D; ++a) {
+    for (int lane = 0; lane < Lanes; ++lane) t.evade[a][lane] = Real(0);
+  }
+  const Boid<Real, D>* predators = predators_of<D>(p);
+  for (index_t k = 0; k < p.predator_count; ++k) {
+    const Boid<Real, D> q = predators[k];
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+    for (int lane = 0; lane < Lanes; ++lane) {
+      Real x[D], d[D], away[D];
+      lane_position(self, lane, x);
+      offset_between(x, q.position, p, d);
+      const Real distance = square_root(length_sq(d));
+      const Real ahead = distance / p.predator_speed;
+      for (int a = 0; a < D; ++a) away[a] = -d[a] - q.velocity[a] * ahead;
+      const Real length = square_root(length_sq(away));
+      const bool flees = (distance < p.flee_radius) & (length > Real(0));
+      const Real urgency = Real(1) - distance / p.flee_radius;
+      for (int a = 0; a < D; ++a) {
+        t.evade[a][lane] += flees ? urgency * (away[a] / length) : Real(0);
+      }
+    }
+  }
+}
+
 // Each boid's noise turn, from its input index `ids[lane]`.
 template <typename Real, int Lanes, int D>
 BOIDS_HD inline void draw_turns(LaneTerms<Real, Lanes, D>& t, const index_t* ids,
@@ -296,7 +332,8 @@ BOIDS_HD BOIDS_INLINE void apply_turn(Real (&v)[D], const LaneTerms<Real, Lanes,
 }
 
 // The stages the step asks for. Within the world's terms every entry is set: no push on a
-// torus without obstacles, a direction of 0 without a goal; wander's only with it.
+// torus without obstacles, a direction of 0 without a goal; wander's, the path's and the
+// predators' only with them.
 template <typename Real, int Lanes, int D>
 BOIDS_HD BOIDS_INLINE void compute_lane_terms(LaneTerms<Real, Lanes, D>& t,
                                               const LaneBoids<Real, Lanes, D>& self,
@@ -307,6 +344,7 @@ BOIDS_HD BOIDS_INLINE void compute_lane_terms(LaneTerms<Real, Lanes, D>& t,
     seek_goal(t, self, p);
     if (p.has_wander) wander_lanes(t, self, ids, p);
     if (p.path_count > 0) follow_path(t, self, p);
+    if (p.predator_count > 0) evade_predators(t, self, p);
   }
   if (p.has_noise) draw_turns(t, ids, p);
 }

@@ -58,7 +58,10 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
   }
   const SimulationConfig config = resolve_config(options);
   FlockState initial;
-  if (!state.is_none()) initial = checked_state(state, config);
+  if (!state.is_none()) {
+    initial = checked_state(state, config);
+    initial.predators = make_initial_predators(config.seed, config.params);  // boids given alone
+  }
   py::gil_scoped_release release;
   if (state.is_none()) {
     // A random start is checked before it is drawn; a state file once it is read.
@@ -164,6 +167,27 @@ py::array_t<double> PythonFlock::state() {
   return out;
 }
 
+py::array_t<double> PythonFlock::predators() {
+  const int dimensions = config().params.dimensions;
+  Particles q;
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    q = sim_->predators();
+  }
+  py::array_t<double> out({static_cast<py::ssize_t>(q.size()), py::ssize_t{2 * dimensions}});
+  double* row = out.mutable_data();
+  for (std::size_t k = 0; k < q.size(); ++k, row += 2 * dimensions) {
+    const double values[6] = {q.x[k],  q.y[k],  dimensions == 3 ? q.z[k] : 0.0,
+                              q.vx[k], q.vy[k], dimensions == 3 ? q.vz[k] : 0.0};
+    for (int a = 0; a < dimensions; ++a) {
+      row[a] = values[a];
+      row[dimensions + a] = values[3 + a];
+    }
+  }
+  return out;
+}
+
 void PythonFlock::set_state(const py::object& array) {
   const py::array rows = py::array::ensure(array);
   const int dimensions = config().params.dimensions;
@@ -174,10 +198,12 @@ void PythonFlock::set_state(const py::object& array) {
                      shape_of(rows.shape(0), dimensions) +
                      "; Flock.from_state makes a flock of another size");
   }
-  const FlockState state = checked_state(array, config());
+  FlockState state = checked_state(array, config());
   py::gil_scoped_release release;
   const std::lock_guard<std::mutex> lock(mutex_);
-  // In input order, as a new flock starts; the steps taken go on, and so does the noise.
+  // In input order, as a new flock starts; the steps taken go on, and so does the noise; the
+  // predators fly on where they are.
+  state.predators = sim_->predators();
   sim_->resume(state, input_order(count()), sim_->steps_taken());
   tell_server_changed();
 }
@@ -190,7 +216,7 @@ py::dict PythonFlock::metrics() {
     m = sim_->metrics();
     tell_server_still();
   }
-  return to_python(tools::metrics_json(m));
+  return to_python(tools::metrics_json(m, config().params.predators > 0));
 }
 
 py::dict PythonFlock::params() const {

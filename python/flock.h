@@ -24,6 +24,7 @@ class PythonFlock {
   void step(const py::object& n);
 
   py::array_t<double> state();
+  py::array_t<double> predators();
   void set_state(const py::object& array);
   py::dict metrics();
   py::dict params() const;

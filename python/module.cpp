@@ -75,6 +75,7 @@ PYBIND11_MODULE(_boids, m) {
       .def(py::init<const py::dict&, const py::object&>(), py::arg("options"), py::arg("state"))
       .def("step", &PythonFlock::step, py::arg("n") = 1)
       .def_property_readonly("state", &PythonFlock::state)
+      .def_property_readonly("predators", &PythonFlock::predators)
       .def("set_state", &PythonFlock::set_state, py::arg("array"))
       .def("metrics", &PythonFlock::metrics)
       .def_property_readonly("params", &PythonFlock::params)

@@ -93,8 +93,21 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
   p.path_gain = static_cast<Real>(path_gain);
   p.path_lookahead =
       static_cast<Real>(kernels::kPathLookahead * (f.model == Model::kSteering ? f.dt : 1.0));
-  p.world_terms =
-      !f.world.torus() || !f.obstacles.empty() || f.has_goal || p.has_wander || !f.path.empty();
+  // The predators' state is the simulation's to upload (PredatorGroup); their count is set
+  // with it.
+  p.predators = nullptr;
+  p.predator_count = 0;
+  const double predator_speed = f.effective_predator_speed();
+  p.flee_radius = static_cast<Real>(f.effective_flee_radius());
+  p.evade_gain =
+      static_cast<Real>(f.model == Model::kSteering ? f.max_speed * kernels::kMaxForceFactor
+                                                    : kernels::kEvadeGain * f.max_speed);
+  p.predator_speed = static_cast<Real>(predator_speed);
+  p.predator_force =
+      static_cast<Real>(predator_speed * (f.model == Model::kSteering ? kernels::kMaxForceFactor
+                                                                      : kernels::kPredatorAgility));
+  p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal || p.has_wander ||
+                  !f.path.empty() || f.predators > 0;
   p.has_wind = f.wind.x != 0 || f.wind.y != 0 || (f.dimensions == 3 && f.wind.z != 0);
   return p;
 }
@@ -140,7 +153,7 @@ Real coordinate_in(double x, double side, bool torus) {
 
 // Boids [first, first + count) of `state`, packed into `out`, their positions in `world`.
 template <typename Real, int D>
-void pack_boids(const FlockState& state, std::size_t first, std::size_t count, const World& world,
+void pack_boids(const Particles& state, std::size_t first, std::size_t count, const World& world,
                 kernels::Boid<Real, D>* out) {
   const std::vector<double>* position[3] = {&state.x, &state.y, &state.z};
   const std::vector<double>* velocity[3] = {&state.vx, &state.vy, &state.vz};

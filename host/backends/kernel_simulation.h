@@ -24,6 +24,7 @@
 #include "host/backends/flock_transfer.h"
 #include "host/backends/measure_part.h"
 #include "host/backends/part_passes.h"
+#include "host/backends/predator_group.h"
 #include "host/backends/world_tables.h"
 #include "host/base/errors.h"
 #include "host/base/memory.h"
@@ -113,6 +114,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     scratch_ = Buffer<Boid>(count());
     upload_state(initial);
     tables_.upload(exec_, config.params, params_);
+    predators_.upload(exec_, initial.predators, config.params.world, params_);
     if (hashed()) cell_index();  // allocates the index and the ids
   }
 
@@ -154,14 +156,19 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   }
 
   FlockMetrics metrics() override {
-    return flock_metrics_of(kernels::measure_flock(exec_, cell_index(), grid_, params_));
+    FlockMetrics m = flock_metrics_of(kernels::measure_flock(exec_, cell_index(), grid_, params_));
+    m.within_reach = predators_.within_reach(exec_, boids_.data(), count32(), params_);
+    return m;
   }
+
+  Particles predators() const override { return predators_.download(exec_); }
 
   void set_params(const FlockParams& params) override {
     change_params(params);
     params_ = step_params_of<Real>(params, config().seed);
     params_.noise_ids = noise_ids_.size() > 0 ? noise_ids_.data() : nullptr;
     tables_.upload(exec_, params, params_);
+    predators_.bind(params_);
     grid_ = grid_for(params, config().whole_count > 0 ? config().whole_count : count());
     if (window_bounds_.reach > 0) cut_window(window_bounds_);
     if (cell_start_.size() > 0 && cell_start_.size() < std::size_t{grid_.cells()} + 1) {
@@ -203,6 +210,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     }
     exec_.synchronize();
     upload_state(in_order);
+    predators_.upload(exec_, state.predators, config().params.world, params_);
     params_.noise_ids = nullptr;  // a whole flock again, after any part
     part_ = flock_part::Passes<Real, D, Executor>();
     if (hashed()) {
@@ -285,7 +293,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   std::uint64_t bytes_allocated() const override {
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
            cell_start_.bytes() + render_staging_.bytes() + tables_.bytes() + noise_ids_.bytes() +
-           measure_.bytes() + exec_.scratch_bytes();
+           measure_.bytes() + predators_.bytes() + exec_.scratch_bytes();
   }
 
   void apply_predator(const PredatorPush& push) override {
@@ -390,6 +398,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
       using M = decltype(model);
       for (std::uint64_t s = 0; s < steps; ++s) {
         params_.step = steps_taken_++;  // keys the noise of this step
+        const bool hunted = predators_.size() > 0;
+        if (hunted && !hashed()) {  // from the boids before the step
+          predators_.template pursue_naive<M>(exec_, boids_.data(), count32(), params_);
+        }
         if (params_.nearest > 0) {
           step_nearest<M>();
         } else if (hashed()) {
@@ -397,6 +409,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
         } else {
           exec_.template naive_step<M>(boids_.data(), scratch_.data(), count32(), params_);
           std::swap(boids_, scratch_);
+        }
+        if (hunted) {  // the hashed step leaves the index of the boids before it
+          if (hashed()) predators_.template pursue_hashed<M>(exec_, index_, grid_, params_);
+          predators_.advance(params_);
         }
       }
     });
@@ -445,6 +461,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   WorldTables<Real, Executor> tables_;               // the obstacles and the path
+  PredatorGroup<Real, D, Executor> predators_;       // --predators
   Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
   flock_part::Passes<Real, D, Executor> part_;  // a part's host side (flock_part.h)
   flock_part::PartMeasure<Real, D, Executor> measure_;

@@ -30,6 +30,7 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
     }
   }
   FlockMetrics metrics() override { return measure_flock(state_, config().params); }
+  Particles predators() const override { return state_.predators; }
   void set_params(const FlockParams& params) override { change_params(params); }
   std::uint64_t steps_taken() const override { return stepper_.steps_taken(); }
   std::vector<std::uint64_t> backend_order() const override { return input_order(count()); }

@@ -44,6 +44,10 @@ namespace {
 
 constexpr const char* kMetricsHeader =
     "step,polarization,flocks,largest_flock,mean_nn_distance,order,mean_neighbors";
+// The output beside --save that holds the predators.
+constexpr const char* kSavePredators = "--save (predators)";
+// The column a flight with predators adds.
+constexpr const char* kPredatorColumn = ",within_reach";
 
 // The most steps between two looks at the clock and at a stop signal.
 constexpr std::uint64_t kLongestStretch = std::uint64_t{1} << 40;
@@ -73,7 +77,8 @@ OptionParser make_parser(RunOptions& o) {
                    "shape (N, 4) when FILE ends in .npy",
                    [&o](const std::string& v) { o.save_file = parse_file_name("--save", v); });
   parser.add_value(
-      "--metrics", "FILE", "write metrics as CSV (" + std::string(kMetricsHeader) + ")",
+      "--metrics", "FILE",
+      "write metrics as CSV (" + std::string(kMetricsHeader) + "; with --predators, within_reach)",
       [&o](const std::string& v) { o.metrics_file = parse_file_name("--metrics", v); });
   parser.add_value(
       "--metrics-every", "K", "metrics every K steps, >= 1 (default: start and end only)",
@@ -112,11 +117,13 @@ std::string format_number(double value) {
   return out.str();
 }
 
-void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics& m) {
+void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics& m,
+                        bool predators) {
   csv += std::to_string(step) + "," + format_number(m.polarization) + "," +
          std::to_string(m.groups) + "," + std::to_string(m.largest_group) + "," +
          format_number(m.mean_nn_distance) + "," + format_number(m.order) + "," +
-         format_number(m.mean_neighbours) + "\n";
+         format_number(m.mean_neighbours) +
+         (predators ? "," + std::to_string(m.within_reach) : std::string()) + "\n";
 }
 
 double boid_steps_per_second(const Simulation& sim, std::uint64_t steps, double seconds) {
@@ -178,6 +185,10 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
               static_cast<unsigned long long>(m.largest_group));
   std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
   std::printf("  mean neighbours    %.4g\n", m.mean_neighbours);
+  if (sim.config().params.predators > 0) {
+    std::printf("  within reach       %llu boids of %d predators\n",
+                static_cast<unsigned long long>(m.within_reach), sim.config().params.predators);
+  }
   std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", flight.seconds,
               boid_steps_per_second(sim, flight.steps(), flight.seconds));
   std::printf("  memory             %.4g MiB (%.1f bytes per boid)\n",
@@ -187,7 +198,7 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
 void print_json(const Simulation& sim, const RunOptions& o, const Flight& flight,
                 const FlockMetrics& m) {
   nlohmann::ordered_json j = run_parameters(sim, o, flight.first);
-  j.update(metrics_json(m));
+  j.update(metrics_json(m, sim.config().params.predators > 0));
   j["seconds"] = flight.seconds;
   j["boid_steps_per_second"] = boid_steps_per_second(sim, flight.steps(), flight.seconds);
   j["bytes_per_boid"] = bytes_per_boid(sim);
@@ -258,7 +269,12 @@ int run_command(const std::vector<std::string>& args) {
   const SimulationConfig config = resumed ? resumed->head.config : resolve_config(o.flock);
   // Every output is checked, and its temporary file made, before any work.
   OutputFiles outputs;
-  if (!o.save_file.empty()) outputs.add("--save", o.save_file);
+  if (!o.save_file.empty()) {
+    outputs.add("--save", o.save_file);
+    if (config.params.predators > 0) {  // beside the boids, committed with them
+      outputs.add(kSavePredators, predator_state_path(o.save_file));
+    }
+  }
   if (!o.metrics_file.empty()) outputs.add("--metrics", o.metrics_file);
   if (!o.plot_file.empty()) outputs.add("--plot", o.plot_file, ".png");
   if (!o.checkpoint_file.empty()) outputs.add("--checkpoint", o.checkpoint_file);
@@ -288,11 +304,12 @@ int run_command(const std::vector<std::string>& args) {
   if (every == 0)
     every = o.plot_file.empty() ? UINT64_MAX : std::max<std::uint64_t>(flight.steps() / 200, 1);
   const std::uint64_t checkpoint_every = o.checkpoint_every > 0 ? o.checkpoint_every : UINT64_MAX;
-  std::string metrics_csv = std::string(kMetricsHeader) + "\n";
+  const bool hunted = sim->config().params.predators > 0;
+  std::string metrics_csv = std::string(kMetricsHeader) + (hunted ? kPredatorColumn : "") + "\n";
   const bool record = !o.metrics_file.empty() || !o.plot_file.empty();
   if (record || trajectory.enabled()) {
     const FlockMetrics m = sim->metrics();
-    if (record) append_metrics_row(metrics_csv, flight.first, m);
+    if (record) append_metrics_row(metrics_csv, flight.first, m, hunted);
     trajectory.record(flight.first, *sim, m);
   }
   ProgressBar progress(flight.steps());
@@ -318,7 +335,7 @@ int run_command(const std::vector<std::string>& args) {
     const bool row = record && done % every == 0;
     if ((row || trajectory.due(done)) && done < flight.last) {
       const FlockMetrics m = sim->metrics();
-      if (row) append_metrics_row(metrics_csv, done, m);
+      if (row) append_metrics_row(metrics_csv, done, m, hunted);
       if (trajectory.due(done)) trajectory.record(done, *sim, m);
     }
     if (done % checkpoint_every == 0 && done < flight.last) {
@@ -332,7 +349,8 @@ int run_command(const std::vector<std::string>& args) {
   progress.finish();
 
   const FlockMetrics final_metrics = sim->metrics();
-  if (record && flight.steps() > 0) append_metrics_row(metrics_csv, flight.last, final_metrics);
+  if (record && flight.steps() > 0)
+    append_metrics_row(metrics_csv, flight.last, final_metrics, hunted);
   trajectory.record(flight.last, *sim, final_metrics);
   trajectory.finish();
   // The outputs are committed together, once each is whole.

@@ -109,7 +109,14 @@ void write_save_output(Simulation& sim, OutputFiles& files, const std::string& p
                        is_npy_name(path) ? mpi::write_npy_over_ranks : mpi::write_csv_over_ranks))
     return;
 #endif
-  files.write("--save", format_state_file(path, sim.state()));
+  const FlockState state = sim.state();
+  files.write("--save", format_state_file(path, state));
+  if (files.has("--save (predators)")) {
+    FlockState predators;
+    static_cast<Particles&>(predators) = state.predators;
+    const std::string beside = predator_state_path(path);
+    files.write("--save (predators)", format_state_file(beside, predators));
+  }
 }
 
 ResumedFlight read_resumed_flight(const std::string& path) {
@@ -117,7 +124,7 @@ ResumedFlight read_resumed_flight(const std::string& path) {
   if (mpi::ranks() > 1) return {check_checkpoint_file(path), std::nullopt};
 #endif
   Checkpoint whole = read_checkpoint(path);
-  CheckpointHead head{whole.config, whole.step, whole.state.size(), {}};
+  CheckpointHead head{whole.config, whole.step, whole.state.size(), {}, whole.state.predators};
   return {std::move(head), std::move(whole)};
 }
 

@@ -77,16 +77,29 @@ void refuse_repeats(const std::string& option, const SweepParam& p, bool range) 
 }  // namespace
 
 const std::vector<std::string>& sweepable_options() {
-  static const std::vector<std::string> names = {"alignment",   "arrival-radius",
-                                                 "cohesion",    "count",
-                                                 "density",     "dt",
-                                                 "fov",         "goal-weight",
-                                                 "max-speed",   "nearest",
-                                                 "noise",       "path-radius",
-                                                 "path-weight", "radius",
-                                                 "separation",  "separation-radius",
-                                                 "speed",       "wall-distance",
-                                                 "wander",      "world"};
+  static const std::vector<std::string> names = {"alignment",
+                                                 "arrival-radius",
+                                                 "cohesion",
+                                                 "count",
+                                                 "density",
+                                                 "dt",
+                                                 "flee-radius",
+                                                 "fov",
+                                                 "goal-weight",
+                                                 "max-speed",
+                                                 "nearest",
+                                                 "noise",
+                                                 "path-radius",
+                                                 "path-weight",
+                                                 "predator-speed",
+                                                 "predators",
+                                                 "radius",
+                                                 "separation",
+                                                 "separation-radius",
+                                                 "speed",
+                                                 "wall-distance",
+                                                 "wander",
+                                                 "world"};
   return names;
 }
 

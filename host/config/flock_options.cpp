@@ -181,6 +181,9 @@ FlockParams resolve_params(const FlockOptions& o) {
   if (o.separation_radius) p.separation_radius = *o.separation_radius;
   if (o.fov) p.fov = *o.fov;
   if (o.nearest) p.nearest = *o.nearest;
+  if (o.predators) p.predators = *o.predators;
+  if (o.predator_speed) p.predator_speed = *o.predator_speed;
+  if (o.flee_radius) p.flee_radius = *o.flee_radius;
   if (o.noise) p.noise = *o.noise;
   if (o.wander) p.wander = *o.wander;
   if (o.wall_distance) p.wall_distance = *o.wall_distance;
@@ -232,6 +235,7 @@ FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
   }
   FlockState state = read_state_file(o.init_file, params.world);
   check_start_file(state, o.init_file, resolve_precision(o), params);
+  state.predators = make_initial_predators(o.seed, params);  // a state file holds boids alone
   return state;
 }
 

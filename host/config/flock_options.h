@@ -29,6 +29,8 @@ struct FlockOptions {
   std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight, arrival_radius;
   std::optional<double> wander, path_radius, path_weight;
   std::optional<int> nearest;
+  std::optional<int> predators;
+  std::optional<double> predator_speed, flee_radius;
   std::optional<Vec3> goal, wind;
   int goal_values = 0, wind_values = 0;  // how many coordinates each gave
   std::string obstacle_file;

@@ -52,6 +52,11 @@ void check_well_formed(const FlockParams& p) {
   refuse_if(p.nearest < 0 || p.nearest > kMaxNearest, "--nearest: expected a whole number in [0, " +
                                                           std::to_string(kMaxNearest) + "], got " +
                                                           std::to_string(p.nearest));
+  refuse_if(p.predators < 0 || p.predators > kMaxPredators,
+            "--predators: expected a whole number in [0, " + std::to_string(kMaxPredators) +
+                "], got " + std::to_string(p.predators));
+  non_negative("--predator-speed", p.predator_speed);
+  non_negative("--flee-radius", p.flee_radius);
   refuse_if(!(p.noise >= 0 && p.noise <= 2 * kPi),
             "--noise: expected radians in [0, 2 pi], got " + number_text(p.noise));
   refuse_if(!finite_vector(p.wind), "--wind: expected finite numbers");
@@ -74,9 +79,11 @@ void check_in_place(const FlockParams& p) {
             "--update in-place: only the steering lab's loop updates in place (--model steering)");
   const bool wind = p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0;
   refuse_if(p.fov != defaults.fov || p.noise != 0 || p.has_goal || wind || !p.obstacles.empty() ||
-                !p.world.torus() || p.wander > 0 || !p.path.empty() || p.nearest > 0,
+                !p.world.torus() || p.wander > 0 || !p.path.empty() || p.nearest > 0 ||
+                p.predators > 0,
             "--update in-place is the steering lab's own loop, which has no field of view, "
-            "noise, goal, wind, obstacles, walls, wander, path or nearest neighbours");
+            "noise, goal, wind, obstacles, walls, wander, path, nearest neighbours or "
+            "predators");
 }
 
 // The variants' options against each other and against the world.
@@ -116,6 +123,13 @@ void check_variants(const FlockParams& p) {
   refuse_if(p.wander > 0 && p.model == Model::kVicsek,
             "--wander: wander steers the boids and steering models; under vicsek a heading "
             "only aligns and turns by the noise (--noise)");
+  refuse_if(p.predators > 0 && p.model == Model::kVicsek,
+            "--predators: boids flee predators under the boids and steering models; under "
+            "vicsek a heading only aligns and turns by the noise (--noise)");
+  refuse_if(p.predators == 0 && p.predator_speed != defaults.predator_speed,
+            "--predator-speed needs --predators K");
+  refuse_if(p.predators == 0 && p.flee_radius != defaults.flee_radius,
+            "--flee-radius needs --predators K");
   refuse_if(p.obstacles.size() > kMaxObstacles, "--obstacles: more than " +
                                                     std::to_string(kMaxObstacles) + " obstacles (" +
                                                     std::to_string(p.obstacles.size()) + ")");

@@ -10,7 +10,8 @@ bool batchable(const std::vector<SimulationConfig>& configs) {
   for (const SimulationConfig& c : configs) {
     if (c.backend == Backend::kReference || c.method != Method::kHashed ||
         c.backend != first.backend || c.precision != first.precision ||
-        c.params.model != first.params.model || c.params.dimensions != 2 || c.params.nearest > 0) {
+        c.params.model != first.params.model || c.params.dimensions != 2 || c.params.nearest > 0 ||
+        c.params.predators > 0) {
       return false;
     }
   }

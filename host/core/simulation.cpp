@@ -26,6 +26,12 @@ std::unique_ptr<Simulation> make_simulation(const SimulationConfig& config,
     throw InputError("a flock has at most " + std::to_string(kMaxBoids) + " boids");
   }
   check_dimensions(config, initial);
+  if (initial.predators.size() != static_cast<std::size_t>(config.params.predators) ||
+      (initial.predators.size() > 0 && initial.predators.dimensions != config.params.dimensions)) {
+    throw InputError("the flight has " + std::to_string(config.params.predators) +
+                     " predators, its start " + std::to_string(initial.predators.size()) +
+                     " (make_initial_predators draws them)");
+  }
   switch (config.backend) {
     case Backend::kReference:
       return make_reference_simulation(config, initial);
@@ -61,6 +67,9 @@ void Simulation::change_params(const FlockParams& params) {
       (params.dimensions == 3 && params.world.depth != now.depth)) {
     throw InputError("the world's dimensions cannot change while boids are in it");
   }
+  if (params.predators != config_.params.predators) {
+    throw InputError("the number of predators cannot change in flight: start a new flock");
+  }
   config_.params = params;
 }
 
@@ -72,6 +81,11 @@ void Simulation::check_resumable(const FlockState& state, const std::vector<std:
   }
   if (!is_permutation(order) || (keeps_input_order && order != input_order(count_))) {
     throw InputError("the checkpoint's order of the boids is not one this backend keeps");
+  }
+  if (state.predators.size() != static_cast<std::size_t>(config_.params.predators)) {
+    throw InputError("a checkpoint with " + std::to_string(state.predators.size()) +
+                     " predators cannot continue a flight with " +
+                     std::to_string(config_.params.predators));
   }
 }
 
@@ -89,6 +103,7 @@ FlockState Simulation::state() const {
   state.dimensions = config_.params.dimensions;
   state.resize(count_);
   state_into(StateView::of(state));
+  state.predators = predators();
   return state;
 }
 

@@ -30,8 +30,11 @@ class Simulation {
   // Advances the flock; returns once the steps are done (a GPU backend synchronises).
   virtual void step(std::uint64_t steps) = 0;
 
-  // The current state, in input order and double precision.
+  // The current state, in input order and double precision, with the predators.
   FlockState state() const;
+
+  // The predators (--predators), in double precision; none without them.
+  virtual Particles predators() const { return {}; }
 
   // The same into the caller's memory: boid i's values at x[i * stride], y[i * stride], ...
   // (stride 1 for separate arrays, 4 for rows x, y, vx, vy). One pass over the flock, for

@@ -78,6 +78,13 @@ double wind_length(const FlockParams& p) {
 void check_move(const FlockParams& p) {
   const double side = smaller_side(p);
   const std::string why = "a boid may not cross the world in one step";
+  const double step = p.model == Model::kSteering ? p.dt : 1.0;
+  if (p.predators > 0 && !(p.effective_predator_speed() * step * kMoveMargin < side)) {
+    throw InputError("--predator-speed: a predator's step (" +
+                     number_text(p.effective_predator_speed() * step) +
+                     ") must be below the world's side " + number_text(side) +
+                     " (a predator may not cross the world in one step)");
+  }
   if (!(furthest_move(p) * kMoveMargin < side)) {
     switch (p.model) {
       case Model::kBoids:
@@ -146,6 +153,10 @@ void check_params(const FlockParams& p, Precision precision) {
                Zero::kRefused);
   if (p.model == Model::kSteering) check_length("--dt", p.dt, precision, Zero::kRefused);
   check_length("--separation-radius", p.separation_radius, precision);
+  if (p.predators > 0) {
+    check_length("--predator-speed", p.predator_speed, precision);
+    check_length("--flee-radius", p.flee_radius, precision);
+  }
   check_length("--wall-distance", p.wall_distance, precision);
   check_length("--wind", p.wind.x, precision);
   check_length("--wind", p.wind.y, precision);

@@ -83,6 +83,17 @@ void check_boids(const SimulationConfig& config, const FlockState& boids, std::u
   }
 }
 
+// The predators in the world, out of obstacles, and no faster than their top speed (to the
+// rounding of their precision).
+void check_predators(const SimulationConfig& config, const Particles& predators,
+                     const std::string& name) {
+  try {
+    check_predator_state(predators, config.params, flight_tolerance(config));
+  } catch (const InputError& e) {
+    refuse_checkpoint(name, e.what());
+  }
+}
+
 // What a checkpoint holds but its boids: its header checked, its size the boids', the source
 // at its first column.
 CheckpointHead parse_head(Source& source) {
@@ -111,6 +122,7 @@ CheckpointHead parse_head(Source& source) {
   if (count == 0 || count > kMaxBoids)
     source.refuse("it holds " + std::to_string(count) + " boids");
   c.config.params = params_of(h, j, source);
+  c.predators = predators_of(h, c.config.params, source);
   const auto columns = static_cast<std::uint64_t>(2 * c.config.params.dimensions);
   if (source.remaining() != count * (columns + 1) * 8 + 8) {
     source.refuse("its size does not match its " + std::to_string(count) +
@@ -149,6 +161,8 @@ Checkpoint parse(Source& source) {
   source.read(c.order.data(), head.count * sizeof(std::uint64_t));
   check_checksum(source);
   check_boids(c.config, c.state, 0, source.name());
+  c.state.predators = head.predators;
+  check_predators(c.config, c.state.predators, source.name());
   if (!is_permutation(c.order)) source.refuse("the order of the boids is not a permutation");
   return c;
 }
@@ -160,12 +174,14 @@ Checkpoint checkpoint_of(const Simulation& sim) {
 }
 
 std::string checkpoint_prefix(const SimulationConfig& config, std::uint64_t step,
-                              std::uint64_t count) {
+                              std::uint64_t count, const Particles& predators) {
   nlohmann::ordered_json header;
   header["format"] = "boids checkpoint";
   header["step"] = step;
   header["count"] = count;
   header.update(nlohmann::ordered_json::parse(flight_description(config)));
+  if (config.params.predators > 0)
+    header["predator_state"] = checkpoint_detail::predator_state_json(predators);
   const std::string text = header.dump();
   const auto header_bytes = static_cast<std::uint32_t>(text.size());
   std::string prefix(kMagic, sizeof kMagic);
@@ -180,7 +196,7 @@ void write_checkpoint(const Checkpoint& c, const OutputFiles::ByteSink& sink) {
     sum.add(data, size);
     sink(data, size);
   };
-  const std::string prefix = checkpoint_prefix(c.config, c.step, c.state.size());
+  const std::string prefix = checkpoint_prefix(c.config, c.step, c.state.size(), c.state.predators);
   put(prefix.data(), prefix.size());
   for (const std::vector<double>* column : state_columns(c.state)) {
     put(column->data(), column->size() * sizeof(double));

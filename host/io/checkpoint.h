@@ -7,7 +7,9 @@
 //   header length H            u32
 //   header                     H bytes of JSON: the format, the step, the count, and every
 //                              option that shapes the flight (backend, method, precision, seed,
-//                              the model's parameters, the obstacles themselves)
+//                              the model's parameters, the obstacles themselves); with
+//                              predators, their state ("predator_state": rows x, y[, z], vx,
+//                              vy[, vz], numbers that read back as the same doubles)
 //   x, y, vx, vy               4 x count f64, input order (float flocks' values exactly); in
 //                              three dimensions x, y, z, vx, vy, vz, 6 x count f64 (the header
 //                              then says "dimensions": 3 and gives the depth, and the goal,
@@ -49,7 +51,7 @@ void write_checkpoint(OutputFiles& files, const std::string& option, const Check
 // the header's length and the header; its columns follow (a flock written by its ranks,
 // host/mpi/rank_files.cpp, writes them where they go and the checksum after).
 std::string checkpoint_prefix(const SimulationConfig& config, std::uint64_t step,
-                              std::uint64_t count);
+                              std::uint64_t count, const Particles& predators = {});
 
 // The same in memory, for small flocks (tests).
 std::string format_checkpoint(const Checkpoint& checkpoint);
@@ -67,6 +69,7 @@ struct CheckpointHead {
   SimulationConfig config;
   std::uint64_t step = 0, count = 0;
   NpyMatrix columns;  // the boids' rows, stored column after column (x, y, ..., vy[, vz])
+  Particles predators;
 };
 
 // Reads the checkpoint at `path` as read_checkpoint does, a piece at a time, and keeps none of

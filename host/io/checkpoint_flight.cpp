@@ -73,6 +73,15 @@ FlockParams params_of(const Header& h, const json& j, Source& source) {
     }
     p.nearest = static_cast<int>(k);
   }
+  if (h.has("predators")) {
+    const std::uint64_t k = h.whole("predators");
+    if (k < 1 || k > static_cast<std::uint64_t>(kMaxPredators)) {
+      source.refuse("'predators' is not in [1, " + std::to_string(kMaxPredators) + "]");
+    }
+    p.predators = static_cast<int>(k);
+    p.predator_speed = h.number("predator_speed");
+    p.flee_radius = h.number("flee_radius");
+  }
   p.dt = h.number("dt");
   p.wall_distance = h.number("wall_distance");
   p.has_goal = !h.field("goal").is_null();
@@ -101,6 +110,49 @@ FlockParams params_of(const Header& h, const json& j, Source& source) {
     p.path_weight = h.number("path_weight");
   }
   return p;
+}
+
+Particles predators_of(const Header& h, const FlockParams& p, Source& source) {
+  Particles out;
+  out.dimensions = p.dimensions;
+  if (p.predators == 0) return out;
+  const bool box = p.dimensions == 3;
+  const std::vector<std::vector<double>> rows =
+      number_rows(h.field("predator_state"), "predator_state", box ? 6 : 4,
+                  box ? "a predator is not six numbers (x, y, z, vx, vy, vz)"
+                      : "a predator is not four numbers (x, y, vx, vy)",
+                  source);
+  if (rows.size() != static_cast<std::size_t>(p.predators)) {
+    source.refuse("'predator_state' holds " + std::to_string(rows.size()) + " predators, not " +
+                  std::to_string(p.predators));
+  }
+  out.resize(rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const std::vector<double>& r = rows[k];
+    out.x[k] = r[0];
+    out.y[k] = r[1];
+    if (box) {
+      out.z[k] = r[2];
+      out.vx[k] = r[3];
+      out.vy[k] = r[4];
+      out.vz[k] = r[5];
+    } else {
+      out.vx[k] = r[2];
+      out.vy[k] = r[3];
+    }
+  }
+  return out;
+}
+
+json predator_state_json(const Particles& predators) {
+  json rows = json::array();
+  const bool box = predators.dimensions == 3;
+  for (std::size_t k = 0; k < predators.size(); ++k) {
+    rows.push_back(box ? json{predators.x[k], predators.y[k], predators.z[k], predators.vx[k],
+                              predators.vy[k], predators.vz[k]}
+                       : json{predators.x[k], predators.y[k], predators.vx[k], predators.vy[k]});
+  }
+  return rows;
 }
 
 }  // namespace checkpoint_detail
@@ -135,6 +187,11 @@ std::string flight_description(const SimulationConfig& config) {
   if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
   if (p.wander > 0) j["wander"] = p.wander;
   if (p.nearest > 0) j["nearest"] = p.nearest;
+  if (p.predators > 0) {  // as given: 0 takes the default
+    j["predators"] = p.predators;
+    j["predator_speed"] = p.predator_speed;
+    j["flee_radius"] = p.flee_radius;
+  }
   j["wind"] = box ? json{p.wind.x, p.wind.y, p.wind.z} : json{p.wind.x, p.wind.y};
   j["update"] = to_string(p.update);
   j["obstacles"] = obstacles_json(p.obstacles, p.dimensions);

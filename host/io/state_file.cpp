@@ -357,6 +357,14 @@ std::string format_state(const FlockState& state) {
   return out;
 }
 
+std::string predator_state_path(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t name = slash == std::string::npos ? 0 : slash + 1;
+  const std::size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || dot <= name) return path + ".predators";
+  return path.substr(0, dot) + ".predators" + path.substr(dot);
+}
+
 std::string format_state_file(const std::string& path, const FlockState& state) {
   return is_npy_name(path) ? format_npy_state(state) : format_state(state);
 }

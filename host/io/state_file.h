@@ -92,6 +92,10 @@ FlockState state_from_rows(const double* rows, std::uint64_t count, const World&
 // Whether `path` names a .npy state file.
 bool is_npy_name(const std::string& path);
 
+// Where a state file `path` keeps its flight's predators: ".predators" inserted before the
+// extension of the file's name ("end.npy": "end.predators.npy"), or added to a name without one.
+std::string predator_state_path(const std::string& path);
+
 // The bytes of a state file named `path`: CSV, or .npy when is_npy_name(path).
 std::string format_state_file(const std::string& path, const FlockState& state);
 

@@ -425,8 +425,36 @@ double mean_nearest_neighbour_distance(const FlockState& state, double world) {
   return mean_nearest_neighbour_distance(state, World{world, world, Boundary::kTorus});
 }
 
-FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
-  if (state.dimensions == 3) return measure_flock_3d(state, params);
+std::uint64_t boids_within_reach(const FlockState& state, const FlockParams& params) {
+  const double reach = params.effective_flee_radius();
+  const double side[3] = {params.world.width, params.world.height, params.world.depth};
+  const Particles& hunters = state.predators;
+  std::uint64_t within = 0;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const double at[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
+    for (std::size_t k = 0; k < hunters.size(); ++k) {
+      const double q[3] = {hunters.x[k], hunters.y[k], state.dimensions == 3 ? hunters.z[k] : 0};
+      double square = 0;
+      for (int a = 0; a < state.dimensions; ++a) {
+        double d = q[a] - at[a];
+        if (params.world.torus()) {
+          if (d > side[a] / 2) d -= side[a];
+          if (d < -(side[a] / 2)) d += side[a];
+        }
+        square = a == 0 ? d * d : square + d * d;
+      }
+      if (std::sqrt(square) < reach) {
+        within += 1;
+        break;
+      }
+    }
+  }
+  return within;
+}
+
+namespace {
+
+FlockMetrics measure_flock_2d(const FlockState& state, const FlockParams& params) {
   FlockMetrics m;
   m.polarization = polarization(state);
   m.order = order_parameter(state, params.max_speed);
@@ -437,6 +465,15 @@ FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
   m.mean_neighbours = params.nearest > 0
                           ? std::min(static_cast<double>(params.nearest), state.size() - 1.0)
                           : mean_neighbour_count(state, params.radius, params.world);
+  return m;
+}
+
+}  // namespace
+
+FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
+  FlockMetrics m =
+      state.dimensions == 3 ? measure_flock_3d(state, params) : measure_flock_2d(state, params);
+  m.within_reach = boids_within_reach(state, params);
   return m;
 }
 

@@ -16,6 +16,7 @@ struct FlockMetrics {
   std::uint64_t largest_group = 0;  // boids in the largest of them
   double mean_nn_distance = 0;      // mean distance to the nearest other boid (0 if n = 1)
   double mean_neighbours = 0;       // mean number of other boids closer than r
+  std::uint64_t within_reach = 0;   // boids closer than the flee radius to a predator
 };
 
 double polarization(const FlockState& state);
@@ -32,6 +33,9 @@ double mean_neighbour_count(const FlockState& state, double radius, const World&
 // The same on a square torus of side `world`.
 GroupCount count_groups(const FlockState& state, double radius, double world);
 double mean_nearest_neighbour_distance(const FlockState& state, double world);
+
+// How many boids lie closer than the flee radius to one of the state's predators.
+std::uint64_t boids_within_reach(const FlockState& state, const FlockParams& params);
 
 // Every metric; a flock in three dimensions goes to measure_flock_3d.
 FlockMetrics measure_flock(const FlockState& state, const FlockParams& params);

@@ -43,8 +43,9 @@ std::optional<Update> parse_update(const std::string& name) {
 
 bool FlockParams::seed_model() const {
   return model == Model::kBoids && dimensions == 2 && world.torus() && separation_radius == 0 &&
-         fov == 360 && nearest == 0 && noise == 0 && wander == 0 && path.empty() && !has_goal &&
-         wind.x == 0 && wind.y == 0 && obstacles.empty() && update == Update::kSynchronous;
+         fov == 360 && nearest == 0 && predators == 0 && noise == 0 && wander == 0 &&
+         path.empty() && !has_goal && wind.x == 0 && wind.y == 0 && obstacles.empty() &&
+         update == Update::kSynchronous;
 }
 
 }  // namespace boids

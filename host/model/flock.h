@@ -95,6 +95,13 @@ struct FlockParams {
   std::vector<Vec3> path;
   double path_radius = 0.0;
   double path_weight = 1.0;
+  // Predators as agents (Reynolds' pursuit and evasion, docs/models.md): this many predators
+  // fly in the world, each steering for where the boid nearest to it will be, at most
+  // predator_speed fast (0: 1.5 v_max); boids closer than flee_radius (0: 2 r) to one steer
+  // away from where it will be. 0 is off. Their state is the FlockState's `predators`.
+  int predators = 0;
+  double predator_speed = 0.0;
+  double flee_radius = 0.0;
   Vec3 wind;  // a velocity added every step (times dt) before the clamp
   std::vector<Obstacle> obstacles;
   Update update = Update::kSynchronous;
@@ -106,6 +113,10 @@ struct FlockParams {
   }
   double effective_wall_distance() const { return wall_distance > 0 ? wall_distance : radius; }
   double effective_path_radius() const { return path_radius > 0 ? path_radius : radius; }
+  double effective_predator_speed() const {
+    return predator_speed > 0 ? predator_speed : 1.5 * max_speed;
+  }
+  double effective_flee_radius() const { return flee_radius > 0 ? flee_radius : 2 * radius; }
   // Whether the path returns to its start (its last point repeats its first).
   bool path_closed() const {
     return path.size() > 2 && path.front().x == path.back().x && path.front().y == path.back().y &&
@@ -115,9 +126,9 @@ struct FlockParams {
   bool seed_model() const;
 };
 
-// Positions in the world and velocities, one entry per boid (structure of arrays, as the seed).
-// A flock in three dimensions has z and vz too; in two they stay empty.
-struct FlockState {
+// Positions in the world and velocities, one entry per particle (structure of arrays, as the
+// seed). In three dimensions z and vz too; in two they stay empty.
+struct Particles {
   std::vector<double> x, y, vx, vy;
   std::vector<double> z, vz;
   int dimensions = 2;
@@ -135,6 +146,12 @@ struct FlockState {
   }
 };
 
+// A flock's state: its boids, in input order, and the predators that hunt them (as many as
+// FlockParams::predators; none without).
+struct FlockState : Particles {
+  Particles predators;
+};
+
 inline constexpr double kPi = 3.141592653589793;
 
 // Largest flock the engine accepts: indices are 32-bit on every backend.
@@ -149,6 +166,9 @@ inline constexpr std::uint64_t kMaxPathPoints = 100000;
 
 // The most topological neighbours a boid heeds (--nearest).
 inline constexpr int kMaxNearest = 32;
+
+// The most predators a flight takes: every boid tests every predator each step.
+inline constexpr int kMaxPredators = 1000;
 
 // Most steps a flight takes, counted from its start (10^18; a step of a single boid takes a
 // nanosecond, so no flight comes near it): the step counter, its sums with a run's or a

@@ -1,5 +1,6 @@
 #include "host/model/initial_state.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -48,7 +49,21 @@ constexpr std::uint64_t kRedraw = 0x80000000ULL;
 // unit disc (ball), from draws D, D + 1, ... in tries of D (each accepted with probability
 // pi/4 in 2D, pi/6 in 3D), scaled to v_max (docs/3d.md).
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params) {
-  return make_initial_boids(0, count, seed, params);
+  FlockState state = make_initial_boids(0, count, seed, params);
+  state.predators = make_initial_predators(seed, params);
+  return state;
+}
+
+// The boids' draws under a key of their own (the seed's salted by "predator"), at the
+// predators' top speed.
+Particles make_initial_predators(std::uint64_t seed, const FlockParams& params) {
+  if (params.predators <= 0) return {};
+  FlockParams hunters = params;
+  hunters.max_speed = params.effective_predator_speed();
+  hunters.predators = 0;
+  FlockState drawn = make_initial_boids(0, static_cast<std::uint64_t>(params.predators),
+                                        seed ^ 0x7072656461746f72ULL, hunters);
+  return static_cast<Particles&&>(drawn);
 }
 
 FlockState make_initial_boids(std::uint64_t first, std::uint64_t count, std::uint64_t seed,
@@ -129,6 +144,37 @@ std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,
   return std::nullopt;
 }
 
+void check_predator_state(const Particles& predators, const FlockParams& params,
+                          const StateTolerance& tolerance) {
+  if (predators.size() != static_cast<std::size_t>(std::max(params.predators, 0))) {
+    throw InputError("it holds " + std::to_string(predators.size()) + " predators, not " +
+                     std::to_string(params.predators));
+  }
+  FlockState as_boids;
+  static_cast<Particles&>(as_boids) = predators;
+  const bool box = params.dimensions == 3;
+  const double top = params.effective_predator_speed();
+  for (std::size_t k = 0; k < predators.size(); ++k) {
+    const std::string name = "predator " + std::to_string(k);
+    const double p[3] = {predators.x[k], predators.y[k], box ? predators.z[k] : 0.0};
+    const double side[3] = {params.world.width, params.world.height, params.world.depth};
+    double square = 0;
+    for (int a = 0; a < params.dimensions; ++a) {
+      if (!(p[a] >= 0 && p[a] < side[a])) throw InputError(name + " is outside the world");
+      const double v = a == 0 ? predators.vx[k] : (a == 1 ? predators.vy[k] : predators.vz[k]);
+      if (!std::isfinite(v)) throw InputError(name + " has a velocity that is not finite");
+      square += v * v;
+    }
+    if (!(std::sqrt(square) <= top * (1 + tolerance.speed))) {
+      throw InputError(name + " moves at speed " + number_text(std::sqrt(square)) +
+                       ", faster than the predators' top speed " + number_text(top));
+    }
+  }
+  if (const auto held = first_boid_in_an_obstacle(as_boids, params, tolerance.edge)) {
+    throw InputError("predator " + std::to_string(*held) + " lies inside an obstacle");
+  }
+}
+
 void check_start(const FlockState& state, const FlockParams& params,
                  const StateTolerance& tolerance, std::uint64_t first) {
   check_start_dimensions(state.dimensions, params);
@@ -150,8 +196,7 @@ void check_start(const FlockState& state, const FlockParams& params,
                              : std::hypot(state.vx[i], state.vy[i]);
     if (!(std::abs(speed - params.max_speed) <= tolerance.speed * params.max_speed)) {
       throw InputError("boid " + std::to_string(first + i) + " moves at speed " +
-                       number_text(speed) +
-                       ": the Vicsek model's particles all move at --speed " +
+                       number_text(speed) + ": the Vicsek model's particles all move at --speed " +
                        number_text(params.max_speed));
     }
   }

@@ -21,8 +21,13 @@ double random_unit(std::uint64_t seed, std::uint64_t boid, std::uint64_t draw);
 // Positions uniform in the world (redrawn, with draws of their own, while inside an
 // obstacle, at most kStartRedraws times a boid), headings uniform on the circle, speed v_max
 // (the Vicsek model's V). Throws InputError ("the obstacles ...") when the obstacles cover the
-// whole world, or a boid finds no free place in kStartRedraws draws.
+// whole world, or a boid finds no free place in kStartRedraws draws. With the predators of
+// make_initial_predators.
 FlockState make_initial_state(std::uint64_t count, std::uint64_t seed, const FlockParams& params);
+
+// The predators of a flight's start (FlockParams::predators; none without): drawn as boids
+// are, from the seed salted for them, at the predators' top speed.
+Particles make_initial_predators(std::uint64_t seed, const FlockParams& params);
 
 // Boids first .. first + count - 1 of the random start of `seed` (as make_initial_state draws
 // them): a rank of an MPI run draws its own stripe of the flock.
@@ -46,6 +51,12 @@ struct StateTolerance {
 // part of a start file).
 void check_start(const FlockState& state, const FlockParams& params,
                  const StateTolerance& tolerance = {}, std::uint64_t first = 0);
+
+// Throws InputError unless `predators` can fly under `params`: as many as it asks for, each
+// in the world, out of the obstacles (by more than `tolerance.edge`) and no faster than the
+// predators' top speed (to `tolerance.speed`, relative).
+void check_predator_state(const Particles& predators, const FlockParams& params,
+                          const StateTolerance& tolerance = {});
 
 // The first boid that an obstacle of `params` holds by more than `edge`, if any.
 std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,

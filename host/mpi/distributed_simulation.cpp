@@ -257,6 +257,11 @@ class DistributedSimulation final : public Simulation {
 };
 
 void check_flight_over_ranks(const SimulationConfig& config) {
+  if (config.params.predators > 0) {
+    throw InputError(
+        "--predators: a predator pursues the boid nearest to it, which can lie on any rank, "
+        "and a rank holds the boids near its slab alone: fly predators in one process");
+  }
   if (config.params.nearest > 0) {
     throw InputError(
         "--nearest: a boid's nearest neighbours can lie on any rank, and a rank holds the "

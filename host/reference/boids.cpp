@@ -6,6 +6,7 @@
 
 #include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
+#include "host/reference/detail/predators.h"
 
 namespace boids::reference {
 
@@ -13,6 +14,7 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
   const double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
   const double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
   const double K_WANDER = 0.05, K_PATH = 0.1;              // wander's and the path's, per v_max
+  const double K_EVADE = 0.1;                              // evading predators, per v_max
   const std::size_t n = s.size();
   const double r2 = p.radius * p.radius;
   const double sr = p.effective_separation_radius();
@@ -70,6 +72,13 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
         vx += follow * d[0];
         vy += follow * d[1];
       }
+    }
+    if (p.predators > 0) {
+      const double x[2] = {s.x[i], s.y[i]};
+      double e[2];
+      evade_direction(p, s.predators, x, 2, e);
+      vx += K_EVADE * vmax * e[0];
+      vy += K_EVADE * vmax * e[1];
     }
     if (p.wind.x != 0 || p.wind.y != 0) {
       vx += p.wind.x;

@@ -8,6 +8,7 @@
 
 #include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
+#include "host/reference/detail/predators.h"
 #include "host/reference/detail/space_3d.h"
 
 namespace boids::reference {
@@ -97,6 +98,14 @@ void boids_step_3d(FlockState& s, const FlockParams& p, const StepContext& conte
         vy += follow * d[1];
         vz += follow * d[2];
       }
+    }
+    if (p.predators > 0) {  // evading, per v_max as hard as walls push
+      const double x[3] = {s.x[i], s.y[i], s.z[i]};
+      double e[3];
+      evade_direction(p, s.predators, x, 3, e);
+      vx += 0.1 * vmax * e[0];
+      vy += 0.1 * vmax * e[1];
+      vz += 0.1 * vmax * e[2];
     }
     if (p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0) {
       vx += p.wind.x;

@@ -27,6 +27,7 @@ class ReferenceStepper {
   void resume_at(std::uint64_t steps) { steps_ = steps; }
 
  private:
+  void boids_step(FlockState& state, const FlockParams& params);
   void seed_step(FlockState& state, const FlockParams& params);
 
   std::uint64_t noise_key_;

@@ -5,6 +5,7 @@
 
 #include "host/base/errors.h"
 #include "host/reference/detail/models.h"
+#include "host/reference/detail/predators.h"
 #include "host/reference/reference.h"
 
 namespace boids {
@@ -19,6 +20,20 @@ constexpr double K_COH = 0.005;
 ReferenceStepper::ReferenceStepper(std::uint64_t seed) : noise_key_(reference::noise_key(seed)) {}
 
 void ReferenceStepper::step(FlockState& state, const FlockParams& params) {
+  if (params.predators > 0) {  // the predators pursue the boids before the step, as they flee
+    if (state.predators.size() != static_cast<std::size_t>(params.predators)) {
+      throw InputError("the flock holds " + std::to_string(state.predators.size()) +
+                       " predators, its parameters " + std::to_string(params.predators));
+    }
+    Particles hunted = reference::pursue(state, params);
+    boids_step(state, params);
+    state.predators = std::move(hunted);
+    return;
+  }
+  boids_step(state, params);
+}
+
+void ReferenceStepper::boids_step(FlockState& state, const FlockParams& params) {
   const reference::StepContext context{noise_key_, steps_};
   steps_ += 1;
   if (params.dimensions == 3 || state.dimensions == 3) {

@@ -8,6 +8,7 @@
 
 #include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
+#include "host/reference/detail/predators.h"
 
 namespace boids::reference {
 namespace {
@@ -39,9 +40,9 @@ struct Gathered {
 };
 
 // The lab's rules and integration for one boid: its new velocity and position.
-void steer_and_move(const FlockParams& p, const StepContext& context, std::size_t id,
-                    const Gathered& g, double x, double y, double vx, double vy, double& out_x,
-                    double& out_y, double& out_vx, double& out_vy) {
+void steer_and_move(const FlockParams& p, const StepContext& context, const Particles& predators,
+                    std::size_t id, const Gathered& g, double x, double y, double vx, double vy,
+                    double& out_x, double& out_y, double& out_vx, double& out_vy) {
   const double maxSpeed = p.max_speed;
   const double maxForce = maxSpeed * 2.4;
   const double dt = p.dt;
@@ -101,6 +102,13 @@ void steer_and_move(const FlockParams& p, const StepContext& context, std::size_
       ax += p.path_weight * (maxSpeed * d[0] - vx);
       ay += p.path_weight * (maxSpeed * d[1] - vy);
     }
+  }
+  if (p.predators > 0) {  // evading, with up to the maximum force per predator
+    const double position[2] = {x, y};
+    double e[2];
+    evade_direction(p, predators, position, 2, e);
+    ax += maxForce * e[0];
+    ay += maxForce * e[1];
   }
   double fx = ax, fy = ay;
   const bool huge_force = shrink_if_huge(fx, fy);
@@ -166,8 +174,8 @@ void steering_step(FlockState& s, const FlockParams& p, const StepContext& conte
         g.add(dx, dy, d2, s.vx[j], s.vy[j], sep2);
       }
     }
-    steer_and_move(p, context, i, g, s.x[i], s.y[i], s.vx[i], s.vy[i], next.x[i], next.y[i],
-                   next.vx[i], next.vy[i]);
+    steer_and_move(p, context, s.predators, i, g, s.x[i], s.y[i], s.vx[i], s.vy[i], next.x[i],
+                   next.y[i], next.vx[i], next.vy[i]);
   }
   s = std::move(next);
 }
@@ -215,8 +223,8 @@ void steering_lab_step(FlockState& s, const FlockParams& p, const StepContext& c
       }
     }
     // In place: the boids after this one see its new velocity and position.
-    steer_and_move(p, context, i, g, s.x[i], s.y[i], s.vx[i], s.vy[i], s.x[i], s.y[i], s.vx[i],
-                   s.vy[i]);
+    steer_and_move(p, context, s.predators, i, g, s.x[i], s.y[i], s.vx[i], s.vy[i], s.x[i], s.y[i],
+                   s.vx[i], s.vy[i]);
   }
 }
 

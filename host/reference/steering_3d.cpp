@@ -6,6 +6,7 @@
 
 #include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
+#include "host/reference/detail/predators.h"
 #include "host/reference/detail/space_3d.h"
 
 namespace boids::reference {
@@ -97,6 +98,11 @@ void steering_force(const FlockState& s, const FlockParams& p, const StepContext
     if (path_direction(p, position, v, 3, d)) {
       for (int a = 0; a < 3; ++a) force[a] += p.path_weight * (maxSpeed * d[a] - v[a]);
     }
+  }
+  if (p.predators > 0) {  // evading, with up to the maximum force per predator
+    double e[3];
+    evade_direction(p, s.predators, position, 3, e);
+    for (int a = 0; a < 3; ++a) force[a] += maxForce * e[a];
   }
   double f[3] = {force[0], force[1], force[2]};
   const bool huge = shrink_if_huge_3d(f[0], f[1], f[2]);

@@ -135,6 +135,22 @@ void add_flock_options(OptionParser& parser, FlockOptions& o) {
                    [&o](const std::string& v) {
                      o.nearest = static_cast<int>(parse_whole("--nearest", v, 0, kMaxNearest));
                    });
+  parser.add_value("--predators", "K",
+                   "K predators fly in the world, each pursuing the boid nearest to it; boids "
+                   "near one flee it (boids and steering models; K up to " +
+                       std::to_string(kMaxPredators) + ", default 0: none)",
+                   [&o](const std::string& v) {
+                     o.predators =
+                         static_cast<int>(parse_whole("--predators", v, 0, kMaxPredators));
+                   });
+  parser.add_value(
+      "--predator-speed", "V", "a predator's top speed (default 1.5 times the boids' --max-speed)",
+      [&o](const std::string& v) { o.predator_speed = parse_positive("--predator-speed", v); });
+  parser.add_value(
+      "--flee-radius", "R",
+      "boids closer than R to a predator steer away from where it will be, the "
+      "harder the nearer (default 2 times the radius)",
+      [&o](const std::string& v) { o.flee_radius = parse_positive("--flee-radius", v); });
   parser.add_value("--noise", "ETA",
                    "each step every heading turns by an angle uniform in [-ETA/2, ETA/2], ETA in "
                    "[0, 2 pi] radians (default 0)",

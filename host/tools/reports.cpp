@@ -30,6 +30,11 @@ Json params_json(const FlockParams& p) {
   j["separation_radius"] = p.effective_separation_radius();
   j["fov"] = p.fov;
   if (p.nearest > 0) j["nearest"] = p.nearest;
+  if (p.predators > 0) {
+    j["predators"] = p.predators;
+    j["predator_speed"] = p.effective_predator_speed();
+    j["flee_radius"] = p.effective_flee_radius();
+  }
   j["noise"] = p.noise;
   if (p.wander > 0) j["wander"] = p.wander;
   if (!p.world.torus()) j["wall_distance"] = p.effective_wall_distance();
@@ -50,7 +55,7 @@ Json params_json(const FlockParams& p) {
   return j;
 }
 
-Json metrics_json(const FlockMetrics& m) {
+Json metrics_json(const FlockMetrics& m, bool predators) {
   Json j;
   j["polarization"] = m.polarization;
   j["order"] = m.order;
@@ -58,6 +63,7 @@ Json metrics_json(const FlockMetrics& m) {
   j["largest_flock"] = m.largest_group;
   j["mean_nn_distance"] = m.mean_nn_distance;
   j["mean_neighbors"] = m.mean_neighbours;
+  if (predators) j["within_reach"] = m.within_reach;
   return j;
 }
 

@@ -14,8 +14,9 @@ namespace boids::tools {
 // The model and every variant, in effect: model, radius, the weights, max_speed, world, ...
 nlohmann::ordered_json params_json(const FlockParams& params);
 
-// polarization, order, flocks, largest_flock, mean_nn_distance, mean_neighbors.
-nlohmann::ordered_json metrics_json(const FlockMetrics& metrics);
+// polarization, order, flocks, largest_flock, mean_nn_distance, mean_neighbors; with
+// predators, within_reach (boids closer than the flee radius to one).
+nlohmann::ordered_json metrics_json(const FlockMetrics& metrics, bool predators = false);
 
 // The version, and for each backend whether it can run here and on what; "auto" resolved.
 nlohmann::ordered_json info_json();

@@ -151,6 +151,17 @@ std::vector<ValidationFlock> variant_flocks() {
     p.nearest = 7;
     p.fov = 300;
   });
+  variants.add("predators-4-walls-disc", [](FlockParams& p) {
+    p.predators = 4;
+    p.world.boundary = Boundary::kWalls;
+    p.obstacles = {{50, 50, 10}};
+  });
+  variants.add("steering-predators-2", [](FlockParams& p) {
+    p.model = Model::kSteering;
+    p.max_speed = 30;
+    p.predators = 2;
+    p.flee_radius = 30;
+  });
   return variants.flocks();
 }
 
@@ -213,21 +224,30 @@ ValidationCase compare_with_expected(Backend backend, Method method, Precision p
   const World& world = flock.params.world;
   const int dims = flock.params.dimensions;
   const double sides[3] = {world.width, world.height, world.depth};
-  const std::vector<double>* positions[2][3] = {{&got.x, &got.y, &got.z},
-                                                {&expected.x, &expected.y, &expected.z}};
-  const std::vector<double>* velocities[2][3] = {{&got.vx, &got.vy, &got.vz},
-                                                 {&expected.vx, &expected.vy, &expected.vz}};
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    for (int a = 0; a < dims; ++a) {
-      const double gp = (*positions[0][a])[i], ep = (*positions[1][a])[i];
-      const double gv = (*velocities[0][a])[i], ev = (*velocities[1][a])[i];
-      c.differing_values += !same_bits(gp, ep) + !same_bits(gv, ev);
-      if (neighbours.rounding[i]) continue;  // steers by other terms: see check_neighbours_in
-      c.max_position_error =
-          std::max(c.max_position_error, axis_difference(gp, ep, sides[a], world.torus()));
-      c.max_velocity_error = std::max(c.max_velocity_error, difference(gv, ev));
+  // The boids (those rounding lets steer by other neighbours aside: see check_neighbours_in),
+  // and the predators, which pursue one boid each.
+  const auto compare = [&](const Particles& g, const Particles& e, const std::vector<bool>* aside) {
+    const std::vector<double>* positions[2][3] = {{&g.x, &g.y, &g.z}, {&e.x, &e.y, &e.z}};
+    const std::vector<double>* velocities[2][3] = {{&g.vx, &g.vy, &g.vz}, {&e.vx, &e.vy, &e.vz}};
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      for (int a = 0; a < dims; ++a) {
+        const double gp = (*positions[0][a])[i], ep = (*positions[1][a])[i];
+        const double gv = (*velocities[0][a])[i], ev = (*velocities[1][a])[i];
+        c.differing_values += !same_bits(gp, ep) + !same_bits(gv, ev);
+        if (aside != nullptr && (*aside)[i]) continue;
+        c.max_position_error =
+            std::max(c.max_position_error, axis_difference(gp, ep, sides[a], world.torus()));
+        c.max_velocity_error = std::max(c.max_velocity_error, difference(gv, ev));
+      }
     }
+  };
+  compare(got, expected, &neighbours.rounding);
+  if (got.predators.size() != expected.predators.size()) {
+    c.failure = "the backend has " + std::to_string(got.predators.size()) +
+                " predators, the reference " + std::to_string(expected.predators.size());
+    return c;
   }
+  compare(got.predators, expected.predators, nullptr);
 
   if (c.unexplained_boids > 0) {
     c.failure =

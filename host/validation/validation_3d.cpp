@@ -115,6 +115,13 @@ std::vector<ValidationFlock> variant_flocks_3d() {
     p.path = {{4, mid, mid}, {mid, 4, mid}, {36, mid, 30}};
     p.path_weight = 2;
   });
+  variants.add("steering-predators-walls", [&](FlockParams& p) {
+    p.model = Model::kSteering;
+    p.max_speed = 30;
+    p.world.boundary = Boundary::kWalls;
+    p.obstacles = {{mid, mid, 6, mid}};
+    p.predators = 3;
+  });
   return variants.flocks();
 }
 

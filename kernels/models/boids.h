@@ -28,7 +28,8 @@ struct Boids : GathersNeighbours {
     sums.template add<sizeof(Real) == sizeof(double)>(lane, d, d2, other.velocity, near, pushes);
   }
 
-  // The new velocity: the three rules, the world's terms (wander among them) and wind (if
+  // The new velocity: the three rules, the world's terms (wander, the path and evading
+  // predators among them) and wind (if
   // compiled in); the speed clamped into [v_max / 2, v_max]; the noise's turn. Selects, not
   // branches, so that a block's lanes vectorise: a boid without neighbours keeps its velocity
   // exactly. Returns whether a length was too large for the seed's arithmetic, to be taken
@@ -56,6 +57,9 @@ struct Boids : GathersNeighbours {
       if (p.path_count > 0) {  // only a boid predicted off the path turns back to it
         const bool off = terms.off_path[lane] != 0;
         for (int a = 0; a < D; ++a) v[a] = off ? v[a] + p.path_gain * terms.path[a][lane] : v[a];
+      }
+      if (p.predator_count > 0) {
+        for (int a = 0; a < D; ++a) v[a] += p.evade_gain * terms.evade[a][lane];
       }
     }
     if constexpr (E::kWind) {

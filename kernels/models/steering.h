@@ -64,6 +64,10 @@ struct Steering : GathersNeighbours {
           force[a] = off ? force[a] + seek : force[a];
         }
       }
+      // Evading predators steers with up to the maximum force per predator, as walls push.
+      if (p.predator_count > 0) {
+        for (int a = 0; a < D; ++a) force[a] += p.evade_gain * terms.evade[a][lane];
+      }
       // Arrival: within its radius the goal's term is shorter than a unit, in proportion to
       // the distance, and the least speed falls with it, so that a boid can come to rest.
       if (p.arrival_radius > Real(0)) {

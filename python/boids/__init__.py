@@ -51,6 +51,10 @@ class Flock:
     fov                field of view in degrees, (0, 360]
     nearest            topological neighbours: each boid heeds the K boids nearest to it that
                        it sees, however far, in place of all within r (K in [1, 32]; 0 off)
+    predators          K predators fly in the world, each pursuing the boid nearest to it;
+                       boids near one flee it (boids and steering models; 0 off)
+    predator_speed     a predator's top speed (default 1.5 max_speed)
+    flee_radius        boids closer than it to a predator steer away (default 2 r)
     noise              each heading turns by U(-noise/2, noise/2) radians each step
     wander             Reynolds' wander's weight: each boid steers across its heading along a
                        drift that wanders at random (boids and steering models)
@@ -108,6 +112,12 @@ class Flock:
         """The boids now: a new float64 array of shape (count, 4), rows x, y, vx, vy, in the
         order they were given (input order), whatever order the backend keeps."""
         return self._core.state
+
+    @property
+    def predators(self):
+        """The predators now (``predators=K``): a new float64 array of shape (K, 4), rows x, y,
+        vx, vy (x, y, z, vx, vy, vz in three dimensions); shape (0, 4) without them."""
+        return self._core.predators
 
     @property
     def positions(self):

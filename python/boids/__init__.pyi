@@ -45,6 +45,9 @@ class Flock:
         separation_radius: Optional[_Number] = None,
         fov: Optional[_Number] = None,
         nearest: Optional[int] = None,
+        predators: Optional[int] = None,
+        predator_speed: Optional[_Number] = None,
+        flee_radius: Optional[_Number] = None,
         noise: Optional[_Number] = None,
         wander: Optional[_Number] = None,
         obstacles: Optional[_Obstacles] = None,
@@ -72,6 +75,8 @@ class Flock:
     def step(self, n: int = 1) -> None: ...
     @property
     def state(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def predators(self) -> npt.NDArray[np.float64]: ...
     @property
     def positions(self) -> npt.NDArray[np.float64]: ...
     @property

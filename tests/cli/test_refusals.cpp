@@ -121,6 +121,20 @@ TEST_F(Refusals, NearestNeighboursAreAWholeNumberUpTo32) {
   refused({"sweep", "--param", "nearest=0,7.5", "--steps", "10"}, {"--nearest", "7.5"});
 }
 
+TEST_F(Refusals, PredatorsAreAWholeNumberUpTo1000UnderModelsThatSteer) {
+  refused({"run", "--predators", "1001"}, {"--predators: expected a whole number from 0 to 1000"});
+  refused({"run", "--predators", "1.5"}, {"--predators"});
+  refused({"run", "--model", "vicsek", "--predators", "2"}, {"--predators", "under vicsek"});
+  refused({"run", "--predator-speed", "2"}, {"--predator-speed needs --predators K"});
+  refused({"run", "--flee-radius", "5"}, {"--flee-radius needs --predators K"});
+  refused({"run", "--predators", "1", "--predator-speed", "0"}, {"--predator-speed"});
+  refused({"run", "--predators", "1", "--predator-speed", "150"},
+          {"--predator-speed: a predator's step (150) must be below the world's side 100"});
+  refused({"run", "--model", "steering", "--update", "in-place", "--backend", "reference",
+           "--predators", "3"},
+          {"--update in-place", "predators"});
+}
+
 // A box's depth, and the z of the wind, the goal and the spheres, are held to the ranges of
 // the other axes, and a step must stay shorter than the box's smallest side.
 TEST_F(Refusals, ABoxIsHeldToTheRangesOnEveryAxis) {

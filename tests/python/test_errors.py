@@ -48,6 +48,8 @@ REFUSED = [
     (dict(wall_distance=3), ["--wall-distance", "3"]),
     (dict(nearest=33), ["--nearest", "33"]),
     (dict(nearest=2.5), ["--nearest", "2.5"]),
+    (dict(predators=1001), ["--predators", "1001"]),
+    (dict(model="vicsek", predators=2), ["--model", "vicsek", "--predators", "2"]),
 ]
 
 

@@ -32,6 +32,7 @@ FLIGHTS = {
     "arrival": dict(count=200, seed=7, model="steering", goal=(400.0, 300.0), goal_weight=2,
                     arrival_radius=150),
     "nearest": dict(count=200, seed=8, nearest=7, fov=300),
+    "predators": dict(count=250, seed=3, predators=3, flee_radius=25),
 }
 
 
@@ -47,7 +48,7 @@ def test_step_600_equals_boids_run_save(tmp_path, backend, method, precision):
 
 
 @pytest.mark.parametrize("flight", ["steering", "vicsek", "goal-wind-wander", "arrival",
-                                    "nearest"])
+                                    "nearest", "predators"])
 @pytest.mark.parametrize("method", ["naive", "hashed"])
 def test_variants_equal_boids_run_save(tmp_path, flight, method):
     options = dict(FLIGHTS[flight], backend="cpu", method=method)
@@ -56,6 +57,13 @@ def test_variants_equal_boids_run_save(tmp_path, flight, method):
     flock = boids.Flock(**options)
     flock.step(200)
     assert same_bits(flock.state, np.load(saved))
+    if "predators" in options:  # saved beside the boids
+        assert flock.predators.shape == (options["predators"], 4)
+        assert same_bits(flock.predators, np.load(tmp_path / "end.predators.npy"))
+        assert 0 <= flock.metrics()["within_reach"] <= options["count"]
+    else:
+        assert flock.predators.shape == (0, 4)
+        assert "within_reach" not in flock.metrics()
 
 
 def test_obstacles_as_rows_equal_an_obstacle_file(tmp_path):

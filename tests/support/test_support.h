@@ -19,6 +19,7 @@
 #include "host/core/backends.h"
 #include "host/core/simulation.h"
 #include "host/model/flock.h"
+#include "host/model/initial_state.h"
 
 namespace boids::test_support {
 
@@ -82,6 +83,17 @@ class EngineCaseTest : public testing::TestWithParam<EngineCase> {
                                    Method method) const {
     return make_simulation({GetParam().backend, method, GetParam().precision, params}, state);
   }
+
+  // The state of `start` after `steps` steps, by the case's method or another.
+  FlockState after(const FlockState& start, const FlockParams& params, int steps) const {
+    return after(start, params, steps, GetParam().method);
+  }
+  FlockState after(const FlockState& start, const FlockParams& params, int steps,
+                   Method method) const {
+    const auto sim = make(start, params, method);
+    sim->step(static_cast<std::uint64_t>(steps));
+    return sim->state();
+  }
 };
 
 // A square torus of side `side`.
@@ -94,6 +106,15 @@ inline FlockParams box(double side) {
   FlockParams p;
   p.dimensions = 3;
   p.world.width = p.world.height = p.world.depth = side;
+  return p;
+}
+
+// The steering model (r 12, v_max 110) in `p`'s world closed by walls.
+inline FlockParams steering_between_walls(FlockParams p) {
+  p.world.boundary = Boundary::kWalls;
+  p.model = Model::kSteering;
+  p.radius = 12;
+  p.max_speed = 110;
   return p;
 }
 
@@ -114,20 +135,31 @@ inline bool same_bits(double a, double b) {
 }
 
 // Every value of two states equal bit for bit; the first difference, if any.
-inline testing::AssertionResult bit_identical(const FlockState& a, const FlockState& b) {
+inline testing::AssertionResult bit_identical(const Particles& a, const Particles& b,
+                                              const char* what = "boid") {
   if (a.size() != b.size()) {
     return testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
   }
+  const bool box = a.dimensions == 3 && b.dimensions == 3;
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (!same_bits(a.x[i], b.x[i]) || !same_bits(a.y[i], b.y[i]) || !same_bits(a.vx[i], b.vx[i]) ||
-        !same_bits(a.vy[i], b.vy[i])) {
+        !same_bits(a.vy[i], b.vy[i]) ||
+        (box && (!same_bits(a.z[i], b.z[i]) || !same_bits(a.vz[i], b.vz[i])))) {
       return testing::AssertionFailure()
-             << "boid " << i << ": (" << a.x[i] << ", " << a.y[i] << ", " << a.vx[i] << ", "
+             << what << " " << i << ": (" << a.x[i] << ", " << a.y[i] << ", " << a.vx[i] << ", "
              << a.vy[i] << ") vs (" << b.x[i] << ", " << b.y[i] << ", " << b.vx[i] << ", "
              << b.vy[i] << ")";
     }
   }
   return testing::AssertionSuccess();
+}
+
+// The boids and the predators alike, bit for bit (z and vz too in three dimensions).
+inline testing::AssertionResult bit_identical(const FlockState& a, const FlockState& b) {
+  const testing::AssertionResult boids =
+      bit_identical(static_cast<const Particles&>(a), static_cast<const Particles&>(b));
+  if (!boids) return boids;
+  return bit_identical(a.predators, b.predators, "predator");
 }
 
 // A coordinate brought into [0, world).
@@ -163,6 +195,12 @@ inline FlockState random_state(std::size_t n, double world, int clumps, double s
     s.vx.push_back(v(rng));
     s.vy.push_back(v(rng));
   }
+  return s;
+}
+
+// `s` with the predators `p` asks for (none without), drawn as a flight's start draws them.
+inline FlockState with_predators(FlockState s, const FlockParams& p, std::uint64_t seed = 1) {
+  s.predators = make_initial_predators(seed, p);
   return s;
 }
 
@@ -211,6 +249,11 @@ inline const std::vector<FlightVariant>& flight_variants() {
        [](FlockParams& p) {
          p.nearest = 7;
          p.fov = 300;
+       }},
+      {"predators",
+       [](FlockParams& p) {
+         p.predators = 4;
+         p.obstacles = {{30, 30, 8}};
        }},
       {"steering",
        [](FlockParams& p) {

@@ -142,4 +142,9 @@ class Header {
 // The flight's parameters from its header's description (checkpoint_flight.cpp).
 FlockParams params_of(const Header& h, const json& j, Source& source);
 
+// A flight's predators (FlockParams::predators of them, none without), as the header's
+// "predator_state" lists them: rows x, y[, z], vx, vy[, vz], unchecked; and the list.
+Particles predators_of(const Header& h, const FlockParams& p, Source& source);
+json predator_state_json(const Particles& predators);
+
 }  // namespace boids::checkpoint_detail

@@ -651,8 +651,8 @@ class ValidationReportTest : public testing::TestWithParam<BackendCase> {
 TEST_P(ValidationReportTest, EveryCasePasses) {
   if (!usable()) GTEST_SKIP() << "cuda backend not usable: " << cuda_availability().reason;
   const ValidationReport report = validate_backend(GetParam().backend);
-  // 2 methods x 2 precisions x (4 flocks + 18 variants)
-  EXPECT_EQ(report.cases.size(), 88u);
+  // 2 methods x 2 precisions x (4 flocks + 20 variants)
+  EXPECT_EQ(report.cases.size(), 96u);
   for (const ValidationCase& c : report.cases) EXPECT_TRUE(c.pass) << describe(c);
   EXPECT_TRUE(report.pass());
 }
@@ -688,7 +688,7 @@ TEST_P(ValidationReportTest, CommandPrintsATableAndPasses) {
   const CommandResult r = run_boids("validate --backend " + to_string(GetParam().backend));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("hashed  float"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("PASS: all 88 cases"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PASS: all 96 cases"), std::string::npos) << r.out;
 }
 
 TEST_P(ValidationReportTest, CommandJsonReportsEveryCase) {
@@ -703,8 +703,8 @@ TEST_P(ValidationReportTest, CommandJsonReportsEveryCase) {
 TEST_P(ValidationReportTest, EveryCasePassesInThreeDimensions) {
   if (!usable()) GTEST_SKIP() << "cuda backend not usable: " << cuda_availability().reason;
   const ValidationReport report = validate_backend(GetParam().backend, 3);
-  // 2 methods x 2 precisions x (4 flocks + 18 variants)
-  EXPECT_EQ(report.cases.size(), 88u);
+  // 2 methods x 2 precisions x (4 flocks + 19 variants)
+  EXPECT_EQ(report.cases.size(), 92u);
   EXPECT_EQ(report.dimensions, 3);
   for (const ValidationCase& c : report.cases) EXPECT_TRUE(c.pass) << describe(c);
   EXPECT_TRUE(report.pass());

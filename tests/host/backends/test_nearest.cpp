@@ -22,17 +22,7 @@ using test_support::engine_case_name;
 using test_support::every_engine_case;
 using test_support::make_state;
 
-class NearestTest : public test_support::EngineCaseTest {
- protected:
-  FlockState after(const FlockState& start, const FlockParams& p, int steps, Method method) const {
-    const auto sim = make(start, p, method);
-    sim->step(static_cast<std::uint64_t>(steps));
-    return sim->state();
-  }
-  FlockState after(const FlockState& start, const FlockParams& p, int steps) const {
-    return after(start, p, steps, GetParam().method);
-  }
-};
+using NearestTest = test_support::EngineCaseTest;
 
 // Alignment alone: a boid's change of velocity is 0.05 times the mean of its neighbours'
 // velocities less its own.
@@ -87,11 +77,7 @@ TEST_P(NearestTest, EachFlightIsTheReferencesAndTheNaiveMethods) {
     const char* name;
     FlockParams params;
   };
-  FlockParams walls_3d = box(60);
-  walls_3d.world.boundary = Boundary::kWalls;
-  walls_3d.model = Model::kSteering;
-  walls_3d.radius = 12;
-  walls_3d.max_speed = 110;
+  const FlockParams walls_3d = test_support::steering_between_walls(box(60));
   FlockParams vicsek;
   vicsek.model = Model::kVicsek;
   vicsek.radius = 4;

@@ -61,6 +61,16 @@ std::string fault(const Simulation& sim, std::uint64_t step, double tolerance) {
              ", " + std::to_string(speed.upper) + "]";
     }
   }
+  for (std::size_t k = 0; k < s.predators.size(); ++k) {
+    const Particles& q = s.predators;
+    const bool inside =
+        q.x[k] >= 0 && q.x[k] < p.world.width && q.y[k] >= 0 && q.y[k] < p.world.height;
+    if (!inside ||
+        !(std::hypot(q.vx[k], q.vy[k]) <= p.effective_predator_speed() * (1 + tolerance))) {
+      return "step " + std::to_string(step) + ", predator " + std::to_string(k) +
+             ": outside the world or faster than its top speed";
+    }
+  }
   const std::vector<std::uint64_t> order = sim.backend_order();
   std::vector<bool> seen(kBoids, false);
   for (std::uint64_t id : order) {
@@ -78,8 +88,9 @@ TEST_P(Soak, EveryStepKeepsEveryBoidInsideItsBounds) {
     FlockParams params;
     GetParam().set(params);
     const SimulationConfig config{Backend::kCpu, Method::kHashed, precision, params, /*seed=*/5};
-    const auto sim =
-        make_simulation(config, test_support::random_state(kBoids, 100, 6, 5, /*seed=*/21));
+    const auto sim = make_simulation(
+        config, test_support::with_predators(
+                    test_support::random_state(kBoids, 100, 6, 5, /*seed=*/21), params));
     const double tolerance = precision == Precision::kFloat ? 1e-6 : 1e-14;
     const std::uint64_t steps = precision == Precision::kFloat ? kSteps : kSteps / 4;
     for (std::uint64_t step = 1; step <= steps; ++step) {

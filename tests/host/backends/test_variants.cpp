@@ -47,12 +47,6 @@ class VariantTest : public test_support::EngineCaseTest {
     }
   }
 
-  FlockState after(const FlockState& start, const FlockParams& params, int steps) const {
-    const auto sim = make(start, params);
-    sim->step(static_cast<std::uint64_t>(steps));
-    return sim->state();
-  }
-
   double tolerance() const { return GetParam().precision == Precision::kFloat ? 1e-5 : 1e-12; }
 };
 

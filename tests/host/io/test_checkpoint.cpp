@@ -43,7 +43,7 @@ TEST_P(Resume, ContinuesEveryVariantBitForBit) {
     v.set(params);
     const SimulationConfig config{GetParam().backend, GetParam().method, GetParam().precision,
                                   params, /*seed=*/9};
-    const FlockState start = random_state(700, 100, 4, 6, 3);
+    const FlockState start = test_support::with_predators(random_state(700, 100, 4, 6, 3), params);
     const auto whole = make_simulation(config, start);
     whole->step(40);
 

@@ -465,6 +465,12 @@ def main():
     if RANKS > 1:
         check(done.returncode != 0 and "--nearest" in done.stderr and "one process" in done.stderr,
               f"--nearest under {RANKS} ranks: exit {done.returncode}, {done.stderr!r}")
+    done = subprocess.run(mpirun(["run", "--backend", "cpu", "--predators", "2", "--steps", "2"]),
+                          env=ENV, capture_output=True, text=True, timeout=TIMEOUT)
+    if RANKS > 1:
+        check(done.returncode != 0 and "--predators" in done.stderr
+              and "one process" in done.stderr,
+              f"--predators under {RANKS} ranks: exit {done.returncode}, {done.stderr!r}")
     done = subprocess.run(mpirun(["run", "--count", "0"]), env=ENV, capture_output=True,
                           text=True, timeout=TIMEOUT)
     check(done.returncode != 0 and "--count" in done.stderr, f"--count 0: {done.stderr!r}")
