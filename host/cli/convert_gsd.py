@@ -7,13 +7,14 @@ which OVITO and HOOMD-blue read), for `boids convert FLIGHT.h5 FLIGHT.gsd`.
 
 A frame holds the step (configuration/step), the box (Lx, Ly, Lz; Lz = 0 in two dimensions),
 every boid as particle type 'boid' with its position (float32, in HOOMD's box centred on the
-origin: x - W/2, y - H/2, z - D/2) and velocity (float32), and the metrics as logged
-quantities (log/boids/polarization, ...).
+origin: x - W/2, y - H/2, z - D/2) and velocity (float32), then the predators of a flight with
+--predators (the H5MD file's /particles/predators) as particle type 'predator', and the
+metrics as logged quantities (log/boids/polarization, ...).
 """
 import sys
 
 OBSERVABLES = ("polarization", "order", "flocks", "largest_flock", "mean_nn_distance",
-               "mean_neighbors")
+               "mean_neighbors", "within_reach")
 
 
 def main(argv):
@@ -34,6 +35,8 @@ def main(argv):
         steps = flock["position/step"]
         whole = min(len(steps), flock["position/value"].shape[0])  # a kill's last frame is not
         count, dimensions = flock["position/value"].shape[1:]
+        hunters = f["particles/predators"] if "predators" in f["particles"] else None
+        predators = hunters["position/value"].shape[1] if hunters is not None else 0
         edges = flock["box/edges/value"]
         try:
             out = gsd.hoomd.open(argv[2], mode="w")
@@ -48,13 +51,18 @@ def main(argv):
                 frame.configuration.step = int(steps[k])
                 frame.configuration.dimensions = int(dimensions)
                 frame.configuration.box = box
-                frame.particles.N = int(count)
-                frame.particles.types = ["boid"]
-                frame.particles.typeid = np.zeros(count, dtype=np.uint32)
-                position = np.zeros((count, 3))
-                velocity = np.zeros((count, 3))
-                position[:, :dimensions] = flock["position/value"][k] - sides[:dimensions] / 2
-                velocity[:, :dimensions] = flock["velocity/value"][k]
+                frame.particles.N = int(count + predators)
+                frame.particles.types = ["boid", "predator"] if predators else ["boid"]
+                frame.particles.typeid = np.zeros(count + predators, dtype=np.uint32)
+                frame.particles.typeid[count:] = 1
+                position = np.zeros((count + predators, 3))
+                velocity = np.zeros((count + predators, 3))
+                position[:count, :dimensions] = flock["position/value"][k] - sides[:dimensions] / 2
+                velocity[:count, :dimensions] = flock["velocity/value"][k]
+                if predators:
+                    position[count:, :dimensions] = (hunters["position/value"][k]
+                                                     - sides[:dimensions] / 2)
+                    velocity[count:, :dimensions] = hunters["velocity/value"][k]
                 frame.particles.position = position.astype(np.float32)
                 frame.particles.velocity = velocity.astype(np.float32)
                 frame.log = {"boids/" + name: np.array([f["observables"][name]["value"][k]])

@@ -50,6 +50,8 @@ class TrajectoryWriter::File {
   }
   // The chunks of `state`'s rows, compressed here.
   TrajectoryChunks chunks_of(const FlockState& state);
+  // The predators of the next frame (header.predators of them).
+  void take_predators(const Particles& predators);
   std::uint64_t frames() const { return frames_; }
   const std::string& path() const { return path_; }
 
@@ -61,7 +63,9 @@ class TrajectoryWriter::File {
   void create(const TrajectoryHeader& header);
   void write_metadata(const TrajectoryHeader& header);
   Id make_group(hid_t parent, const char* name) const;
-  Id make_series(hid_t group, const char* name, hid_t type, bool per_boid, int matrix = 0) const;
+  Id make_series(hid_t group, const char* name, hid_t type, bool per_boid, int matrix = 0,
+                 std::uint64_t rows = 0) const;
+  void create_predators();
   void link_time(hid_t group) const;
 
   void reserve_frame(std::uint64_t step);
@@ -78,13 +82,16 @@ class TrajectoryWriter::File {
   std::string path_, temporary_;
   OutputFiles destination_;  // the temporary file beside the destination, renamed at frame 1
   std::uint64_t count_;
-  int dimensions_;    // 2, or 3: the columns of a position or velocity in the file
-  bool flat_in_box_;  // a 2D flock written in three columns: z and vz are zeros_
+  std::uint64_t predators_;  // K, in their own group; 0: none
+  int dimensions_;           // 2, or 3: the columns of a position or velocity in the file
+  bool flat_in_box_;         // a 2D flock written in three columns: z and vz are zeros_
   std::vector<double> zeros_;
   std::vector<double> edges_;  // the box's D x D matrix, written at every frame
   Id file_;
   int fd_ = -1;
   Id position_, velocity_, step_, time_, edges_value_;
+  Id predator_position_, predator_velocity_, predator_edges_, within_reach_;
+  std::vector<double> predator_rows_[2];  // the next frame's predators: positions, velocities
   std::array<Id, kObservables.size()> observables_;
   std::vector<std::vector<unsigned char>> chunks_;  // a batch of compressed chunks
   std::uint64_t frames_ = 0, last_step_ = 0;
@@ -96,6 +103,7 @@ class TrajectoryWriter::File {
 TrajectoryWriter::File::File(const std::string& path, const TrajectoryHeader& header)
     : path_(path),
       count_(header.count),
+      predators_(header.predators),
       dimensions_(header.layout_dimensions > 0 ? header.layout_dimensions : header.dimensions),
       flat_in_box_(dimensions_ == 3 && header.dimensions == 2) {
   if (flat_in_box_) zeros_.assign(count_, 0.0);
@@ -189,6 +197,7 @@ void TrajectoryWriter::File::create(const TrajectoryHeader& header) {
     observables_[i] =
         make_series(group.get(), "value", whole ? H5T_STD_I64LE : H5T_IEEE_F64LE, false);
   }
+  if (predators_ > 0) create_predators();
   flush("cannot create the file");
   committed_size_ = 0;
   check_status(H5Fget_filesize(file_.get(), &committed_size_), "cannot create the file");
@@ -205,15 +214,17 @@ void TrajectoryWriter::File::write_metadata(const TrajectoryHeader& header) {
   check_status(hdf5::write_attribute(creator.get(), "version", header.creator_version), what);
 
   const Id particles = make_group(file_.get(), "particles");
-  const Id flock = make_group(particles.get(), "flock");
-  const Id box = make_group(flock.get(), "box");
-  const auto dimensions = static_cast<std::size_t>(dimensions_);
-  check_status(hdf5::write_attribute(box.get(), "dimension", static_cast<long long>(dimensions)),
-               what);
-  // A flat flock's box is flat along z: no boundary there.
-  std::vector<std::string> boundary(dimensions, header.world.torus() ? "periodic" : "none");
-  if (flat_in_box_) boundary[2] = "none";
-  check_status(hdf5::write_attribute(box.get(), "boundary", boundary), what);
+  for (const char* group : {"flock", "predators"}) {
+    if (predators_ == 0 && std::strcmp(group, "predators") == 0) continue;
+    const Id box = make_group(make_group(particles.get(), group).get(), "box");
+    const auto dimensions = static_cast<std::size_t>(dimensions_);
+    check_status(hdf5::write_attribute(box.get(), "dimension", static_cast<long long>(dimensions)),
+                 what);
+    // A flat flock's box is flat along z: no boundary there.
+    std::vector<std::string> boundary(dimensions, header.world.torus() ? "periodic" : "none");
+    if (flat_in_box_) boundary[2] = "none";
+    check_status(hdf5::write_attribute(box.get(), "boundary", boundary), what);
+  }
 
   const Id parameters = make_group(file_.get(), "parameters");
   for (const auto& [name, value] : header.parameters) {
@@ -231,6 +242,43 @@ void TrajectoryWriter::File::write_metadata(const TrajectoryHeader& header) {
   }
 }
 
+// The predators' group, beside the flock's and sampled with it, and their observable.
+void TrajectoryWriter::File::create_predators() {
+  const Id group = make_group(make_group(file_.get(), "particles").get(), "predators");
+  const Id position = make_group(group.get(), "position");
+  link_time(position.get());
+  predator_position_ = make_series(position.get(), "value", H5T_IEEE_F64LE, true, 0, predators_);
+  const Id velocity = make_group(group.get(), "velocity");
+  link_time(velocity.get());
+  predator_velocity_ = make_series(velocity.get(), "value", H5T_IEEE_F64LE, true, 0, predators_);
+  const Id edges = make_group(make_group(group.get(), "box").get(), "edges");
+  link_time(edges.get());
+  predator_edges_ = make_series(edges.get(), "value", H5T_IEEE_F64LE, false, dimensions_);
+  const Id reach = make_group(make_group(file_.get(), "observables").get(), "within_reach");
+  link_time(reach.get());
+  within_reach_ = make_series(reach.get(), "value", H5T_STD_I64LE, false);
+}
+
+// The predators of the next frame, as rows of the file's columns (z = 0 for a flat flock).
+void TrajectoryWriter::File::take_predators(const Particles& q) {
+  if (q.size() != predators_) {
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": a frame of " +
+                       std::to_string(q.size()) + " predators in a file of " +
+                       std::to_string(predators_));
+  }
+  const auto d = static_cast<std::size_t>(dimensions_);
+  const bool box = q.dimensions == 3;
+  for (std::vector<double>& rows : predator_rows_) rows.assign(d * q.size(), 0.0);
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    const double x[3] = {q.x[k], q.y[k], box ? q.z[k] : 0.0};
+    const double v[3] = {q.vx[k], q.vy[k], box ? q.vz[k] : 0.0};
+    for (std::size_t a = 0; a < d; ++a) {
+      predator_rows_[0][d * k + a] = x[a];
+      predator_rows_[1][d * k + a] = v[a];
+    }
+  }
+}
+
 // Opens the group, creating it the first time.
 Id TrajectoryWriter::File::make_group(hid_t parent, const char* name) const {
   const htri_t exists = H5Lexists(parent, name, H5P_DEFAULT);
@@ -240,17 +288,18 @@ Id TrajectoryWriter::File::make_group(hid_t parent, const char* name) const {
 }
 
 // A dataset that grows by a row a frame: (frames) for the series, (frames, M, M) for a series
-// of M x M matrices, (frames, N, D) per boid, chunked (1, min(N, kTrajectoryChunkBoids), D),
-// byte-shuffled and deflated.
+// of M x M matrices, (frames, N, D) per boid (N: `rows`, or the flock's count), chunked
+// (1, min(N, kTrajectoryChunkBoids), D), byte-shuffled and deflated.
 Id TrajectoryWriter::File::make_series(hid_t group, const char* name, hid_t type, bool per_boid,
-                                       int matrix) const {
+                                       int matrix, std::uint64_t rows) const {
   const char* what = "cannot create a dataset";
   const int rank = per_boid || matrix > 0 ? 3 : 1;
   const auto d = static_cast<hsize_t>(dimensions_);
   const auto m = static_cast<hsize_t>(matrix);
-  const hsize_t dims[3] = {0, per_boid ? count_ : m, per_boid ? d : m};
+  const hsize_t n = rows > 0 ? rows : count_;
+  const hsize_t dims[3] = {0, per_boid ? n : m, per_boid ? d : m};
   const hsize_t most[3] = {H5S_UNLIMITED, dims[1], dims[2]};
-  hsize_t chunk[3] = {1, std::min<hsize_t>(count_, kTrajectoryChunkBoids), d};
+  hsize_t chunk[3] = {1, std::min<hsize_t>(n, kTrajectoryChunkBoids), d};
   if (!per_boid) chunk[0] = kSeriesChunk, chunk[1] = m, chunk[2] = m;
   const Id space(check(H5Screate_simple(rank, dims, most), what), H5Sclose);
   const Id layout(check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose);
@@ -300,6 +349,9 @@ void TrajectoryWriter::File::append(std::uint64_t step, double time, const Traje
     throw RuntimeError("trajectory " + quoted_path(path_) + ": step " + std::to_string(step) +
                        " does not follow step " + std::to_string(last_step_));
   }
+  if (predators_ > 0 && predator_rows_[0].size() != predators_ * dimensions_) {
+    throw RuntimeError("trajectory " + quoted_path(path_) + ": a frame without its predators");
+  }
   reserve_frame(step);
   try {
     write_frame(chunks, m, std::max<std::uint64_t>(at_once, 1));
@@ -315,8 +367,9 @@ void TrajectoryWriter::File::append(std::uint64_t step, double time, const Traje
 // frame adds (B-tree nodes, the series' next chunks). A full disk or a file-size limit fails
 // here, while the file on disk is still the last whole frame's.
 void TrajectoryWriter::File::reserve_frame(std::uint64_t step) {
-  const std::uint64_t raw = count_ * 2 * static_cast<std::uint64_t>(dimensions_) * sizeof(double) +
-                            (kObservables.size() + 2 + edges_.size()) * 8;
+  const std::uint64_t raw =
+      (count_ + predators_) * 2 * static_cast<std::uint64_t>(dimensions_) * sizeof(double) +
+      (kObservables.size() + 3 + 2 * edges_.size()) * 8;
   const std::uint64_t bytes = raw + raw / 64 + (1u << 20);
   int error;
   do {
@@ -342,6 +395,13 @@ void TrajectoryWriter::File::write_frame(const TrajectoryChunks& chunks, const F
     } else {
       write_row(observables_[i].get(), H5T_NATIVE_DOUBLE, &reals[i]);
     }
+  }
+  if (predators_ > 0) {
+    write_row(predator_position_.get(), H5T_NATIVE_DOUBLE, predator_rows_[0].data());
+    write_row(predator_velocity_.get(), H5T_NATIVE_DOUBLE, predator_rows_[1].data());
+    write_row(predator_edges_.get(), H5T_NATIVE_DOUBLE, edges_.data());
+    const auto within = static_cast<std::int64_t>(m.within_reach);
+    write_row(within_reach_.get(), H5T_NATIVE_INT64, &within);
   }
 }
 
@@ -458,6 +518,7 @@ TrajectoryWriter::~TrajectoryWriter() = default;
 
 void TrajectoryWriter::append(std::uint64_t step, double time, const FlockState& state,
                               const FlockMetrics& metrics) {
+  file_->take_predators(state.predators);
   file_->append(step, time, file_->chunks_of(state), metrics);
 }
 

@@ -11,8 +11,11 @@
 //   /particles/flock/position/{step, time, value}  value float64 (frames, N, 2) or
 //                            (frames, N, 3), input order
 //   /particles/flock/velocity/{step, time, value}
+//   /particles/predators/...  with --predators K, the predators as a second particle group:
+//                            box, position and velocity as the flock's, (frames, K, D)
 //   /observables/<metric>/{step, time, value}      polarization, order, flocks,
-//                            largest_flock, mean_nn_distance, mean_neighbors
+//                            largest_flock, mean_nn_distance, mean_neighbors; with
+//                            predators, within_reach
 //   /parameters              the run's options as attributes
 //
 // Lengths are in the model's own units (the world's), times in steps (times dt under the
@@ -53,6 +56,7 @@ using TrajectoryParameters = std::vector<std::pair<std::string, TrajectoryParame
 // What the file describes; fixed for the whole trajectory.
 struct TrajectoryHeader {
   std::uint64_t count = 0;      // boids, N
+  std::uint64_t predators = 0;  // K: the second particle group's (none: no group)
   World world;                  // the box
   int dimensions = 2;           // 2, or 3: the flock's
   int layout_dimensions = 0;    // the file's: 0 for the flock's, or 3 for a flat flock in a box
@@ -89,9 +93,10 @@ class TrajectoryWriter {
   TrajectoryWriter(const TrajectoryWriter&) = delete;
   TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
 
-  // Adds a frame: `state` in input order (header.count boids) and the metrics, at `step` and
-  // `time`, both increasing. Throws RuntimeError (the file keeps its whole frames) when the
-  // frame cannot be written; the writer then takes no more frames.
+  // Adds a frame: `state` in input order (header.count boids, and header.predators
+  // predators) and the metrics, at `step` and `time`, both increasing. Throws RuntimeError (the
+  // file keeps its whole frames) when the frame cannot be written; the writer then takes no more
+  // frames.
   void append(std::uint64_t step, double time, const FlockState& state,
               const FlockMetrics& metrics);
   // The same, the frame's per-boid rows compressed by `chunks` (a flock spread over MPI ranks

@@ -100,6 +100,7 @@ void TrajectoryRecording::start(const Simulation& sim, TrajectoryParameters para
   time_per_step_ = p.model == Model::kSteering ? p.dt : 1.0;
   TrajectoryHeader header;
   header.count = sim.count();
+  header.predators = static_cast<std::uint64_t>(p.predators);
   header.world = p.world;
   header.dimensions = p.dimensions;
   header.layout_dimensions = layout_dimensions_;

@@ -202,6 +202,37 @@ def test_gsd_from_boids_convert_holds_the_frames(tmp_path, dimensions):
             assert frame.log["boids/polarization"][0] == polarization[k]
 
 
+@pytest.mark.parametrize("dimensions", [2, 3])
+def test_predators_are_a_second_particle_group_in_every_reader(tmp_path, dimensions):
+    path = fly(tmp_path, "hunt", "--dimensions", dimensions, "--count", "150", "--predators", "3",
+               "--save", tmp_path / "end.npy")
+    expected = frames(path)
+    with h5py.File(path, "r") as f:
+        hunters = f["particles/predators"]
+        whole = len(expected["steps"])
+        assert hunters["position/value"].shape == (whole, 3, dimensions)
+        assert np.array_equal(hunters["position/step"][:], expected["steps"])
+        assert list(hunters["box"].attrs["boundary"]) == [b"periodic"] * dimensions
+        last = np.hstack([hunters["position/value"][whole - 1],
+                          hunters["velocity/value"][whole - 1]])
+        reach = f["observables/within_reach/value"][:whole]
+    assert expected["steps"][-1] == 12  # the last frame is the end, which --save wrote
+    assert np.array_equal(last, np.load(tmp_path / "end.predators.npy"))
+    assert ((0 <= reach) & (reach <= 150)).all()
+    if dimensions == 3:  # MDAnalysis reads the flock's group (it reads three columns)
+        expect_mdanalysis_frames(path, expected)
+    gsd_hoomd = pytest.importorskip("gsd.hoomd", reason="python3-gsd is not installed")
+    run_cli("convert", path, tmp_path / "hunt.gsd")
+    with gsd_hoomd.open(str(tmp_path / "hunt.gsd"), "rb") as trajectory:
+        frame = trajectory[len(trajectory) - 1]
+        assert frame.particles.types == ["boid", "predator"]
+        assert list(frame.particles.typeid[148:]) == [0, 0, 1, 1, 1]
+        centred = last[:, :dimensions] - expected["box"][:dimensions] / 2
+        assert np.array_equal(frame.particles.position[150:, :dimensions],
+                              centred.astype(np.float32))
+        assert frame.log["boids/within_reach"][0] == reach[-1]
+
+
 def test_read_trajectory_is_h5pys_view(tmp_path):
     path = fly(tmp_path, "flight", *FLOCKS["steering"], steps=9, every=2)
     expected = frames(path)
