@@ -20,7 +20,7 @@ uniform int u_wrap;     // 1 on a torus: each boid is drawn at its image nearest
 uniform vec2 u_scale;   // clip-space units per world unit
 uniform vec2 u_pixel;   // clip-space units per pixel
 uniform float u_size;   // triangle length in pixels
-uniform int u_mode;     // 0 heading, 1 speed
+uniform int u_mode;     // 0 heading, 1 speed, 2 a predator
 uniform float u_max_speed;
 out vec3 v_color;
 
@@ -34,8 +34,9 @@ void main() {
               : (gl_VertexID == 1 ? vec2(-0.4, 0.3) : vec2(-0.4, -0.3));
   vec2 offset = (f * corner.x + side * corner.y) * u_size;
   gl_Position = vec4(d * u_scale + offset * u_pixel, 0.0, 1.0);
-  v_color = u_mode == 0 ? hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0)
-                       : speed_color(speed, u_max_speed);
+  v_color = u_mode == 2   ? vec3(1.0)
+            : u_mode == 0 ? hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0)
+                          : speed_color(speed, u_max_speed);
 }
 )";
 

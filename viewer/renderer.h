@@ -11,7 +11,8 @@
 
 namespace boids::viewer {
 
-enum class ColorMode { kHeading = 0, kSpeed = 1 };
+// kPredator: white, which no boid takes (their colours are saturated), for the predators.
+enum class ColorMode { kHeading = 0, kSpeed = 1, kPredator = 2 };
 
 struct View {
   double center_x = 0, center_y = 0;  // world point at the middle of the window (2D)

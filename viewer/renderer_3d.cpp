@@ -16,7 +16,7 @@ layout(location = 1) in vec3 velocity;
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
 uniform float u_size;  // length in world units
-uniform int u_mode;    // 0 heading, 1 speed
+uniform int u_mode;    // 0 heading, 1 speed, 2 a predator
 uniform float u_max_speed;
 out vec3 v_color;
 
@@ -39,7 +39,9 @@ void main() {
   vec3 at = position + corner[kCorners[gl_VertexID]] * u_size;
   float light = 0.3 + 0.7 * abs(dot(normal, normalize(u_eye - at)));
   vec3 base;
-  if (u_mode == 0) {
+  if (u_mode == 2) {  // a predator
+    base = vec3(1.0);
+  } else if (u_mode == 0) {
     base = hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.75, 1.0);
     base = f.z > 0.0 ? mix(base, vec3(1.0), 0.5 * f.z) : base * (1.0 + 0.5 * f.z);
   } else {

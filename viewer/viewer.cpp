@@ -67,6 +67,11 @@ Viewer::Viewer(GLFWwindow* window, const ViewerOptions& options, const Simulatio
   staging_.resize(interop_ ? 0 : renderer_.floats_per_boid() * count_);
   snapshot_.resize(box() ? 0 : 4 * count_);  // 3D: the backend measures itself
   if (!interop_) viewer_access(*sim_).copy_render_data(staging_.data());
+  if (config.params.predators > 0) {
+    predator_renderer_ = std::make_unique<Renderer>(
+        static_cast<std::uint64_t>(config.params.predators), config.params.dimensions);
+    copy_predators();
+  }
   upload();
   fit_view();
 }
@@ -112,6 +117,9 @@ FlockParams Viewer::wanted_params() const {
 
 void Viewer::upload() {
   if (!sim_) return;  // nothing new to draw
+  if (predator_renderer_ && !predator_staging_.empty()) {
+    predator_renderer_->upload(predator_staging_.data());
+  }
   if (interop_) {
     try {
       interop_->write(viewer_access(*sim_), count_);
@@ -124,6 +132,21 @@ void Viewer::upload() {
     }
   }
   renderer_.upload(staging_.data());
+}
+
+void Viewer::copy_predators() {
+  if (!predator_renderer_ || !sim_) return;
+  const Particles q = sim_->predators();
+  const int d = sim_->config().params.dimensions;
+  predator_staging_.assign(2 * static_cast<std::size_t>(d) * q.size(), 0.0f);
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    const double values[6] = {q.x[k],  q.y[k],  d == 3 ? q.z[k] : 0.0,
+                              q.vx[k], q.vy[k], d == 3 ? q.vz[k] : 0.0};
+    for (int a = 0; a < d; ++a) {
+      predator_staging_[2 * d * k + a] = static_cast<float>(values[a]);
+      predator_staging_[2 * d * k + d + a] = static_cast<float>(values[3 + a]);
+    }
+  }
 }
 
 // On the worker. The running flock is freed before the next is built, so that the two never
@@ -220,6 +243,7 @@ void Viewer::service_worker(double now) {
       if (predator) access.apply_predator(push);
       if (steps > 0) sim_->step(steps);
       if (!interop_) access.copy_render_data(staging_.data());
+      copy_predators();
       if (snapshot && in_box) job_metrics_ = sim_->metrics();  // on the backend, in 3D
       if (snapshot && !in_box) access.copy_render_data(snapshot_.data());
     } catch (const std::exception& e) {
@@ -412,10 +436,18 @@ void Viewer::draw_frame() {
   glClear(GL_COLOR_BUFFER_BIT);
   const FlockParams& p = config_.params;
   if (box()) {
-    renderer_.draw_3d(view_, camera_, p.world, p.max_speed, color_mode_,
-                      static_cast<float>(boid_pixels_ / 14.0 * p.radius));
+    const auto length = static_cast<float>(boid_pixels_ / 14.0 * p.radius);
+    renderer_.draw_3d(view_, camera_, p.world, p.max_speed, color_mode_, length);
+    if (predator_renderer_) {
+      predator_renderer_->draw_3d(view_, camera_, p.world, p.max_speed, ColorMode::kPredator,
+                                  2.5f * length);
+    }
   } else {
     renderer_.draw(view_, p.world, p.max_speed, color_mode_, boid_pixels_);
+    if (predator_renderer_) {
+      predator_renderer_->draw(view_, p.world, p.max_speed, ColorMode::kPredator,
+                               2.5f * boid_pixels_);
+    }
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

@@ -60,6 +60,7 @@ class Viewer {
   void print_summary(double seconds) const;
   bool box() const { return config_.params.dimensions == 3; }
   void draw_frame();
+  void copy_predators();  // into predator_staging_, on the worker
 
   // panel.cpp
   void build_ui();
@@ -79,6 +80,9 @@ class Viewer {
   std::unique_ptr<Simulation> sim_;  // touched by the main thread only while worker_ is idle;
                                      // null once a failed reset could not restore the flock
   Renderer renderer_;
+  // The predators (--predators), drawn larger and white over the flock; null without them.
+  std::unique_ptr<Renderer> predator_renderer_;
+  std::vector<float> predator_staging_;  // written by jobs, uploaded by the main thread
   std::unique_ptr<GlBufferInterop> interop_;
   std::string render_path_, device_, gl_renderer_;
   std::vector<float> staging_;   // host path: written by jobs, uploaded by the main thread
