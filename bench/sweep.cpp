@@ -105,10 +105,12 @@ struct Timing {
 // one timed step to size the repeats, then one repeat's worth untimed.
 Timing prepare(const SweepSettings& s, const SimulationConfig& config, const Start& start) {
   Timing t;
+  FlockState state = start.state;  // with the variant's predators, drawn as a flight draws them
+  state.predators = make_initial_predators(s.seed, config.params);
 #if BOIDS_WITH_MPI
-  t.sim = mpi::make_simulation_over_ranks(config, start.state);  // one process's without mpirun
+  t.sim = mpi::make_simulation_over_ranks(config, state);  // one process's without mpirun
 #else
-  t.sim = make_simulation(config, start.state);
+  t.sim = make_simulation(config, state);
 #endif
   t.sim->step(1);
   const double first = std::max(t.sim->timed_step(1), 1e-9);

@@ -34,8 +34,8 @@ void add_path(FlockParams& p) {
 
 const std::vector<std::string>& variant_names() {
   static const std::vector<std::string> names = {
-      "seed",   "fov",  "separation-radius", "noise",    "walls",   "obstacles", "goal", "wind",
-      "wander", "path", "nearest",           "steering", "arrival", "vicsek",    "all"};
+      "seed",   "fov",  "separation-radius", "noise",     "walls",    "obstacles", "goal",   "wind",
+      "wander", "path", "nearest",           "predators", "steering", "arrival",   "vicsek", "all"};
   return names;
 }
 
@@ -54,6 +54,7 @@ void apply_variant(const std::string& name, FlockParams& p) {
   if (name == "wander") p.wander = 1;
   if (name == "path") add_path(p);
   if (name == "nearest") p.nearest = 7;
+  if (name == "predators") p.predators = 10;
   if (name == "steering" || name == "arrival") {
     p.model = Model::kSteering;
     p.separation = 1.6;
@@ -89,6 +90,7 @@ std::string describe_variant(const std::string& name) {
   if (name == "wander") return "--wander 1";
   if (name == "path") return "--path: a closed octagon of 8 segments";
   if (name == "nearest") return "--nearest 7: each boid heeds its 7 nearest";
+  if (name == "predators") return "--predators 10: each boid tests 10 predators";
   if (name == "arrival") return "steering with --goal at a third and --arrival-radius W/4";
   if (name == "steering") return "--model steering (v_max 60, dt 1/60)";
   if (name == "vicsek") return "--model vicsek --speed 1 --noise 1";
