@@ -146,10 +146,12 @@ tools::OptionParser make_parser(Options& o) {
                      o.states =
                          parse_list<StartState>("--states", v, parse_state, "random or flocked");
                    });
+  std::string variants;
+  for (const std::string& name : variant_names()) variants += (variants.empty() ? "" : ", ") + name;
   parser.add_value("--variants", "V,...",
                    "models and variants to time beside each other, their repeats in "
-                   "alternation: seed, fov, separation-radius, noise, walls, obstacles, goal, "
-                   "wind, wander, path, steering, arrival, vicsek, all (default seed)",
+                   "alternation: " +
+                       variants + " (default seed)",
                    [&o](const std::string& v) {
                      o.variants = split_list("--variants", v);
                      for (const std::string& name : o.variants) {
