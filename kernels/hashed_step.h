@@ -115,14 +115,8 @@ struct HashedStepBlock {
   BOIDS_HD void narrow_to_block(StepParams<Real>& p, const LaneBoids<Real, Lanes, D>& self,
                                 Obstacle<Real>* near) const {
     Real low[D], high[D], wind[D];
-    for (int a = 0; a < D; ++a) {
-      low[a] = high[a] = self.position[a][0];
-      for (int lane = 1; lane < Lanes; ++lane) {
-        low[a] = min_of(low[a], self.position[a][lane]);
-        high[a] = max_of(high[a], self.position[a][lane]);
-      }
-      wind[a] = p.wind[a];
-    }
+    block_bounds(self, low, high);
+    for (int a = 0; a < D; ++a) wind[a] = p.wind[a];
     const Real travel =
         (p.max_speed + square_root(length_sq(wind))) * p.dt * Real(1.01);  // a step's longest move
     narrow_obstacles(p, low, high, travel, near, kNearObstacles);

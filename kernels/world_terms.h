@@ -264,11 +264,45 @@ BOIDS_HD inline void follow_path(LaneTerms<Real, Lanes, D>& t,
   }
 }
 
+// The box [low, high] that holds a block's boids.
+template <typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void block_bounds(const LaneBoids<Real, Lanes, D>& self, Real (&low)[D],
+                                        Real (&high)[D]) {
+  for (int a = 0; a < D; ++a) {
+    low[a] = high[a] = self.position[a][0];
+    for (int lane = 1; lane < Lanes; ++lane) {
+      low[a] = min_of(low[a], self.position[a][lane]);
+      high[a] = max_of(high[a], self.position[a][lane]);
+    }
+  }
+}
+
+// The squared distance from `point` to the box `centre` +- `half`, the shortest way on a torus
+// (the offset to the centre, less the half extent, axis by axis): no point of the box is nearer.
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE Real gap_sq_to_box(const Real (&centre)[D], const Real (&half)[D],
+                                         const Real (&point)[D], const StepParams<Real>& p) {
+  Real d[D];
+  offset_between(centre, point, p, d);
+  for (int a = 0; a < D; ++a) d[a] = max_of(absolute(d[a]) - half[a], Real(0));
+  return length_sq(d);
+}
+
+// About a hundred rounding errors of the world's coordinates: what keeps a choice made with a
+// block's box on the safe side of every test made with the boids themselves.
+template <int D, typename Real>
+BOIDS_HD BOIDS_INLINE Real coordinate_slack(const StepParams<Real>& p) {
+  Real sides = p.side[0];
+  for (int a = 1; a < D; ++a) sides += p.side[a];
+  return sides * (sizeof(Real) == 4 ? Real(1e-5) : Real(1e-13));
+}
+
 // Reynolds' evasion: for each predator closer than the flee radius R (its image nearest the
 // boid, at offset d), the unit direction away from where it will be when it has covered the
 // distance at its top speed s, x - (q + u |d| / s), times (1 - |d| / R); summed over the
 // predators in order. A predator's speed is at most s (checked where states enter), so the
-// prediction stays within 2 R of the boid.
+// prediction stays within 2 R of the boid. A predator out of reach of the block's box adds +0
+// to each lane, which changes no sum: it is skipped. Most blocks are far from every predator.
 template <typename Real, int Lanes, int D>
 BOIDS_HD inline void evade_predators(LaneTerms<Real, Lanes, D>& t,
                                      const LaneBoids<Real, Lanes, D>& self,
@@ -276,9 +310,17 @@ BOIDS_HD inline void evade_predators(LaneTerms<Real, Lanes, D>& t,
   for (int a = 0; a < D; ++a) {
     for (int lane = 0; lane < Lanes; ++lane) t.evade[a][lane] = Real(0);
   }
+  Real low[D], high[D], centre[D], half[D];
+  block_bounds(self, low, high);
+  for (int a = 0; a < D; ++a) {
+    centre[a] = (low[a] + high[a]) / Real(2);
+    half[a] = (high[a] - low[a]) / Real(2);
+  }
+  const Real reach = p.flee_radius * Real(1.01) + coordinate_slack<D>(p);
   const Boid<Real, D>* predators = predators_of<D>(p);
   for (index_t k = 0; k < p.predator_count; ++k) {
     const Boid<Real, D> q = predators[k];
+    if (!(gap_sq_to_box(centre, half, q.position, p) < reach * reach)) continue;
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
@@ -359,23 +401,19 @@ BOIDS_HD inline void narrow_obstacles(StepParams<Real>& p, const Real (&low)[D],
                                       const Real (&high)[D], Real travel, Obstacle<Real>* near,
                                       index_t capacity) {
   Real centre[D], half[D];
-  Real sides = p.side[0];
   for (int a = 0; a < D; ++a) {
     centre[a] = (low[a] + high[a]) / Real(2);
     half[a] = (high[a] - low[a]) / Real(2);
-    if (a > 0) sides += p.side[a];
   }
-  const Real slack = sides * (sizeof(Real) == 4 ? Real(1e-5) : Real(1e-13));
+  const Real slack = coordinate_slack<D>(p);
   const Real reach = square_root(p.radius_sq);
   index_t count = 0;
   for (index_t k = 0; k < p.obstacle_count; ++k) {
     const Obstacle<Real> o = p.obstacles[k];
-    Real c[D], d[D];
+    Real c[D];
     centre_of(o, c);
-    offset_between(centre, c, p, d);
-    for (int a = 0; a < D; ++a) d[a] = max_of(absolute(d[a]) - half[a], Real(0));  // from the box
     const Real limit = o.radius + reach + travel + slack;
-    if (!(length_sq(d) >= limit * limit)) {
+    if (!(gap_sq_to_box(centre, half, c, p) >= limit * limit)) {
       if (count == capacity) return;
       near[count++] = o;
     }
