@@ -1,5 +1,7 @@
 #include "host/config/flock_options.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -225,6 +227,26 @@ SimulationConfig resolve_config(const FlockOptions& o) {
   return config;
 }
 
+namespace {
+
+// The predators of a flight from a state file: those `--save` wrote beside it
+// (predator_state_path), where that file is; else drawn from the seed.
+Particles initial_predators(const FlockOptions& o, const FlockParams& params) {
+  const std::string beside = predator_state_path(o.init_file);
+  if (params.predators == 0 || access(beside.c_str(), F_OK) != 0) {
+    return make_initial_predators(o.seed, params);
+  }
+  const FlockState read = read_state_file(beside, params.world);
+  try {
+    check_predator_state(read, params, start_tolerance(resolve_precision(o)));
+  } catch (const InputError& e) {
+    throw InputError("--init: the predators' file " + quoted_path(beside) + ": " + e.what());
+  }
+  return read;
+}
+
+}  // namespace
+
 FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
   if (o.init_file.empty()) {
     try {
@@ -235,7 +257,7 @@ FlockState initial_state(const FlockOptions& o, const FlockParams& params) {
   }
   FlockState state = read_state_file(o.init_file, params.world);
   check_start_file(state, o.init_file, resolve_precision(o), params);
-  state.predators = make_initial_predators(o.seed, params);  // a state file holds boids alone
+  state.predators = initial_predators(o, params);
   return state;
 }
 

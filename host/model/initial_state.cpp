@@ -150,6 +150,10 @@ void check_predator_state(const Particles& predators, const FlockParams& params,
     throw InputError("it holds " + std::to_string(predators.size()) + " predators, not " +
                      std::to_string(params.predators));
   }
+  if (!predators.x.empty() && predators.dimensions != params.dimensions) {
+    throw InputError("its predators fly in " + std::to_string(predators.dimensions) +
+                     " dimensions, the flock in " + std::to_string(params.dimensions));
+  }
   FlockState as_boids;
   static_cast<Particles&>(as_boids) = predators;
   const bool box = params.dimensions == 3;

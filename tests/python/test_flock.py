@@ -1,11 +1,13 @@
 """boids.Flock against the command line: the same flight bit for bit on every backend, method
 and precision; states in and out exact; parameters and metrics as `boids run --json` has them."""
 
+import subprocess
+
 import numpy as np
 import pytest
 
 import boids
-from conftest import CONFIGS, cli_json, run_cli
+from conftest import BOIDS, CONFIGS, cli_json, run_cli
 
 
 def same_bits(a, b):
@@ -64,6 +66,24 @@ def test_variants_equal_boids_run_save(tmp_path, flight, method):
     else:
         assert flock.predators.shape == (0, 4)
         assert "within_reach" not in flock.metrics()
+
+
+def test_init_takes_the_predators_saved_beside_the_state(tmp_path):
+    first, again = tmp_path / "first.npy", tmp_path / "again.npy"
+    run_cli("run", "--count", 150, "--predators", 2, "--steps", 40, "--save", first)
+    run_cli("run", "--init", first, "--predators", 2, "--steps", 0, "--save", again)
+    assert same_bits(np.load(tmp_path / "again.predators.npy"),
+                     np.load(tmp_path / "first.predators.npy"))
+    refused = subprocess.run([BOIDS, "run", "--init", str(first), "--predators", "3",
+                              "--steps", "1"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "first.predators.npy" in refused.stderr
+    assert "2 predators, not 3" in refused.stderr
+    (tmp_path / "first.predators.npy").unlink()  # without it, drawn as a random start's
+    run_cli("run", "--init", first, "--predators", 2, "--steps", 0, "--save", again)
+    fresh = tmp_path / "fresh.npy"
+    run_cli("run", "--count", 150, "--predators", 2, "--steps", 0, "--save", fresh)
+    assert same_bits(np.load(tmp_path / "again.predators.npy"),
+                     np.load(tmp_path / "fresh.predators.npy"))
 
 
 def test_obstacles_as_rows_equal_an_obstacle_file(tmp_path):
