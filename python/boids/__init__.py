@@ -131,12 +131,13 @@ class Flock:
 
     def set_state(self, array):
         """Replaces every boid: ``array`` of shape (count, 4), checked as ``from_state`` checks
-        it. The steps taken go on (the noise stays keyed by them)."""
+        it. The steps taken go on (the noise stays keyed by them), and the predators fly on."""
         self._core.set_state(array)
 
     def metrics(self):
         """The seed's metrics, as ``boids run --json`` names them: polarization, order, flocks,
-        largest_flock, mean_nn_distance, mean_neighbors."""
+        largest_flock, mean_nn_distance, mean_neighbors; with predators, within_reach (the boids
+        closer than the flee radius to one)."""
         return self._core.metrics()
 
     @property
