@@ -5,6 +5,7 @@
 
 #include "host/base/errors.h"
 #include "host/core/flight_rules.h"
+#include "host/core/particles_view.h"
 #include "host/core/value_limits.h"
 #include "host/model/initial_state.h"
 #include "host/tools/reports.h"
@@ -176,15 +177,7 @@ py::array_t<double> PythonFlock::predators() {
     q = sim_->predators();
   }
   py::array_t<double> out({static_cast<py::ssize_t>(q.size()), py::ssize_t{2 * dimensions}});
-  double* row = out.mutable_data();
-  for (std::size_t k = 0; k < q.size(); ++k, row += 2 * dimensions) {
-    const double values[6] = {q.x[k],  q.y[k],  dimensions == 3 ? q.z[k] : 0.0,
-                              q.vx[k], q.vy[k], dimensions == 3 ? q.vz[k] : 0.0};
-    for (int a = 0; a < dimensions; ++a) {
-      row[a] = values[a];
-      row[dimensions + a] = values[3 + a];
-    }
-  }
+  copy_particles(q, StateView::rows(out.mutable_data(), dimensions));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The reference backend: the seed's algorithm on one CPU thread, naive and double only.
 #include "host/base/errors.h"
 #include "host/core/backends.h"
+#include "host/core/particles_view.h"
 #include "host/core/simulation.h"
 #include "host/core/viewer_access.h"
 #include "host/reference/reference.h"
@@ -16,19 +17,7 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
   void step(std::uint64_t steps) override {
     for (std::uint64_t s = 0; s < steps; ++s) stepper_.step(state_, config().params);
   }
-  void state_into(const StateView& out) const override {
-    for (std::size_t i = 0; i < state_.size(); ++i) {
-      const std::size_t to = i * out.stride;
-      out.x[to] = state_.x[i];
-      out.y[to] = state_.y[i];
-      out.vx[to] = state_.vx[i];
-      out.vy[to] = state_.vy[i];
-      if (out.z) {
-        out.z[to] = state_.z[i];
-        out.vz[to] = state_.vz[i];
-      }
-    }
-  }
+  void state_into(const StateView& out) const override { copy_particles(state_, out); }
   FlockMetrics metrics() override { return measure_flock(state_, config().params); }
   Particles predators() const override { return state_.predators; }
   void set_params(const FlockParams& params) override { change_params(params); }

@@ -427,23 +427,10 @@ double mean_nearest_neighbour_distance(const FlockState& state, double world) {
 
 std::uint64_t boids_within_reach(const FlockState& state, const FlockParams& params) {
   const double reach = params.effective_flee_radius();
-  const double side[3] = {params.world.width, params.world.height, params.world.depth};
-  const Particles& hunters = state.predators;
   std::uint64_t within = 0;
   for (std::size_t i = 0; i < state.size(); ++i) {
-    const double at[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
-    for (std::size_t k = 0; k < hunters.size(); ++k) {
-      const double q[3] = {hunters.x[k], hunters.y[k], state.dimensions == 3 ? hunters.z[k] : 0};
-      double square = 0;
-      for (int a = 0; a < state.dimensions; ++a) {
-        double d = q[a] - at[a];
-        if (params.world.torus()) {
-          if (d > side[a] / 2) d -= side[a];
-          if (d < -(side[a] / 2)) d += side[a];
-        }
-        square = a == 0 ? d * d : square + d * d;
-      }
-      if (std::sqrt(square) < reach) {
+    for (std::size_t k = 0; k < state.predators.size(); ++k) {
+      if (std::sqrt(distance_sq(state, i, state.predators, k, params.world)) < reach) {
         within += 1;
         break;
       }

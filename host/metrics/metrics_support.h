@@ -16,18 +16,24 @@ inline double wrap(double d, double side) {
   return d;
 }
 
-// Squared distance between boids i and j of `s` (in its dimensions): across the torus's edges,
-// or plain between walls; the axes' squares added in order.
-inline double distance_sq(const FlockState& s, std::size_t i, std::size_t j, const World& world) {
-  double dx = s.x[j] - s.x[i], dy = s.y[j] - s.y[i];
+// Squared distance from particle i of `a` to particle j of `b` (in a's dimensions): across the
+// torus's edges, or plain between walls; the axes' squares added in order.
+inline double distance_sq(const Particles& a, std::size_t i, const Particles& b, std::size_t j,
+                          const World& world) {
+  double dx = b.x[j] - a.x[i], dy = b.y[j] - a.y[i];
   if (world.torus()) {
     dx = wrap(dx, world.width);
     dy = wrap(dy, world.height);
   }
-  if (s.dimensions == 2) return dx * dx + dy * dy;
-  double dz = s.z[j] - s.z[i];
+  if (a.dimensions == 2) return dx * dx + dy * dy;
+  double dz = b.z[j] - a.z[i];
   if (world.torus()) dz = wrap(dz, world.depth);
   return dx * dx + dy * dy + dz * dz;
+}
+
+// The same between boids i and j of `s`.
+inline double distance_sq(const FlockState& s, std::size_t i, std::size_t j, const World& world) {
+  return distance_sq(s, i, s, j, world);
 }
 
 // Union-find roots with path halving.
