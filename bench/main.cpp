@@ -18,12 +18,12 @@
 #include "bench/variants.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/core/backends.h"
 #include "host/io/output_file.h"
+#include "host/io/tool_main.h"
 #include "host/tools/options.h"
 #include "host/tools/python_script.h"
 #if BOIDS_WITH_MPI
-#include "host/core/backends.h"
-#include "host/io/tool_main.h"
 #include "host/mpi/distributed_simulation.h"
 #endif
 
