@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "host/backends/cpu/counting_sort.h"
 #include "host/backends/cpu/host_buffer.h"
 #include "host/base/memory.h"
 #include "kernels/cell_index.h"
@@ -40,14 +41,14 @@ class CpuExecutor : public HostMemory {
   }
   std::uint64_t scratch_bytes() const {
     return partial_sums_.capacity() * sizeof(double) +
-           range_totals_.capacity() * sizeof(kernels::index_t);
+           (sort_counts_.capacity() + listed_.capacity()) * sizeof(kernels::index_t);
   }
 
   // Bytes of its own scratch a flock of `count` boids needs (the sums' partial results).
   static std::uint64_t scratch_needed(kernels::index_t count, kernels::index_t /*cells*/,
                                       std::uint64_t /*lent*/) {
     return (count / kSumChunk + 1) * sizeof(double) +
-           (kMaxSortThreads + 1) * sizeof(kernels::index_t);
+           (3 * kMaxSortThreads + 2) * sizeof(kernels::index_t);
   }
 
   template <typename Functor>
@@ -79,50 +80,25 @@ class CpuExecutor : public HostMemory {
     for (std::int64_t b = 0; b < blocks; ++b) block(static_cast<kernels::index_t>(b));
   }
 
-  // A stable counting sort by cell, O(count + cells), since cell keys are dense. It needs no
-  // scratch and no sorted keys: each thread owns a range of cells, counts the keys in it
-  // (reading every key), turns its counts into the cells' starts, places its boids (the
-  // starts serving as cursors, which leaves each at its cell's end) and shifts the starts
-  // back. Equal keys keep their input order and the result never depends on the thread
-  // count. `order` comes in as the identity, which the sort need not read.
+  // A stable counting sort by cell (host/backends/cpu/counting_sort.h). Its lists of keys
+  // that lie in another thread's cells go in the lent scratch (the reordered state's buffer,
+  // not yet written) when it is large enough. `order` comes in as the identity, which the sort
+  // need not read.
   void sort_cells(const kernels::index_t* keys, kernels::index_t* order,
                   kernels::index_t* cell_start, kernels::index_t count, kernels::index_t cells,
-                  kernels::Scratch /*unused*/) {
+                  kernels::Scratch lent) {
     const auto timer = stage_timer(kernels::stage::kSort);
     const int parts = std::max(1, std::min({omp_get_max_threads(), kMaxSortThreads,
                                             static_cast<int>(count / kMinKeysPerSortThread)}));
-    range_totals_.assign(static_cast<std::size_t>(parts) + 1, 0);
-#pragma omp parallel num_threads(parts)
-    {
-      const int part = omp_get_thread_num();
-      const kernels::index_t first =
-          static_cast<kernels::index_t>(std::uint64_t{cells} * part / parts);
-      const kernels::index_t last =
-          static_cast<kernels::index_t>(std::uint64_t{cells} * (part + 1) / parts);
-      std::fill(cell_start + first, cell_start + last, 0);
-      for (kernels::index_t i = 0; i < count; ++i) {
-        const kernels::index_t key = keys[i];
-        if (key >= first && key < last) ++cell_start[key];
-      }
-      kernels::index_t total = 0;
-      for (kernels::index_t c = first; c < last; ++c) {
-        const kernels::index_t n = cell_start[c];
-        cell_start[c] = total;
-        total += n;
-      }
-      range_totals_[part + 1] = total;
-#pragma omp barrier
-      kernels::index_t base = 0;
-      for (int p = 0; p <= part; ++p) base += range_totals_[p];
-      for (kernels::index_t c = first; c < last; ++c) cell_start[c] += base;
-      for (kernels::index_t i = 0; i < count; ++i) {
-        const kernels::index_t key = keys[i];
-        if (key >= first && key < last) order[cell_start[key]++] = i;
-      }
-      for (kernels::index_t c = last; c > first + 1; --c) cell_start[c - 1] = cell_start[c - 2];
-      if (first < last) cell_start[first] = base;
+    kernels::index_t* listed = static_cast<kernels::index_t*>(lent.data);
+    if (lent.bytes < sizeof(kernels::index_t) * count) {
+      listed_.resize(count);
+      listed = listed_.data();
     }
-    cell_start[cells] = count;
+    sort_counts_.assign(3 * static_cast<std::size_t>(parts) + 2, 0);
+    kernels::index_t* counts = sort_counts_.data();
+    cpu::counting_sort(keys, order, cell_start, count, cells,
+                       {parts, listed, counts, counts + parts, counts + 2 * parts + 1});
   }
 
   // Sum of value_of(i) over [0, count) in fixed chunks added in order: the same result on any
@@ -176,8 +152,9 @@ class CpuExecutor : public HostMemory {
   }
 
  private:
-  // Every sorting thread reads all keys, so only a few pay off, and only on many keys.
-  static constexpr int kMaxSortThreads = 4;
+  // Each sorting thread reads its chunk of the keys and the lists of the others' chunks:
+  // all the keys where they are far from sorted, so only a few threads pay off.
+  static constexpr int kMaxSortThreads = 8;
   static constexpr kernels::index_t kMinKeysPerSortThread = 65536;
   static constexpr std::int64_t kSumChunk = 1 << 14;  // boids per partial sum
 
@@ -188,7 +165,8 @@ class CpuExecutor : public HostMemory {
     return s;
   }
 
-  std::vector<kernels::index_t> range_totals_;
+  std::vector<kernels::index_t> sort_counts_;  // the sort's listed counts, bounds and totals
+  std::vector<kernels::index_t> listed_;       // the sort's lists, where none were lent
   std::vector<double> partial_sums_;
 };
 

@@ -296,6 +296,7 @@ TEST(CountingSort, ThreadsSplitTheCellsWithoutChangingTheResult) {
   const index_t cells = 120000;
   std::vector<index_t> keys(250000);
   for (index_t& k : keys) k = static_cast<index_t>(rng() % cells);
+  ASSERT_FALSE(cpu::nearly_sorted(keys.data(), static_cast<index_t>(keys.size())));
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
   const SortResult one = cpu_sort(keys, cells);
@@ -305,6 +306,58 @@ TEST(CountingSort, ThreadsSplitTheCellsWithoutChangingTheResult) {
   EXPECT_EQ(one.order, two.order);
   EXPECT_EQ(one.cell_start, two.cell_start);
   expect_sorted(keys, cells, two, "two threads");
+}
+
+// Keys as the hashed step leaves them: in cell order but for boids that crossed into a
+// neighbouring cell, and a few across the torus's seam (a key near the end of the grid
+// early, one near its start late), so each sorting thread lists a few for another.
+std::vector<index_t> nearly_sorted_keys(index_t count, index_t cells, std::mt19937& rng) {
+  std::vector<index_t> keys(count);
+  for (index_t i = 0; i < count; ++i) {
+    const auto cell = static_cast<index_t>(std::uint64_t{i} * cells / count);
+    const index_t moved = rng() % 10 == 0 ? (rng() % 2 == 0 ? cell + 1 : cell + cells - 1) : cell;
+    keys[i] = moved % cells;
+  }
+  for (int k = 0; k < 50; ++k) keys[rng() % count] = static_cast<index_t>(rng() % cells);
+  return keys;
+}
+
+TEST(CountingSort, NearlySortedKeysSortAlikeOnAnyNumberOfThreads) {
+  // The threads' cells start at the keys that start their chunks (cpu/counting_sort.h).
+  std::mt19937 rng(5);
+  const index_t cells = 90000;
+  const std::vector<index_t> keys = nearly_sorted_keys(300000, cells, rng);
+  ASSERT_TRUE(cpu::nearly_sorted(keys.data(), static_cast<index_t>(keys.size())));
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const SortResult one = cpu_sort(keys, cells);
+  expect_sorted(keys, cells, one, "one thread");
+  for (const int t : {2, 3, 4, 8}) {
+    omp_set_num_threads(t);
+    const SortResult many = cpu_sort(keys, cells);
+    EXPECT_EQ(one.order, many.order) << t << " threads";
+    EXPECT_EQ(one.cell_start, many.cell_start) << t << " threads";
+  }
+  omp_set_num_threads(threads);
+}
+
+TEST(CountingSort, ListsInTheLentScratchWhenItIsLargeEnough) {
+  std::mt19937 rng(9);
+  const index_t cells = 70000;
+  const std::vector<index_t> keys = nearly_sorted_keys(200000, cells, rng);
+  SortResult r{std::vector<index_t>(keys.size()), std::vector<index_t>(cells + 1)};
+  std::iota(r.order.begin(), r.order.end(), 0u);
+  std::vector<index_t> lent(keys.size(), 0xffffffffu);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(2);
+  CpuExecutor exec;
+  exec.sort_cells(keys.data(), r.order.data(), r.cell_start.data(),
+                  static_cast<index_t>(keys.size()), cells,
+                  {lent.data(), lent.size() * sizeof(index_t)});
+  omp_set_num_threads(threads);
+  expect_sorted(keys, cells, r, "lent scratch");
+  EXPECT_NE(std::count(lent.begin(), lent.end(), 0xffffffffu), static_cast<long>(lent.size()))
+      << "the lists went elsewhere";
 }
 
 TEST(CountingSort, HashedFlightIsTheSameOnOneAndTwoThreads) {

@@ -1,0 +1,135 @@
+// The cpu backend's sort of cell keys: a stable counting sort by cell, O(count + cells) since
+// the keys are dense, on a few OpenMP threads, its result the same on any number of them.
+//
+// Each thread owns a range of cells and a chunk of the keys. It counts the keys of its chunk
+// that fall in its cells, and lists the others (their indices) for the threads that own them;
+// then it counts the keys the other threads listed for it, turns its counts into its cells'
+// starts, and places its boids in index order: the lists of the chunks before its own, its own
+// chunk, the lists of the chunks after it (so equal keys keep their input order). The hashed
+// step leaves its boids in cell order, so their next keys are nearly sorted: when a sample of
+// the keys says so, a thread's cells start at the key that starts its chunk, and few keys are
+// ever listed. Otherwise (a first step, the naive method's metrics) the cells are split evenly,
+// and each thread reads the other threads' lists whole, as if it read every key.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/cell_grid.h"
+
+namespace boids::cpu {
+
+using kernels::index_t;
+
+// Whether keys look nearly sorted: at most one descent in 16 among evenly spaced samples.
+inline bool nearly_sorted(const index_t* keys, index_t count) {
+  constexpr std::uint64_t kSamples = 256;
+  if (count < 2) return true;
+  std::uint64_t descents = 0;
+  index_t previous = keys[0];
+  for (std::uint64_t s = 1; s < kSamples; ++s) {
+    const index_t key = keys[(count - 1) * s / (kSamples - 1)];
+    descents += key < previous;
+    previous = key;
+  }
+  return descents <= kSamples / 16;
+}
+
+// The arrays a sort on up to `parts` threads works in, besides its input and output.
+struct SortWork {
+  int parts;
+  index_t* listed;        // count entries: each chunk's list of keys it does not own, at its start
+  index_t* listed_count;  // parts entries
+  index_t* bounds;        // parts + 1 entries: thread p owns cells [bounds[p], bounds[p + 1])
+  index_t* totals;        // parts + 1 entries: the boids in each thread's cells, after totals[0]
+};
+
+// The first input index of chunk `part`.
+inline index_t chunk_start(index_t count, int part, int parts) {
+  return static_cast<index_t>(std::uint64_t{count} * part / parts);
+}
+
+// Which cells each thread owns: from the key at the start of its chunk for nearly sorted keys,
+// else evenly (the bounds never decrease).
+inline void split_cells(const index_t* keys, index_t count, index_t cells, int parts,
+                        index_t* bounds) {
+  const bool by_keys = nearly_sorted(keys, count);
+  bounds[0] = 0;
+  for (int p = 1; p < parts; ++p) {
+    const index_t bound = by_keys ? keys[chunk_start(count, p, parts)]
+                                  : static_cast<index_t>(std::uint64_t{cells} * p / parts);
+    bounds[p] = std::min(cells, std::max(bounds[p - 1], bound));
+  }
+  bounds[parts] = cells;
+}
+
+// Sorts `count` keys below `cells`: order[k] = the input index of the k-th key in sorted order
+// (equal keys in input order), and cell c's keys at [cell_start[c], cell_start[c + 1]).
+inline void counting_sort(const index_t* keys, index_t* order, index_t* cell_start, index_t count,
+                          index_t cells, const SortWork& w) {
+  w.totals[0] = 0;
+#pragma omp parallel num_threads(w.parts)
+  {
+    // The threads OpenMP gives, which may be fewer than asked for.
+    const int parts = omp_get_num_threads(), part = omp_get_thread_num();
+#pragma omp single
+    split_cells(keys, count, cells, parts, w.bounds);
+    const index_t first = w.bounds[part], last = w.bounds[part + 1];
+    const auto mine = [first, last](index_t key) { return key >= first && key < last; };
+    // Calls visit(i) for each index in chunk q's list whose key this thread owns, in order.
+    const auto for_each_listed = [&](int q, auto&& visit) {
+      const index_t* list = w.listed + chunk_start(count, q, parts);
+      for (index_t k = 0; k < w.listed_count[q]; ++k) {
+        if (mine(keys[list[k]])) visit(list[k]);
+      }
+    };
+
+    std::fill(cell_start + first, cell_start + last, 0);
+    const index_t begin = chunk_start(count, part, parts);
+    const index_t end = chunk_start(count, part + 1, parts);
+    index_t* list = w.listed + begin;
+    index_t listed = 0;
+    for (index_t i = begin; i < end; ++i) {
+      const index_t key = keys[i];
+      if (mine(key)) {
+        ++cell_start[key];
+      } else {
+        list[listed++] = i;
+      }
+    }
+    w.listed_count[part] = listed;
+#pragma omp barrier
+    for (int q = 0; q < parts; ++q) {
+      if (q != part) for_each_listed(q, [&](index_t i) { ++cell_start[keys[i]]; });
+    }
+    index_t total = 0;
+    for (index_t c = first; c < last; ++c) {
+      const index_t n = cell_start[c];
+      cell_start[c] = total;
+      total += n;
+    }
+    w.totals[part + 1] = total;
+#pragma omp barrier
+    index_t base = 0;
+    for (int p = 0; p <= part; ++p) base += w.totals[p];
+    for (index_t c = first; c < last; ++c) cell_start[c] += base;
+    // The starts serve as cursors, which leaves each at its cell's end; then they shift back.
+    const auto place = [&](index_t i) { order[cell_start[keys[i]]++] = i; };
+    for (int q = 0; q < parts; ++q) {
+      if (q != part) {
+        for_each_listed(q, place);
+        continue;
+      }
+      for (index_t i = begin; i < end; ++i) {
+        if (mine(keys[i])) place(i);
+      }
+    }
+    for (index_t c = last; c > first + 1; --c) cell_start[c - 1] = cell_start[c - 2];
+    if (first < last) cell_start[first] = base;
+  }
+  cell_start[cells] = count;
+}
+
+}  // namespace boids::cpu
