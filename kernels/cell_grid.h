@@ -39,19 +39,19 @@ struct CellGrid {
 
   // Cell coordinate of a position along one axis; clamped so that rounding never leaves the
   // grid.
-  BOIDS_HD index_t cell(int axis, Real x) const {
+  BOIDS_HD BOIDS_INLINE index_t cell(int axis, Real x) const {
     return clamp_cell((axis == D - 1 ? x - origin : x) * per_unit[axis], counts[axis]);
   }
-  BOIDS_HD index_t column(Real x) const { return cell(0, x); }
+  BOIDS_HD BOIDS_INLINE index_t column(Real x) const { return cell(0, x); }
 
   // The line of cells that holds a position: its row (and layer).
-  BOIDS_HD index_t line(const Real (&position)[D]) const {
+  BOIDS_HD BOIDS_INLINE index_t line(const Real (&position)[D]) const {
     index_t l = cell(D - 1, position[D - 1]);
     for (int a = D - 2; a >= 1; --a) l = l * counts[a] + cell(a, position[a]);
     return l;
   }
 
-  BOIDS_HD index_t key(const Real (&position)[D]) const {
+  BOIDS_HD BOIDS_INLINE index_t key(const Real (&position)[D]) const {
     return line(position) * counts[0] + column(position[0]);
   }
 
@@ -135,9 +135,13 @@ struct CellGrid {
   }
 
  private:
-  BOIDS_HD static index_t clamp_cell(Real scaled, index_t count) {
-    if (!(scaled >= Real(0))) return 0;
-    const index_t c = static_cast<index_t>(scaled);
+  // Selects, not branches, so that a block's keys vectorise: NaN and negatives go to cell 0,
+  // and the conversion never overflows (2^31 - 128 is exact in float and double, and beyond
+  // any axis's cells).
+  BOIDS_HD BOIDS_INLINE static index_t clamp_cell(Real scaled, index_t count) {
+    constexpr Real kHighest = Real(2147483520.0);
+    const Real low = scaled >= Real(0) ? scaled : Real(0);
+    const auto c = static_cast<index_t>(static_cast<std::int32_t>(low < kHighest ? low : kHighest));
     return c < count ? c : count - 1;
   }
 
