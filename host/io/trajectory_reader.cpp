@@ -37,6 +37,7 @@ class TrajectoryReader::File {
     steps_.resize(frames_);
     times_.resize(frames_);
     read_box();
+    if (H5Lexists(file_.get(), "/particles/predators", H5P_DEFAULT) > 0) read_predators();
   }
 
   [[noreturn]] void refuse(const std::string& why) const {
@@ -48,25 +49,14 @@ class TrajectoryReader::File {
       refuse("it has no frame " + std::to_string(k) + " (it holds " + std::to_string(frames_) +
              " whole frames)");
     }
-    const auto d = static_cast<std::size_t>(dimensions_);
-    std::vector<double> p(count_ * d), v(count_ * d);
-    read_row(position_, k, p);
-    read_row(velocity_, k, v);
     FlockState s;
-    s.dimensions = dimensions_;
-    s.resize(count_);
-    std::vector<double>* const positions[3] = {&s.x, &s.y, &s.z};
-    std::vector<double>* const velocities[3] = {&s.vx, &s.vy, &s.vz};
-    for (std::size_t i = 0; i < count_; ++i) {
-      for (std::size_t a = 0; a < d; ++a) {
-        (*positions[a])[i] = p[i * d + a];
-        (*velocities[a])[i] = v[i * d + a];
-      }
-    }
+    s.dimensions = s.predators.dimensions = dimensions_;
+    read_particles(position_, velocity_, k, count_, s);
+    read_particles(predator_position_, predator_velocity_, k, predators_, s.predators);
     return s;
   }
 
-  std::uint64_t frames_ = 0, count_ = 0;
+  std::uint64_t frames_ = 0, count_ = 0, predators_ = 0;
   int dimensions_ = 2;
   std::vector<std::int64_t> steps_;
   std::vector<double> times_;
@@ -144,9 +134,40 @@ class TrajectoryReader::File {
     }
   }
 
-  void read_row(const Id& set, std::uint64_t k, std::vector<double>& out) const {
+  // The predators' group (--predators), sampled with the flock: as many frames at least.
+  void read_predators() {
+    predator_position_ = dataset("/particles/predators/position/value");
+    predator_velocity_ = dataset("/particles/predators/velocity/value");
+    const std::vector<hsize_t> shape = shape_of(predator_position_, "predators' position");
+    if (shape.size() != 3 || shape[2] != static_cast<hsize_t>(dimensions_) || shape[0] < frames_ ||
+        shape_of(predator_velocity_, "predators' velocity") != shape) {
+      refuse("its predators' positions and velocities are not (frames, K, D) beside the flock's");
+    }
+    predators_ = shape[1];
+  }
+
+  // Particles 0 .. n - 1 of frame k from its position and velocity datasets, into `out`.
+  void read_particles(const Id& position, const Id& velocity, std::uint64_t k, std::uint64_t n,
+                      Particles& out) const {
+    out.resize(n);
+    if (n == 0) return;
+    const auto d = static_cast<std::size_t>(dimensions_);
+    std::vector<double> p(n * d), v(n * d);
+    read_row(position, k, n, p);
+    read_row(velocity, k, n, v);
+    std::vector<double>* const positions[3] = {&out.x, &out.y, &out.z};
+    std::vector<double>* const velocities[3] = {&out.vx, &out.vy, &out.vz};
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t a = 0; a < d; ++a) {
+        (*positions[a])[i] = p[i * d + a];
+        (*velocities[a])[i] = v[i * d + a];
+      }
+    }
+  }
+
+  void read_row(const Id& set, std::uint64_t k, std::uint64_t n, std::vector<double>& out) const {
     const auto d = static_cast<hsize_t>(dimensions_);
-    const hsize_t start[3] = {k, 0, 0}, count[3] = {1, count_, d};
+    const hsize_t start[3] = {k, 0, 0}, count[3] = {1, n, d};
     const Id file_space(H5Dget_space(set.get()), H5Sclose);
     const Id memory(H5Screate_simple(3, count, nullptr), H5Sclose);
     if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
@@ -157,7 +178,7 @@ class TrajectoryReader::File {
   }
 
   std::string path_;
-  Id file_, position_, velocity_;
+  Id file_, position_, velocity_, predator_position_, predator_velocity_;
 };
 
 TrajectoryReader::TrajectoryReader(const std::string& path) : file_(std::make_unique<File>(path)) {}

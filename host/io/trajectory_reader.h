@@ -29,7 +29,8 @@ class TrajectoryReader {
   const std::vector<double>& times() const;
   World world() const;  // the box's sides (depth 1 for a flat flock written in 3D)
 
-  // Frame `frame`'s boids, in input order: the file's columns (z = 0 for a flat flock in 3D).
+  // Frame `frame`'s boids, in input order: the file's columns (z = 0 for a flat flock in 3D);
+  // and its predators where the file has their group.
   FlockState frame(std::uint64_t frame) const;
 
  private:

@@ -28,6 +28,7 @@ std::shared_ptr<const Snapshot> SnapshotMaker::make(const Simulation& sim, bool 
   state_.dimensions = params.dimensions;
   state_.resize(sim.count());
   sim.state_into(StateView::of(state_));
+  state_.predators = sim.predators();
   const std::shared_ptr<Snapshot> snapshot = unused();
   make_snapshot_into(*snapshot, state_, params.world, sim.steps_taken(), ++made_, paused);
   return snapshot;

@@ -70,6 +70,38 @@ Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_
   return s;
 }
 
+namespace {
+
+// Quantises `from` into `to`, whose memory it reuses.
+void quantise_into(QuantisedGroup& to, const Particles& from, const World& world, int dimensions) {
+  const std::size_t n = from.size();
+  const bool box = dimensions == 3;
+  for (int a = 0; a < 3; ++a) to.position[a].resize(a < (box ? 3 : 2) ? n : 0);
+  for (int h = 0; h < 2; ++h) to.heading[h].resize(h < (box ? 2 : 1) ? n : 0);
+  const auto count = static_cast<std::int64_t>(n);
+  const double scale[3] = {65536.0 / world.width, 65536.0 / world.height,
+                           box ? 65536.0 / world.depth : 0.0};
+#pragma omp parallel for schedule(static) if (count > 4096)
+  for (std::int64_t k = 0; k < count; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    to.position[0][i] = bin_of(from.x[i] * scale[0]);
+    to.position[1][i] = bin_of(from.y[i] * scale[1]);
+    to.heading[0][i] = quantise_azimuth(from.vx[i], from.vy[i]);
+    if (box) {
+      to.position[2][i] = bin_of(from.z[i] * scale[2]);
+      to.heading[1][i] = quantise_elevation(from.vx[i], from.vy[i], from.vz[i]);
+    }
+  }
+}
+
+// The bytes of a group of `count` in a frame: 5 or 8 a particle, padded to an even length.
+std::size_t group_bytes(std::uint64_t count, int dimensions) {
+  const auto bytes = static_cast<std::size_t>(count) * (dimensions == 3 ? 8 : 5);
+  return bytes + bytes % 2;
+}
+
+}  // namespace
+
 void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world,
                         std::uint64_t step, std::uint64_t number, bool paused) {
   s.step = step;
@@ -77,28 +109,12 @@ void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world
   s.dimensions = state.dimensions;
   s.world = world;
   s.paused = paused;
-  const std::size_t n = state.size();
-  const bool box = state.dimensions == 3;
-  for (int a = 0; a < 3; ++a) s.position[a].resize(a < (box ? 3 : 2) ? n : 0);
-  for (int h = 0; h < 2; ++h) s.heading[h].resize(h < (box ? 2 : 1) ? n : 0);
-  const auto count = static_cast<std::int64_t>(n);
-  const double scale[3] = {65536.0 / world.width, 65536.0 / world.height,
-                           box ? 65536.0 / world.depth : 0.0};
-#pragma omp parallel for schedule(static)
-  for (std::int64_t k = 0; k < count; ++k) {
-    const auto i = static_cast<std::size_t>(k);
-    s.position[0][i] = bin_of(state.x[i] * scale[0]);
-    s.position[1][i] = bin_of(state.y[i] * scale[1]);
-    s.heading[0][i] = quantise_azimuth(state.vx[i], state.vy[i]);
-    if (box) {
-      s.position[2][i] = bin_of(state.z[i] * scale[2]);
-      s.heading[1][i] = quantise_elevation(state.vx[i], state.vy[i], state.vz[i]);
-    }
-  }
+  quantise_into(s.boids, state, world, state.dimensions);
+  quantise_into(s.predators, state.predators, world, state.dimensions);
 }
 
-std::size_t frame_bytes(std::uint64_t boids, int dimensions) {
-  return kFrameHeaderBytes + static_cast<std::size_t>(boids) * (dimensions == 3 ? 8 : 5);
+std::size_t frame_bytes(std::uint64_t boids, int dimensions, std::uint64_t predators) {
+  return kFrameHeaderBytes + group_bytes(boids, dimensions) + group_bytes(predators, dimensions);
 }
 
 std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids) {
@@ -113,7 +129,8 @@ void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t
   const std::uint64_t stride = total <= most ? 1 : (total + most - 1) / most;
   const std::uint64_t boids = total == 0 ? 0 : (total + stride - 1) / stride;
   const bool box = snapshot.dimensions == 3;
-  out.resize(frame_bytes(boids, snapshot.dimensions));  // every byte is written below
+  const std::uint64_t predators = snapshot.predators.count();
+  out.resize(frame_bytes(boids, snapshot.dimensions, predators));
   std::memcpy(&out[0], "BOID", 4);
   put<std::uint8_t>(out, 4, kFrameVersion);
   put<std::uint8_t>(out, 5, static_cast<std::uint8_t>(snapshot.dimensions));
@@ -126,19 +143,28 @@ void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t
   put<float>(out, 32, static_cast<float>(snapshot.world.height));
   put<float>(out, 36, static_cast<float>(box ? snapshot.world.depth : 0.0));
   put<std::uint64_t>(out, 40, snapshot.number);
+  put<std::uint32_t>(out, 48, static_cast<std::uint32_t>(predators));
+  put<std::uint32_t>(out, 52, 0);
   std::size_t at = kFrameHeaderBytes;
-  // Each array in turn: whole (a copy) or every stride-th boid.
-  const auto put_array = [&](const auto& from) {
-    using T = typename std::decay_t<decltype(from)>::value_type;
-    if (stride == 1) {
-      std::memcpy(&out[at], from.data(), boids * sizeof(T));
-    } else {
-      for (std::uint64_t k = 0; k < boids; ++k) put<T>(out, at + k * sizeof(T), from[k * stride]);
-    }
-    at += boids * sizeof(T);
+  // Each array of a group in turn: whole (a copy) or every stride-th particle; then the pad.
+  const auto put_group = [&](const QuantisedGroup& group, std::uint64_t taken,
+                             std::uint64_t every) {
+    const std::size_t start = at;
+    const auto put_array = [&](const auto& from) {
+      using T = typename std::decay_t<decltype(from)>::value_type;
+      if (every == 1) {
+        std::memcpy(&out[at], from.data(), taken * sizeof(T));
+      } else {
+        for (std::uint64_t k = 0; k < taken; ++k) put<T>(out, at + k * sizeof(T), from[k * every]);
+      }
+      at += taken * sizeof(T);
+    };
+    for (int a = 0; a < (box ? 3 : 2); ++a) put_array(group.position[a]);
+    for (int h = 0; h < (box ? 2 : 1); ++h) put_array(group.heading[h]);
+    if ((at - start) % 2 == 1) out[at++] = 0;
   };
-  for (int a = 0; a < (box ? 3 : 2); ++a) put_array(snapshot.position[a]);
-  for (int h = 0; h < (box ? 2 : 1); ++h) put_array(snapshot.heading[h]);
+  put_group(snapshot.boids, boids, stride);
+  put_group(snapshot.predators, predators, 1);
 }
 
 }  // namespace boids::serve

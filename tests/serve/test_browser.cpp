@@ -44,6 +44,19 @@ constexpr const char* kCountColours = R"((() => {
   return seen.size;
 })())";
 
+// The pixels of the canvas that are white: predators (a boid's hue keeps a channel at 0.2).
+constexpr const char* kCountWhite = R"((() => {
+  const canvas = document.getElementById("flock");
+  const copy = document.createElement("canvas");
+  copy.width = canvas.width; copy.height = canvas.height;
+  const g = copy.getContext("2d");
+  g.drawImage(canvas, 0, 0);
+  const d = g.getImageData(0, 0, copy.width, copy.height).data;
+  let white = 0;
+  for (let i = 0; i < d.length; i += 4) white += d[i] > 250 && d[i + 1] > 250 && d[i + 2] > 250;
+  return white;
+})())";
+
 class Browser : public boids::test_support::ServeFixture {
  protected:
   void SetUp() override {
@@ -201,6 +214,16 @@ TEST_F(Browser, DrawsABoxInThreeDimensions) {
   EXPECT_EQ(evaluate("window.boids.flock.dimensions"), 3);
   EXPECT_TRUE(drawn(16)) << evaluate(kCountColours);
   screenshot("box");
+}
+
+TEST_F(Browser, DrawsThePredatorsWhite) {
+  const std::string address =
+      serve({"--port", "0", "--backend", "cpu", "--count", "2000", "--predators", "4"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 10"));
+  EXPECT_EQ(evaluate("window.boids.lastFrame.predators"), 4);
+  EXPECT_TRUE(wait_for("(" + std::string(kCountWhite) + ") >= 40")) << evaluate(kCountWhite);
+  screenshot("predators");
 }
 
 }  // namespace

@@ -69,12 +69,14 @@ TEST(Frame, LayoutIsWhatThePageReads) {
   EXPECT_EQ(read_at<std::uint32_t>(frame, 24), 1u);
   EXPECT_EQ(read_at<float>(frame, 28), 100.0f);
   EXPECT_EQ(read_at<std::uint64_t>(frame, 40), 3u);
+  EXPECT_EQ(read_at<std::uint32_t>(frame, 48), 0u);  // no predators
+  EXPECT_EQ(read_at<std::uint32_t>(frame, 52), 0u);
   for (const std::size_t i : {0, 1, 500, 999}) {
-    const double x = decoded_position(read_at<std::uint16_t>(frame, 48 + 2 * i), 100);
-    const double y = decoded_position(read_at<std::uint16_t>(frame, 48 + 2000 + 2 * i), 100);
+    const double x = decoded_position(read_at<std::uint16_t>(frame, 56 + 2 * i), 100);
+    const double y = decoded_position(read_at<std::uint16_t>(frame, 56 + 2000 + 2 * i), 100);
     EXPECT_NEAR(x, state.x[i], 100.0 / 65536);
     EXPECT_NEAR(y, state.y[i], 100.0 / 65536);
-    EXPECT_EQ(read_at<std::uint8_t>(frame, 48 + 4000 + i),
+    EXPECT_EQ(read_at<std::uint8_t>(frame, 56 + 4000 + i),
               quantise_azimuth(state.vx[i], state.vy[i]));
   }
 }
@@ -91,12 +93,36 @@ TEST(Frame, ASubsampleTakesEveryStrideThBoidAndFitsTheBudget) {
   EXPECT_EQ(boids, 91u);
   EXPECT_LE(boids, 100u);
   EXPECT_EQ(frame.size(), frame_bytes(boids, 3));
-  EXPECT_EQ(frame.size(), kFrameHeaderBytes + boids * 8);
+  EXPECT_EQ(frame.size(), kFrameHeaderBytes + boids * 8);  // no predators
   // Boid k of the frame is boid k * stride of the flock, in every array.
-  const std::size_t z = 48 + 4 * boids, elevation = 48 + 7 * boids;
+  const std::size_t z = 56 + 4 * boids, elevation = 56 + 7 * boids;
   for (const std::uint32_t k : {0u, 1u, 90u}) {
-    EXPECT_EQ(read_at<std::uint16_t>(frame, z + 2 * k), s.position[2][k * stride]);
-    EXPECT_EQ(read_at<std::uint8_t>(frame, elevation + k), s.heading[1][k * stride]);
+    EXPECT_EQ(read_at<std::uint16_t>(frame, z + 2 * k), s.boids.position[2][k * stride]);
+    EXPECT_EQ(read_at<std::uint8_t>(frame, elevation + k), s.boids.heading[1][k * stride]);
+  }
+}
+
+TEST(Frame, PredatorsFollowTheBoidsWholeAfterAnEvenPad) {
+  FlockParams params;
+  params.predators = 3;
+  const FlockState state = make_initial_state(1001, 7, params);
+  ASSERT_EQ(state.predators.size(), 3u);
+  const Snapshot s = make_snapshot(state, params.world, 0, 1, false);
+  const std::string frame = encode_frame(s, 100);  // every 11th boid: 91, 455 bytes, a pad
+  const std::uint32_t boids = read_at<std::uint32_t>(frame, 16);
+  ASSERT_EQ(boids, 91u);
+  EXPECT_EQ(read_at<std::uint32_t>(frame, 48), 3u);
+  EXPECT_EQ(frame.size(), frame_bytes(boids, 2, 3));
+  EXPECT_EQ(frame.size(), 56u + 456 + 16);  // 3 predators: 15 bytes and a pad
+  EXPECT_EQ(read_at<std::uint8_t>(frame, 56 + 455), 0);
+  const std::size_t at = 56 + 456;  // the predators' x, y, azimuth
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Particles& p = state.predators;
+    EXPECT_NEAR(decoded_position(read_at<std::uint16_t>(frame, at + 2 * k), 100), p.x[k],
+                100.0 / 65536);
+    EXPECT_NEAR(decoded_position(read_at<std::uint16_t>(frame, at + 6 + 2 * k), 100), p.y[k],
+                100.0 / 65536);
+    EXPECT_EQ(read_at<std::uint8_t>(frame, at + 12 + k), quantise_azimuth(p.vx[k], p.vy[k]));
   }
 }
 
@@ -213,8 +239,8 @@ TEST(WatchedFlock, APageGetsTheFlockWhenItsOwnerHoldsItStill) {
   ASSERT_TRUE(second);
   EXPECT_EQ(second->step, 5u);
   const Snapshot expected = make_snapshot(sim->state(), config.params.world, 5, 0, false);
-  EXPECT_EQ(second->position[0], expected.position[0]);
-  EXPECT_EQ(second->heading[0], expected.heading[0]);
+  EXPECT_EQ(second->boids.position[0], expected.boids.position[0]);
+  EXPECT_EQ(second->boids.heading[0], expected.boids.heading[0]);
   // With no page waiting, a change makes no snapshot; a page that asks then gets one at once while
   // the owner is idle, and from the owner's next hold while it is busy.
   sim->step(1);

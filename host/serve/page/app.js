@@ -48,7 +48,8 @@ function takeFrame(buffer) {
   frameTimes = [frameTimes[1], performance.now()];
   lastFrame = frame;
   window.boids.frames += 1;
-  window.boids.lastFrame = { step: frame.step, count: frame.count, total: frame.total, stride: frame.stride };
+  window.boids.lastFrame = { step: frame.step, count: frame.count, total: frame.total, stride: frame.stride,
+                            predators: frame.predators.count };
   panel.status(`${flock.mode === "replay" ? "frame " + (replay.frame + 1) + " of " + flock.frames + ", " : ""}` +
                `step ${frame.step}, ${frame.total} boids${frame.paused ? ", paused" : ""}` +
                (flock.mode === "script" ? ", stepped by its script" : "") +

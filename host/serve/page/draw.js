@@ -1,7 +1,8 @@
 // Draws the flock with WebGL2: each boid a small triangle pointing along its heading, coloured
 // by it (the hue of its azimuth, as the native viewer), between its last two frames'
 // positions (a boid that wrapped around the torus jumps), in a 2D view (pan, zoom) or a 3D
-// one (orbit, pan, zoom), with the world's outline.
+// one (orbit, pan, zoom), with the world's outline. Predators are white triangles 2.5 times a
+// boid's size, as the native viewer draws them.
 
 const BOID_VERTEX = `#version 300 es
 in vec2 corner;          // the triangle in the boid's frame: x ahead, y to the side
@@ -14,6 +15,7 @@ uniform mat4 transform;  // world to clip space
 uniform vec2 pixel;      // one pixel in clip space
 uniform float size;      // pixels
 uniform bool box;
+uniform bool predator;   // white, whatever the heading
 out vec3 colour;
 
 vec3 hue(float h) {
@@ -36,7 +38,7 @@ void main() {
   vec2 side = vec2(-along.y, along.x);
   vec2 offset = (corner.x * along + corner.y * side) * size * pixel;
   gl_Position = vec4(here.xy / here.w + offset, here.z / here.w, 1.0);
-  colour = hue(azimuth_byte / 256.0);
+  colour = predator ? vec3(1.0) : hue(azimuth_byte / 256.0);
 }`;
 
 const BOID_FRAGMENT = `#version 300 es
@@ -95,6 +97,44 @@ function lookAt(eye, target, up) {
                            -dot(x, eye), -dot(y, eye), -dot(z, eye), 1]);
 }
 
+// The buffers of a group of particles (the boids, or the predators): their positions in the
+// last two frames, and their headings.
+class Group {
+  constructor(gl) {
+    this.previous = [];
+    this.current = [];
+    for (let a = 0; a < 3; ++a) {
+      this.previous.push(gl.createBuffer());
+      this.current.push(gl.createBuffer());
+    }
+    this.heading = [gl.createBuffer(), gl.createBuffer()];
+    this.count = 0;
+    this.stride = 0;
+    this.dimensions = 0;
+  }
+
+  // A new frame: the current positions become the previous ones (unless the particles differ).
+  upload(gl, group, stride, dimensions) {
+    const same = group.count === this.count && stride === this.stride && dimensions === this.dimensions;
+    [this.previous, this.current] = [this.current, this.previous];
+    for (let a = 0; a < dimensions; ++a) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.current[a]);
+      gl.bufferData(gl.ARRAY_BUFFER, group.position[a], gl.STREAM_DRAW);
+      if (!same) {
+        gl.bindBuffer(gl.ARRAY_BUFFER, this.previous[a]);
+        gl.bufferData(gl.ARRAY_BUFFER, group.position[a], gl.STREAM_DRAW);
+      }
+    }
+    for (let h = 0; h < group.heading.length; ++h) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.heading[h]);
+      gl.bufferData(gl.ARRAY_BUFFER, group.heading[h], gl.STREAM_DRAW);
+    }
+    this.count = group.count;
+    this.stride = stride;
+    this.dimensions = dimensions;
+  }
+}
+
 export class FlockView {
   constructor(canvas) {
     this.canvas = canvas;
@@ -107,14 +147,9 @@ export class FlockView {
     this.corner = gl.createBuffer();
     gl.bindBuffer(gl.ARRAY_BUFFER, this.corner);
     gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([1, 0, -0.6, 0.45, -0.6, -0.45]), gl.STATIC_DRAW);
-    this.buffers = { previous: [], current: [], heading: [] };
-    for (let a = 0; a < 3; ++a) {
-      this.buffers.previous.push(gl.createBuffer());
-      this.buffers.current.push(gl.createBuffer());
-    }
-    this.buffers.heading.push(gl.createBuffer(), gl.createBuffer());
+    this.flock = new Group(gl);
+    this.predators = new Group(gl);
     this.outline = gl.createBuffer();
-    this.count = 0;
     this.dimensions = 2;
     this.world = [100, 100, 0];
     // The camera: 2D, a centre and the world units a pixel spans; 3D, an orbit about a point.
@@ -147,25 +182,9 @@ export class FlockView {
     this.distance = 2.2;
   }
 
-  // A new frame: the current positions become the previous ones (unless the boids differ).
   upload(frame) {
-    const gl = this.gl;
-    const same = frame.count === this.count && frame.stride === this.stride && frame.dimensions === this.dimensions;
-    [this.buffers.previous, this.buffers.current] = [this.buffers.current, this.buffers.previous];
-    for (let a = 0; a < frame.dimensions; ++a) {
-      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.current[a]);
-      gl.bufferData(gl.ARRAY_BUFFER, frame.position[a], gl.STREAM_DRAW);
-      if (!same) {
-        gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.previous[a]);
-        gl.bufferData(gl.ARRAY_BUFFER, frame.position[a], gl.STREAM_DRAW);
-      }
-    }
-    for (let h = 0; h < frame.heading.length; ++h) {
-      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.heading[h]);
-      gl.bufferData(gl.ARRAY_BUFFER, frame.heading[h], gl.STREAM_DRAW);
-    }
-    this.count = frame.count;
-    this.stride = frame.stride;
+    this.flock.upload(this.gl, frame, frame.stride, frame.dimensions);
+    this.predators.upload(this.gl, frame.predators, 1, frame.dimensions);
   }
 
   transform() {
@@ -216,7 +235,7 @@ export class FlockView {
     gl.vertexAttribDivisor(cornerLine, 0);
     gl.drawArrays(gl.LINES, 0, this.outlineVertices || 0);
     gl.disableVertexAttribArray(cornerLine);
-    if (this.count === 0) return;
+    if (this.flock.count === 0 && this.predators.count === 0) return;
 
     const p = this.boids;
     gl.useProgram(p);
@@ -225,7 +244,6 @@ export class FlockView {
     gl.uniform3fv(gl.getUniformLocation(p, "world"), world);
     gl.uniformMatrix4fv(gl.getUniformLocation(p, "transform"), false, transform);
     gl.uniform2f(gl.getUniformLocation(p, "pixel"), 2 / w, 2 / h);
-    gl.uniform1f(gl.getUniformLocation(p, "size"), (this.count > 200000 ? 3 : 6) * ratio);
     gl.uniform1i(gl.getUniformLocation(p, "box"), this.dimensions === 3 ? 1 : 0);
     const bind = (name, buffer, size, type, divisor) => {
       const at = gl.getAttribLocation(p, name);
@@ -235,26 +253,29 @@ export class FlockView {
       gl.vertexAttribPointer(at, size, type, false, 0, 0);
       gl.vertexAttribDivisor(at, divisor);
     };
+    const unbind = (name) => {
+      const at = gl.getAttribLocation(p, name);
+      if (at >= 0) { gl.disableVertexAttribArray(at); gl.vertexAttrib1f(at, 0); }
+    };
     bind("corner", this.corner, 2, gl.FLOAT, 0);
     const box = this.dimensions === 3;
-    for (let a = 0; a < 3; ++a) {
-      for (const [prefix, buffers] of [["p", this.buffers.previous], ["c", this.buffers.current]]) {
-        const attribute = prefix + "xyz"[a];
-        if (a < 2 || box) {
-          bind(attribute, buffers[a], 1, gl.UNSIGNED_SHORT, 1);
-        } else {
-          const at = gl.getAttribLocation(p, attribute);
-          if (at >= 0) { gl.disableVertexAttribArray(at); gl.vertexAttrib1f(at, 0); }
+    const boidSize = (this.flock.count > 200000 ? 3 : 6) * ratio;
+    const drawGroup = (group, size, predator) => {
+      if (group.count === 0) return;
+      gl.uniform1f(gl.getUniformLocation(p, "size"), size);
+      gl.uniform1i(gl.getUniformLocation(p, "predator"), predator ? 1 : 0);
+      for (let a = 0; a < 3; ++a) {
+        for (const [prefix, buffers] of [["p", group.previous], ["c", group.current]]) {
+          if (a < 2 || box) bind(prefix + "xyz"[a], buffers[a], 1, gl.UNSIGNED_SHORT, 1);
+          else unbind(prefix + "xyz"[a]);
         }
       }
-    }
-    bind("azimuth_byte", this.buffers.heading[0], 1, gl.UNSIGNED_BYTE, 1);
-    if (box) {
-      bind("elevation_byte", this.buffers.heading[1], 1, gl.UNSIGNED_BYTE, 1);
-    } else {
-      const at = gl.getAttribLocation(p, "elevation_byte");
-      if (at >= 0) { gl.disableVertexAttribArray(at); gl.vertexAttrib1f(at, 0); }
-    }
-    gl.drawArraysInstanced(gl.TRIANGLES, 0, 3, this.count);
+      bind("azimuth_byte", group.heading[0], 1, gl.UNSIGNED_BYTE, 1);
+      if (box) bind("elevation_byte", group.heading[1], 1, gl.UNSIGNED_BYTE, 1);
+      else unbind("elevation_byte");
+      gl.drawArraysInstanced(gl.TRIANGLES, 0, 3, group.count);
+    };
+    drawGroup(this.flock, boidSize, false);
+    drawGroup(this.predators, 6 * 2.5 * ratio, true);
   }
 }

@@ -1,14 +1,32 @@
-// Decodes a frame of `boids serve` (host/serve/frame.h): a 48-byte header, then x, y[, z] as
-// uint16 (the world in 65536 bins) and the heading as uint8 (azimuth[, elevation]).
-export const HEADER_BYTES = 48;
+// Decodes a frame of `boids serve` (host/serve/frame.h): a 56-byte header, then the boids and
+// the predators, each group x, y[, z] as uint16 (the world in 65536 bins) and the heading as
+// uint8 (azimuth[, elevation]), padded to an even length.
+export const HEADER_BYTES = 56;
+
+// A group of `count` particles from byte `at`: its arrays, and where the next group starts.
+function decodeGroup(buffer, at, count, dimensions) {
+  const group = { count, position: [], heading: [] };
+  for (let a = 0; a < dimensions; ++a) {
+    group.position.push(new Uint16Array(buffer, at, count));
+    at += 2 * count;
+  }
+  for (let h = 0; h < dimensions - 1; ++h) {
+    group.heading.push(new Uint8Array(buffer, at, count));
+    at += count;
+  }
+  return [group, at + (at % 2)];
+}
 
 export function decodeFrame(buffer) {
   const view = new DataView(buffer);
   const magic = String.fromCharCode(...new Uint8Array(buffer, 0, 4));
-  if (magic !== "BOID" || view.getUint8(4) !== 1) throw new Error("not a frame of boids serve");
+  if (magic !== "BOID" || view.getUint8(4) !== 2) throw new Error("not a frame of boids serve");
   const dimensions = view.getUint8(5);
   const count = view.getUint32(16, true);
-  const frame = {
+  const [boids, after] = decodeGroup(buffer, HEADER_BYTES, count, dimensions);
+  const [predators, end] = decodeGroup(buffer, after, view.getUint32(48, true), dimensions);
+  if (end !== buffer.byteLength) throw new Error("a frame of the wrong size");
+  return {
     dimensions,
     paused: (view.getUint16(6, true) & 1) === 1,
     step: Number(view.getBigUint64(8, true)),
@@ -18,20 +36,10 @@ export function decodeFrame(buffer) {
     world: [view.getFloat32(28, true), view.getFloat32(32, true), view.getFloat32(36, true)],
     number: Number(view.getBigUint64(40, true)),
     bytes: buffer.byteLength,
-    position: [],
-    heading: [],
+    position: boids.position,
+    heading: boids.heading,
+    predators,
   };
-  let at = HEADER_BYTES;
-  for (let a = 0; a < dimensions; ++a) {
-    frame.position.push(new Uint16Array(buffer, at, count));
-    at += 2 * count;
-  }
-  for (let h = 0; h < dimensions - 1; ++h) {
-    frame.heading.push(new Uint8Array(buffer, at, count));
-    at += count;
-  }
-  if (at !== buffer.byteLength) throw new Error("a frame of the wrong size");
-  return frame;
 }
 
 export function bytesPerBoid(dimensions) {
