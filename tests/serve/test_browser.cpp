@@ -28,15 +28,19 @@ std::string chromium() {
   return "";
 }
 
-// The distinct colours of the flock's canvas, in buckets of 32 levels a channel, counting
-// pixels brighter than the background alone.
-constexpr const char* kCountColours = R"((() => {
+// The canvas's pixels, RGBA, as a page script reads them (a copy through a 2D canvas).
+const std::string kPixels = R"((() => {
   const canvas = document.getElementById("flock");
   const copy = document.createElement("canvas");
   copy.width = canvas.width; copy.height = canvas.height;
   const g = copy.getContext("2d");
   g.drawImage(canvas, 0, 0);
-  const d = g.getImageData(0, 0, copy.width, copy.height).data;
+  return g.getImageData(0, 0, copy.width, copy.height).data;
+})())";
+
+// The distinct colours of the flock's canvas, in buckets of 32 levels a channel, counting
+// pixels brighter than the background alone.
+const std::string kCountColours = "(() => { const d = " + kPixels + R"(;
   const seen = new Set();
   for (let i = 0; i < d.length; i += 4) {
     if (d[i] + d[i + 1] + d[i + 2] > 240) seen.add((d[i] >> 5) << 6 | (d[i + 1] >> 5) << 3 | d[i + 2] >> 5);
@@ -45,13 +49,7 @@ constexpr const char* kCountColours = R"((() => {
 })())";
 
 // The pixels of the canvas that are white: predators (a boid's hue keeps a channel at 0.2).
-constexpr const char* kCountWhite = R"((() => {
-  const canvas = document.getElementById("flock");
-  const copy = document.createElement("canvas");
-  copy.width = canvas.width; copy.height = canvas.height;
-  const g = copy.getContext("2d");
-  g.drawImage(canvas, 0, 0);
-  const d = g.getImageData(0, 0, copy.width, copy.height).data;
+const std::string kCountWhite = "(() => { const d = " + kPixels + R"(;
   let white = 0;
   for (let i = 0; i < d.length; i += 4) white += d[i] > 250 && d[i + 1] > 250 && d[i + 2] > 250;
   return white;
@@ -137,7 +135,7 @@ class Browser : public boids::test_support::ServeFixture {
   // Whether the canvas comes to show at least `colours` colours (a frame being composited can
   // read as blank).
   bool drawn(int colours) {
-    return wait_for("(" + std::string(kCountColours) + ") >= " + std::to_string(colours));
+    return wait_for("(" + kCountColours + ") >= " + std::to_string(colours));
   }
 
   // Saves a screenshot where the test runs (build/tests under CTest), for a person to look at.
@@ -222,7 +220,7 @@ TEST_F(Browser, DrawsThePredatorsWhite) {
   ASSERT_NO_FATAL_FAILURE(open(address));
   ASSERT_TRUE(wait_for("window.boids.frames >= 10"));
   EXPECT_EQ(evaluate("window.boids.lastFrame.predators"), 4);
-  EXPECT_TRUE(wait_for("(" + std::string(kCountWhite) + ") >= 40")) << evaluate(kCountWhite);
+  EXPECT_TRUE(wait_for("(" + kCountWhite + ") >= 40")) << evaluate(kCountWhite);
   screenshot("predators");
 }
 

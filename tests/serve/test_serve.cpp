@@ -161,9 +161,9 @@ TEST_F(Serve, ReplaysATrajectoryFrameByFrame) {
 }
 
 TEST_F(Serve, AReplayCarriesItsPredators) {
-  const Result recorded = run({"run", "--backend", "cpu", "--count", "150", "--steps", "20",
-                               "--predators", "3", "--trajectory", "t.h5",
-                               "--trajectory-every", "10"});
+  const Result recorded =
+      run({"run", "--backend", "cpu", "--count", "150", "--steps", "20", "--predators", "3",
+           "--trajectory", "t.h5", "--trajectory-every", "10"});
   ASSERT_EQ(recorded.code, 0) << recorded.err;
   ASSERT_NE(serve({"--port", "0", "--replay", "t.h5"}), "");
   Page page(port_);
