@@ -100,7 +100,7 @@ void convert_trajectory(const ConvertOptions& o, Kind to, OutputFiles& outputs) 
     outputs.write("OUT", format_state_file(out, trajectory.frame(frame)));
   } else if (to == Kind::kXdmf) {
     const XdmfTrajectory description{data_file_name(in, out), trajectory.count(),
-                                     trajectory.dimensions()};
+                                     trajectory.dimensions(), trajectory.predators()};
     outputs.write("OUT", xdmf_document(description, trajectory.times()));
   } else {
     const std::string script = tools::gsd_convert_script();

@@ -125,7 +125,7 @@ TrajectoryWriter::File::File(const std::string& path, const TrajectoryHeader& he
     const std::size_t slash = path_.find_last_of('/');
     xdmf_.emplace(xdmf_path_for(path_),
                   XdmfTrajectory{slash == std::string::npos ? path_ : path_.substr(slash + 1),
-                                 count_, dimensions_});
+                                 count_, dimensions_, header.predators});
   }
   try {
     create(header);

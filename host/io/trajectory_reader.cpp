@@ -189,6 +189,9 @@ std::uint64_t TrajectoryReader::frames() const {
 std::uint64_t TrajectoryReader::count() const {
   return file_->count_;
 }
+std::uint64_t TrajectoryReader::predators() const {
+  return file_->predators_;
+}
 int TrajectoryReader::dimensions() const {
   return file_->dimensions_;
 }

@@ -22,9 +22,10 @@ class TrajectoryReader {
   TrajectoryReader(const TrajectoryReader&) = delete;
   TrajectoryReader& operator=(const TrajectoryReader&) = delete;
 
-  std::uint64_t frames() const;  // whole frames
-  std::uint64_t count() const;   // boids
-  int dimensions() const;        // the file's columns: 2 or 3
+  std::uint64_t frames() const;     // whole frames
+  std::uint64_t count() const;      // boids
+  std::uint64_t predators() const;  // predators in /particles/predators; 0: none
+  int dimensions() const;           // the file's columns: 2 or 3
   const std::vector<std::int64_t>& steps() const;
   const std::vector<double>& times() const;
   World world() const;  // the box's sides (depth 1 for a flat flock written in 3D)

@@ -65,38 +65,62 @@ std::string u(std::uint64_t value) {
   return std::to_string(value);
 }
 
-// Row `frame` of the dataset `name`, (frames, N, D) or (frames): a hyperslab of the frames
-// written so far.
+// Row `frame` of the dataset `name`, (frames, N, D) for `particles` = N > 0, or (frames): a
+// hyperslab of the frames written so far.
 std::string slab(const XdmfTrajectory& t, std::uint64_t frame, const std::string& name,
-                 bool per_boid, bool whole) {
+                 std::uint64_t particles, bool whole) {
+  const bool per_particle = particles > 0;
   const std::string d = u(static_cast<std::uint64_t>(t.dimensions));
-  const std::string shape = per_boid ? u(t.count) + " " + d : "1";
-  const std::string source = per_boid ? u(frame + 1) + " " + shape : u(frame + 1);
-  const std::string corner = per_boid ? u(frame) + " 0 0 1 1 1 1 " + shape : u(frame) + " 1 1";
+  const std::string shape = per_particle ? u(particles) + " " + d : "1";
+  const std::string source = per_particle ? u(frame + 1) + " " + shape : u(frame + 1);
+  const std::string corner = per_particle ? u(frame) + " 0 0 1 1 1 1 " + shape : u(frame) + " 1 1";
   const std::string type = whole ? "NumberType=\"Int\"" : "NumberType=\"Float\"";
   return "<DataItem ItemType=\"HyperSlab\" Dimensions=\"" + shape + "\" Type=\"HyperSlab\">" +
-         "<DataItem Dimensions=\"" + (per_boid ? "3 3" : "3 1") + "\" NumberType=\"UInt\" " +
+         "<DataItem Dimensions=\"" + (per_particle ? "3 3" : "3 1") + "\" NumberType=\"UInt\" " +
          "Format=\"XML\">" + corner + "</DataItem>" + "<DataItem Dimensions=\"" + source + "\" " +
          type + " Precision=\"8\" Format=\"HDF\">" + xml_text(t.data_file) + ":" + name +
          "</DataItem></DataItem>";
 }
 
+// The point set of particle group `group` (flock, predators) of `particles`, indented by
+// `indent`: its topology, positions and velocities.
+std::string point_set(const XdmfTrajectory& t, std::uint64_t frame, const std::string& group,
+                      std::uint64_t particles, const std::string& indent) {
+  const std::string path = "/particles/" + group;
+  return indent + "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" + u(particles) +
+         "\" NodesPerElement=\"1\"/>\n" + indent + "<Geometry GeometryType=\"" +
+         std::string(t.dimensions == 3 ? "XYZ" : "XY") + "\">" +
+         slab(t, frame, path + "/position/value", particles, false) + "</Geometry>\n" + indent +
+         "<Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">" +
+         slab(t, frame, path + "/velocity/value", particles, false) + "</Attribute>\n";
+}
+
+// The observables, each the flock's field data.
+std::string observables(const XdmfTrajectory& t, std::uint64_t frame, const std::string& indent) {
+  std::string text;
+  const auto add = [&](const std::string& name, bool whole) {
+    text += indent + "<Attribute Name=\"" + name + "\" AttributeType=\"Scalar\" Center=\"Grid\">" +
+            slab(t, frame, "/observables/" + name + "/value", 0, whole) + "</Attribute>\n";
+  };
+  for (const Observable& o : kObservables) add(o.name, o.whole);
+  if (t.predators > 0) add("within_reach", true);
+  return text;
+}
+
 std::string frame_grid(const XdmfTrajectory& t, std::uint64_t frame, double time) {
-  std::string grid = "   <Grid Name=\"frame " + u(frame) + "\" GridType=\"Uniform\">\n";
-  grid += "    <Time Value=\"" + number_text(time) + "\"/>\n";
-  grid += "    <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" + u(t.count) +
-          "\" NodesPerElement=\"1\"/>\n";
-  grid += "    <Geometry GeometryType=\"" + std::string(t.dimensions == 3 ? "XYZ" : "XY") + "\">" +
-          slab(t, frame, "/particles/flock/position/value", true, false) + "</Geometry>\n";
-  grid += "    <Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">" +
-          slab(t, frame, "/particles/flock/velocity/value", true, false) + "</Attribute>\n";
-  for (const Observable& o : kObservables) {
-    grid += "    <Attribute Name=\"" + std::string(o.name) +
-            "\" AttributeType=\"Scalar\" Center=\"Grid\">" +
-            slab(t, frame, "/observables/" + std::string(o.name) + "/value", false, o.whole) +
-            "</Attribute>\n";
+  const std::string name = "frame " + u(frame);
+  const std::string at = "<Time Value=\"" + number_text(time) + "\"/>\n";
+  if (t.predators == 0) {
+    return "   <Grid Name=\"" + name + "\" GridType=\"Uniform\">\n    " + at +
+           point_set(t, frame, "flock", t.count, "    ") + observables(t, frame, "    ") +
+           "   </Grid>\n";
   }
-  return grid + "   </Grid>\n";
+  return "   <Grid Name=\"" + name +
+         "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n    " + at +
+         "    <Grid Name=\"flock\" GridType=\"Uniform\">\n" +
+         point_set(t, frame, "flock", t.count, "     ") + observables(t, frame, "     ") +
+         "    </Grid>\n    <Grid Name=\"predators\" GridType=\"Uniform\">\n" +
+         point_set(t, frame, "predators", t.predators, "     ") + "    </Grid>\n   </Grid>\n";
 }
 
 }  // namespace

@@ -9,6 +9,9 @@
 //     <Geometry GeometryType="XY" or "XYZ">         position/value[frame]
 //     <Attribute Name="velocity" Center="Node">      velocity/value[frame]
 //     <Attribute Name="polarization" Center="Grid">  and every other observable
+// With predators (--predators), a frame is a spatial collection of two such point sets,
+// "flock" (with the observables, within_reach among them) and "predators" (/particles/predators):
+// ParaView opens it as a multiblock of the two.
 //
 // It is written as the trajectory grows and describes its whole frames alone: the first frame
 // writes the file whole (under a temporary name, then renamed); each later one is written over
@@ -24,7 +27,8 @@ namespace boids {
 struct XdmfTrajectory {
   std::string data_file;  // the H5MD file as the description names it: its name alone
   std::uint64_t count = 0;
-  int dimensions = 2;  // the file's columns: 2 or 3
+  int dimensions = 2;           // the file's columns: 2 or 3
+  std::uint64_t predators = 0;  // in /particles/predators; 0: none
 };
 
 // The description's name for a trajectory: its extension (.h5, .h5md) replaced by .xdmf.

@@ -97,27 +97,31 @@ def xdmf_frames(path):
     root = ET.parse(path).getroot()
     collection = root.find("Domain/Grid")
     assert collection.get("CollectionType") == "Temporal"
-    described = []
-    for grid in collection.findall("Grid"):
-        slabs = {}
-        for owner in grid:
-            if owner.tag not in ("Geometry", "Attribute"):
-                continue
-            slab = owner.find("DataItem")
-            assert slab.get("ItemType") == "HyperSlab"
-            corner, source = slab.findall("DataItem")
-            start, stride, count = np.array(corner.text.split(), dtype=int).reshape(3, -1)
-            file_name, dataset = source.text.split(":")
-            with h5py.File(os.path.join(os.path.dirname(path), file_name), "r") as f:
-                shape = f[dataset].shape
-                assert len(shape) == len(start), dataset
-                assert all(s + c <= n for s, c, n in zip(start, count, shape)), dataset
-                assert list(map(int, slab.get("Dimensions").split())) == \
-                    [int(c) for c in count if len(count) == 1 or c != 1] or len(count) == 3
-                values = f[dataset][tuple(slice(s, s + c) for s, c in zip(start, count))]
-            slabs[owner.get("Name", owner.tag)] = values
-        described.append((float(grid.find("Time").get("Value")), slabs))
-    return described
+    return [(float(grid.find("Time").get("Value")), slabs_of(grid, path))
+            for grid in collection.findall("Grid")]
+
+
+def slabs_of(grid, path):
+    """The HDF5 hyperslabs a point set of an XDMF description reads, by name, checked against
+    the file's datasets."""
+    slabs = {}
+    for owner in grid:
+        if owner.tag not in ("Geometry", "Attribute"):
+            continue
+        slab = owner.find("DataItem")
+        assert slab.get("ItemType") == "HyperSlab"
+        corner, source = slab.findall("DataItem")
+        start, stride, count = np.array(corner.text.split(), dtype=int).reshape(3, -1)
+        file_name, dataset = source.text.split(":")
+        with h5py.File(os.path.join(os.path.dirname(path), file_name), "r") as f:
+            shape = f[dataset].shape
+            assert len(shape) == len(start), dataset
+            assert all(s + c <= n for s, c, n in zip(start, count, shape)), dataset
+            assert list(map(int, slab.get("Dimensions").split())) == \
+                [int(c) for c in count if len(count) == 1 or c != 1] or len(count) == 3
+            values = f[dataset][tuple(slice(s, s + c) for s, c in zip(start, count))]
+        slabs[owner.get("Name", owner.tag)] = values
+    return slabs
 
 
 @pytest.mark.parametrize("dimensions", [2, 3])
@@ -137,7 +141,7 @@ def test_the_xdmf_description_names_every_whole_frame(tmp_path, dimensions):
     assert (tmp_path / "again.xdmf").read_text() == (tmp_path / "flight.xdmf").read_text()
 
 
-PARAVIEW_SCRIPT = """
+PARAVIEW_OPEN = """
 import sys
 from paraview import servermanager
 from paraview.simple import XDMFReader
@@ -146,6 +150,25 @@ reader.UpdatePipelineInformation()
 for t in reader.TimestepValues:
     reader.UpdatePipeline(t)
     data = servermanager.Fetch(reader)
+"""
+
+
+def paraview_rows(tmp_path, each_frame, description):
+    """The rows pvbatch prints, a frame each, for a script that opens `description` and runs
+    `each_frame` (indented four spaces, with `t` and `data`) on every frame."""
+    pvbatch = shutil.which("pvbatch")
+    if pvbatch is None:
+        pytest.skip("ParaView's pvbatch is not installed (Debian's paraview, python3-paraview)")
+    script = tmp_path / "read.py"
+    script.write_text(PARAVIEW_OPEN + each_frame)
+    done = subprocess.run([pvbatch, str(script), str(description)],
+                          capture_output=True, text=True, timeout=300)
+    rows = [list(map(float, line.split())) for line in done.stdout.splitlines()
+            if line[:1].isdigit()]
+    return rows, done.stdout + done.stderr
+
+
+PARAVIEW_FLOCK = """
     if data.IsA("vtkMultiBlockDataSet"):
         data = data.GetBlock(0)
     first = data.GetPoints().GetPoint(0)
@@ -156,25 +179,39 @@ for t in reader.TimestepValues:
 
 
 def test_paraview_opens_the_xdmf_description(tmp_path):
-    pvbatch = shutil.which("pvbatch")
-    if pvbatch is None:
-        pytest.skip("ParaView's pvbatch is not installed (Debian's paraview, python3-paraview)")
     path = fly(tmp_path, "flight", "--count", "150")
     expected = frames(path)
-    script = tmp_path / "read.py"
-    script.write_text(PARAVIEW_SCRIPT)
-    done = subprocess.run([pvbatch, str(script), str(tmp_path / "flight.xdmf")],
-                          capture_output=True, text=True, timeout=300)
-    rows = [line.split() for line in done.stdout.splitlines() if line[:1].isdigit()]
-    assert len(rows) == len(expected["steps"]), done.stdout + done.stderr
+    rows, said = paraview_rows(tmp_path, PARAVIEW_FLOCK, tmp_path / "flight.xdmf")
+    assert len(rows) == len(expected["steps"]), said
     with h5py.File(path, "r") as f:
         polarization = f["observables/polarization/value"][:]
-    for k, row in enumerate(rows):
-        values = list(map(float, row))
+    for k, values in enumerate(rows):
         assert values[0] == expected["times"][k] and values[1] == 150
         assert values[2:4] == pytest.approx(expected["positions"][k][0], rel=1e-6)
         assert values[5:7] == pytest.approx(expected["velocities"][k][0], rel=1e-6)
         assert values[8] == pytest.approx(polarization[k])
+
+
+PARAVIEW_BLOCKS = """
+    flock, hunters = data.GetBlock(0), data.GetBlock(1)
+    reach = flock.GetFieldData().GetArray("within_reach").GetValue(0)
+    print(t, data.GetNumberOfBlocks(), flock.GetNumberOfPoints(), hunters.GetNumberOfPoints(),
+          *hunters.GetPoints().GetPoint(0), reach)
+"""
+
+
+def test_paraview_opens_the_predators_as_a_second_block(tmp_path):
+    path = fly(tmp_path, "hunt", "--count", "150", "--predators", "3")
+    expected = frames(path)
+    rows, said = paraview_rows(tmp_path, PARAVIEW_BLOCKS, tmp_path / "hunt.xdmf")
+    assert len(rows) == len(expected["steps"]), said
+    with h5py.File(path, "r") as f:
+        hunters = f["particles/predators/position/value"][:]
+        reach = f["observables/within_reach/value"][:]
+    for k, values in enumerate(rows):
+        assert values[0] == expected["times"][k] and values[1:4] == [2, 150, 3]
+        assert values[4:6] == pytest.approx(hunters[k][0], rel=1e-6)
+        assert values[7] == reach[k]
 
 
 @pytest.mark.parametrize("dimensions", [2, 3])
@@ -231,6 +268,23 @@ def test_predators_are_a_second_particle_group_in_every_reader(tmp_path, dimensi
         assert np.array_equal(frame.particles.position[150:, :dimensions],
                               centred.astype(np.float32))
         assert frame.log["boids/within_reach"][0] == reach[-1]
+    # The XDMF description: each frame a spatial collection of the flock and the predators.
+    root = ET.parse(tmp_path / "hunt.xdmf").getroot()
+    frames_described = root.find("Domain/Grid").findall("Grid")
+    assert len(frames_described) == len(expected["steps"])
+    with h5py.File(path, "r") as f:
+        for k, grid in enumerate(frames_described):
+            assert grid.get("CollectionType") == "Spatial"
+            assert float(grid.find("Time").get("Value")) == expected["times"][k]
+            flock, hunters = grid.findall("Grid")
+            assert (flock.get("Name"), hunters.get("Name")) == ("flock", "predators")
+            flock, hunters = slabs_of(flock, path), slabs_of(hunters, path)
+            assert np.array_equal(flock["Geometry"][0], expected["positions"][k])
+            assert flock["within_reach"][0] == reach[k]
+            assert np.array_equal(hunters["Geometry"][0], f["particles/predators/position/value"][k])
+            assert np.array_equal(hunters["velocity"][0], f["particles/predators/velocity/value"][k])
+    run_cli("convert", path, tmp_path / "again.xdmf")
+    assert (tmp_path / "again.xdmf").read_text() == (tmp_path / "hunt.xdmf").read_text()
 
 
 def test_read_trajectory_is_h5pys_view(tmp_path):
