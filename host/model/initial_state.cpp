@@ -133,13 +133,23 @@ void check_start_dimensions(int dimensions, const FlockParams& params) {
                          "x,y,z,vx,vy,vz");
 }
 
-std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,
+std::optional<std::size_t> first_boid_in_an_obstacle(const Particles& state,
                                                      const FlockParams& params, double edge) {
   if (params.obstacles.empty()) return std::nullopt;
   const ObstacleIndex obstacles(params, edge);
   for (std::size_t i = 0; i < state.size(); ++i) {
     const double position[3] = {state.x[i], state.y[i], state.dimensions == 3 ? state.z[i] : 0};
     if (obstacles.holds(position)) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> first_outside_the_world(const Particles& p, const World& world) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!(p.x[i] >= 0 && p.x[i] < world.width && p.y[i] >= 0 && p.y[i] < world.height &&
+          (p.dimensions == 2 || (p.z[i] >= 0 && p.z[i] < world.depth)))) {
+      return i;
+    }
   }
   return std::nullopt;
 }
@@ -154,17 +164,14 @@ void check_predator_state(const Particles& predators, const FlockParams& params,
     throw InputError("its predators fly in " + std::to_string(predators.dimensions) +
                      " dimensions, the flock in " + std::to_string(params.dimensions));
   }
-  FlockState as_boids;
-  static_cast<Particles&>(as_boids) = predators;
-  const bool box = params.dimensions == 3;
+  if (const auto outside = first_outside_the_world(predators, params.world)) {
+    throw InputError("predator " + std::to_string(*outside) + " is outside the world");
+  }
   const double top = params.effective_predator_speed();
   for (std::size_t k = 0; k < predators.size(); ++k) {
     const std::string name = "predator " + std::to_string(k);
-    const double p[3] = {predators.x[k], predators.y[k], box ? predators.z[k] : 0.0};
-    const double side[3] = {params.world.width, params.world.height, params.world.depth};
     double square = 0;
     for (int a = 0; a < params.dimensions; ++a) {
-      if (!(p[a] >= 0 && p[a] < side[a])) throw InputError(name + " is outside the world");
       const double v = a == 0 ? predators.vx[k] : (a == 1 ? predators.vy[k] : predators.vz[k]);
       if (!std::isfinite(v)) throw InputError(name + " has a velocity that is not finite");
       square += v * v;
@@ -174,7 +181,7 @@ void check_predator_state(const Particles& predators, const FlockParams& params,
                        ", faster than the predators' top speed " + number_text(top));
     }
   }
-  if (const auto held = first_boid_in_an_obstacle(as_boids, params, tolerance.edge)) {
+  if (const auto held = first_boid_in_an_obstacle(predators, params, tolerance.edge)) {
     throw InputError("predator " + std::to_string(*held) + " lies inside an obstacle");
   }
 }
@@ -182,12 +189,8 @@ void check_predator_state(const Particles& predators, const FlockParams& params,
 void check_start(const FlockState& state, const FlockParams& params,
                  const StateTolerance& tolerance, std::uint64_t first) {
   check_start_dimensions(state.dimensions, params);
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    if (!(state.x[i] >= 0 && state.x[i] < params.world.width && state.y[i] >= 0 &&
-          state.y[i] < params.world.height &&
-          (state.dimensions == 2 || (state.z[i] >= 0 && state.z[i] < params.world.depth)))) {
-      throw InputError("boid " + std::to_string(first + i) + " is outside the world");
-    }
+  if (const auto outside = first_outside_the_world(state, params.world)) {
+    throw InputError("boid " + std::to_string(first + *outside) + " is outside the world");
   }
   if (const auto held = first_boid_in_an_obstacle(state, params, tolerance.edge)) {
     throw InputError("boid " + std::to_string(first + *held) + " starts inside an obstacle");

@@ -58,9 +58,12 @@ void check_start(const FlockState& state, const FlockParams& params,
 void check_predator_state(const Particles& predators, const FlockParams& params,
                           const StateTolerance& tolerance = {});
 
-// The first boid that an obstacle of `params` holds by more than `edge`, if any.
-std::optional<std::size_t> first_boid_in_an_obstacle(const FlockState& state,
+// The first particle that an obstacle of `params` holds by more than `edge`, if any.
+std::optional<std::size_t> first_boid_in_an_obstacle(const Particles& state,
                                                      const FlockParams& params, double edge = 0);
+
+// The first particle outside [0, side) along some axis of `world` (NaN included), if any.
+std::optional<std::size_t> first_outside_the_world(const Particles& particles, const World& world);
 
 // Throws InputError unless a start in `dimensions` can fly under `params`.
 void check_start_dimensions(int dimensions, const FlockParams& params);
