@@ -152,6 +152,7 @@ void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t
     const std::size_t start = at;
     const auto put_array = [&](const auto& from) {
       using T = typename std::decay_t<decltype(from)>::value_type;
+      if (taken == 0) return;  // an empty array's data() may be null, which memcpy refuses
       if (every == 1) {
         std::memcpy(&out[at], from.data(), taken * sizeof(T));
       } else {
