@@ -285,6 +285,13 @@ def test_predators_are_a_second_particle_group_in_every_reader(tmp_path, dimensi
             assert np.array_equal(hunters["velocity"][0], f["particles/predators/velocity/value"][k])
     run_cli("convert", path, tmp_path / "again.xdmf")
     assert (tmp_path / "again.xdmf").read_text() == (tmp_path / "hunt.xdmf").read_text()
+    # A predators' group of another shape than the flock's frames is refused, naming it.
+    with h5py.File(path, "r+") as f:
+        del f["particles/predators/velocity/value"]
+        f["particles/predators/velocity/value"] = np.zeros((1, 3, dimensions))
+    said = cli_error("convert", path, tmp_path / "bad.xdmf")
+    assert "hunt.h5" in said and "predators' positions and velocities" in said, said
+    assert not (tmp_path / "bad.xdmf").exists()
 
 
 def test_read_trajectory_is_h5pys_view(tmp_path):

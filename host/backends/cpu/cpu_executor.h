@@ -44,7 +44,8 @@ class CpuExecutor : public HostMemory {
            (sort_counts_.capacity() + listed_.capacity()) * sizeof(kernels::index_t);
   }
 
-  // Bytes of its own scratch a flock of `count` boids needs (the sums' partial results).
+  // Bytes of its own scratch a flock of `count` boids needs (the sums' partial results and
+  // the sort's counts; the sort's lists go in the lent scratch).
   static std::uint64_t scratch_needed(kernels::index_t count, kernels::index_t /*cells*/,
                                       std::uint64_t /*lent*/) {
     return (count / kSumChunk + 1) * sizeof(double) +
