@@ -198,12 +198,18 @@ SweepSettings resolve(const Options& o) {
     s.backends = *o.backends;
   } else {
     s.backends = {Backend::kCpu};
-    if (cuda_availability().usable) s.backends.push_back(Backend::kCuda);
+    const CudaAvailability cuda = cuda_availability();
+    if (cuda.usable && !cuda.check_only) s.backends.push_back(Backend::kCuda);
   }
   for (Backend b : s.backends) {
     if (b != Backend::kCuda) continue;
     const CudaAvailability cuda = cuda_availability();
     if (!cuda.usable) throw RuntimeError("--backend cuda: " + cuda.reason);
+    if (cuda.check_only) {
+      throw RuntimeError(
+          "--backend cuda: this build's device code was compiled to be checked, not timed "
+          "(BOIDS_CUDA_CHECK_ONLY); configure with -DBOIDS_CUDA_CHECK_ONLY=OFF");
+    }
   }
   for (Backend b : s.backends) {
     s.counts[b] = o.counts              ? *o.counts

@@ -8,6 +8,11 @@
 # -DCMAKE_CUDA_ARCHITECTURES="80-real;90" for A100s and H100s, 90 for the H200 of
 # scripts/gpu-check.
 set(BOIDS_HAVE_CUDA OFF)
+# A machine without a GPU builds the backend only to check that it compiles and links: at -O3
+# cicc spends 100 s or more on each flock unit (it inlines and unrolls every variant of every
+# kernel), at -O1 about a tenth of that. scripts/test turns this on where nvidia-smi lists no
+# GPU. The code still runs, slower; `boids info` says so, and boids-bench will not time it.
+option(BOIDS_CUDA_CHECK_ONLY "Compile CUDA device code at -O1, to check it, not to fly it" OFF)
 if(BOIDS_ENABLE_CUDA)
   include(CheckLanguage)
   check_language(CUDA)
@@ -27,6 +32,10 @@ if(BOIDS_ENABLE_CUDA)
     find_package(CUDAToolkit REQUIRED)
     set(BOIDS_HAVE_CUDA ON)
     message(STATUS "boids: CUDA backend on (architectures ${CMAKE_CUDA_ARCHITECTURES})")
+    if(BOIDS_CUDA_CHECK_ONLY)
+      message(STATUS "boids: CUDA device code compiled to be checked, not flown: cicc at -O1 "
+                     "(BOIDS_CUDA_CHECK_ONLY; boids-bench refuses to time it)")
+    endif()
   else()
     message(STATUS "boids: no CUDA compiler found, CUDA backend off")
   endif()
@@ -37,6 +46,13 @@ endif()
 # Per-precision CUDA code generation. Double kernels round every operation on its own
 # (no fused multiply-add), so that naive double on a GPU matches the reference bit for bit.
 # Float kernels use fused multiply-add and fast division: they are validated to 1e-4.
+# The device optimisation BOIDS_CUDA_CHECK_ONLY asks for, on the target's CUDA units.
+function(boids_cuda_device_optimisation target)
+  if(BOIDS_CUDA_CHECK_ONLY)
+    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcicc -O1>")
+    target_compile_definitions(${target} PRIVATE BOIDS_CUDA_CHECK_ONLY=1)
+  endif()
+endfunction()
 function(boids_cuda_exact_double)
   set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS "--fmad=false")
 endfunction()

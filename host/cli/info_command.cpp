@@ -44,6 +44,11 @@ int info_command(const std::vector<std::string>& args) {
               << (cuda.total_memory >> 20) << " MiB (" << (cuda.free_memory >> 20)
               << " MiB free); naive, hashed; float, double\n";
   }
+  if (cuda.check_only) {
+    std::cout
+        << "           device code compiled to be checked, not flown (BOIDS_CUDA_CHECK_ONLY): "
+           "it runs slower\n";
+  }
   std::cout << "\nauto       " << to_string(resolve_auto_backend()) << "\n";
   return 0;
 }

@@ -35,6 +35,9 @@ struct CudaAvailability {
   std::uint64_t total_memory = 0;
   std::uint64_t free_memory = 0;
   int compute_capability = 0;  // major * 10 + minor
+  // The device code was compiled to be checked, not flown (BOIDS_CUDA_CHECK_ONLY, -O1): it
+  // runs and gives the same answers, slower.
+  bool check_only = false;
 };
 CudaAvailability cuda_availability();
 

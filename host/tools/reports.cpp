@@ -86,6 +86,7 @@ Json info_json() {
   Json cuda;
   cuda["available"] = a.usable;
   cuda["compiled"] = a.compiled;
+  cuda["check_only"] = a.check_only;
   cuda["reason"] = a.usable ? Json(nullptr) : Json(a.reason);
   cuda["device"] = a.usable ? Json(a.device_name) : Json(nullptr);
   if (a.usable) {

@@ -153,6 +153,19 @@ TEST_F(Cli, HelpAndVersion) {
   }
 }
 
+// A build whose device code was compiled only to be checked (BOIDS_CUDA_CHECK_ONLY) says so,
+// in words and in JSON, and one compiled to be flown says nothing of it.
+TEST_F(Cli, InfoSaysWhetherTheDeviceCodeIsBuiltOnlyToBeChecked) {
+  const bool check_only = BOIDS_TEST_CUDA_CHECK_ONLY;
+  const Result json = run({"info", "--json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_EQ(parse_json(json.out)["backends"]["cuda"]["check_only"], check_only) << json.out;
+  const Result text = run({"info"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_EQ(text.out.find("compiled to be checked, not flown") != std::string::npos, check_only)
+      << text.out;
+}
+
 TEST_F(Cli, NoCommandOrUnknownCommand) {
   Result r = run({});
   EXPECT_EQ(r.code, 2);

@@ -15,6 +15,9 @@ class CudaExecutor;
 CudaAvailability cuda_availability() {
   CudaAvailability a;
   a.compiled = true;
+#if defined(BOIDS_CUDA_CHECK_ONLY)
+  a.check_only = true;
+#endif
   int devices = 0;
   const cudaError_t status = cudaGetDeviceCount(&devices);
   if (status != cudaSuccess) {
