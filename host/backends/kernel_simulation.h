@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "host/backends/flock_layout.h"
+#include "host/backends/flock_part.h"
 #include "host/backends/flock_transfer.h"
 #include "host/backends/measure_part.h"
-#include "host/backends/part_passes.h"
 #include "host/backends/predator_group.h"
 #include "host/backends/world_tables.h"
 #include "host/base/errors.h"
@@ -35,6 +35,7 @@
 #include "kernels/hashed_step.h"
 #include "kernels/models.h"
 #include "kernels/nearest_step.h"
+#include "kernels/part_split.h"
 #include "kernels/predator.h"
 #include "kernels/render_data.h"
 
@@ -293,7 +294,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   std::uint64_t bytes_allocated() const override {
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
            cell_start_.bytes() + render_staging_.bytes() + tables_.bytes() + noise_ids_.bytes() +
-           measure_.bytes() + predators_.bytes() + exec_.scratch_bytes();
+           measure_.bytes() + part_.bytes() + predators_.bytes() + exec_.scratch_bytes();
   }
 
   void apply_predator(const PredatorPush& push) override {
@@ -360,19 +361,17 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
             keys ? index_.order : nullptr};
   }
 
-  // Room for a part of n boids, the first `kept` of which stay where split left them (in
-  // host memory: a GPU's part is put together on the host). The arrays grow by a quarter more,
-  // so that a rank's share may grow a while; the cell index is made again, as large. Returns
-  // whether they grew.
+  // Room for a part of n boids, the first `kept` of which stay where split left them (copied
+  // where the part lives). The arrays grow by a quarter more, so that a rank's share may grow
+  // a while; the cell index is made again, as large. Returns whether they grew.
   bool reserve_part(std::size_t n, index_t kept) {
     if (n <= boids_.size() && n <= noise_ids_.size()) return false;
     const std::size_t room = n + n / 4 + 64;
     Buffer<Boid> boids(room);
     Buffer<index_t> whole(room);
-    if constexpr (Executor::kHostMemory) {
-      std::copy(boids_.data(), boids_.data() + kept, boids.data());
-      std::copy(noise_ids_.data(), noise_ids_.data() + kept, whole.data());
-    }
+    exec_.for_each(kept, kernels::CopyEach<Boid>{boids_.data(), boids.data()});
+    exec_.for_each(kept, kernels::CopyEach<index_t>{noise_ids_.data(), whole.data()});
+    exec_.synchronize();  // before the old arrays go
     boids_ = std::move(boids);
     noise_ids_ = std::move(whole);
     scratch_ = Buffer<Boid>(room);
@@ -463,7 +462,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   WorldTables<Real, Executor> tables_;               // the obstacles and the path
   PredatorGroup<Real, D, Executor> predators_;       // --predators
   Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
-  flock_part::Passes<Real, D, Executor> part_;  // a part's host side (flock_part.h)
+  flock_part::Passes<Real, D, Executor> part_;  // a part's split and extend (flock_part.h)
   flock_part::PartMeasure<Real, D, Executor> measure_;
   PartBounds window_bounds_;  // the bounds the part's grid was cut for (reach 0: none yet)
   kernels::CellIndex<Real, D> index_{};

@@ -1,8 +1,8 @@
 // A part's share of the whole flock's metrics (PartAccess::measure_part) on a backend: the
 // measure of kernels/part_share.h in the executor's memory, then one pass on the host over
 // the sorted boids' flags, roots and members that names the pieces of flocks other parts may
-// join. (A GPU's arrays come to the host for it, as its part does each step; choosing the
-// border's boids on the device, with the split's selection, is still to come.)
+// join. (A GPU's arrays come to the host for it; choosing the border's boids on the device,
+// with the split's selection, is still to come.)
 #pragma once
 
 #include <algorithm>

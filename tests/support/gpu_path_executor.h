@@ -7,7 +7,10 @@
 //     permutation in the alternate buffers inside the lent scratch, the permutation copied
 //     back; then the cell starts by find_cell_starts' three stages;
 //   - sums in one pass in index order, maxima, union-find with threads racing on the links;
-//   - a batch's flocks, each block finding its flock as a GPU thread does.
+//   - a batch's flocks, each block finding its flock as a GPU thread does;
+//   - the flock's arrays as device memory (kHostMemory false: every transfer made as to a
+//     GPU, through upload and download), and a part's split, edges and merge where it lies,
+//     by select(), whose sink is called out of order as a GPU's threads call it.
 #pragma once
 
 #include <omp.h>
@@ -27,6 +30,7 @@ namespace boids::test_support {
 
 class GpuPathExecutor : public HostMemory {
  public:
+  static constexpr bool kHostMemory = false;  // as a GPU's: reached by upload and download
   template <typename Real>
   static constexpr int hashed_lanes = 1;
 
@@ -43,6 +47,32 @@ class GpuPathExecutor : public HostMemory {
     const auto n = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(dynamic, 64)
     for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
+  }
+
+  // The viewer's hooks on a GPU: no stream, no device.
+  template <typename Functor>
+  void for_each_on(void* /*stream*/, kernels::index_t count, const Functor& functor) const {
+    for_each(count, functor);
+  }
+  void* stream_handle() const {
+    return nullptr;
+  }
+  int device_ordinal() const {
+    return -1;
+  }
+
+  // As CudaExecutor::select: the ranks of the kept indices in ascending order, the sink
+  // called from the last to the first (a GPU's threads call it in any order).
+  template <typename Keep, typename Sink>
+  kernels::index_t select(kernels::index_t count, const Keep& keep, const Sink& sink) const {
+    std::vector<kernels::index_t> kept;
+    for (kernels::index_t i = 0; i < count; ++i) {
+      if (keep(i)) kept.push_back(i);
+    }
+    for (std::size_t rank = kept.size(); rank-- > 0;) {
+      sink(static_cast<kernels::index_t>(rank), kept[rank]);
+    }
+    return static_cast<kernels::index_t>(kept.size());
   }
 
   template <typename Model, typename Real, int D>

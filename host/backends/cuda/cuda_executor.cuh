@@ -7,10 +7,12 @@
 
 #include <nvtx3/nvToolsExt.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/tabulate_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_select.cuh>
 #include <cuda/std/functional>
 #include <string>
 
@@ -21,6 +23,17 @@
 #include "kernels/cuda/naive_tiled.cuh"
 
 namespace boids {
+
+// CudaExecutor::select()'s output: the tabulating iterator's (rank, index) as the sink takes
+// them. (At namespace scope: a kernel's template arguments are named outside the class.)
+template <typename Sink>
+struct SelectedSink {
+  Sink sink;
+  template <typename Rank>
+  __device__ void operator()(Rank rank, kernels::index_t i) const {
+    sink(static_cast<kernels::index_t>(rank), i);
+  }
+};
 
 class CudaExecutor {
  public:
@@ -135,6 +148,26 @@ class CudaExecutor {
   }
 
   kernels::index_t maximum(const kernels::index_t* values, kernels::index_t count);
+
+  // Calls sink(rank, i) for each i in [0, count) that keep(i) holds, `rank` its place among
+  // them in ascending i, and returns how many: CUB's stable selection of the indices, written
+  // through `sink` (a part's split, kernels/part_split.h), so nothing is listed first.
+  template <typename Keep, typename Sink>
+  kernels::index_t select(kernels::index_t count, const Keep& keep, const Sink& sink) {
+    if (count == 0) return 0;
+    const NvtxRange range("select");
+    const thrust::counting_iterator<kernels::index_t> indices(0);
+    const auto out = thrust::make_tabulate_output_iterator(SelectedSink<Sink>{sink});
+    auto* selected = reinterpret_cast<kernels::index_t*>(result_.data());
+    std::size_t bytes = 0;
+    BOIDS_CUDA_CHECK(
+        cub::DeviceSelect::If(nullptr, bytes, indices, out, selected, count, keep, stream_.get()));
+    BOIDS_CUDA_CHECK(cub::DeviceSelect::If(temp(bytes, {}), bytes, indices, out, selected, count,
+                                           keep, stream_.get()));
+    kernels::index_t total = 0;
+    download(&total, selected, 1);
+    return total;
+  }
 
   // out[s] = the sum of value_of(i) over [starts[s], starts[s + 1]) (starts in device
   // memory, out in the host's): CUB's segmented reduction, a thread block per segment, the

@@ -1,0 +1,112 @@
+// A part split, edged and merged where a device holds it (host/backends/device_part_passes.h),
+// flown on CPU threads on the GPU's path (tests/support/gpu_path_executor.h: its arrays reached
+// only by upload and download, its selections' sinks called out of order), against the same
+// parts on the cpu backend, whose passes run on the host: the same edges, the same flight bit
+// for bit, the same metrics. Without noise: its turn's sine and cosine, taken one lane at a
+// time on the GPU's path and vectorised on the cpu backend, may differ in the last bit in
+// double (each executor's flight is its own, within the hashed method's tolerance).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/backends/kernel_flocks.h"
+#include "host/model/initial_state.h"
+#include "tests/support/gpu_path_executor.h"
+#include "tests/support/side_by_side_parts.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+using namespace boids;
+using test_support::bit_identical;
+using test_support::GpuPathExecutor;
+using test_support::random_state;
+using test_support::SideBySide;
+using test_support::Slab;
+
+struct PartCase {
+  Method method;
+  Precision precision;
+};
+
+std::string part_case_name(const testing::TestParamInfo<PartCase>& info) {
+  return to_string(info.param.method) + "_" + to_string(info.param.precision);
+}
+
+class DevicePart : public testing::TestWithParam<PartCase> {
+ protected:
+  SimulationConfig config(const FlockParams& params) const {
+    return {Backend::kCpu, GetParam().method, GetParam().precision, params, /*seed=*/9};
+  }
+
+  static std::unique_ptr<Simulation> on_gpu_path(const SimulationConfig& c, const FlockState& s) {
+    return with_flock_types(c, [&](auto real, auto d) {
+      return make_kernel_simulation<decltype(real), d(), GpuPathExecutor>(c, s);
+    });
+  }
+
+  // The parts on the GPU's path against the parts on the cpu backend, `steps` at a time,
+  // measured between.
+  void expect_cpu_flight(const FlockParams& params, const FlockState& start,
+                         const std::vector<Slab>& slabs, int steps) const {
+    SideBySide cpu(config(params), start, slabs);
+    SideBySide gpu(config(params), start, slabs, on_gpu_path);
+    for (int round = 0; round < 3; ++round) {
+      for (int s = 0; s < steps; ++s) {
+        cpu.step();
+        gpu.step();
+      }
+      EXPECT_TRUE(bit_identical(cpu.gather(), gpu.gather())) << "round " << round;
+      const FlockMetrics a = cpu.metrics(), b = gpu.metrics();
+      EXPECT_EQ(a.groups, b.groups);
+      EXPECT_EQ(a.largest_group, b.largest_group);
+      EXPECT_EQ(a.mean_neighbours, b.mean_neighbours);
+      EXPECT_EQ(a.polarization, b.polarization);
+      EXPECT_EQ(a.mean_nn_distance, b.mean_nn_distance);
+    }
+  }
+};
+
+TEST_P(DevicePart, FliesAsTheCpuBackendsParts) {
+  FlockParams params;
+  params.wind.y = 0.6;
+  const FlockState start = random_state(600, 100, 0, 0, 4);
+  expect_cpu_flight(params, start, {{0, 23}, {23, 61}, {61, 100}}, 4);
+}
+
+// Parts that start empty and grow as boids arrive (their arrays copied where they lie).
+TEST_P(DevicePart, EmptyPartsGrowAsTheCpuBackendsDo) {
+  FlockParams params;
+  params.wind.y = 1.0;
+  const FlockState start = random_state(300, 100, 1, 3, 6);
+  expect_cpu_flight(params, start, {{0, 20}, {20, 40}, {40, 60}, {60, 80}, {80, 100}}, 4);
+}
+
+TEST_P(DevicePart, FliesBetweenWallsAsTheCpuBackendsParts) {
+  FlockParams params;
+  params.world.boundary = Boundary::kWalls;
+  const FlockState start = random_state(400, 100, 3, 8, 5);
+  expect_cpu_flight(params, start, {{0, 50}, {50, 100}}, 4);
+}
+
+// Windows of the grid, ghosts across the torus's edge, in a plane and in a box.
+TEST_P(DevicePart, FliesOnWindowsAsTheCpuBackendsParts) {
+  FlockParams params;
+  params.world = test_support::square(300);
+  params.wind.y = 0.8;
+  expect_cpu_flight(params, random_state(2500, 300, 0, 0, 8),
+                    {{0, 70}, {70, 160}, {160, 230}, {230, 300}}, 3);
+  const FlockParams box = test_support::box(120);
+  expect_cpu_flight(box, make_initial_state(1500, 9, box), {{0, 40}, {40, 80}, {80, 120}}, 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(methods, DevicePart,
+                         testing::Values(PartCase{Method::kNaive, Precision::kDouble},
+                                         PartCase{Method::kNaive, Precision::kFloat},
+                                         PartCase{Method::kHashed, Precision::kDouble},
+                                         PartCase{Method::kHashed, Precision::kFloat}),
+                         part_case_name);
+
+}  // namespace
