@@ -1,7 +1,7 @@
 // The page of `boids serve`: connects to /ws, asks for a frame whenever it has taken the last
 // (so a slow page drops frames and never slows the flock), draws between the last two frames,
 // and sends what the panel and the pointer change.
-import { decodeFrame, bytesPerBoid } from "./frames.js";
+import { decodeFrame, bytesPerBoid, HEADER_BYTES } from "./frames.js";
 import { FlockView } from "./draw.js";
 import { Panel } from "./panel.js";
 
@@ -26,12 +26,15 @@ function askForFrame() {
   send({ type: "next", max_boids: maxBoids });
 }
 
-// The link's rate from the frame just taken; the boids a frame may hold to keep the aim.
+// The link's rate from the frame just taken; the boids a frame may hold to keep the aim,
+// besides its header and its predators (never subsampled).
 function measureLink(frame) {
   const seconds = Math.max((performance.now() - asked) / 1000, 1e-4);
   const rate = frame.bytes / seconds;
   linkRate = linkRate === 0 ? rate : 0.8 * linkRate + 0.2 * rate;
-  const fits = Math.floor((linkRate * AIM_SECONDS) / bytesPerBoid(frame.dimensions));
+  const each = bytesPerBoid(frame.dimensions);
+  const fixed = HEADER_BYTES + frame.predators.count * each;
+  const fits = Math.floor(Math.max(0, linkRate * AIM_SECONDS - fixed) / each);
   maxBoids = Math.max(1000, Math.min(2 ** 31, fits));
   if (frame.stride > 1) {
     panel.showing(`showing 1 in ${frame.stride} boids (${frame.count} of ${frame.total}): ` +
