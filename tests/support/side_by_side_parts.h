@@ -12,12 +12,16 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "host/core/simulation.h"
+#include "host/model/initial_state.h"
 #include "host/parts/joined_metrics.h"
 #include "host/parts/part_access.h"
+#include "tests/support/test_support.h"
 
 namespace boids::test_support {
 
@@ -217,5 +221,62 @@ class SideBySide {
   std::size_t count_;                             // the whole flock's boids
   bool started_ = false;
 };
+
+// A flock and the slabs of its last axis that the part suites fly it in.
+struct PartFlight {
+  FlockParams params;
+  FlockState start;
+  std::vector<Slab> slabs;
+};
+
+// The part suites' flights by name; without their noise where `noisy` is false (its turn's
+// sine and cosine may differ in the last bit between executors in double):
+//   windy         a torus, wind across the slabs
+//   walls         no slab reaches across the world's edge
+//   gathered      a flock in one place leaves most parts empty: they step no boids, and grow
+//                 when boids arrive
+//   box           a box cut along z
+//   windows       a world wide enough that each part's grid is a window of the whole grid's
+//                 rows, and ghosts cross the torus's edge into the first and last slabs
+//   box windows   the same in a box
+inline PartFlight part_flight(const std::string& name, bool noisy = true) {
+  const double noise = noisy ? 1.0 : 0.0;
+  FlockParams p;
+  if (name == "windy") {
+    p.noise = 0.3 * noise;
+    p.wind.y = 0.6;
+    return {p, random_state(500, 100, 0, 0, 4), {{0, 23}, {23, 61}, {61, 100}}};
+  }
+  if (name == "walls") {
+    p.world.boundary = Boundary::kWalls;
+    return {p, random_state(400, 100, 3, 8, 5), {{0, 50}, {50, 100}}};
+  }
+  if (name == "gathered") {
+    p.wind.y = 1.0;
+    return {p, random_state(300, 100, 1, 3, 6), {{0, 20}, {20, 40}, {40, 60}, {60, 80}, {80, 100}}};
+  }
+  if (name == "box") {
+    p = box(60);
+    p.noise = 0.2 * noise;
+    return {p, make_initial_state(600, 7, p), {{0, 25}, {25, 60}}};
+  }
+  if (name == "windows") {
+    p.world = square(300);
+    p.noise = 0.2 * noise;
+    p.wind.y = 0.8;
+    return {p, random_state(2500, 300, 0, 0, 8), {{0, 70}, {70, 160}, {160, 230}, {230, 300}}};
+  }
+  if (name == "box windows") {
+    p = box(120);
+    return {p, make_initial_state(1500, 9, p), {{0, 40}, {40, 80}, {80, 120}}};
+  }
+  throw std::invalid_argument("no part flight " + name);
+}
+
+inline const std::vector<std::string>& part_flight_names() {
+  static const std::vector<std::string> names = {"windy", "walls",   "gathered",
+                                                 "box",   "windows", "box windows"};
+  return names;
+}
 
 }  // namespace boids::test_support

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "host/backends/kernel_flocks.h"
-#include "host/model/initial_state.h"
 #include "tests/support/gpu_path_executor.h"
 #include "tests/support/side_by_side_parts.h"
 #include "tests/support/test_support.h"
@@ -22,7 +21,6 @@ namespace {
 using namespace boids;
 using test_support::bit_identical;
 using test_support::GpuPathExecutor;
-using test_support::random_state;
 using test_support::SideBySide;
 using test_support::Slab;
 
@@ -69,37 +67,14 @@ class DevicePart : public testing::TestWithParam<PartCase> {
   }
 };
 
+// Every flight of tests/support/side_by_side_parts.h: a torus, walls, parts that start empty
+// and grow, a box, windows of the grid in a plane and in a box.
 TEST_P(DevicePart, FliesAsTheCpuBackendsParts) {
-  FlockParams params;
-  params.wind.y = 0.6;
-  const FlockState start = random_state(600, 100, 0, 0, 4);
-  expect_cpu_flight(params, start, {{0, 23}, {23, 61}, {61, 100}}, 4);
-}
-
-// Parts that start empty and grow as boids arrive (their arrays copied where they lie).
-TEST_P(DevicePart, EmptyPartsGrowAsTheCpuBackendsDo) {
-  FlockParams params;
-  params.wind.y = 1.0;
-  const FlockState start = random_state(300, 100, 1, 3, 6);
-  expect_cpu_flight(params, start, {{0, 20}, {20, 40}, {40, 60}, {60, 80}, {80, 100}}, 4);
-}
-
-TEST_P(DevicePart, FliesBetweenWallsAsTheCpuBackendsParts) {
-  FlockParams params;
-  params.world.boundary = Boundary::kWalls;
-  const FlockState start = random_state(400, 100, 3, 8, 5);
-  expect_cpu_flight(params, start, {{0, 50}, {50, 100}}, 4);
-}
-
-// Windows of the grid, ghosts across the torus's edge, in a plane and in a box.
-TEST_P(DevicePart, FliesOnWindowsAsTheCpuBackendsParts) {
-  FlockParams params;
-  params.world = test_support::square(300);
-  params.wind.y = 0.8;
-  expect_cpu_flight(params, random_state(2500, 300, 0, 0, 8),
-                    {{0, 70}, {70, 160}, {160, 230}, {230, 300}}, 3);
-  const FlockParams box = test_support::box(120);
-  expect_cpu_flight(box, make_initial_state(1500, 9, box), {{0, 40}, {40, 80}, {80, 120}}, 3);
+  for (const std::string& name : test_support::part_flight_names()) {
+    SCOPED_TRACE(name);
+    const test_support::PartFlight f = test_support::part_flight(name, /*noisy=*/false);
+    expect_cpu_flight(f.params, f.start, f.slabs, 3);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(methods, DevicePart,

@@ -47,6 +47,10 @@ class Part : public test_support::EngineCaseTest {
     return {GetParam().backend, GetParam().method, GetParam().precision, params, /*seed=*/9};
   }
 
+  void expect_whole_flight(const test_support::PartFlight& f, int steps) const {
+    expect_whole_flight(f.params, f.start, f.slabs, steps);
+  }
+
   // The parts' flight against the whole flock's: bit for bit on the naive method; on the
   // hashed one, which adds the ghosts after a cell's own boids, to rounding.
   void expect_whole_flight(const FlockParams& params, const FlockState& start,
@@ -129,54 +133,29 @@ TEST_P(Part, MeasuresABox) {
 
 // Noise keyed by each boid's index in the whole flock, and a wind along the slabs' axis that
 // carries boids from part to part every step.
+// The flights of tests/support/side_by_side_parts.h, each named there.
 TEST_P(Part, FliesAsTheWholeFlock) {
-  FlockParams params;
-  params.noise = 0.3;
-  params.wind.y = 0.6;
-  const FlockState start = random_state(500, 100, 0, 0, 4);
-  expect_whole_flight(params, start, {{0, 23}, {23, 61}, {61, 100}}, 12);
+  expect_whole_flight(test_support::part_flight("windy"), 12);
 }
 
-// Walls: no slab reaches across the world's edge.
 TEST_P(Part, FliesAsTheWholeFlockBetweenWalls) {
-  FlockParams params;
-  params.world.boundary = Boundary::kWalls;
-  const FlockState start = random_state(400, 100, 3, 8, 5);
-  expect_whole_flight(params, start, {{0, 50}, {50, 100}}, 10);
+  expect_whole_flight(test_support::part_flight("walls"), 10);
 }
 
-// A flock gathered in one place leaves most parts empty: they step no boids, and grow when
-// boids arrive.
 TEST_P(Part, EmptyPartsStepAndGrow) {
-  FlockParams params;
-  params.wind.y = 1.0;
-  const FlockState start = random_state(300, 100, 1, 3, 6);
-  expect_whole_flight(params, start, {{0, 20}, {20, 40}, {40, 60}, {60, 80}, {80, 100}}, 12);
+  expect_whole_flight(test_support::part_flight("gathered"), 12);
 }
 
-// A box cut along z.
 TEST_P(Part, FliesAsTheWholeFlockInABox) {
-  FlockParams params = test_support::box(60);
-  params.noise = 0.2;
-  const FlockState start = make_initial_state(600, 7, params);
-  expect_whole_flight(params, start, {{0, 25}, {25, 60}}, 8);
+  expect_whole_flight(test_support::part_flight("box"), 8);
 }
 
-// A world wide enough that each part's grid is a window of the whole grid's rows, and ghosts
-// cross the torus's edge into the first and last slabs.
 TEST_P(Part, FliesAsTheWholeFlockOnWindowsOfTheGrid) {
-  FlockParams params;
-  params.world = test_support::square(300);
-  params.noise = 0.2;
-  params.wind.y = 0.8;
-  const FlockState start = random_state(2500, 300, 0, 0, 8);
-  expect_whole_flight(params, start, {{0, 70}, {70, 160}, {160, 230}, {230, 300}}, 10);
+  expect_whole_flight(test_support::part_flight("windows"), 10);
 }
 
 TEST_P(Part, FliesAsTheWholeFlockOnWindowsOfABox) {
-  const FlockParams params = test_support::box(120);
-  const FlockState start = make_initial_state(1500, 9, params);
-  expect_whole_flight(params, start, {{0, 40}, {40, 80}, {80, 120}}, 8);
+  expect_whole_flight(test_support::part_flight("box windows"), 8);
 }
 
 INSTANTIATE_TEST_SUITE_P(backends, Part, test_support::every_engine_case(),
