@@ -60,7 +60,7 @@ class TrajectoryWriter::File {
   void write_metadata(const TrajectoryHeader& header);
   hdf5::Id make_group(hid_t parent, const char* name) const;
   hdf5::Id make_series(hid_t group, const char* name, hid_t type, bool per_boid, int matrix = 0,
-                 std::uint64_t rows = 0) const;
+                       std::uint64_t rows = 0) const;
   void create_predators();
   void link_time(hid_t group) const;
 
