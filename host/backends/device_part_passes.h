@@ -129,6 +129,8 @@ class DevicePasses {
     return n;
   }
 
+  const std::uint8_t* own() const { return own_.data(); }  // by part slot
+
   std::uint64_t bytes() const {
     return own_.bytes() + spare_whole_.bytes() + edge_boids_.bytes() + edge_whole_.bytes() +
            incoming_boids_.bytes() + incoming_whole_.bytes();

@@ -44,7 +44,15 @@ class Passes {
   };
 
   bool holds(std::uint64_t count) const { return own_.size() == count; }
-  const std::vector<std::uint8_t>& own() const { return own_; }  // by part slot
+  // Whether each part slot is own, in the executor's memory (a device's passes keep the flags
+  // there too).
+  const std::uint8_t* own_flags() const {
+    if constexpr (Executor::kHostMemory) {
+      return own_.data();
+    } else {
+      return device_.own();
+    }
+  }
   // Starts a part anew: the next call is its extend.
   void start() {
     own_.clear();

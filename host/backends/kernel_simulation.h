@@ -286,7 +286,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     const kernels::PartSlab slab =
         flock_part::slab_of(bounds, config().params.world, config().params.radius);
     return measure_.measure(exec_, cell_index(), grid_, params_, hashed() ? index_.ids : nullptr,
-                            noise_ids_.data(), part_.own(), slab);
+                            noise_ids_.data(), part_.own_flags(), slab);
   }
 
   std::string device() const override { return exec_.device(); }

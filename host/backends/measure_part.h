@@ -39,12 +39,12 @@ class PartMeasure {
   template <typename T>
   using Buffer = typename Executor::template Buffer<T>;
 
-  // Measures the part on its cell index `x` (made anew here): `slots` and `whole` are the
-  // part's arrays in the executor's memory (flock_part::Passes), `own` its flags by part slot.
+  // Measures the part on its cell index `x` (made anew here): `slots`, `whole` and `own` (its
+  // flags by part slot) are the part's arrays in the executor's memory (flock_part::Passes).
   PartMetrics measure(Executor& exec, kernels::CellIndex<Real, D>& x,
                       const kernels::CellGrid<Real, D>& grid,
                       const kernels::StepParams<Real>& params, const index_t* slots,
-                      const index_t* whole, const std::vector<std::uint8_t>& own,
+                      const index_t* whole, const std::uint8_t* own,
                       const kernels::PartSlab& slab) {
     PartMetrics m;
     const index_t n = x.count;
@@ -54,15 +54,9 @@ class PartMeasure {
       flags_ = Buffer<std::uint8_t>(n);
       whole_sorted_ = Buffer<index_t>(n);
       nearest_ = Buffer<double>(n);
-      if constexpr (!Executor::kHostMemory) own_ = Buffer<std::uint8_t>(n);
     }
-    const std::uint8_t* own_flags = own.data();
-    if constexpr (!Executor::kHostMemory) {
-      exec.upload(own_.data(), own.data(), own.size());
-      own_flags = own_.data();
-    }
-    const kernels::PartArrays part{
-        slots, own_flags, whole, flags_.data(), whole_sorted_.data(), nearest_.data()};
+    const kernels::PartArrays part{slots,          own, whole, flags_.data(), whole_sorted_.data(),
+                                   nearest_.data()};
     const kernels::PartSums s = kernels::measure_part(exec, x, grid, params, part, slab);
     exec.synchronize();
     m.own = static_cast<std::uint64_t>(s.own);
@@ -81,9 +75,7 @@ class PartMeasure {
     return m;
   }
 
-  std::uint64_t bytes() const {
-    return flags_.bytes() + whole_sorted_.bytes() + nearest_.bytes() + own_.bytes();
-  }
+  std::uint64_t bytes() const { return flags_.bytes() + whole_sorted_.bytes() + nearest_.bytes(); }
 
  private:
   // The executor's array on the host: itself, or a copy in `copy`.
@@ -141,7 +133,7 @@ class PartMeasure {
     }
   }
 
-  Buffer<std::uint8_t> flags_, own_;  // own_: the part's flags in the executor's memory
+  Buffer<std::uint8_t> flags_;
   Buffer<index_t> whole_sorted_;
   Buffer<double> nearest_;
 };
