@@ -4,11 +4,16 @@
 //   sort    stable sort of the keys, and the cell starts    (the executor's sort_cells; the
 //           starts come from the sort itself, or from the stages of find_cell_starts)
 //   reorder gather the boids (and their ids) in cell order   (ReorderByCell)
-// Boids stay in cell order between hashed steps, so each sort finds them nearly sorted.
+// Boids stay in cell order between hashed steps, so each sort finds them nearly sorted. An
+// executor that can (kSortsMoving: CPU threads) then sorts and reorders in one pass: the sort
+// moves each boid and its id straight to its place (MoveToCellOrder), and no permutation is
+// written and read back.
 // Five index arrays serve every stage: ids, keys, order and the cell starts, with the
 // reordered state's buffer lent to the sort as scratch while it is free. That is what keeps
 // a float flock within 48 bytes per boid.
 #pragma once
+
+#include <type_traits>
 
 #include "kernels/cell_grid.h"
 #include "kernels/rules.h"
@@ -83,6 +88,31 @@ struct ReorderByCell {
   }
 };
 
+// The reorder done by the sort itself, on executors that sort_cells_moving: boid `from` goes to
+// its place `to` in cell order, its id with it.
+template <typename Real, int D>
+struct MoveToCellOrder {
+  const Boid<Real, D>* boids;
+  const index_t* ids;
+  Boid<Real, D>* sorted;
+  index_t* sorted_ids;
+
+  BOIDS_HD void operator()(index_t from, index_t to) const {
+    sorted[to] = boids[from];
+    sorted_ids[to] = ids[from];
+  }
+};
+
+// Whether an executor can sort and reorder in one pass (Executor::kSortsMoving).
+template <typename Executor, typename = void>
+struct SortsMoving {
+  static constexpr bool value = false;
+};
+template <typename Executor>
+struct SortsMoving<Executor, std::void_t<decltype(Executor::kSortsMoving)>> {
+  static constexpr bool value = Executor::kSortsMoving;
+};
+
 // The cell starts from sorted keys in three stages, each balanced whatever the flock's shape
 // (a clumped flock leaves long stretches of empty cells, which no single thread should fill):
 //   clear   every entry 0                                            (ClearCellStarts)
@@ -130,6 +160,15 @@ void build_cell_index(Executor& exec, CellIndex<Real, D>& x, const KeyBoids& key
                       index_t cells, bool carry_ids) {
   const index_t n = x.count;
   if (!x.keys_ready) exec.for_each(n, key_boids);
+  if constexpr (SortsMoving<Executor>::value) {
+    if (carry_ids &&
+        exec.sort_cells_moving(x.keys, x.cell_start, n, cells,
+                               MoveToCellOrder<Real, D>{x.boids, x.ids, x.sorted, x.order})) {
+      x.keys_ready = false;
+      x.adopt_sorted_ids();
+      return;
+    }
+  }
   exec.sort_cells(x.keys, x.order, x.cell_start, n, cells, x.sort_scratch());
   x.keys_ready = false;  // the sort has used them
   if (carry_ids) {

@@ -40,10 +40,13 @@ inline bool nearly_sorted(const index_t* keys, index_t count) {
 // The arrays a sort on up to `parts` threads works in, besides its input and output.
 struct SortWork {
   int parts;
-  index_t* listed;        // count entries: each chunk's list of keys it does not own, at its start
+  index_t* listed;        // each chunk's list of keys it does not own (see `room`)
   index_t* listed_count;  // parts entries
   index_t* bounds;        // parts + 1 entries: thread p owns cells [bounds[p], bounds[p + 1])
   index_t* totals;        // parts + 1 entries: the boids in each thread's cells, after totals[0]
+  // 0: `listed` has count entries, each chunk's list at the chunk's start, room for all of it;
+  // else `listed` has room entries a chunk, and a sort whose lists overflow them places nothing.
+  index_t room = 0;
 };
 
 // The first input index of chunk `part`.
@@ -65,11 +68,15 @@ inline void split_cells(const index_t* keys, index_t count, index_t cells, int p
   bounds[parts] = cells;
 }
 
-// Sorts `count` keys below `cells`: order[k] = the input index of the k-th key in sorted order
-// (equal keys in input order), and cell c's keys at [cell_start[c], cell_start[c + 1]).
-inline void counting_sort(const index_t* keys, index_t* order, index_t* cell_start, index_t count,
-                          index_t cells, const SortWork& w) {
+// Sorts `count` keys below `cells` stably: place(i, k) is called once for each input index i,
+// with k its place in sorted order (equal keys in input order), and cell c's keys are at
+// [cell_start[c], cell_start[c + 1]). Returns false, having placed nothing, where a chunk's list
+// outgrew the room it was given (SortWork::room).
+template <typename Place>
+inline bool counting_sort(const index_t* keys, const Place& place, index_t* cell_start,
+                          index_t count, index_t cells, const SortWork& w) {
   w.totals[0] = 0;
+  bool overflowed = false;
 #pragma omp parallel num_threads(w.parts)
   {
     // The threads OpenMP gives, which may be fewer than asked for.
@@ -78,9 +85,13 @@ inline void counting_sort(const index_t* keys, index_t* order, index_t* cell_sta
     split_cells(keys, count, cells, parts, w.bounds);
     const index_t first = w.bounds[part], last = w.bounds[part + 1];
     const auto mine = [first, last](index_t key) { return key >= first && key < last; };
+    const auto list_of = [&](int q) {
+      return w.listed +
+             (w.room > 0 ? static_cast<index_t>(q) * w.room : chunk_start(count, q, parts));
+    };
     // Calls visit(i) for each index in chunk q's list whose key this thread owns, in order.
     const auto for_each_listed = [&](int q, auto&& visit) {
-      const index_t* list = w.listed + chunk_start(count, q, parts);
+      const index_t* list = list_of(q);
       for (index_t k = 0; k < w.listed_count[q]; ++k) {
         if (mine(keys[list[k]])) visit(list[k]);
       }
@@ -89,47 +100,64 @@ inline void counting_sort(const index_t* keys, index_t* order, index_t* cell_sta
     std::fill(cell_start + first, cell_start + last, 0);
     const index_t begin = chunk_start(count, part, parts);
     const index_t end = chunk_start(count, part + 1, parts);
-    index_t* list = w.listed + begin;
+    const index_t room = w.room > 0 ? w.room : end - begin;
+    index_t* list = list_of(part);
     index_t listed = 0;
     for (index_t i = begin; i < end; ++i) {
       const index_t key = keys[i];
       if (mine(key)) {
         ++cell_start[key];
       } else {
-        list[listed++] = i;
+        if (listed < room) list[listed] = i;
+        ++listed;
       }
     }
     w.listed_count[part] = listed;
 #pragma omp barrier
-    for (int q = 0; q < parts; ++q) {
-      if (q != part) for_each_listed(q, [&](index_t i) { ++cell_start[keys[i]]; });
-    }
-    index_t total = 0;
-    for (index_t c = first; c < last; ++c) {
-      const index_t n = cell_start[c];
-      cell_start[c] = total;
-      total += n;
-    }
-    w.totals[part + 1] = total;
+    bool fits = true;  // the same for every thread
+    for (int q = 0; q < parts; ++q) fits = fits && w.listed_count[q] <= room;
+    if (fits) {
+      for (int q = 0; q < parts; ++q) {
+        if (q != part) for_each_listed(q, [&](index_t i) { ++cell_start[keys[i]]; });
+      }
+      index_t total = 0;
+      for (index_t c = first; c < last; ++c) {
+        const index_t n = cell_start[c];
+        cell_start[c] = total;
+        total += n;
+      }
+      w.totals[part + 1] = total;
 #pragma omp barrier
-    index_t base = 0;
-    for (int p = 0; p <= part; ++p) base += w.totals[p];
-    for (index_t c = first; c < last; ++c) cell_start[c] += base;
-    // The starts serve as cursors, which leaves each at its cell's end; then they shift back.
-    const auto place = [&](index_t i) { order[cell_start[keys[i]]++] = i; };
-    for (int q = 0; q < parts; ++q) {
-      if (q != part) {
-        for_each_listed(q, place);
-        continue;
+      index_t base = 0;
+      for (int p = 0; p <= part; ++p) base += w.totals[p];
+      for (index_t c = first; c < last; ++c) cell_start[c] += base;
+      // The starts serve as cursors, which leaves each at its cell's end; then they shift back.
+      const auto place_next = [&](index_t i) { place(i, cell_start[keys[i]]++); };
+      for (int q = 0; q < parts; ++q) {
+        if (q != part) {
+          for_each_listed(q, place_next);
+          continue;
+        }
+        for (index_t i = begin; i < end; ++i) {
+          if (mine(keys[i])) place_next(i);
+        }
       }
-      for (index_t i = begin; i < end; ++i) {
-        if (mine(keys[i])) place(i);
-      }
+      for (index_t c = last; c > first + 1; --c) cell_start[c - 1] = cell_start[c - 2];
+      if (first < last) cell_start[first] = base;
+    } else if (part == 0) {
+      overflowed = true;
     }
-    for (index_t c = last; c > first + 1; --c) cell_start[c - 1] = cell_start[c - 2];
-    if (first < last) cell_start[first] = base;
   }
+  if (overflowed) return false;
   cell_start[cells] = count;
+  return true;
+}
+
+// The sorting permutation: order[k] = the input index of the k-th key in sorted order.
+inline void counting_sort(const index_t* keys, index_t* order, index_t* cell_start, index_t count,
+                          index_t cells, const SortWork& w) {
+  counting_sort(
+      keys, [order](index_t i, index_t k) { order[k] = i; }, cell_start, count, cells, w);
 }
 
 }  // namespace boids::cpu

@@ -19,6 +19,8 @@ namespace boids {
 
 class CpuExecutor : public HostMemory {
  public:
+  static constexpr bool kSortsMoving = true;  // sort_cells_moving (kernels/cell_index.h)
+
 #if defined(__AVX512F__)
   static constexpr int kVectorBytes = 64;
 #else
@@ -44,12 +46,12 @@ class CpuExecutor : public HostMemory {
            (sort_counts_.capacity() + listed_.capacity()) * sizeof(kernels::index_t);
   }
 
-  // Bytes of its own scratch a flock of `count` boids needs (the sums' partial results and
-  // the sort's counts; the sort's lists go in the lent scratch).
+  // Bytes of its own scratch a flock of `count` boids needs (the sums' partial results, the
+  // sort's counts and the lists of sort_cells_moving; sort_cells lists in the lent scratch).
   static std::uint64_t scratch_needed(kernels::index_t count, kernels::index_t /*cells*/,
                                       std::uint64_t /*lent*/) {
     return (count / kSumChunk + 1) * sizeof(double) +
-           (3 * kMaxSortThreads + 2) * sizeof(kernels::index_t);
+           (4 * kMaxSortThreads + 2 + count / 32) * sizeof(kernels::index_t);
   }
 
   template <typename Functor>
@@ -89,19 +91,33 @@ class CpuExecutor : public HostMemory {
                   kernels::index_t* cell_start, kernels::index_t count, kernels::index_t cells,
                   kernels::Scratch lent) {
     const auto timer = stage_timer(kernels::stage::kSort);
-    const int parts = std::max(1, std::min({omp_get_max_threads(), kMaxSortThreads,
-                                            static_cast<int>(count / kMinKeysPerSortThread)}));
+    const int parts = sort_parts(count);
     kernels::index_t* listed = static_cast<kernels::index_t*>(lent.data);
     if (lent.bytes < sizeof(kernels::index_t) * count) {
       listed_.resize(count);
       listed = listed_.data();
     }
-    sort_counts_.assign(3 * static_cast<std::size_t>(parts) + 2, 0);
-    kernels::index_t* counts = sort_counts_.data();
-    cpu::counting_sort(keys, order, cell_start, count, cells,
-                       {parts, listed, counts, counts + parts, counts + 2 * parts + 1});
+    cpu::counting_sort(keys, order, cell_start, count, cells, sort_work(parts, listed, 0));
   }
 
+  // The sort and the reorder in one pass (kernels/cell_index.h), where the keys are nearly
+  // sorted, as every hashed step but the first leaves them: the sort moves each boid straight
+  // to its place in cell order, move(from, to), so no permutation is written and read back.
+  // The lists of keys in another thread's cells are then few; they go in a buffer of the
+  // executor's own, a 32nd of a chunk each, as the reordered state's buffer is being written.
+  // Returns false, having moved nothing, where the keys are not nearly sorted or a list
+  // outgrows its room.
+  template <typename Move>
+  bool sort_cells_moving(const kernels::index_t* keys, kernels::index_t* cell_start,
+                         kernels::index_t count, kernels::index_t cells, const Move& move) {
+    const auto timer = stage_timer(kernels::stage::kSort);
+    if (!cpu::nearly_sorted(keys, count)) return false;
+    const int parts = sort_parts(count);
+    const kernels::index_t room = list_room(count, parts);
+    listed_.resize(static_cast<std::size_t>(parts) * room);
+    return cpu::counting_sort(keys, move, cell_start, count, cells,
+                              sort_work(parts, listed_.data(), room));
+  }
   // Sum of value_of(i) over [0, count) in fixed chunks added in order: the same result on any
   // number of threads.
   template <typename ValueOf>
@@ -158,6 +174,23 @@ class CpuExecutor : public HostMemory {
   static constexpr int kMaxSortThreads = 8;
   static constexpr kernels::index_t kMinKeysPerSortThread = 65536;
   static constexpr std::int64_t kSumChunk = 1 << 14;  // boids per partial sum
+
+  // The threads a sort of `count` keys takes.
+  static int sort_parts(kernels::index_t count) {
+    return std::max(1, std::min({omp_get_max_threads(), kMaxSortThreads,
+                                 static_cast<int>(count / kMinKeysPerSortThread)}));
+  }
+  // Entries of each chunk's list in sort_cells_moving: a 32nd of the chunk (one thread lists
+  // nothing).
+  static kernels::index_t list_room(kernels::index_t count, int parts) {
+    if (parts == 1) return 1;
+    return std::max<kernels::index_t>(1, count / (32 * static_cast<kernels::index_t>(parts)));
+  }
+  cpu::SortWork sort_work(int parts, kernels::index_t* listed, kernels::index_t room) {
+    sort_counts_.assign(3 * static_cast<std::size_t>(parts) + 2, 0);
+    kernels::index_t* counts = sort_counts_.data();
+    return {parts, listed, counts, counts + parts, counts + 2 * parts + 1, room};
+  }
 
   template <typename ValueOf>
   static double chunk_sum(std::int64_t first, std::int64_t end, const ValueOf& value_of) {

@@ -360,6 +360,62 @@ TEST(CountingSort, ListsInTheLentScratchWhenItIsLargeEnough) {
       << "the lists went elsewhere";
 }
 
+// What sort_cells_moving moves where, as a permutation: order[to] = from; entries never
+// placed stay kUnplaced.
+constexpr index_t kUnplaced = 0xffffffffu;
+SortResult cpu_sort_moving(const std::vector<index_t>& keys, index_t cells, bool& moved) {
+  SortResult r{std::vector<index_t>(keys.size(), kUnplaced), std::vector<index_t>(cells + 1)};
+  CpuExecutor exec;
+  moved =
+      exec.sort_cells_moving(keys.data(), r.cell_start.data(), static_cast<index_t>(keys.size()),
+                             cells, [&r](index_t from, index_t to) { r.order[to] = from; });
+  return r;
+}
+
+TEST(CountingSort, MovesNearlySortedKeysStraightToTheirPlaces) {
+  // The hashed step's sort and reorder in one pass (kernels/cell_index.h).
+  std::mt19937 rng(13);
+  const index_t cells = 90000;
+  const std::vector<index_t> keys = nearly_sorted_keys(300000, cells, rng);
+  const int threads = omp_get_max_threads();
+  for (const int t : {1, 2, 3, 8}) {
+    omp_set_num_threads(t);
+    bool moved = false;
+    const SortResult r = cpu_sort_moving(keys, cells, moved);
+    ASSERT_TRUE(moved) << t << " threads";
+    expect_sorted(keys, cells, r, std::to_string(t) + " threads, moving");
+  }
+  omp_set_num_threads(threads);
+}
+
+TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrAListOutgrowsItsRoom) {
+  std::mt19937 rng(17);
+  const index_t cells = 90000, count = 300000;
+  std::vector<index_t> shuffled(count);
+  for (index_t& k : shuffled) k = static_cast<index_t>(rng() % cells);
+  // In cell order but for every 20th key of the first half, in the last cell: the samples
+  // still find them nearly sorted, and the first chunk lists 5 % of its keys for the last
+  // thread, more than the 32nd of a chunk it has room for.
+  std::vector<index_t> seamed(count);
+  for (index_t i = 0; i < count; ++i) {
+    seamed[i] = i < count / 2 && i % 20 == 0
+                    ? cells - 1
+                    : static_cast<index_t>(std::uint64_t{i} * cells / count);
+  }
+  ASSERT_TRUE(cpu::nearly_sorted(seamed.data(), count));
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(2);
+  for (const auto& [name, keys] : {std::pair{"shuffled", shuffled}, std::pair{"seamed", seamed}}) {
+    bool moved = true;
+    const SortResult r = cpu_sort_moving(keys, cells, moved);
+    EXPECT_FALSE(moved) << name;
+    EXPECT_EQ(std::count(r.order.begin(), r.order.end(), kUnplaced), static_cast<long>(count))
+        << name << ": something was moved";
+    expect_sorted(keys, cells, cpu_sort(keys, cells), std::string(name) + ", sorted instead");
+  }
+  omp_set_num_threads(threads);
+}
+
 TEST(CountingSort, HashedFlightIsTheSameOnOneAndTwoThreads) {
   const FlockParams params = world_of(3400, 10);  // 140,000 boids at about 1.2 per r^2
   const FlockState start = make_initial_state(140000, 12, params);
