@@ -1,11 +1,11 @@
-// boids-candidate-loop: the hashed step's candidate loop on CPU threads, written two ways and
-// timed on one thread, for the design of that loop (docs/benchmarks.md):
-//   lanes    as the kernels write it: a loop over a block's lanes that the compiler
-//            vectorises (accumulate_neighbour, kernels/rules.h), each sum updated as
-//            `sum += near ? term : 0`;
-//   vectors  the same arithmetic on explicit vectors of the block's lanes (GCC's vector
-//            extensions), each sum updated as `sum = near ? sum + term : sum`, which becomes
-//            one masked operation where the first costs an addition of 0 and a masked one.
+// boids-candidate-loop: the hashed step's candidate loop on CPU threads in its two forms,
+// timed on one thread (docs/benchmarks.md):
+//   lanes    a loop over a block's lanes that the compiler vectorises (accumulate_neighbour,
+//            kernels/rules.h), each sum updated as `sum += near ? term : 0`: an addition of 0
+//            and a masked addition, since x + 0 is not x for x = -0;
+//   vectors  the block's lanes as vectors (accumulate_lanes and NeighbourPack,
+//            kernels/lane_pack.h), each sum updated as `sum = near ? sum + term : sum`, one
+//            masked operation: how the hashed step gathers on CPU threads.
 // Both must give the same bits (a sum that starts at +0 never becomes -0, so adding a selected
 // +0 is skipping the addition); the program exits non-zero where they do not.
 //
@@ -21,7 +21,6 @@
 #include <cstring>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "kernels/models/boids.h"
@@ -73,51 +72,37 @@ __attribute__((noinline)) void gather_lanes(const Boid<Real, 2>* c, const StepPa
   std::memcpy(out.push, sums.push, sizeof out.push);
 }
 
-// The same sums on explicit vectors of the block's lanes.
+// The same sums on vectors of the block's lanes, as the hashed step gathers them on CPU
+// threads (accumulate_lanes, kernels/rules.h).
 template <typename Real>
 __attribute__((noinline)) void gather_vectors(const Boid<Real, 2>* c, const StepParams<Real>& p,
                                               Sums<Real>& out) {
-  using Int = std::conditional_t<sizeof(Real) == 4, std::int32_t, std::int64_t>;
-  typedef Real V __attribute__((vector_size(64)));
-  typedef Int M __attribute__((vector_size(64)));
+  using Pack = boids::kernels::PackOf<Real, kLanes<Real>>;
+  using V = typename Pack::Values;
+  using M = typename Pack::Mask;
   constexpr int L = kLanes<Real>;
-  V x{}, y{};
-  M slot{};
+  const StepParams<Real> q = p;
+  V x[2], v[2];
+  M slot;
   for (int l = 0; l < L; ++l) {
-    x[l] = c[kSelfAt + l].position[0];
-    y[l] = c[kSelfAt + l].position[1];
+    for (int a = 0; a < 2; ++a) {
+      x[a][l] = c[kSelfAt + l].position[a];
+      v[a][l] = c[kSelfAt + l].velocity[a];
+    }
     slot[l] = kSelfAt + l;
   }
-  const Real radius_sq = p.radius_sq, separation_sq = p.separation_sq;
-  const Real closest = boids::kernels::closest_push<Real>();
-  M count{};
-  V vx{}, vy{}, ox{}, oy{}, px{}, py{};
+  NeighbourSums<Real, L, 2> sums;
+  for (int l = 0; l < L; ++l) sums.clear(l);
+  typename NeighbourSums<Real, L, 2>::Pack packed;
+  packed.load(sums);
   for (int j = 0; j < kCandidates; ++j) {
-    const Boid<Real, 2> candidate = c[j];
-    const V dx = candidate.position[0] - x, dy = candidate.position[1] - y;
-    const V d2 = dx * dx + dy * dy;
-    const M near = (d2 < radius_sq) & (slot != j);
-    count = near ? count + 1 : count;
-    vx = near ? vx + candidate.velocity[0] : vx;
-    vy = near ? vy + candidate.velocity[1] : vy;
-    ox = near ? ox + dx : ox;
-    oy = near ? oy + dy : oy;
-    const M pushes = near & (d2 < separation_sq) & (d2 > closest);
-    if constexpr (sizeof(Real) == sizeof(double)) {  // double divides each, as the seed does
-      px = pushes ? px - dx / d2 : px;
-      py = pushes ? py - dy / d2 : py;
-    } else {
-      const V inverse = Real(1) / d2;
-      px = pushes ? px - dx * inverse : px;
-      py = pushes ? py - dy * inverse : py;
-    }
+    boids::kernels::accumulate_lanes<Boids, false, false>(packed, x, v, c[j], q, slot != j);
   }
-  for (int l = 0; l < L; ++l) {
-    out.count[l] = static_cast<int>(count[l]);
-    out.velocity[0][l] = vx[l], out.velocity[1][l] = vy[l];
-    out.offset[0][l] = ox[l], out.offset[1][l] = oy[l];
-    out.push[0][l] = px[l], out.push[1][l] = py[l];
-  }
+  packed.store(sums);
+  std::memcpy(out.count, sums.count, sizeof out.count);
+  std::memcpy(out.velocity, sums.velocity, sizeof out.velocity);
+  std::memcpy(out.offset, sums.offset, sizeof out.offset);
+  std::memcpy(out.push, sums.push, sizeof out.push);
 }
 
 // Blocks of random boids: each a strip of candidates 3 cells high and 15.5 wide, its own

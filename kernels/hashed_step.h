@@ -25,7 +25,8 @@ struct ListedSlots {
 // of cells (a row; in 3D, a row of a layer) gather together from the cells around their span
 // of columns: a superset of each one's block of cells, in which the distance test rejects the
 // others. With one lane (a GPU thread per boid) that is exactly the boid's block; on CPU
-// threads the lane loop vectorises across boids, each adding its candidates in sorted order.
+// threads the block's lanes are one vector (kernels/lane_pack.h), each lane adding its
+// candidates in sorted order, and the stages after the gathering loop over the lanes.
 template <typename Model, typename Real, int Lanes, int D>
 struct HashedStepBlock {
   static constexpr const char* kStage = stage::kStep;
@@ -128,6 +129,12 @@ struct HashedStepBlock {
                                     const Slots& slots, index_t first_column, index_t last_column,
                                     index_t line, const StepParams<Real>& p) const {
     const auto runs = grid.template span_runs<Extent>(first_column, last_column, line);
+#if !defined(__CUDACC__)
+    if constexpr (Lanes > 1) {
+      gather_lanes<F>(sums, self, slots, runs, p);
+      return;
+    }
+#endif
     for (int r = 0; r < runs.count; ++r) {
       const index_t run_end = cell_start[runs.last[r] + 1];
       for (index_t j = cell_start[runs.first[r]]; j < run_end; ++j) {
@@ -142,6 +149,36 @@ struct HashedStepBlock {
       }
     }
   }
+
+#if !defined(__CUDACC__)
+  // gather on CPU threads: the block's lanes as vectors (kernels/lane_pack.h), its sums as a
+  // Pack of them, each candidate added to every lane at once.
+  template <typename F, typename Slots, typename Runs>
+  BOIDS_INLINE void gather_lanes(Sums& sums, const LaneBoids<Real, Lanes, D>& self,
+                                 const Slots& slots, const Runs& runs,
+                                 const StepParams<Real>& p) const {
+    using V = typename PackOf<Real, Lanes>::Values;
+    using M = typename PackOf<Real, Lanes>::Mask;
+    using Int = typename PackOf<Real, Lanes>::Int;
+    V x[D], v[D];
+    for (int a = 0; a < D; ++a) {
+      x[a] = load_lanes<V>(self.position[a]);
+      v[a] = load_lanes<V>(self.velocity[a]);
+    }
+    M slot;
+    for (int lane = 0; lane < Lanes; ++lane) slot[lane] = static_cast<Int>(slots[lane]);
+    typename Sums::Pack packed;
+    packed.load(sums);
+    for (int r = 0; r < runs.count; ++r) {
+      const index_t run_end = cell_start[runs.last[r] + 1];
+      for (index_t j = cell_start[runs.first[r]]; j < run_end; ++j) {
+        accumulate_lanes<Model, F::kWraps, F::kLimitedView>(packed, x, v, sorted[j], p,
+                                                            slot != static_cast<Int>(j));
+      }
+    }
+    packed.store(sums);
+  }
+#endif
 };
 
 // The cpu backend's step of a box. A block of 16 boids of one line of cells gathers from the

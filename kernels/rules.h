@@ -6,7 +6,8 @@
 // side; kernels/models.h names them all):
 //   Sums<Real, Lanes, D>                              what a boid gathers, one entry per lane
 //   start(sums, lane, self)                           the sums before any neighbour
-//   add(sums, lane, d, d2, other, p, seen)            one candidate at offset d, d2 = |d|^2
+//   add(sums, d, d2, other, p, seen)                  one candidate at offset d, d2 = |d|^2, to
+//                                                     one lane's sums (LaneOf) or a vector's
 //   steer<E, Large>(x, v, sums, terms, lane, p)       the boid's new velocity v
 //   displacement<E>(v, p, d)                          how far that moves it in a step
 //   onto_torus(x, d, side)                            where a coordinate lands
@@ -22,15 +23,25 @@
 #include <type_traits>
 
 #include "kernels/host_device.h"
+#include "kernels/lane_pack.h"
 #include "kernels/step_params.h"
 #include "kernels/world_terms.h"
 
 namespace boids::kernels {
 
+#if !defined(__CUDACC__)
+template <typename Real, int Lanes, int D>
+struct NeighbourPack;
+#endif
+
 // What a group of `Lanes` boids has seen of their neighbours so far, one array entry per boid.
 // Scalar code uses one lane; CPU blocks use several and vectorise across them.
 template <typename Real, int Lanes, int D>
 struct NeighbourSums {
+#if !defined(__CUDACC__)
+  using Pack = NeighbourPack<Real, Lanes, D>;  // the same sums as vectors of the lanes
+#endif
+
   int count[Lanes];
   Real velocity[D][Lanes];  // sum of neighbour velocities (alignment)
   Real offset[D][Lanes];    // sum of offsets to neighbours (cohesion)
@@ -60,6 +71,78 @@ struct NeighbourSums {
       const Real inverse = Real(1) / d2;
       for (int a = 0; a < D; ++a) push[a][lane] -= pushes ? d[a] * inverse : Real(0);
     }
+  }
+};
+
+#if !defined(__CUDACC__)
+// NeighbourSums as vectors of the lanes (kernels/lane_pack.h), each update one masked
+// operation: `near ? sum + x : sum` gives the bits of NeighbourSums' `sum += near ? x : 0`,
+// since those sums start at +0 and never become -0.
+template <typename Real, int Lanes, int D>
+struct NeighbourPack {
+  using V = typename PackOf<Real, Lanes>::Values;
+  using M = typename PackOf<Real, Lanes>::Mask;
+  M count;
+  V velocity[D], offset[D], push[D];
+
+  BOIDS_INLINE void load(const NeighbourSums<Real, Lanes, D>& s) {
+    count = load_lanes<M>(s.count);
+    for (int a = 0; a < D; ++a) {
+      velocity[a] = load_lanes<V>(s.velocity[a]);
+      offset[a] = load_lanes<V>(s.offset[a]);
+      push[a] = load_lanes<V>(s.push[a]);
+    }
+  }
+  BOIDS_INLINE void store(NeighbourSums<Real, Lanes, D>& s) const {
+    store_lanes(count, s.count);
+    for (int a = 0; a < D; ++a) {
+      store_lanes(velocity[a], s.velocity[a]);
+      store_lanes(offset[a], s.offset[a]);
+      store_lanes(push[a], s.push[a]);
+    }
+  }
+
+  // NeighbourSums::add, for every lane at once.
+  template <bool DivideEach>
+  BOIDS_INLINE void add(const V (&d)[D], V d2, const Real (&v)[D], M near, M pushes) {
+    count = near ? count + 1 : count;
+    for (int a = 0; a < D; ++a) velocity[a] = near ? velocity[a] + v[a] : velocity[a];
+    for (int a = 0; a < D; ++a) offset[a] = near ? offset[a] + d[a] : offset[a];
+    if constexpr (DivideEach) {
+      for (int a = 0; a < D; ++a) push[a] = pushes ? push[a] - d[a] / d2 : push[a];
+    } else {
+      const V inverse = Real(1) / d2;
+      for (int a = 0; a < D; ++a) push[a] = pushes ? push[a] - d[a] * inverse : push[a];
+    }
+  }
+};
+#endif
+
+// Both conditions: `a & b` for one lane's bools, which lane loops vectorise; a select for a
+// vector's masks (kernels/lane_pack.h), whose `&` GCC 12 takes lane by lane.
+BOIDS_HD BOIDS_INLINE bool both(bool a, bool b) {
+  return a & b;
+}
+#if !defined(__CUDACC__)
+template <typename M>
+BOIDS_INLINE M both(M a, M b) {
+  return a ? b : M{};
+}
+#endif
+
+// One lane of a block's sums, as a model's add sees them: a model writes its rules once, for
+// this and for a vector of lanes (a Pack of its sums).
+template <typename Sums>
+struct LaneOf {
+  Sums& sums;
+  int lane;
+  template <bool DivideEach, typename... Args>
+  BOIDS_HD BOIDS_INLINE void add(const Args&... args) {
+    sums.template add<DivideEach>(lane, args...);
+  }
+  template <typename... Args>
+  BOIDS_HD BOIDS_INLINE void add(const Args&... args) {
+    sums.add(lane, args...);
   }
 };
 
@@ -118,8 +201,29 @@ BOIDS_HD inline void accumulate_neighbour(Sums& sums, int lane,
     for (int a = 0; a < D; ++a) v[a] = self.velocity[a][lane];
     seen = seen & in_view(d, d2, v, p);
   }
-  Model::add(sums, lane, d, d2, other, p, seen);
+  LaneOf<Sums> one{sums, lane};
+  Model::add(one, d, d2, other, p, seen);
 }
+
+#if !defined(__CUDACC__)
+// accumulate_neighbour for every lane of a block at once: `sums` a Pack of the block's sums,
+// `x` and `v` the lanes' positions and velocities, `counted` the lanes that count `other`.
+template <typename Model, bool Wraps, bool LimitedView, typename Pack, typename V, typename M,
+          typename Real, int D>
+BOIDS_INLINE void accumulate_lanes(Pack& sums, const V (&x)[D], const V (&v)[D],
+                                   const Boid<Real, D>& other, const StepParams<Real>& p,
+                                   M counted) {
+  V d[D];
+  for (int a = 0; a < D; ++a) {
+    const V delta = other.position[a] - x[a];
+    d[a] = Wraps ? wrap_lanes(delta, p.side[a], p.half_side[a]) : delta;
+  }
+  const V d2 = length_sq(d);
+  M seen = counted;
+  if constexpr (LimitedView) seen = seen & in_view_lanes(d, d2, v, p.signed_cos_sq_half_view);
+  Model::add(sums, d, d2, other, p, seen);
+}
+#endif
 
 // Calls `body` with the (Wraps, LimitedView) pair that the runtime flags select, so that loops
 // over candidates are compiled once per pair and never test the flags per candidate. `body`

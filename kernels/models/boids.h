@@ -20,12 +20,12 @@ struct Boids : GathersNeighbours {
   // A coincident boid counts as a neighbour but exerts no separation (its direction is
   // undefined). Double divides as the seed does; float takes one division, not two (within
   // 1 ulp).
-  template <typename Real, int Lanes, int D>
-  BOIDS_HD static void add(Sums<Real, Lanes, D>& sums, int lane, const Real (&d)[D], Real d2,
-                           const Boid<Real, D>& other, const StepParams<Real>& p, bool seen) {
-    const bool near = seen & (d2 < p.radius_sq);
-    const bool pushes = near & (d2 < p.separation_sq) & (d2 > closest_push<Real>());
-    sums.template add<sizeof(Real) == sizeof(double)>(lane, d, d2, other.velocity, near, pushes);
+  template <typename S, typename V, typename M, typename Real, int D>
+  BOIDS_HD BOIDS_INLINE static void add(S& sums, const V (&d)[D], V d2, const Boid<Real, D>& other,
+                                        const StepParams<Real>& p, M seen) {
+    const M near = seen & (d2 < p.radius_sq);
+    const M pushes = both(near, M((d2 < p.separation_sq) & (d2 > closest_push<Real>())));
+    sums.template add<sizeof(Real) == sizeof(double)>(d, d2, other.velocity, near, pushes);
   }
 
   // The new velocity: the three rules, the world's terms (wander, the path and evading

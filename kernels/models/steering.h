@@ -25,12 +25,12 @@ BOIDS_HD inline Real length_or_one(const Real (&v)[D]) {
 }
 
 struct Steering : GathersNeighbours {
-  template <typename Real, int Lanes, int D>
-  BOIDS_HD static void add(Sums<Real, Lanes, D>& sums, int lane, const Real (&d)[D], Real d2,
-                           const Boid<Real, D>& other, const StepParams<Real>& p, bool seen) {
-    const bool near = seen & (d2 <= p.radius_sq);
-    const bool pushes = near & (d2 < p.separation_sq) & (d2 > Real(kSteeringTiny));
-    sums.template add<false>(lane, d, d2, other.velocity, near, pushes);
+  template <typename S, typename V, typename M, typename Real, int D>
+  BOIDS_HD BOIDS_INLINE static void add(S& sums, const V (&d)[D], V d2, const Boid<Real, D>& other,
+                                        const StepParams<Real>& p, M seen) {
+    const M near = seen & (d2 <= p.radius_sq);
+    const M pushes = both(near, M((d2 < p.separation_sq) & (d2 > Real(kSteeringTiny))));
+    sums.template add<false>(d, d2, other.velocity, near, pushes);
   }
 
   // The new velocity, with selects rather than branches so that a block's lanes vectorise.

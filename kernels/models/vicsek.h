@@ -14,11 +14,50 @@
 
 namespace boids::kernels {
 
+#if !defined(__CUDACC__)
+template <typename Real, int Lanes, int D>
+struct HeadingPack;
+#endif
+
+// What the particles of a block have seen: how many neighbours, the sum of their velocities.
 template <typename Real, int Lanes, int D>
 struct HeadingSums {
+#if !defined(__CUDACC__)
+  using Pack = HeadingPack<Real, Lanes, D>;
+#endif
   int count[Lanes];
   Real velocity[D][Lanes];
+
+  BOIDS_HD BOIDS_INLINE void add(int lane, const Real (&v)[D], bool near) {
+    count[lane] += static_cast<int>(near);
+    for (int a = 0; a < D; ++a) velocity[a][lane] += near ? v[a] : Real(0);
+  }
 };
+
+#if !defined(__CUDACC__)
+// HeadingSums as vectors of the lanes (kernels/lane_pack.h). A sum starts at the particle's
+// own velocity, which may hold a -0, so a velocity adds a selected 0 as the lanes' loop does.
+template <typename Real, int Lanes, int D>
+struct HeadingPack {
+  using V = typename PackOf<Real, Lanes>::Values;
+  using M = typename PackOf<Real, Lanes>::Mask;
+  M count;
+  V velocity[D];
+
+  BOIDS_INLINE void load(const HeadingSums<Real, Lanes, D>& s) {
+    count = load_lanes<M>(s.count);
+    for (int a = 0; a < D; ++a) velocity[a] = load_lanes<V>(s.velocity[a]);
+  }
+  BOIDS_INLINE void store(HeadingSums<Real, Lanes, D>& s) const {
+    store_lanes(count, s.count);
+    for (int a = 0; a < D; ++a) store_lanes(velocity[a], s.velocity[a]);
+  }
+  BOIDS_INLINE void add(const Real (&v)[D], M near) {
+    count = near ? count + 1 : count;
+    for (int a = 0; a < D; ++a) velocity[a] = velocity[a] + (near ? splat<V>(v[a]) : V{});
+  }
+};
+#endif
 
 struct Vicsek {
   template <typename Real, int Lanes, int D>
@@ -31,12 +70,11 @@ struct Vicsek {
     for (int a = 0; a < D; ++a) sums.velocity[a][lane] = self.velocity[a];
   }
 
-  template <typename Real, int Lanes, int D>
-  BOIDS_HD static void add(Sums<Real, Lanes, D>& sums, int lane, const Real (&)[D], Real d2,
-                           const Boid<Real, D>& other, const StepParams<Real>& p, bool seen) {
-    const bool near = seen & (d2 < p.radius_sq);
-    sums.count[lane] += static_cast<int>(near);
-    for (int a = 0; a < D; ++a) sums.velocity[a][lane] += near ? other.velocity[a] : Real(0);
+  template <typename S, typename V, typename M, typename Real, int D>
+  BOIDS_HD BOIDS_INLINE static void add(S& sums, const V (&)[D], V d2, const Boid<Real, D>& other,
+                                        const StepParams<Real>& p, M seen) {
+    const M near = seen & (d2 < p.radius_sq);
+    sums.add(other.velocity, near);
   }
 
   // The new velocity: speed V along the neighbours' mean heading (one's own where the headings

@@ -1,0 +1,72 @@
+// A block's lanes as one vector register (CPU threads only): GCC's vector extensions, in which
+// `m ? a : b` selects lane by lane and `near ? sum + x : sum` is one masked addition. The lane
+// loops of kernels/rules.h update a sum as `sum += near ? x : 0`, which a compiler must keep
+// as an addition of 0 and a masked addition (x + 0 is not x for x = -0), and that is a third of
+// the hashed step's candidate loop (bench/candidate_loop.cpp). A model's rules are written
+// once, over values that are either one lane's numbers or such vectors; only how a sum is
+// updated has a form of each (NeighbourSums and NeighbourPack, kernels/rules.h).
+#pragma once
+
+#if !defined(__CUDACC__)
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/host_device.h"
+
+namespace boids::kernels {
+
+// Lanes of Real as one vector, and its mask: lanes of an integer of Real's width, all bits set
+// where true.
+template <typename Real, int Lanes>
+struct PackOf {
+  using Int = std::conditional_t<sizeof(Real) == 4, std::int32_t, std::int64_t>;
+  typedef Real Values __attribute__((vector_size(sizeof(Real) * Lanes)));
+  typedef Int Mask __attribute__((vector_size(sizeof(Real) * Lanes)));
+};
+
+// x in every lane, bit for bit (x - 0 keeps a -0, where 0 + x would not).
+template <typename V, typename Real>
+BOIDS_INLINE V splat(Real x) {
+  return x - V{};
+}
+
+// The torus's shortest offset (wrap_delta, kernels/world.h) in every lane.
+template <typename V, typename Real>
+BOIDS_INLINE V wrap_lanes(V d, Real side, Real half) {
+  const V zero{}, full = splat<V>(side);
+  const V shift = (d > half ? full : zero) - (d < -half ? full : zero);
+  return d - shift;
+}
+
+// in_view (kernels/rules.h) in every lane: the sign of a zero `along` changes no comparison.
+template <typename V, typename Real, int D>
+BOIDS_INLINE auto in_view_lanes(const V (&d)[D], V d2, const V (&v)[D], Real signed_cos_sq) {
+  const V along = dot(d, v);
+  const V magnitude = along < Real(0) ? -along : along;
+  return along * magnitude >= (signed_cos_sq * length_sq(v)) * d2;
+}
+
+// Lane by lane, from and to the arrays of a block (one array entry per lane).
+template <typename V, typename T, int Lanes>
+BOIDS_INLINE V load_lanes(const T (&from)[Lanes]) {
+  V v;
+  if constexpr (sizeof(V) == sizeof(from)) {
+    __builtin_memcpy(&v, from, sizeof v);
+  } else {
+    for (int lane = 0; lane < Lanes; ++lane) v[lane] = from[lane];
+  }
+  return v;
+}
+template <typename V, typename T, int Lanes>
+BOIDS_INLINE void store_lanes(const V& v, T (&to)[Lanes]) {
+  if constexpr (sizeof(V) == sizeof(to)) {
+    __builtin_memcpy(to, &v, sizeof v);
+  } else {
+    for (int lane = 0; lane < Lanes; ++lane) to[lane] = static_cast<T>(v[lane]);
+  }
+}
+
+}  // namespace boids::kernels
+
+#endif
