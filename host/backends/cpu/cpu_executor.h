@@ -114,6 +114,9 @@ class CpuExecutor : public HostMemory {
     if (!cpu::nearly_sorted(keys, count)) return false;
     const int parts = sort_parts(count);
     const kernels::index_t room = list_room(count, parts);
+    // The lists take room the cell starts leave: with both, the index stays within 4 bytes a
+    // boid beside the state, ids, keys and permutation (at most 48 bytes a float boid).
+    if (std::uint64_t{room} * static_cast<std::uint64_t>(parts) + cells + 1 > count) return false;
     listed_.resize(static_cast<std::size_t>(parts) * room);
     return cpu::counting_sort(keys, move, cell_start, count, cells,
                               sort_work(parts, listed_.data(), room));

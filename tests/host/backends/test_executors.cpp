@@ -388,7 +388,7 @@ TEST(CountingSort, MovesNearlySortedKeysStraightToTheirPlaces) {
   omp_set_num_threads(threads);
 }
 
-TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrAListOutgrowsItsRoom) {
+TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrTheListsHaveNoRoom) {
   std::mt19937 rng(17);
   const index_t cells = 90000, count = 300000;
   std::vector<index_t> shuffled(count);
@@ -413,6 +413,12 @@ TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrAListOutgrowsItsRoo
         << name << ": something was moved";
     expect_sorted(keys, cells, cpu_sort(keys, cells), std::string(name) + ", sorted instead");
   }
+  // As many cells as keys: the lists would take the index past 4 bytes a boid.
+  std::mt19937 rng_full(19);
+  const std::vector<index_t> full = nearly_sorted_keys(count, count, rng_full);
+  bool moved = true;
+  cpu_sort_moving(full, count, moved);
+  EXPECT_FALSE(moved) << "no room beside the cell starts";
   omp_set_num_threads(threads);
 }
 
