@@ -16,6 +16,16 @@
 
 namespace boids::kernels {
 
+// Whether the hashed step's CPU blocks gather as vectors: with AVX-512's mask registers a
+// selected update is one instruction. With AVX2 it is a blend, and in float the vectors took
+// 1.3 times as long as the lane loops (boids-candidate-loop built for x86-64-v3), so such
+// builds keep the lane loops.
+#if defined(__AVX512F__)
+inline constexpr bool kGatherAsVectors = true;
+#else
+inline constexpr bool kGatherAsVectors = false;
+#endif
+
 // Lanes of Real as one vector, and its mask: lanes of an integer of Real's width, all bits set
 // where true.
 template <typename Real, int Lanes>
