@@ -9,9 +9,9 @@
 // Both must give the same bits (a sum that starts at +0 never becomes -0, so adding a selected
 // +0 is skipping the addition); the program exits non-zero where they do not.
 //
-// Blocks as a 2D line block meets them at the seed's density: a vector register's lanes (16
-// floats with AVX-512, 8 with AVX2) along a line of cells, 56 candidates around them in cell
-// order.
+// Blocks as a 2D line block meets them at the seed's density: the cpu backend's lanes
+// (CpuExecutor::hashed_lanes) along a line of cells, 56 candidates around them in cell order
+// (a block of 8 meets about 31; what is timed is the loop, a candidate at a time).
 //
 //   boids-candidate-loop [--blocks N] [--rounds N]
 #include <algorithm>
@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "host/backends/cpu/cpu_executor.h"
 #include "kernels/models/boids.h"
 
 namespace {
@@ -38,14 +39,8 @@ constexpr int kCandidates = 56;  // a line block's candidates in 2D at the seed'
 constexpr int kSelfAt = 20;      // where a block's own boids lie among its candidates
 volatile double sink;            // a sum of every timed block, so that none is skipped
 
-// A vector register's worth, as the cpu backend's blocks hold (CpuExecutor::hashed_lanes).
-#if defined(__AVX512F__)
-constexpr int kVectorBytes = 64;
-#else
-constexpr int kVectorBytes = 32;
-#endif
 template <typename Real>
-constexpr int kLanes = kVectorBytes / sizeof(Real);
+constexpr int kLanes = boids::CpuExecutor::hashed_lanes<Real, 2>;
 
 template <typename Real>
 struct Sums {  // a block's sums, as the kernels lay them out

@@ -69,7 +69,7 @@ void hashed_batch_step(Executor& exec, CellIndex<Real, D>& x, const BatchFlocks<
                        index_t cells, index_t blocks, std::uint64_t step) {
   build_cell_index(exec, x, BatchCellKeys<Real, D>{flocks, x.boids, x.keys, x.order}, cells,
                    /*carry_ids=*/true);
-  using Block = BatchedStepBlock<Model, Real, Executor::template hashed_lanes<Real>, D>;
+  using Block = BatchedStepBlock<Model, Real, Executor::template hashed_lanes<Real, D>, D>;
   exec.for_each(blocks,
                 Block{flocks, x.sorted, x.ids, x.boids, x.cell_start, x.keys, x.order, step});
   x.keys_ready = true;

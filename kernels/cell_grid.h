@@ -15,11 +15,9 @@ namespace boids::kernels {
 template <typename Real, int D>
 struct CellGrid {
   static_assert(D == 2 || D == 3, "grids have two or three dimensions");
-  // The lines around a block of Extent lines along each axis but x (Extent^(D-1) lines: 1 for
-  // a line, 4 for a pencil of 2x2 lines in 3D), and the runs of keys they make (at most 2 a
+  // The lines around a line (itself among them), and the runs of keys they make (at most 2 a
   // line).
-  template <int Extent>
-  static constexpr int kLinesAround = D == 2 ? Extent + 2 : (Extent + 2) * (Extent + 2);
+  static constexpr int kLinesAround = D == 2 ? 3 : 9;
 
   index_t counts[D];    // cells along each axis: columns, rows (, layers)
   Real per_unit[D];     // counts[a] / side[a] (the world's)
@@ -59,8 +57,6 @@ struct CellGrid {
   // are narrow enough that every offset between them is shorter than half the world: then no
   // offset needs wrapping. Two cells of slack cover rounding at cell borders. Between walls,
   // and along a window, nothing ever wraps.
-  // `l` is the block's first line, and the block Extent lines along each axis but x.
-  template <int Extent = 1>
   BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, index_t l) const {
     if (!wraps) return true;
     bool inside = first_column >= 1 && last_column + 2 <= counts[0] &&
@@ -68,27 +64,14 @@ struct CellGrid {
     for (int a = 1; a < D; ++a) {
       const index_t c = l % counts[a], n = counts[a];
       l /= counts[a];
-      if (wraps_along(a)) inside = inside && c >= 1 && c + Extent + 1 <= n && 2 * (Extent + 4) <= n;
+      if (wraps_along(a)) inside = inside && c >= 1 && c + 2 <= n && 10 <= n;
     }
     return inside;
   }
 
-  // Whether blocks of Extent lines along each axis but x see every line around each of their
-  // lines in that line's own order (span_runs): always between walls; on the torus, where no
-  // axis has between 3 and Extent + 1 cells (too few to hold the block's lines around without
-  // repeating one, and enough that a line's own lines around start below it).
-  template <int Extent>
-  BOIDS_HD bool holds_blocks_of() const {
-    for (int a = 1; a < D; ++a) {
-      if (wraps_along(a) && counts[a] >= 3 && counts[a] < Extent + 2) return false;
-    }
-    return true;
-  }
-
   // The contiguous runs of keys that make up a block of cells.
-  template <int Extent = 1>
   struct Runs {
-    static constexpr int kMost = 2 * kLinesAround<Extent>;
+    static constexpr int kMost = 2 * kLinesAround;
     index_t first[kMost], last[kMost];
     int count = 0;
     BOIDS_HD void add(index_t first_key, index_t last_key) {
@@ -98,23 +81,21 @@ struct CellGrid {
     }
   };
 
-  // The runs of the cells around a span of columns [first_column, last_column] of the block of
-  // Extent lines along each axis but x from line `l`: columns first - 1 to last + 1 of the
-  // lines around it (one cell either way along each other axis, rows inside layers, in
-  // ascending order of the offset), each cell exactly once. On grids narrower than Extent + 2
-  // cells, or when the span covers the line, a whole line is one run; at the edges of the
-  // torus a line splits in two runs, and between walls the block is cut off. Where the grid
-  // holds_blocks_of<Extent>(), the lines around each line of the block come in its own order.
-  // (A list rather than a callback, so that the hot loops over it stay in one function.)
-  template <int Extent = 1>
-  BOIDS_HD Runs<Extent> span_runs(index_t first_column, index_t last_column, index_t l) const {
-    index_t around[D][Extent + 2];  // the coordinates around the block's along each axis but x
+  // The runs of the cells around a span of columns [first_column, last_column] of line `l`:
+  // columns first - 1 to last + 1 of the lines around it (one cell either way along each
+  // other axis, rows inside layers, in ascending order of the offset), each cell exactly once.
+  // On grids narrower than 3 cells, or when the span covers the line, a whole line is one
+  // run; at the edges of the torus a line splits in two runs, and between walls the block is
+  // cut off. (A list rather than a callback, so that the hot loops over it stay in one
+  // function.)
+  BOIDS_HD Runs span_runs(index_t first_column, index_t last_column, index_t l) const {
+    index_t around[D][3];  // the coordinates around the line's along each axis but x
     int around_count[D];
     for (int a = 1; a < D; ++a) {
-      around_count[a] = neighbours<Extent>(a, l % counts[a], around[a]);
+      around_count[a] = neighbours(a, l % counts[a], around[a]);
       l /= counts[a];
     }
-    Runs<Extent> runs;
+    Runs runs;
     const int layers = D == 3 ? around_count[D - 1] : 1;
     for (int z = 0; z < layers; ++z) {
       for (int y = 0; y < around_count[1]; ++y) {
@@ -130,7 +111,7 @@ struct CellGrid {
   template <typename Visit>
   BOIDS_HD void for_each_block_run(index_t key, Visit&& visit) const {
     const index_t c = key % counts[0];
-    const Runs<> runs = span_runs(c, c, key / counts[0]);
+    const Runs runs = span_runs(c, c, key / counts[0]);
     for (int r = 0; r < runs.count; ++r) visit(runs.first[r], runs.last[r]);
   }
 
@@ -145,16 +126,15 @@ struct CellGrid {
     return c < count ? c : count - 1;
   }
 
-  // The coordinates c - 1 to c + Extent along `axis`: wrapped on the torus (every one, in
-  // ascending order, on an axis of fewer than Extent + 2 cells), cut off at the walls and at a
+  // The coordinates c - 1 to c + 1 along `axis`: wrapped on the torus (every one, in
+  // ascending order, on an axis of fewer than 3 cells), cut off at the walls and at a
   // window's ends. Returns how many.
-  template <int Extent>
-  BOIDS_HD int neighbours(int axis, index_t c, index_t (&out)[Extent + 2]) const {
+  BOIDS_HD int neighbours(int axis, index_t c, index_t (&out)[3]) const {
     const index_t n = counts[axis];
     const bool around = wraps_along(axis);
     int count = 0;
-    for (index_t r = 0; r < Extent + 2; ++r) {
-      if (around && n < Extent + 2) {
+    for (index_t r = 0; r < 3; ++r) {
+      if (around && n < 3) {
         if (r < n) out[count++] = r;
       } else if (around) {
         out[count++] = (c + n - 1 + r) % n;
@@ -167,8 +147,7 @@ struct CellGrid {
 
   // The runs of the columns around [first_column, last_column] in the line starting at key
   // `line_key`.
-  template <int Extent>
-  BOIDS_HD void add_line_runs(Runs<Extent>& runs, index_t line_key, index_t first_column,
+  BOIDS_HD void add_line_runs(Runs& runs, index_t line_key, index_t first_column,
                               index_t last_column) const {
     const index_t columns = counts[0];
     if (columns < 3 || last_column - first_column + 3 >= columns) {

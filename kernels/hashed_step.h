@@ -1,6 +1,6 @@
 // The sorted-cell hash step: the cell index (kernels/cell_index.h: hash, sort, reorder, cell
 // starts), then each boid gathers its 3x3 block as 3 row runs, or its 3x3x3 block as 9
-// (HashedStepBlock; on CPU threads in 3D, PencilStep). The step also
+// (HashedStepBlock). The step also
 // keys the boids it moves, so the next index needs no pass of its own to hash them. Boids stay
 // in cell order between steps, so the next sort finds them nearly sorted and the step reads
 // neighbours from contiguous memory; an id array maps them back to input order.
@@ -11,15 +11,6 @@
 #include "kernels/cell_index.h"
 
 namespace boids::kernels {
-
-// The sorted boids of a block listed from a pencil of lines (PencilStep); a line's block holds
-// consecutive ones (ConsecutiveSlots, kernels/rules.h). Lanes from `active` on hold no boid.
-template <int Lanes>
-struct ListedSlots {
-  index_t at[Lanes];
-  int active = 0;
-  BOIDS_HD index_t operator[](int lane) const { return at[lane]; }
-};
 
 // Steps a block of `Lanes` consecutive sorted boids. The boids of a block that share a line
 // of cells (a row; in 3D, a row of a layer) gather together from the cells around their span
@@ -55,26 +46,25 @@ struct HashedStepBlock {
       const index_t line = grid.line(sorted[first].position);
       index_t end = first + 1;
       while (end < block_end && grid.line(sorted[end].position) == line) ++end;
-      step_lanes<1>(ConsecutiveSlots{first, static_cast<int>(end - first)},
-                    grid.column(sorted[first].position[0]),
-                    grid.column(sorted[end - 1].position[0]), line);
+      step_lanes(ConsecutiveSlots{first, static_cast<int>(end - first)},
+                 grid.column(sorted[first].position[0]), grid.column(sorted[end - 1].position[0]),
+                 line);
       first = end;
     }
   }
 
-  // Steps the sorted boids in `slots`, all in columns [first_column, last_column] of the block
-  // of Extent lines along each axis but x from line `line` (each boid's lines around are
-  // gathered in their own order: see CellGrid::span_runs).
-  template <int Extent, typename Slots>
+  // Steps the sorted boids in `slots`, all in columns [first_column, last_column] of line
+  // `line`.
+  template <typename Slots>
   BOIDS_HD void step_lanes(const Slots& slots, index_t first_column, index_t last_column,
                            index_t line) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     LaneBoids<Real, Lanes, D> self;
     Sums sums;
     start_lanes<Model>(sorted, slots, self, sums);
-    const bool wraps = !grid.template spans_without_wrap<Extent>(first_column, last_column, line);
+    const bool wraps = !grid.spans_without_wrap(first_column, last_column, line);
     with_pair_flags(wraps, p.limited_view, [&](auto flags) BOIDS_LAMBDA_INLINE {
-      gather<decltype(flags), Extent>(sums, self, slots, first_column, last_column, line, p);
+      gather<decltype(flags)>(sums, self, slots, first_column, last_column, line, p);
     });
     with_extras(p, [&](auto extras) BOIDS_LAMBDA_INLINE {
       advance_all<decltype(extras)>(sums, self, slots, p);
@@ -124,11 +114,11 @@ struct HashedStepBlock {
   }
 
   // Adds the candidates around the span to every lane but the boid itself.
-  template <typename F, int Extent, typename Slots>
+  template <typename F, typename Slots>
   BOIDS_HD BOIDS_INLINE void gather(Sums& sums, const LaneBoids<Real, Lanes, D>& self,
                                     const Slots& slots, index_t first_column, index_t last_column,
                                     index_t line, const StepParams<Real>& p) const {
-    const auto runs = grid.template span_runs<Extent>(first_column, last_column, line);
+    const auto runs = grid.span_runs(first_column, last_column, line);
 #if !defined(__CUDACC__)
     if constexpr (Lanes > 1 && kGatherAsVectors) {
       gather_lanes<F>(sums, self, slots, runs, p);
@@ -181,83 +171,18 @@ struct HashedStepBlock {
 #endif
 };
 
-// The cpu backend's step of a box. A block of 16 boids of one line of cells gathers from the
-// 9 lines around it: at the seed's mean neighbour count, about 140 candidates, 5 times what
-// each lane needs. A block from a pencil of 2x2 lines spans a quarter of the columns and
-// gathers from 16 lines: about 110, and the step takes 10 % less time. (With 8 lanes, the
-// line block's runs are short already, and the pencil's listing of its boids costs more
-// than it saves.) Each task steps one pencil, in blocks of Lanes boids taken column by column
-// across its lines; pencils hold uneven numbers of boids. Every lane still adds its own
-// candidates in its own order, so the flight is the line blocks' and the GPU's, bit for bit.
-template <typename Model, typename Real, int Lanes>
-struct PencilStep {
-  static constexpr const char* kStage = stage::kStep;
-  static constexpr int kExtent = 2;  // lines of a pencil along y and along z
-  static constexpr int kLeastLanes = 16;
-  HashedStepBlock<Model, Real, Lanes, 3> step;
-
-  static index_t pencils_along(index_t cells) { return (cells + kExtent - 1) / kExtent; }
-  static index_t pencils_for(const CellGrid<Real, 3>& g) {
-    return pencils_along(g.counts[1]) * pencils_along(g.counts[2]);
-  }
-
-  BOIDS_HD void operator()(index_t pencil) const {
-    const CellGrid<Real, 3>& g = step.grid;
-    const index_t columns = g.counts[0], rows = g.counts[1], layers = g.counts[2];
-    const index_t row = pencil % pencils_along(rows) * kExtent;
-    const index_t layer = pencil / pencils_along(rows) * kExtent;
-    index_t line_keys[kExtent * kExtent];  // the first key of each line of the pencil
-    int lines = 0;
-    for (index_t z = layer; z < min_of(layer + kExtent, layers); ++z) {
-      for (index_t y = row; y < min_of(row + kExtent, rows); ++y) {
-        line_keys[lines++] = (z * rows + y) * columns;
-      }
-    }
-    const index_t base_line = layer * rows + row;
-    ListedSlots<Lanes> slots;
-    index_t first_column = 0, last_column = 0;
-    for (index_t c = 0; c < columns; ++c) {
-      for (int l = 0; l < lines; ++l) {
-        const index_t end = step.cell_start[line_keys[l] + c + 1];
-        for (index_t j = step.cell_start[line_keys[l] + c]; j < end; ++j) {
-          if (slots.active == 0) first_column = c;
-          last_column = c;
-          slots.at[slots.active++] = j;
-          if (slots.active == Lanes) flush(slots, first_column, last_column, base_line);
-        }
-      }
-    }
-    if (slots.active > 0) flush(slots, first_column, last_column, base_line);
-  }
-
- private:
-  BOIDS_HD void flush(ListedSlots<Lanes>& slots, index_t first_column, index_t last_column,
-                      index_t base_line) const {
-    for (int lane = slots.active; lane < Lanes; ++lane) slots.at[lane] = slots.at[slots.active - 1];
-    step.template step_lanes<kExtent>(slots, first_column, last_column, base_line);
-    slots.active = 0;
-  }
-};
-
 // One hashed step. `Executor` runs index-parallel functors and builds the cell index (see
-// build_cell_index); Executor::hashed_lanes<Real> is the boids per block of the step (1 on a
+// build_cell_index); Executor::hashed_lanes<Real, D> is the boids per block of the step (1 on a
 // GPU). The step writes the moved boids over the state in cell order, and their keys and the
 // identity into the index's spare arrays, ready for the next sort.
 template <typename Model, typename Real, int D, typename Executor>
 void hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                  const StepParams<Real>& params) {
   build_cell_index(exec, x, grid, /*carry_ids=*/true);
-  constexpr int kLanes = Executor::template hashed_lanes<Real>;
+  constexpr int kLanes = Executor::template hashed_lanes<Real, D>;
   using Step = HashedStepBlock<Model, Real, kLanes, D>;
   const Step step{x.sorted, x.ids, x.boids, x.cell_start, grid, params, x.count, x.keys, x.order};
   x.keys_ready = true;
-  if constexpr (D == 3 && kLanes >= PencilStep<Model, Real, kLanes>::kLeastLanes) {
-    using Pencils = PencilStep<Model, Real, kLanes>;
-    if (grid.template holds_blocks_of<Pencils::kExtent>()) {
-      exec.for_each_uneven(Pencils::pencils_for(grid), Pencils{step});
-      return;
-    }
-  }
   exec.for_each(Step::blocks_for(x.count), step);
 }
 

@@ -146,9 +146,8 @@ struct LaneOf {
   }
 };
 
-// Which boid each lane of a block holds: `active` consecutive boids from `first` (the hashed
-// step's pencils list theirs: ListedSlots in kernels/hashed_step.h). Lanes from `active` on
-// hold no boid.
+// Which boid each lane of a block holds: `active` consecutive boids from `first`. Lanes from
+// `active` on hold no boid.
 struct ConsecutiveSlots {
   index_t first;
   int active;

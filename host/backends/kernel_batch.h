@@ -28,7 +28,7 @@ class KernelBatch final : public FlockBatch {
   using Buffer = typename Executor::template Buffer<T>;
   // The step's blocks, for counting them (they do not depend on the model).
   using Step =
-      kernels::HashedStepBlock<kernels::Boids, Real, Executor::template hashed_lanes<Real>, D>;
+      kernels::HashedStepBlock<kernels::Boids, Real, Executor::template hashed_lanes<Real, D>, D>;
 
   template <typename... ExecutorArgs>
   KernelBatch(const std::vector<SimulationConfig>& configs, const std::vector<FlockState>& initial,

@@ -31,7 +31,7 @@ namespace boids::test_support {
 class GpuPathExecutor : public HostMemory {
  public:
   static constexpr bool kHostMemory = false;  // as a GPU's: reached by upload and download
-  template <typename Real>
+  template <typename Real, int D>
   static constexpr int hashed_lanes = 1;
 
   std::string device() const { return "CPU threads on the GPU's path"; }

@@ -27,9 +27,18 @@ class CpuExecutor : public HostMemory {
   static constexpr int kVectorBytes = 32;
 #endif
 
-  // Boids per block of the hashed step: one vector register's worth.
-  template <typename Real>
-  static constexpr int hashed_lanes = kVectorBytes / sizeof(Real);
+  // Boids per block of the hashed step. A block gathers every candidate around its span of
+  // cells for each of its lanes, so a narrower block tests fewer pairs in all, until what a
+  // block costs whatever its width (its runs, its move) takes over. AVX-512 on Zen 4 takes a
+  // 512-bit operation in two halves, a lane costing the same at any width, and there a block
+  // of 8 floats stepped 1.1 (2D) and 1.3 (3D) times as fast as one of 16; 4 doubles 1.17
+  // times as fast as 8 in 3D, whose blocks gather from 9 lines of cells, but 1.2 times as
+  // slow in 2D, from 3; blocks of 16 floats from pencils of 2x2 lines lost in 3D too
+  // (bench/results/README.md). Where 512-bit units run at full width, 16 floats may win:
+  // unmeasured. With AVX2, one register's worth.
+  template <typename Real, int D>
+  static constexpr int hashed_lanes = sizeof(Real) == 4 ? 8
+                                                        : (kVectorBytes == 64 && D == 2 ? 8 : 4);
 
   // Boids per block of the naive step: a few vector registers' worth.
   template <typename Real>
@@ -59,16 +68,6 @@ class CpuExecutor : public HostMemory {
     const auto timer = stage_timer(kernels::stage_of<Functor>());
     const auto n = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
-  }
-
-  // As for_each, for items of uneven cost (the pencils of a box's hashed step): threads take
-  // them one at a time.
-  template <typename Functor>
-  void for_each_uneven(kernels::index_t count, const Functor& functor) const {
-    const auto timer = stage_timer(kernels::stage_of<Functor>());
-    const auto n = static_cast<std::int64_t>(count);
-#pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t i = 0; i < n; ++i) functor(static_cast<kernels::index_t>(i));
   }
 

@@ -43,7 +43,7 @@ class CudaExecutor {
   static constexpr int kThreadsPerBlock = 256;
 
   // One boid per thread in the hashed step.
-  template <typename Real>
+  template <typename Real, int D>
   static constexpr int hashed_lanes = 1;
 
   explicit CudaExecutor(std::string device_name);

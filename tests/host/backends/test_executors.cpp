@@ -21,7 +21,6 @@
 #include "host/core/simulation.h"
 #include "host/model/initial_state.h"
 #include "tests/support/gpu_path_executor.h"
-#include "tests/support/sixteen_lane_executor.h"
 #include "tests/support/test_support.h"
 
 namespace boids {
@@ -32,7 +31,6 @@ using test_support::bit_identical;
 using test_support::GpuPathExecutor;
 using test_support::make_state;
 using test_support::random_state;
-using test_support::SixteenLaneExecutor;
 
 struct NamedFlock {
   std::string name;
@@ -156,11 +154,10 @@ TEST_P(GpuPathTest, NaiveTilesCoverEveryPairOnce) {
   }
 }
 
-// Boxes whose pencils meet every case: an odd number of lines (the last pencil one line
-// wide), four rows on the torus (every pencil wraps), three layers (too few: the step keeps
-// its line blocks), one or two cells (a pencil holds them all), walls, a cone of view and
-// spheres, dense and flocked neighbourhoods.
-std::vector<NamedFlock> pencil_boxes() {
+// Boxes whose line blocks meet every case: an odd number of lines, four rows on the torus
+// (every block's lines around wrap), three layers, one or two cells, walls, a cone of view
+// and spheres, dense and flocked neighbourhoods.
+std::vector<NamedFlock> boxes() {
   std::vector<NamedFlock> f;
   for (const NamedFlock& box : flocks()) {
     if (box.params.dimensions == 3) f.push_back(box);
@@ -192,21 +189,21 @@ std::vector<NamedFlock> pencil_boxes() {
 }
 
 template <typename Real>
-void expect_pencils_step_as_the_gpu(const NamedFlock& f) {
+void expect_box_steps_as_the_gpu(const NamedFlock& f) {
   const SimulationConfig config{Backend::kCpu, Method::kHashed,
                                 sizeof(Real) == 4 ? Precision::kFloat : Precision::kDouble,
                                 f.params};
-  const auto pencils = make_kernel_simulation<Real, 3, SixteenLaneExecutor>(config, f.state);
+  const auto cpu = make_kernel_simulation<Real, 3, CpuExecutor>(config, f.state);
   const auto gpu = make_kernel_simulation<Real, 3, GpuPathExecutor>(config, f.state);
-  pencils->step(8);
+  cpu->step(8);
   gpu->step(8);
-  EXPECT_TRUE(bit_identical(pencils->state(), gpu->state())) << f.name;
+  EXPECT_TRUE(bit_identical(cpu->state(), gpu->state())) << f.name;
 }
 
-TEST(Pencils, StepBoxesAsTheGpusPathDoes) {
-  for (const NamedFlock& f : pencil_boxes()) {
-    expect_pencils_step_as_the_gpu<float>(f);
-    expect_pencils_step_as_the_gpu<double>(f);
+TEST(Boxes, StepAsTheGpusPathDoes) {
+  for (const NamedFlock& f : boxes()) {
+    expect_box_steps_as_the_gpu<float>(f);
+    expect_box_steps_as_the_gpu<double>(f);
   }
 }
 
