@@ -120,7 +120,7 @@ struct HashedStepBlock {
                                     index_t line, const StepParams<Real>& p) const {
     const auto runs = grid.span_runs(first_column, last_column, line);
 #if !defined(__CUDACC__)
-    if constexpr (Lanes > 1 && kGatherAsVectors) {
+    if constexpr (Lanes > 1 && kGatherAsVectors<Real>) {
       gather_lanes<F>(sums, self, slots, runs, p);
       return;
     }

@@ -16,14 +16,17 @@
 
 namespace boids::kernels {
 
-// Whether the hashed step's CPU blocks gather as vectors: with AVX-512's mask registers a
-// selected update is one instruction. With AVX2 it is a blend, and in float the vectors took
-// 1.3 times as long as the lane loops (boids-candidate-loop built for x86-64-v3), so such
-// builds keep the lane loops.
+// Whether the hashed step's CPU blocks of Real gather as vectors: with AVX-512's mask
+// registers a selected update is one instruction. With AVX2 it is a blend: in float the
+// vectors took 1.3 times as long as the lane loops (boids-candidate-loop built for
+// x86-64-v3), so float keeps the lane loops there; in double the whole step took 0.71 times
+// as long in 2D and 0.60 in 3D (bench/results/README.md).
 #if defined(__AVX512F__)
+template <typename Real>
 inline constexpr bool kGatherAsVectors = true;
 #else
-inline constexpr bool kGatherAsVectors = false;
+template <typename Real>
+inline constexpr bool kGatherAsVectors = sizeof(Real) == 8;
 #endif
 
 // Lanes of Real as one vector, and its mask: lanes of an integer of Real's width, all bits set
