@@ -64,7 +64,7 @@ struct CellGrid {
     for (int a = 1; a < D; ++a) {
       const index_t c = l % counts[a], n = counts[a];
       l /= counts[a];
-      if (wraps_along(a)) inside = inside && c >= 1 && c + 2 <= n && 10 <= n;
+      if (wraps_along(a)) inside = inside && c >= 1 && c + 2 <= n && 2 * (3 + 2) <= n;
     }
     return inside;
   }

@@ -55,8 +55,7 @@ struct HashedStepBlock {
 
   // Steps the sorted boids in `slots`, all in columns [first_column, last_column] of line
   // `line`.
-  template <typename Slots>
-  BOIDS_HD void step_lanes(const Slots& slots, index_t first_column, index_t last_column,
+  BOIDS_HD void step_lanes(const ConsecutiveSlots& slots, index_t first_column, index_t last_column,
                            index_t line) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     LaneBoids<Real, Lanes, D> self;
@@ -74,9 +73,10 @@ struct HashedStepBlock {
  private:
   // Moves the boids in `slots` (kernels/advance.h) and keys them for the next sort. With the
   // extras, the world's terms come first, from the obstacles near the block only.
-  template <typename E, typename Slots>
+  template <typename E>
   BOIDS_HD BOIDS_INLINE void advance_all(const Sums& sums, const LaneBoids<Real, Lanes, D>& self,
-                                         const Slots& slots, const StepParams<Real>& step) const {
+                                         const ConsecutiveSlots& slots,
+                                         const StepParams<Real>& step) const {
     StepParams<Real> p = step;
     Obstacle<Real> near[Lanes > 1 ? kNearObstacles : 1];
     if (E::kAny && Lanes > 1 && p.obstacle_count > 0) narrow_to_block(p, self, near);
@@ -114,10 +114,11 @@ struct HashedStepBlock {
   }
 
   // Adds the candidates around the span to every lane but the boid itself.
-  template <typename F, typename Slots>
+  template <typename F>
   BOIDS_HD BOIDS_INLINE void gather(Sums& sums, const LaneBoids<Real, Lanes, D>& self,
-                                    const Slots& slots, index_t first_column, index_t last_column,
-                                    index_t line, const StepParams<Real>& p) const {
+                                    const ConsecutiveSlots& slots, index_t first_column,
+                                    index_t last_column, index_t line,
+                                    const StepParams<Real>& p) const {
     const auto runs = grid.span_runs(first_column, last_column, line);
 #if !defined(__CUDACC__)
     if constexpr (Lanes > 1 && kGatherAsVectors<Real>) {
@@ -143,9 +144,9 @@ struct HashedStepBlock {
 #if !defined(__CUDACC__)
   // gather on CPU threads: the block's lanes as vectors (kernels/lane_pack.h), its sums as a
   // Pack of them, each candidate added to every lane at once.
-  template <typename F, typename Slots, typename Runs>
+  template <typename F, typename Runs>
   BOIDS_INLINE void gather_lanes(Sums& sums, const LaneBoids<Real, Lanes, D>& self,
-                                 const Slots& slots, const Runs& runs,
+                                 const ConsecutiveSlots& slots, const Runs& runs,
                                  const StepParams<Real>& p) const {
     using V = typename PackOf<Real, Lanes>::Values;
     using M = typename PackOf<Real, Lanes>::Mask;
