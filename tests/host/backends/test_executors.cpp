@@ -47,8 +47,8 @@ FlockParams world_of(double world, double radius) {
 
 // Flocks that take every branch of the pipelines: dense and flocked neighbourhoods, a sparse
 // flock (one cell per boid at most), clumps with long stretches of empty cells between them,
-// grids of one and two cells per axis, and partial tiles of the naive kernel; in 2D and in
-// boxes.
+// grids of one and two cells per axis, and partial tiles of the naive kernel; every model, a
+// field of view and noise; in 2D and in boxes.
 const std::vector<NamedFlock>& flocks() {
   static const std::vector<NamedFlock> all = [] {
     std::vector<NamedFlock> f;
@@ -62,6 +62,14 @@ const std::vector<NamedFlock>& flocks() {
     f.push_back({"sparse", sparse, random_state(1500, 3000, 0, 0, 3)});
     const FlockParams clumps = world_of(2000, 10);
     f.push_back({"clumped", clumps, random_state(1500, 2000, 6, 12, 4)});
+    FlockParams steering = dense;  // the other models, each with a variant of its own
+    steering.model = Model::kSteering;
+    steering.fov = 270;
+    f.push_back({"steering-fov", steering, make_initial_state(1900, 10, steering)});
+    FlockParams vicsek = dense;
+    vicsek.model = Model::kVicsek;
+    vicsek.noise = 0.5;
+    f.push_back({"vicsek-noise", vicsek, make_initial_state(1900, 11, vicsek)});
     const FlockParams one = world_of(100, 60);
     f.push_back({"1-cell", one, make_initial_state(300, 5, one)});
     const FlockParams two = world_of(100, 40);
