@@ -12,6 +12,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -26,6 +27,15 @@ struct Result {
   int code = -1;
   std::string out, err;
 };
+
+// Whether a --plot failed only because the Python that boids runs has no matplotlib (a machine
+// without scripts/install-deps's plot group, such as a GPU machine a build was carried to),
+// which boids reports; said on the test's output, so a skip names its reason.
+inline bool plotting_unavailable(const Result& r) {
+  const bool missing = r.code != 0 && r.err.find("cannot import matplotlib") != std::string::npos;
+  if (missing) std::cout << "no plot checked: " << r.err;
+  return missing;
+}
 
 class CliFixture : public TestDirectory {
  protected:
