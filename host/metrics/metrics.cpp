@@ -449,9 +449,9 @@ FlockMetrics measure_flock_2d(const FlockState& state, const FlockParams& params
   m.groups = flocks.groups;
   m.largest_group = flocks.largest;
   m.mean_nn_distance = mean_nearest_neighbour_distance(state, params.world);
-  m.mean_neighbours = params.nearest > 0
-                          ? std::min(static_cast<double>(params.nearest), state.size() - 1.0)
-                          : mean_neighbour_count(state, params.radius, params.world);
+  m.mean_neighbours = params.nearest > 0 ? std::min(static_cast<double>(params.nearest),
+                                                    static_cast<double>(state.size()) - 1.0)
+                                         : mean_neighbour_count(state, params.radius, params.world);
   return m;
 }
 

@@ -72,7 +72,7 @@ void evade_direction(const FlockParams& p, const Particles& predators, const dou
   const double reach = p.effective_flee_radius(), top = p.effective_predator_speed();
   for (int a = 0; a < n; ++a) out[a] = 0;
   for (std::size_t k = 0; k < predators.size(); ++k) {
-    double q[3], d[3], away[3];
+    double q[3], d[3], away[3] = {};  // zeroed: GCC cannot see that n >= 1
     for (int a = 0; a < n; ++a) q[a] = coordinate(predators, k, a);
     const double distance = std::sqrt(offset_n(p, x, q, n, d));
     if (!(distance < reach)) continue;
