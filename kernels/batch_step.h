@@ -43,6 +43,7 @@ struct BatchInputIds {
 template <typename Model, typename Real, int Lanes, int D>
 struct BatchedStepBlock {
   static constexpr const char* kStage = stage::kStep;
+  static constexpr int kMinBlocksPerSm = HashedStepBlock<Model, Real, Lanes, D>::kMinBlocksPerSm;
   BatchFlocks<Real, D> flocks;
   const Boid<Real, D>* sorted;
   const index_t* ids;

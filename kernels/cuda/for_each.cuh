@@ -1,12 +1,26 @@
 // The one generic CUDA kernel: runs an index-parallel functor from kernels/ on a GPU.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/host_device.h"
 
 namespace boids::kernels::cuda {
 
+inline constexpr int kForEachThreads = 256;  // threads a block
+
+// How many blocks of kForEachThreads a functor needs at once on a multiprocessor: its
+// kMinBlocksPerSm where it names one, which caps its registers a thread (65,536 / (256 n)),
+// else 1, which leaves them to the compiler.
+template <typename F, typename = void>
+struct MinBlocksPerSm : std::integral_constant<int, 1> {};
+template <typename F>
+struct MinBlocksPerSm<F, std::void_t<decltype(F::kMinBlocksPerSm)>>
+    : std::integral_constant<int, F::kMinBlocksPerSm> {};
+
 template <typename Functor>
-__global__ void for_each_index(index_t count, Functor functor) {
+__global__ void __launch_bounds__(kForEachThreads, MinBlocksPerSm<Functor>::value)
+    for_each_index(index_t count, Functor functor) {
   const index_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) functor(i);
 }

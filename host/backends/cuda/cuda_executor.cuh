@@ -40,7 +40,7 @@ class CudaExecutor {
   template <typename T>
   using Buffer = CudaBuffer<T>;
   static constexpr bool kHostMemory = false;
-  static constexpr int kThreadsPerBlock = 256;
+  static constexpr int kThreadsPerBlock = kernels::cuda::kForEachThreads;
 
   // One boid per thread in the hashed step.
   template <typename Real, int D>
