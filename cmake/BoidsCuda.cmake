@@ -43,11 +43,12 @@ else()
   message(STATUS "boids: CUDA backend off (BOIDS_ENABLE_CUDA=OFF)")
 endif()
 
-# Per-precision CUDA code generation. No kernel fuses a multiply and an add: nvcc fuses where
-# it sees fit, differently in each kernel a rule is inlined into, so that with fusing a batch's
-# flock, a flock in a plane of a box and a part's measure each round otherwise than the flock
-# alone, the 2D step and the whole flock (seen on an H200). Unfused, every operation rounds on
-# its own, in every kernel alike, and naive double on a GPU matches the reference bit for bit.
+# Per-precision CUDA code generation for the flocks' units. No flock kernel fuses a multiply
+# and an add: nvcc fuses where it sees fit, differently in each kernel a rule is inlined into,
+# so that with fusing a batch's flock, a flock in a plane of a box and a part's measure each
+# round otherwise than the flock alone, the 2D step and the whole flock (seen on an H200).
+# Unfused, every operation rounds on its own, in every kernel alike, and naive double on a GPU
+# matches the reference bit for bit. (bench/gpu_limits.cu calls fma itself, to measure the peak.)
 # Float kernels divide and take square roots the fast way: they are validated to 1e-4.
 # The device optimisation BOIDS_CUDA_CHECK_ONLY asks for, on the target's CUDA units.
 function(boids_cuda_device_optimisation target)
