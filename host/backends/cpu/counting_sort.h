@@ -4,8 +4,10 @@
 // Each thread owns a range of cells and a chunk of the keys. It counts the keys of its chunk
 // that fall in its cells, and lists the others (their indices) for the threads that own them;
 // then it counts the keys the other threads listed for it, turns its counts into its cells'
-// starts, and places its boids in index order: the lists of the chunks before its own, its own
-// chunk, the lists of the chunks after it (so equal keys keep their input order). The hashed
+// ends in one pass (its total known beforehand from the others'), and places its boids from
+// the last to the first in input order (the lists of the chunks before its own, its own chunk,
+// the lists of the chunks after it), each at its cell's last free place: equal keys keep their
+// input order, and each cell's entry ends at its start, with no pass to shift it. The hashed
 // step leaves its boids in cell order, so their next keys are nearly sorted: when a sample of
 // the keys says so, a thread's cells start at the key that starts its chunk, and few keys are
 // ever listed. Otherwise (a first step, the naive method's metrics) the cells are split evenly,
@@ -89,10 +91,10 @@ inline bool counting_sort(const index_t* keys, const Place& place, index_t* cell
       return w.listed +
              (w.room > 0 ? static_cast<index_t>(q) * w.room : chunk_start(count, q, parts));
     };
-    // Calls visit(i) for each index in chunk q's list whose key this thread owns, in order.
+    // Calls visit(i) for each index in chunk q's list whose key this thread owns, backwards.
     const auto for_each_listed = [&](int q, auto&& visit) {
       const index_t* list = list_of(q);
-      for (index_t k = 0; k < w.listed_count[q]; ++k) {
+      for (index_t k = w.listed_count[q]; k-- > 0;) {
         if (mine(keys[list[k]])) visit(list[k]);
       }
     };
@@ -117,33 +119,37 @@ inline bool counting_sort(const index_t* keys, const Place& place, index_t* cell
     bool fits = true;  // the same for every thread
     for (int q = 0; q < parts; ++q) fits = fits && w.listed_count[q] <= room;
     if (fits) {
+      index_t total = end - begin - listed;  // the keys of this thread's cells
       for (int q = 0; q < parts; ++q) {
-        if (q != part) for_each_listed(q, [&](index_t i) { ++cell_start[keys[i]]; });
-      }
-      index_t total = 0;
-      for (index_t c = first; c < last; ++c) {
-        const index_t n = cell_start[c];
-        cell_start[c] = total;
-        total += n;
+        if (q != part) {
+          for_each_listed(q, [&](index_t i) {
+            ++cell_start[keys[i]];
+            ++total;
+          });
+        }
       }
       w.totals[part + 1] = total;
 #pragma omp barrier
-      index_t base = 0;
-      for (int p = 0; p <= part; ++p) base += w.totals[p];
-      for (index_t c = first; c < last; ++c) cell_start[c] += base;
-      // The starts serve as cursors, which leaves each at its cell's end; then they shift back.
-      const auto place_next = [&](index_t i) { place(i, cell_start[keys[i]]++); };
-      for (int q = 0; q < parts; ++q) {
+      // Each cell's entry becomes its end, a cursor that placing moves back to its start.
+      index_t cursor = 0;
+      for (int p = 0; p <= part; ++p) cursor += w.totals[p];
+      for (index_t c = first; c < last; ++c) {
+        cursor += cell_start[c];
+        cell_start[c] = cursor;
+      }
+      // Backwards through the input order (the lists of the chunks before this thread's, its
+      // own chunk, the lists after it), each key at its cell's last free place, so that equal
+      // keys keep their input order and each cursor ends where its cell starts.
+      const auto place_before = [&](index_t i) { place(i, --cell_start[keys[i]]); };
+      for (int q = parts - 1; q >= 0; --q) {
         if (q != part) {
-          for_each_listed(q, place_next);
+          for_each_listed(q, place_before);
           continue;
         }
-        for (index_t i = begin; i < end; ++i) {
-          if (mine(keys[i])) place_next(i);
+        for (index_t i = end; i-- > begin;) {
+          if (mine(keys[i])) place_before(i);
         }
       }
-      for (index_t c = last; c > first + 1; --c) cell_start[c - 1] = cell_start[c - 2];
-      if (first < last) cell_start[first] = base;
     } else if (part == 0) {
       overflowed = true;
     }

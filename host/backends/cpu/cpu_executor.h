@@ -103,7 +103,8 @@ class CpuExecutor : public HostMemory {
   // sorted, as every hashed step but the first leaves them: the sort moves each boid straight
   // to its place in cell order, move(from, to), so no permutation is written and read back.
   // The lists of keys in another thread's cells are then few; they go in a buffer of the
-  // executor's own, a 32nd of a chunk each, as the reordered state's buffer is being written.
+  // executor's own, at most a 32nd of a chunk each (list_room), as the reordered state's buffer
+  // is being written.
   // Returns false, having moved nothing, where the keys are not nearly sorted or a list
   // outgrows its room.
   template <typename Move>
@@ -112,10 +113,7 @@ class CpuExecutor : public HostMemory {
     const auto timer = stage_timer(kernels::stage::kSort);
     if (!cpu::nearly_sorted(keys, count)) return false;
     const int parts = sort_parts(count);
-    const kernels::index_t room = list_room(count, parts);
-    // The lists take room the cell starts leave: with both, the index stays within 4 bytes a
-    // boid beside the state, ids, keys and permutation (at most 48 bytes a float boid).
-    if (std::uint64_t{room} * static_cast<std::uint64_t>(parts) + cells + 1 > count) return false;
+    const kernels::index_t room = list_room(count, cells, parts);
     listed_.resize(static_cast<std::size_t>(parts) * room);
     return cpu::counting_sort(keys, move, cell_start, count, cells,
                               sort_work(parts, listed_.data(), room));
@@ -183,10 +181,18 @@ class CpuExecutor : public HostMemory {
                                  static_cast<int>(count / kMinKeysPerSortThread)}));
   }
   // Entries of each chunk's list in sort_cells_moving: a 32nd of the chunk (one thread lists
-  // nothing).
-  static kernels::index_t list_room(kernels::index_t count, int parts) {
+  // nothing), within the room the cell starts leave, so that the index stays within 4 bytes a
+  // boid beside the state, ids, keys and permutation (at most 48 bytes a float boid in 2D);
+  // but never fewer than kFewListed. In 3D at the seed's density the grid has a cell a boid
+  // and leaves none, and nearly sorted keys list only the few boids that crossed a thread's
+  // first cell: a few kilobytes more let the sort move the boids there too.
+  static constexpr kernels::index_t kFewListed = 1024;
+  static kernels::index_t list_room(kernels::index_t count, kernels::index_t cells, int parts) {
     if (parts == 1) return 1;
-    return std::max<kernels::index_t>(1, count / (32 * static_cast<kernels::index_t>(parts)));
+    const kernels::index_t left = count > cells + 1 ? count - cells - 1 : 0;
+    const auto n = static_cast<kernels::index_t>(parts);
+    return std::max<kernels::index_t>(1,
+                                      std::min(count / (32 * n), std::max(left / n, kFewListed)));
   }
   cpu::SortWork sort_work(int parts, kernels::index_t* listed, kernels::index_t room) {
     sort_counts_.assign(3 * static_cast<std::size_t>(parts) + 2, 0);

@@ -418,12 +418,30 @@ TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrTheListsHaveNoRoom)
         << name << ": something was moved";
     expect_sorted(keys, cells, cpu_sort(keys, cells), std::string(name) + ", sorted instead");
   }
-  // As many cells as keys: the lists would take the index past 4 bytes a boid.
-  std::mt19937 rng_full(19);
-  const std::vector<index_t> full = nearly_sorted_keys(count, count, rng_full);
+  // As many cells as keys, which leaves the lists only their few entries (CpuExecutor's
+  // kFewListed): the seamed keys outgrow them.
+  std::vector<index_t> seamed_full(count);
+  for (index_t i = 0; i < count; ++i) seamed_full[i] = i < count / 2 && i % 20 == 0 ? count - 1 : i;
   bool moved = true;
-  cpu_sort_moving(full, count, moved);
-  EXPECT_FALSE(moved) << "no room beside the cell starts";
+  cpu_sort_moving(seamed_full, count, moved);
+  EXPECT_FALSE(moved) << "seamed, as many cells as keys";
+  omp_set_num_threads(threads);
+}
+
+TEST(CountingSort, MovesNearlySortedKeysWhereTheCellsLeaveTheListsNoRoom) {
+  // A 3D flock at the seed's density has as many cells as boids: a few entries a list still
+  // hold what nearly sorted keys list.
+  std::mt19937 rng(19);
+  const index_t count = 300000;
+  const std::vector<index_t> keys = nearly_sorted_keys(count, count, rng);
+  const int threads = omp_get_max_threads();
+  for (const int t : {2, 3}) {
+    omp_set_num_threads(t);
+    bool moved = false;
+    const SortResult r = cpu_sort_moving(keys, count, moved);
+    ASSERT_TRUE(moved) << t << " threads";
+    expect_sorted(keys, count, r, std::to_string(t) + " threads, as many cells as keys");
+  }
   omp_set_num_threads(threads);
 }
 
