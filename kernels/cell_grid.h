@@ -62,8 +62,7 @@ struct CellGrid {
     bool inside = first_column >= 1 && last_column + 2 <= counts[0] &&
                   2 * (last_column - first_column + 5) <= counts[0];
     for (int a = 1; a < D; ++a) {
-      const index_t c = l % counts[a], n = counts[a];
-      l /= counts[a];
+      const index_t c = coordinate_of_line(l, a), n = counts[a];
       if (wraps_along(a)) inside = inside && c >= 1 && c + 2 <= n && 2 * (3 + 2) <= n;
     }
     return inside;
@@ -88,13 +87,11 @@ struct CellGrid {
   // run; at the edges of the torus a line splits in two runs, and between walls the block is
   // cut off. (A list rather than a callback, so that the hot loops over it stay in one
   // function.)
-  BOIDS_HD Runs span_runs(index_t first_column, index_t last_column, index_t l) const {
+  BOIDS_HD BOIDS_INLINE Runs span_runs(index_t first_column, index_t last_column, index_t l) const {
     index_t around[D][3];  // the coordinates around the line's along each axis but x
     int around_count[D];
-    for (int a = 1; a < D; ++a) {
-      around_count[a] = neighbours(a, l % counts[a], around[a]);
-      l /= counts[a];
-    }
+    for (int a = 1; a < D; ++a)
+      around_count[a] = neighbours(a, coordinate_of_line(l, a), around[a]);
     Runs runs;
     const int layers = D == 3 ? around_count[D - 1] : 1;
     for (int z = 0; z < layers; ++z) {
@@ -116,6 +113,13 @@ struct CellGrid {
   }
 
  private:
+  // A line's coordinate along `axis` (1 or 2): in 2D the line is the row, and in 3D the row
+  // and layer need one division, which the compiler shares between them.
+  BOIDS_HD BOIDS_INLINE index_t coordinate_of_line(index_t l, int axis) const {
+    if (D == 2) return l;
+    return axis == 1 ? l % counts[1] : l / counts[1];
+  }
+
   // Selects, not branches, so that a block's keys vectorise: NaN and negatives go to cell 0,
   // and the conversion never overflows (2^31 - 128 is exact in float and double, and beyond
   // any axis's cells).
