@@ -16,8 +16,8 @@ namespace boids::kernels {
 // of cells (a row; in 3D, a row of a layer) gather together from the cells around their span
 // of columns: a superset of each one's block of cells, in which the distance test rejects the
 // others. With one lane (a GPU thread per boid) that is exactly the boid's block; on CPU
-// threads the block's lanes are one vector with AVX-512 (kernels/lane_pack.h), else a loop
-// over the lanes that vectorises, each lane adding its candidates in sorted order.
+// threads the block's lanes are one vector (kernels/lane_pack.h), each lane adding its
+// candidates in sorted order.
 template <typename Model, typename Real, int Lanes, int D>
 struct HashedStepBlock {
   static constexpr const char* kStage = stage::kStep;
@@ -127,7 +127,7 @@ struct HashedStepBlock {
                                     const StepParams<Real>& p) const {
     const auto runs = grid.span_runs(first_column, last_column, line);
 #if !defined(__CUDACC__)
-    if constexpr (Lanes > 1 && kGatherAsVectors<Real>) {
+    if constexpr (Lanes > 1) {
       gather_lanes<F>(sums, self, slots, runs, p);
       return;
     }

@@ -4,7 +4,10 @@
 // as an addition of 0 and a masked addition (x + 0 is not x for x = -0), and that is a third of
 // the hashed step's candidate loop (bench/candidate_loop.cpp). A model's rules are written
 // once, over values that are either one lane's numbers or such vectors; only how a sum is
-// updated has a form of each (NeighbourSums and NeighbourPack, kernels/rules.h).
+// updated has a form of each (NeighbourSums and NeighbourPack, kernels/rules.h). With AVX-512's
+// mask registers a selected update is one instruction, with AVX2 a blend; the vectors won with
+// both (built for x86-64-v3, float: 0.88 to 0.94 of the lane loops' time in 2D, 0.83 to 0.86 in
+// 3D; double: 0.71 and 0.60; bench/results/README.md), so every CPU block gathers as vectors.
 #pragma once
 
 #if !defined(__CUDACC__)
@@ -15,19 +18,6 @@
 #include "kernels/host_device.h"
 
 namespace boids::kernels {
-
-// Whether the hashed step's CPU blocks of Real gather as vectors: with AVX-512's mask
-// registers a selected update is one instruction. With AVX2 it is a blend: in float the
-// vectors took 1.3 times as long as the lane loops (boids-candidate-loop built for
-// x86-64-v3), so float keeps the lane loops there; in double the whole step took 0.71 times
-// as long in 2D and 0.60 in 3D (bench/results/README.md).
-#if defined(__AVX512F__)
-template <typename Real>
-inline constexpr bool kGatherAsVectors = true;
-#else
-template <typename Real>
-inline constexpr bool kGatherAsVectors = sizeof(Real) == 8;
-#endif
 
 // Lanes of Real as one vector, and its mask: lanes of an integer of Real's width, all bits set
 // where true.
