@@ -11,7 +11,10 @@
 //
 // Blocks as a 2D line block meets them at the seed's density: the cpu backend's lanes
 // (CpuExecutor::hashed_lanes) along a line of cells, 56 candidates around them in cell order
-// (a block of 8 meets about 31; what is timed is the loop, a candidate at a time).
+// (a block of 8 meets about 31; what is timed is the loop, a candidate at a time). No two
+// blocks share candidates here, as they do in the step, so the speeds are the loop's alone:
+// built for AVX2 the vectors took 1.3 times the lane loops' time here and 0.83 to 0.94 of it
+// in the step (bench/results/README.md).
 //
 //   boids-candidate-loop [--blocks N] [--rounds N]
 #include <algorithm>
