@@ -132,13 +132,11 @@ struct HashedStepBlock {
       return;
     }
 #endif
+    // A GPU thread's one lane (CPU blocks of several gather as vectors, above).
     for (int r = 0; r < runs.count; ++r) {
       const index_t run_end = cell_start[runs.last[r] + 1];
       for (index_t j = cell_start[runs.first[r]]; j < run_end; ++j) {
         const Boid<Real, D> candidate = sorted[j];
-#if !defined(__CUDA_ARCH__)
-#pragma omp simd
-#endif
         for (int lane = 0; lane < Lanes; ++lane) {
           accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate, p,
                                                                   j != slots[lane]);

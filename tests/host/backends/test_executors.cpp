@@ -401,12 +401,16 @@ TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrTheListsHaveNoRoom)
   // In cell order but for every 20th key of the first half, in the last cell: the samples
   // still find them nearly sorted, and the first chunk lists 5 % of its keys for the last
   // thread, more than the 32nd of a chunk it has room for.
-  std::vector<index_t> seamed(count);
-  for (index_t i = 0; i < count; ++i) {
-    seamed[i] = i < count / 2 && i % 20 == 0
+  const auto seamed_keys = [count](index_t cells) {
+    std::vector<index_t> keys(count);
+    for (index_t i = 0; i < count; ++i) {
+      keys[i] = i < count / 2 && i % 20 == 0
                     ? cells - 1
                     : static_cast<index_t>(std::uint64_t{i} * cells / count);
-  }
+    }
+    return keys;
+  };
+  const std::vector<index_t> seamed = seamed_keys(cells);
   ASSERT_TRUE(cpu::nearly_sorted(seamed.data(), count));
   const int threads = omp_get_max_threads();
   omp_set_num_threads(2);
@@ -420,10 +424,8 @@ TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrTheListsHaveNoRoom)
   }
   // As many cells as keys, which leaves the lists only their few entries (CpuExecutor's
   // kFewListed): the seamed keys outgrow them.
-  std::vector<index_t> seamed_full(count);
-  for (index_t i = 0; i < count; ++i) seamed_full[i] = i < count / 2 && i % 20 == 0 ? count - 1 : i;
   bool moved = true;
-  cpu_sort_moving(seamed_full, count, moved);
+  cpu_sort_moving(seamed_keys(count), count, moved);
   EXPECT_FALSE(moved) << "seamed, as many cells as keys";
   omp_set_num_threads(threads);
 }
