@@ -401,12 +401,12 @@ TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrTheListsHaveNoRoom)
   // In cell order but for every 20th key of the first half, in the last cell: the samples
   // still find them nearly sorted, and the first chunk lists 5 % of its keys for the last
   // thread, more than the 32nd of a chunk it has room for.
-  const auto seamed_keys = [count](index_t cells) {
+  const auto seamed_keys = [count](index_t grid_cells) {
     std::vector<index_t> keys(count);
     for (index_t i = 0; i < count; ++i) {
       keys[i] = i < count / 2 && i % 20 == 0
-                    ? cells - 1
-                    : static_cast<index_t>(std::uint64_t{i} * cells / count);
+                    ? grid_cells - 1
+                    : static_cast<index_t>(std::uint64_t{i} * grid_cells / count);
     }
     return keys;
   };
