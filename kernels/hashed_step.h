@@ -81,8 +81,8 @@ struct HashedStepBlock {
 
   // Steps the sorted boids in `slots`, all in columns [first_column, last_column] of line
   // `line`.
-  BOIDS_HD void step_lanes(const ConsecutiveSlots& slots, index_t first_column, index_t last_column,
-                           index_t line) const {
+  BOIDS_HD BOIDS_GPU_INLINE void step_lanes(const ConsecutiveSlots& slots, index_t first_column,
+                                            index_t last_column, index_t line) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     LaneBoids<Real, Lanes, D> self;
     Sums sums;

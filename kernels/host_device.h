@@ -21,6 +21,15 @@
 #define BOIDS_INLINE inline
 #endif
 
+// Inlined into a GPU kernel, left to the compiler on CPU threads: a device function that stays
+// a call must keep its caller's registers across it, which under a kernel's register cap means
+// spilling them to local memory (the 3D hashed step: 800 bytes of spill stores, none inlined).
+#if defined(__CUDACC__)
+#define BOIDS_GPU_INLINE __forceinline__
+#else
+#define BOIDS_GPU_INLINE
+#endif
+
 #if defined(__GNUC__) && !defined(__CUDACC__)
 #define BOIDS_LAMBDA_INLINE __attribute__((always_inline))
 #else
