@@ -65,7 +65,7 @@ struct HashedStepBlock {
 
   static index_t blocks_for(index_t count) { return (count + Lanes - 1) / Lanes; }
 
-  BOIDS_HD void operator()(index_t block) const {
+  BOIDS_HD BOIDS_GPU_INLINE void operator()(index_t block) const {
     const index_t block_end = first_slot + min_of<index_t>(block * Lanes + Lanes, count);
     index_t first = first_slot + block * Lanes;
     while (first < block_end) {

@@ -23,7 +23,8 @@
 
 // Inlined into a GPU kernel, left to the compiler on CPU threads: a device function that stays
 // a call must keep its caller's registers across it, which under a kernel's register cap means
-// spilling them to local memory (the 3D hashed step: 800 bytes of spill stores, none inlined).
+// spilling them to local memory (the 3D hashed step, its block's functions left calls: 816
+// bytes of spill stores and 1,924 of loads in float; inlined whole, 188 and 120).
 #if defined(__CUDACC__)
 #define BOIDS_GPU_INLINE __forceinline__
 #else
