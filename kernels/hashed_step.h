@@ -13,7 +13,7 @@
 namespace boids::kernels {
 
 // Where a block's runs of candidates lie among the sorted boids, the empty ones left out, so
-// that one loop can take them all: each run ends where the next starts.
+// that one loop can take them all, going on at each run's end to the next run's start.
 template <int Most>
 struct RunBounds {
   index_t from[Most + 1], to[Most + 1];  // and an entry past the last, read as a loop ends
