@@ -12,6 +12,8 @@
 
 #if !defined(__CUDACC__)
 
+#include <immintrin.h>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -48,6 +50,30 @@ BOIDS_INLINE auto in_view_lanes(const V (&d)[D], V d2, const V (&v)[D], Real sig
   const V along = dot(d, v);
   const V magnitude = along < Real(0) ? -along : along;
   return along * magnitude >= (signed_cos_sq * length_sq(v)) * d2;
+}
+
+// Whether any lane of a mask is set: with AVX-512, read from the mask register that the
+// comparisons left; else tested as a vector.
+template <typename M>
+BOIDS_INLINE bool any_lane(M m) {
+#if defined(__AVX512VL__) && defined(__AVX512DQ__)
+  if constexpr (sizeof(M) == 32) {
+    const __m256i bits = reinterpret_cast<__m256i>(m);
+    return (sizeof(m[0]) == 8 ? _mm256_movepi64_mask(bits) : _mm256_movepi32_mask(bits)) != 0;
+  } else if constexpr (sizeof(M) == 64) {
+    const __m512i bits = reinterpret_cast<__m512i>(m);
+    return (sizeof(m[0]) == 8 ? _mm512_movepi64_mask(bits) : _mm512_movepi32_mask(bits)) != 0;
+  }
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(M) == 32) {
+    const __m256i bits = reinterpret_cast<__m256i>(m);
+    return !_mm256_testz_si256(bits, bits);
+  }
+#endif
+  bool any = false;
+  for (unsigned lane = 0; lane < sizeof(M) / sizeof(m[0]); ++lane) any |= m[lane] != 0;
+  return any;
 }
 
 // Lane by lane, from and to the arrays of a block (one array entry per lane).

@@ -102,18 +102,49 @@ struct NeighbourPack {
     }
   }
 
-  // NeighbourSums::add, for every lane at once.
+  // NeighbourSums::add, for every lane at once: the pushes apart, so that a step may take
+  // them in a pass of their own (AllButPushes, PushesOnly).
   template <bool DivideEach>
   BOIDS_INLINE void add(const V (&d)[D], V d2, const Real (&v)[D], M near, M pushes) {
+    add_all_but_pushes(d, v, near);
+    add_pushes<DivideEach>(d, d2, pushes);
+  }
+  BOIDS_INLINE void add_all_but_pushes(const V (&d)[D], const Real (&v)[D], M near) {
     count = near ? count + 1 : count;
     for (int a = 0; a < D; ++a) velocity[a] = near ? velocity[a] + v[a] : velocity[a];
     for (int a = 0; a < D; ++a) offset[a] = near ? offset[a] + d[a] : offset[a];
+  }
+  template <bool DivideEach>
+  BOIDS_INLINE void add_pushes(const V (&d)[D], V d2, M pushes) {
     if constexpr (DivideEach) {
       for (int a = 0; a < D; ++a) push[a] = pushes ? push[a] - d[a] / d2 : push[a];
     } else {
       const V inverse = Real(1) / d2;
       for (int a = 0; a < D; ++a) push[a] = pushes ? push[a] - d[a] * inverse : push[a];
     }
+  }
+};
+
+// A NeighbourPack's updates in two passes over the same candidates, as a model's add sees
+// them: every sum but the pushes, noting whether the candidate pushes any lane; then the
+// pushes alone. Each sum still adds its terms in the candidates' order, so the bits are
+// those of NeighbourPack::add.
+template <typename Pack>
+struct AllButPushes {
+  Pack& sums;
+  bool pushes_any = false;  // of the last candidate
+  template <bool DivideEach, typename V, typename Real, int D, typename M>
+  BOIDS_INLINE void add(const V (&d)[D], V, const Real (&v)[D], M near, M pushes) {
+    sums.add_all_but_pushes(d, v, near);
+    pushes_any = any_lane(pushes);
+  }
+};
+template <typename Pack>
+struct PushesOnly {
+  Pack& sums;
+  template <bool DivideEach, typename V, typename Real, int D, typename M>
+  BOIDS_INLINE void add(const V (&d)[D], V d2, const Real (&)[D], M, M pushes) {
+    sums.template add_pushes<DivideEach>(d, d2, pushes);
   }
 };
 #endif
