@@ -146,27 +146,35 @@ struct HashedStepBlock {
                                     index_t last_column, index_t line,
                                     const StepParams<Real>& p) const {
     const auto runs = grid.span_runs(first_column, last_column, line);
-#if !defined(__CUDACC__)
+#if defined(__CUDACC__)
+    gather_one_lane<F>(sums, self, slots, runs, p);
+#else
     if constexpr (Lanes > 1) {
       gather_lanes<F>(sums, self, slots, runs, p);
-      return;
+    } else {
+      gather_one_lane<F>(sums, self, slots, runs, p);
     }
 #endif
-    // A GPU thread's one lane (CPU blocks of several gather as vectors, above): its runs'
-    // candidates in one loop. A warp's threads then take as many turns as the most candidates
-    // any of them has, where a loop a run took, run by run, as many as that run's most
-    // (bench/warp_turns.py: over a sorted random million, 1.27 times as many turns in 2D and
-    // 1.58 in 3D), and a thread reads all its runs' bounds at once, not each run's before its
-    // candidates.
-    const RunBounds<CellGrid<Real, D>::Runs::kMost> bounds(runs, cell_start);
+  }
+
+  // gather for a GPU thread's one lane (CPU blocks of several gather as vectors, below): its
+  // runs' candidates in one loop. A warp's threads then take as many turns as the most
+  // candidates any of them has, where a loop a run took, run by run, as many as that run's
+  // most (bench/warp_turns.py: over a sorted random million, 1.27 times as many turns in 2D
+  // and 1.58 in 3D), and a thread reads all its runs' bounds at once, not each run's before
+  // its candidates.
+  template <typename F, typename Runs>
+  BOIDS_HD BOIDS_INLINE void gather_one_lane(Sums& sums, const LaneBoids<Real, Lanes, D>& self,
+                                             const ConsecutiveSlots& slots, const Runs& runs,
+                                             const StepParams<Real>& p) const {
+    static_assert(Lanes == 1, "blocks of several lanes gather as vectors (gather_lanes)");
+    const RunBounds<Runs::kMost> bounds(runs, cell_start);
     index_t j = bounds.from[0], end = bounds.to[0];
     int r = 0;
     for (index_t k = 0; k < bounds.total; ++k) {
       const Boid<Real, D> candidate = sorted[j];
-      for (int lane = 0; lane < Lanes; ++lane) {
-        accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate, p,
-                                                                j != slots[lane]);
-      }
+      accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, 0, self, candidate, p,
+                                                              j != slots.first);
       if (++j == end) {  // on to the next run
         ++r;
         j = bounds.from[r];
