@@ -1,6 +1,7 @@
 // How a block of boids moves once it has gathered its neighbours, as a table of stages:
 //
-//   terms   what walls, obstacles, the goal and the noise add (kernels/world_terms.h)
+//   terms   what walls, obstacles, the goal and the noise add (kernels/terms/, in the order
+//           of kernels/world_terms.h)
 //   steer   each boid's new velocity (the model's steer)
 //   move    each boid's new position: on the torus, or kept between walls and out of obstacles
 //

@@ -97,7 +97,7 @@ BOIDS_HD BOIDS_INLINE void noise_cone(double noise, std::uint64_t key, std::uint
           turn[3]);
 }
 
-// Wander's draws (kernels/world_terms.h): the key of axis `axis` (0, 1, 2), salted from the
+// Wander's draws (kernels/terms/wander.h): the key of axis `axis` (0, 1, 2), salted from the
 // run's noise key ("wander").
 BOIDS_HD BOIDS_INLINE std::uint64_t wander_axis_key(std::uint64_t noise_key, int axis) {
   return mix64(mix64(noise_key ^ 0x77616e6465720000ULL) ^ static_cast<std::uint64_t>(axis + 1));

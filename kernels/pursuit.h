@@ -1,7 +1,7 @@
 // Predators as agents (--predators K; Reynolds' pursuit and evasion, docs/models.md): a few
 // predators fly in the flock's world, each after the boid nearest to it. A step of them:
 //   evade   each boid near a predator steers away from where it will be: a world's term of
-//           the boids' step (evade_predators, kernels/world_terms.h)
+//           the boids' step (evade_predators, kernels/terms/evade.h)
 //   target  each predator's nearest boid by (d^2, input index)    (PursueNaive, PursueHashed)
 //   pursue  it steers for where that boid will be, at its own top speed   (pursue)
 //   move    as a boid moves: wrapped on the torus, turned back by walls, out of obstacles

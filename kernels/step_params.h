@@ -119,9 +119,9 @@ struct StepParams {
   Real wind[3];                     // added to the velocity every step, times dt
   const Obstacle<Real>* obstacles;  // all of them
   index_t obstacle_count;
-  // On CPU threads, the obstacles near a block of boids (narrow_obstacles, world_terms.h): the
-  // only ones that can push those boids or hold them after a move of at most near_travel.
-  // Null: all of them.
+  // On CPU threads, the obstacles near a block of boids (narrow_obstacles,
+  // kernels/terms/obstacles.h): the only ones that can push those boids or hold them after a move
+  // of at most near_travel. Null: all of them.
   const Obstacle<Real>* near_obstacles;
   index_t near_count;
   Real near_travel;

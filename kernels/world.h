@@ -1,8 +1,8 @@
 // The world the boids live in, as every model sees it, in D = 2 or 3 dimensions: offsets on
 // the torus (or between walls), and keeping a moved boid inside the world and out of
 // obstacles. Every loop over axes adds in axis order, so a flock in a plane of a box flies the
-// 2D step bit for bit. What walls,
-// obstacles, a goal and noise add to a boid's steering is in kernels/world_terms.h.
+// 2D step bit for bit. What walls, obstacles, a goal and noise add to a boid's steering is in
+// kernels/terms/, in the order of kernels/world_terms.h.
 #pragma once
 
 #include "kernels/host_device.h"

@@ -28,9 +28,8 @@ struct Boids : GathersNeighbours {
     sums.template add<sizeof(Real) == sizeof(double)>(d, d2, other.velocity, near, pushes);
   }
 
-  // The new velocity: the three rules, the world's terms (wander, the path and evading
-  // predators among them) and wind (if
-  // compiled in); the speed clamped into [v_max / 2, v_max]; the noise's turn. Selects, not
+  // The new velocity: the three rules, the world's terms and wind (if compiled in); the speed
+  // clamped into [v_max / 2, v_max]; the noise's turn. Selects, not
   // branches, so that a block's lanes vectorise: a boid without neighbours keeps its velocity
   // exactly. Returns whether a length was too large for the seed's arithmetic, to be taken
   // again under `Large` (length_of).
@@ -47,21 +46,7 @@ struct Boids : GathersNeighbours {
                          p.cohesion_gain * (sums.offset[a][lane] / n);
       v[a] = seen_any ? v[a] + steer : v[a];
     }
-    if constexpr (E::kWorldTerms) {  // no goal: its direction is 0
-      const Real avoid = Real(kAvoidGain) * p.max_speed;
-      const Real seek = Real(kGoalGain) * p.goal_weight * p.max_speed;
-      for (int a = 0; a < D; ++a) v[a] += avoid * terms.avoid[a][lane] + seek * terms.goal[a][lane];
-      if (p.has_wander) {
-        for (int a = 0; a < D; ++a) v[a] += p.wander_gain * terms.wander[a][lane];
-      }
-      if (p.path_count > 0) {  // only a boid predicted off the path turns back to it
-        const bool off = terms.off_path[lane] != 0;
-        for (int a = 0; a < D; ++a) v[a] = off ? v[a] + p.path_gain * terms.path[a][lane] : v[a];
-      }
-      if (p.predator_count > 0) {
-        for (int a = 0; a < D; ++a) v[a] += p.evade_gain * terms.evade[a][lane];
-      }
-    }
+    if constexpr (E::kWorldTerms) add_velocity_terms(v, terms, lane, p);
     if constexpr (E::kWind) {
       for (int a = 0; a < D; ++a) v[a] += p.wind[a] * p.dt;
     }

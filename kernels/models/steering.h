@@ -44,38 +44,7 @@ struct Steering : GathersNeighbours {
     for (int a = 0; a < D; ++a) force[a] = 0;
     steer_by_rules(x, v, sums, lane, p, force);
     Real least = p.min_speed;
-    if constexpr (E::kWorldTerms) {
-      // Walls and obstacles push with up to the maximum force; the goal steers at the cruise
-      // speed. Without a goal its weight is 0, which adds a zero: the force is never -0, as it
-      // starts at +0, so the sum keeps its bits.
-      for (int a = 0; a < D; ++a) force[a] += p.max_force * terms.avoid[a][lane];
-      for (int a = 0; a < D; ++a) {
-        force[a] += p.goal_weight * (p.max_speed * terms.goal[a][lane] - v[a]);
-      }
-      // Wander steers across the heading with up to its weight times v_max (a unit drift).
-      if (p.has_wander) {
-        for (int a = 0; a < D; ++a) force[a] += p.wander_gain * terms.wander[a][lane];
-      }
-      // Path following seeks the path's target at the cruise speed, off the path alone.
-      if (p.path_count > 0) {
-        const bool off = terms.off_path[lane] != 0;
-        for (int a = 0; a < D; ++a) {
-          const Real seek = p.path_gain * (p.max_speed * terms.path[a][lane] - v[a]);
-          force[a] = off ? force[a] + seek : force[a];
-        }
-      }
-      // Evading predators steers with up to the maximum force per predator, as walls push.
-      if (p.predator_count > 0) {
-        for (int a = 0; a < D; ++a) force[a] += p.evade_gain * terms.evade[a][lane];
-      }
-      // Arrival: within its radius the goal's term is shorter than a unit, in proportion to
-      // the distance, and the least speed falls with it, so that a boid can come to rest.
-      if (p.arrival_radius > Real(0)) {
-        Real g[D];
-        for (int a = 0; a < D; ++a) g[a] = terms.goal[a][lane];
-        least = p.min_speed * square_root(length_sq(g));
-      }
-    }
+    if constexpr (E::kWorldTerms) add_force_terms(force, least, v, terms, lane, p);
     // Lengths whose square would overflow are taken at a smaller scale (see
     // scale_for_length): the force is compared with its limit at the same scale, and such a
     // velocity is fast whatever its scaled speed.

@@ -98,13 +98,7 @@ struct Vicsek {
       const Real alone = own > Real(0) ? v[a] / own : (a == 0 ? Real(1) : Real(0));
       h[a] = mean > Real(0) ? s[a] / mean : alone;
     }
-    if constexpr (E::kWorldTerms) {
-      Real t[D];
-      for (int a = 0; a < D; ++a) t[a] = h[a] + p.goal_weight * terms.goal[a][lane];
-      const Real length = square_root(length_sq(t));
-      const bool turns = p.has_goal & (length > Real(0));
-      for (int a = 0; a < D; ++a) h[a] = turns ? t[a] / length : h[a];
-    }
+    if constexpr (E::kWorldTerms) add_heading_terms(h, terms, lane, p);
     if constexpr (E::kNoise) apply_turn(h, terms, lane);
     for (int a = 0; a < D; ++a) v[a] = p.max_speed * h[a];
     return large;

@@ -1,5 +1,5 @@
 // Predators as agents, the reference's own account (docs/models.md), written apart from the
-// kernels' (kernels/pursuit.h, evade_predators in kernels/world_terms.h): boids evade the
+// kernels' (kernels/pursuit.h, evade_predators in kernels/terms/evade.h): boids evade the
 // predators near them, and each predator pursues the boid nearest to it. Internal to the
 // reference.
 #pragma once

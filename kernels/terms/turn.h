@@ -1,0 +1,41 @@
+// The noise's turn: each boid's draw, keyed by its input index, and the turn of its new
+// velocity (a Vicsek heading) by it.
+#pragma once
+
+#include "kernels/terms/lane_terms.h"
+
+namespace boids::kernels {
+
+// Each boid's noise turn, from its input index `ids[lane]`.
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void draw_turns(LaneTerms<Real, Lanes, D>& t, const index_t* ids,
+                                const StepParams<Real>& p) {
+  if constexpr (D == 2) {
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+    for (int lane = 0; lane < Lanes; ++lane) {
+      noise_turn(p.noise, p.noise_key, p.step, ids[lane], t.turn[0][lane], t.turn[1][lane]);
+    }
+  } else {
+    const std::uint64_t azimuth_key = azimuth_key_of(p.noise_key);
+    for (int lane = 0; lane < Lanes; ++lane) {
+      double turn[4];
+      noise_cone(p.noise, p.noise_key, azimuth_key, p.step, ids[lane], turn);
+      for (int k = 0; k < 4; ++k) t.turn[k][lane] = turn[k];
+    }
+  }
+}
+
+// Turns a lane's new velocity (or Vicsek heading) by its noise.
+template <typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void apply_turn(Real (&v)[D], const LaneTerms<Real, Lanes, D>& t, int lane) {
+  if constexpr (D == 2) {
+    rotate(v[0], v[1], t.turn[0][lane], t.turn[1][lane]);
+  } else {
+    const double turn[4] = {t.turn[0][lane], t.turn[1][lane], t.turn[2][lane], t.turn[3][lane]};
+    turn_within_cone(v, turn);
+  }
+}
+
+}  // namespace boids::kernels

@@ -1,0 +1,40 @@
+// Reynolds' wander: each boid's drift across its heading, and what it adds to its steering.
+#pragma once
+
+#include "kernels/terms/lane_terms.h"
+
+namespace boids::kernels {
+
+// Each boid's wander: the part across its heading of its drift, a vector whose components
+// each wander in [-1, 1] (wander_drift, keyed by the boid's input index `ids[lane]`). Taken in
+// double, as the noise is, and rounded to Real.
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void wander_lanes(LaneTerms<Real, Lanes, D>& t,
+                                  const LaneBoids<Real, Lanes, D>& self, const index_t* ids,
+                                  const StepParams<Real>& p) {
+  std::uint64_t keys[D];
+  for (int a = 0; a < D; ++a) keys[a] = wander_axis_key(p.noise_key, a);
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+  for (int lane = 0; lane < Lanes; ++lane) {
+    double s[D], w[D];
+    Real v[D];
+    for (int a = 0; a < D; ++a) {
+      s[a] = wander_drift(keys[a], p.step, ids[lane]);
+      v[a] = self.velocity[a][lane];
+    }
+    across_heading(s, v, w);
+    for (int a = 0; a < D; ++a) t.wander[a][lane] = static_cast<Real>(w[a]);
+  }
+}
+
+// Wander's steering, added to a boids-model velocity or a steering force alike: its gain
+// (kWanderGain weight v_max under boids, weight v_max under steering) along the unit drift.
+template <typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void add_wander(Real (&to)[D], const LaneTerms<Real, Lanes, D>& t, int lane,
+                                      const StepParams<Real>& p) {
+  for (int a = 0; a < D; ++a) to[a] += p.wander_gain * t.wander[a][lane];
+}
+
+}  // namespace boids::kernels
