@@ -44,9 +44,8 @@ struct HashedStepBlock {
   static constexpr index_t kNearObstacles = 32;  // room for the obstacles near one block
   // On a GPU, the blocks of threads that must fit on a multiprocessor at once, which caps a
   // thread's registers (kernels/cuda/for_each.cuh) at 64 in float and 128 in double. A thread
-  // waits on its candidates' reads, and only many warps hide them: uncapped, the 3D step took
-  // 138 registers in float (8 warps a multiprocessor); capped, 0.64 to 0.77 times the time
-  // on an H200, and the 2D step (60 registers) the same.
+  // waits on its candidates' reads, and only many warps hide them: uncapped, the 3D step kept
+  // too few warps on a multiprocessor to hide them (bench/results: the register cap).
   static constexpr int kMinBlocksPerSm = sizeof(Real) == 4 ? 4 : 2;
   using Sums = typename Model::template Sums<Real, Lanes, D>;
 

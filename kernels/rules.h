@@ -61,7 +61,7 @@ struct NeighbourSums {
   BOIDS_HD BOIDS_INLINE void add(int lane, const Real (&d)[D], Real d2, const Real (&v)[D],
                                  bool near, bool pushes) {
     // One loop per sum, not one per axis: so GCC keeps every sum of a vectorised block in a
-    // register across the candidates (interleaved, the 2D step ran 15 % slower).
+    // register across the candidates (interleaved, the 2D step ran slower: bench/results).
     count[lane] += static_cast<int>(near);
     for (int a = 0; a < D; ++a) velocity[a][lane] += near ? v[a] : Real(0);
     for (int a = 0; a < D; ++a) offset[a][lane] += near ? d[a] : Real(0);

@@ -1,7 +1,6 @@
 // A frame's per-boid rows (x, y (, z) or vx, vy (, vz)) cut into HDF5 chunks and compressed on
-// CPU threads,
-// byte for byte as HDF5's shuffle and deflate filters would (HDF5 runs its filters on one
-// thread, which made deflate 90 % of a frame's cost), for H5Dwrite_chunk.
+// CPU threads, byte for byte as HDF5's shuffle and deflate filters would (HDF5 runs its
+// filters on one thread, where deflate was most of a frame's cost), for H5Dwrite_chunk.
 #pragma once
 
 #include <array>

@@ -60,8 +60,8 @@ std::uint8_t quantise_azimuth(double vx, double vy);
 std::uint8_t quantise_elevation(double vx, double vy, double vz);
 
 // The snapshot of `state` (input order, its predators too) in `world`. The _into forms reuse the
-// memory of what they fill: fresh pages cost more than the quantisation (a million boids' frame
-// takes 15 ms of page faults on a virtual machine here, and its quantisation 3).
+// memory of what they fill: fresh pages cost more than the quantisation (bench/results:
+// serve's frames).
 Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_t step,
                        std::uint64_t number, bool paused);
 void make_snapshot_into(Snapshot& snapshot, const FlockState& state, const World& world,

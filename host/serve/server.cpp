@@ -129,7 +129,7 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     ws_.read_message_max(kMaxMessageBytes);
     // A frame goes as one WebSocket frame: Beast would cut it into pieces of 4 KiB, each its
-    // own write (a million boids' frame took 120 ms so, where one write takes a few).
+    // own write, which made a large frame many times as slow as one write.
     ws_.auto_fragment(false);
     ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return;

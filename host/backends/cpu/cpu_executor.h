@@ -29,15 +29,9 @@ class CpuExecutor : public HostMemory {
 
   // Boids per block of the hashed step. A block gathers every candidate around its span of
   // cells for each of its lanes, so a narrower block tests fewer pairs in all, until what a
-  // block costs whatever its width (its runs, its move) takes over. AVX-512 on Zen 4 takes a
-  // 512-bit operation in two halves, a lane costing the same at any width, and there a block
-  // of 8 floats stepped 1.1 (2D) and 1.3 (3D) times as fast as one of 16, and 8 doubles 1.2
-  // times as fast as 4 in 2D. In 3D, 4 doubles were 1.17 times as fast as 8 while every
-  // candidate took three divisions for each lane; now that only the few candidates that push
-  // take them (HashedStepBlock::gather_deferring_pushes), 8 doubles are 0.98 times the time of
-  // 4. Blocks of 16 floats from pencils of 2x2 lines lost in 3D (bench/results/README.md).
-  // Where 512-bit units run at full width, 16 floats may win: unmeasured. With AVX2, one
-  // register's worth.
+  // block costs whatever its width (its runs, its move) takes over: 8 floats, and 8 doubles
+  // with AVX-512 (where a 512-bit operation may run as two halves, a lane costing the same at
+  // any width), else one register's worth. The widths measured: bench/results/README.md.
   template <typename Real, int D>
   static constexpr int hashed_lanes = sizeof(Real) == 4 ? 8 : (kVectorBytes == 64 ? 8 : 4);
 
