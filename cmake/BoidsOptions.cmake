@@ -7,3 +7,4 @@ option(BOIDS_BUILD_SERVE "Build `boids serve`, the browser viewer (needs libboos
 option(BOIDS_BUILD_VIEWER "Build boids-viewer (needs GLFW, glad, Dear ImGui)" ON)
 option(BOIDS_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(BOIDS_ENABLE_MPI "Distribute boids run over MPI ranks when CMake finds MPI (host/mpi)" ON)
+option(BOIDS_WERROR "Treat warnings in the project's own C++ sources as errors (CI sets it)" OFF)

@@ -3,3 +3,6 @@
 add_library(boids_warnings INTERFACE)
 target_compile_options(boids_warnings INTERFACE
   $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>)
+if(BOIDS_WERROR)
+  target_compile_options(boids_warnings INTERFACE $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-Werror>)
+endif()
