@@ -15,12 +15,12 @@
 
 #include "bench/report.h"
 #include "bench/sweep.h"
-#include "bench/variants.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/core/backends.h"
 #include "host/io/output_file.h"
 #include "host/io/tool_main.h"
+#include "host/model/variants.h"
 #include "host/tools/options.h"
 #include "host/tools/python_script.h"
 #if BOIDS_WITH_MPI
@@ -146,17 +146,17 @@ tools::OptionParser make_parser(Options& o) {
                      o.states =
                          parse_list<StartState>("--states", v, parse_state, "random or flocked");
                    });
-  std::string variants;
-  for (const std::string& name : variant_names()) variants += (variants.empty() ? "" : ", ") + name;
   parser.add_value("--variants", "V,...",
                    "models and variants to time beside each other, their repeats in "
-                   "alternation: " +
-                       variants + " (default seed)",
+                   "alternation, from the catalogue (host/model/variants.h): " +
+                       variant_names() + " (default seed)",
                    [&o](const std::string& v) {
                      o.variants = split_list("--variants", v);
                      for (const std::string& name : o.variants) {
-                       FlockParams check;
-                       apply_variant(name, check);  // refuses an unknown name
+                       if (!find_variant(name)) {
+                         throw InputError("--variants: expected some of " + variant_names() +
+                                          ", got " + quoted(name));
+                       }
                      }
                    });
   parser.add_value(

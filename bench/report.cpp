@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "bench/model.h"
-#include "bench/variants.h"
+#include "host/model/variants.h"
 
 namespace boids::bench {
 namespace {
@@ -192,7 +192,7 @@ std::string describe_variant_costs(const std::vector<Row>& rows) {
     std::snprintf(line, sizeof line, "    %-36s %10llu  %-18s %5.2fx  (%s)\n",
                   series_name(r.backend, r.method, r.precision, r.state, "seed").c_str(),
                   static_cast<unsigned long long>(r.count), r.variant.c_str(),
-                  r.ms_per_step / found->second, describe_variant(r.variant).c_str());
+                  r.ms_per_step / found->second, find_variant(r.variant)->summary);
     text += line;
   }
   return text;

@@ -7,10 +7,10 @@
 
 #include "bench/model.h"
 #include "bench/neighbourhood.h"
-#include "bench/variants.h"
 #include "host/base/interruption.h"
 #include "host/metrics/metrics.h"
 #include "host/model/initial_state.h"
+#include "host/model/variants.h"
 #if BOIDS_WITH_MPI
 #include "host/mpi/distributed_simulation.h"
 #endif
@@ -278,9 +278,8 @@ SweepResult run_sweep(const SweepSettings& s, const Observer& observer) {
                                   boids::to_string(p) + " " + to_string(st) + " " + variant + " " +
                                   std::to_string(count));
               }
-              FlockParams variant_params = params;
-              apply_variant(variant, variant_params);
-              configs.push_back(SimulationConfig{backend, m, p, variant_params});
+              configs.push_back(
+                  SimulationConfig{backend, m, p, variant_params(*find_variant(variant), params)});
               timings.push_back(prepare(s, configs.back(), *start));
             }
             for (std::uint64_t r = 0; r < s.repeats; ++r) {

@@ -149,15 +149,8 @@ void check_keyword(const std::string& keyword) {
 }  // namespace
 
 std::vector<std::string> flock_keywords() {
-  FlockOptions ignored;
-  tools::OptionParser parser("");
-  tools::add_flock_options(parser, ignored);
   std::vector<std::string> keywords;
-  for (std::string name : parser.names()) {
-    name = name.substr(2);
-    std::replace(name.begin(), name.end(), '-', '_');
-    keywords.push_back(name);
-  }
+  for (const ParamSpec& row : param_table()) keywords.push_back(row.keyword());
   return keywords;
 }
 

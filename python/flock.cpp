@@ -7,6 +7,7 @@
 #include "host/core/flight_rules.h"
 #include "host/core/particles_view.h"
 #include "host/core/value_limits.h"
+#include "host/io/flight_params.h"
 #include "host/model/initial_state.h"
 #include "host/tools/reports.h"
 
@@ -51,8 +52,12 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
     // Rows of six are boids in three dimensions, unless `dimensions` says otherwise.
     const py::array rows = py::array::ensure(state);
     if (rows && rows.ndim() == 2 && rows.shape(0) > 0) {
-      if (!options.dimensions && rows.shape(1) == 6) options.dimensions = 3;
-      if (rows.shape(1) == 2 * options.dimensions.value_or(2)) {
+      if (!options.given("--dimensions") && rows.shape(1) == 6) {
+        options.values.dimensions = 3;
+        options.named.insert("--dimensions");
+      }
+      const int dimensions = options.given("--dimensions") ? options.values.dimensions : 2;
+      if (rows.shape(1) == 2 * dimensions) {
         options.count = static_cast<std::uint64_t>(rows.shape(0));
       }
     }
@@ -213,7 +218,7 @@ py::dict PythonFlock::metrics() {
 }
 
 py::dict PythonFlock::params() const {
-  return to_python(tools::params_json(config().params));
+  return to_python(params_to_json(config().params, ParamForm::kReport));
 }
 
 void PythonFlock::set_params(const py::dict& keywords) {

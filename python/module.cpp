@@ -10,6 +10,7 @@
 #include "host/base/memory.h"
 #include "host/base/message_text.h"
 #include "host/core/backends.h"
+#include "host/model/param_table.h"
 #include "host/tools/reports.h"
 #include "host/validation/validation.h"
 #include "python/convert.h"
@@ -101,4 +102,12 @@ PYBIND11_MODULE(_boids, m) {
   m.def("info", [] { return boids::python::to_python(boids::tools::info_json()); });
   m.def("validate", &boids::python::validate, py::arg("backend") = "auto");
   m.def("flock_keywords", &boids::python::flock_keywords);
+  // Each option's keyword and what it means, from the table of parameters (Flock's help).
+  m.def("param_rows", [] {
+    py::list rows;
+    for (const boids::ParamSpec& row : boids::param_table()) {
+      rows.append(py::make_tuple(row.keyword(), boids::describe(row)));
+    }
+    return rows;
+  });
 }

@@ -29,6 +29,7 @@ tools::OptionParser make_parser(ViewerOptions& o) {
       "Usage: boids-viewer [options]\n"
       "Shows a flock in a window (OpenGL 4.3). Press H in the window for the controls.");
   tools::add_flock_options(parser, o.flock);
+  parser.add_heading("The viewer");
   parser.add_value("--frames", "N",
                    "quit after N frames, >= 1 (default: when the window is closed)",
                    [&o](const std::string& v) { o.frames = tools::parse_whole("--frames", v, 1); });

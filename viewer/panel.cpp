@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "host/config/flock_options.h"
-#include "host/core/value_limits.h"
+#include "host/base/errors.h"
+#include "host/core/controls.h"
+#include "host/model/param_table.h"
 #include "viewer/viewer.h"
 
 namespace boids::viewer {
@@ -109,98 +110,63 @@ void Viewer::model_controls() {
     rule_on_ = {true, true, true};
     reset_requested_ = true;
   }
-  if (ui_.model != Model::kVicsek) {
-    const char* names[3] = {"separation", "alignment", "cohesion"};
-    double* weights[3] = {&ui_.separation, &ui_.alignment, &ui_.cohesion};
-    for (int r = 0; r < 3; ++r) {
-      ImGui::PushID(r);
-      if (ImGui::Checkbox("##on", &rule_on_[static_cast<std::size_t>(r)])) params_dirty_ = true;
-      ImGui::SameLine();
-      if (slider(names[r], *weights[r], 0.0, 5.0, "%.2f")) params_dirty_ = true;
+  int rule = 0;
+  for (const Control& c : controls_of(ui_)) {
+    if (c.section != ParamSection::kModel) continue;
+    const ParamSpec* row = find_param_by_flag("--" + c.name);
+    if (row && row->scale == Scale::kWeight && rule < 3) {  // a rule's weight may be switched off
+      ImGui::PushID(rule);
+      if (ImGui::Checkbox("##on", &rule_on_[static_cast<std::size_t>(rule)])) params_dirty_ = true;
       ImGui::PopID();
+      ImGui::SameLine();
+      ++rule;
     }
-  }
-  const double side = std::min(ui_.world.width, ui_.world.height);
-  if (slider("radius", ui_.radius, side / 1000, side / 4, "%.3g", true)) {
-    ui_.separation_radius = std::min(ui_.separation_radius, ui_.radius);
-    params_dirty_ = true;
-  }
-  // Up to ten times the running speed, but never so fast that a step crosses the world.
-  const double speed = config_.params.max_speed;
-  const double fastest = std::min(speed * 10, largest_max_speed(ui_));
-  if (slider(ui_.model == Model::kVicsek ? "speed" : "max speed", ui_.max_speed,
-             std::min(speed / 100, fastest), fastest, "%.3g", true)) {
-    params_dirty_ = true;
-  }
-  if (ui_.model == Model::kSteering && slider("dt", ui_.dt, 1e-3, 0.2, "%.4f", true)) {
-    params_dirty_ = true;
+    control_slider(c);
   }
 }
 
 void Viewer::variant_controls() {
-  if (slider("field of view", ui_.fov, 1, 360, "%.0f deg")) params_dirty_ = true;
-  // Topological neighbours: 0 heeds every boid within the radius.
-  if (ImGui::SliderInt("nearest", &ui_.nearest, 0, kMaxNearest,
-                       ui_.nearest == 0 ? "off (radius)" : "%d")) {
-    params_dirty_ = true;
-  }
-  if (slider("noise", ui_.noise, 0, 2 * kPi, "%.3f rad")) params_dirty_ = true;
-  if (ui_.model != Model::kVicsek && slider("wander", ui_.wander, 0, 5, "%.2f")) {
-    params_dirty_ = true;
-  }
-  if (ui_.model != Model::kVicsek) {
-    double separation_radius = ui_.effective_separation_radius();
-    if (slider("separation radius", separation_radius, ui_.radius / 100, ui_.radius, "%.3g")) {
-      ui_.separation_radius = separation_radius;
-      params_dirty_ = true;
-    }
-  }
   int boundary = static_cast<int>(ui_.world.boundary);
   if (ImGui::Combo("boundary", &boundary, "torus\0walls\0")) {
     ui_.world.boundary = static_cast<Boundary>(boundary);
+    reset_unneeded(ui_);
     reset_requested_ = true;  // a new flock in the new world
   }
-  if (!ui_.world.torus()) {
-    double distance = ui_.effective_wall_distance();
-    if (slider("wall distance", distance, ui_.radius / 10, ui_.radius * 10, "%.3g", true)) {
-      ui_.wall_distance = distance;
-      params_dirty_ = true;
-    }
-  }
   if (ImGui::Checkbox("goal", &ui_.has_goal)) {
-    if (!ui_.has_goal) ui_.arrival_radius = 0;  // arrival is the goal's
+    reset_unneeded(ui_);  // the goal's weight and arrival go with it
     params_dirty_ = true;
   }
   if (!box()) {  // placed with the pointer in the plane
     ImGui::SameLine();
     if (ImGui::Button(placing_goal_ ? "click in the world..." : "place")) placing_goal_ = true;
   }
-  if (ui_.has_goal && slider("goal weight", ui_.goal_weight, 0, 5, "%.2f")) params_dirty_ = true;
-  if (ui_.has_goal && ui_.model == Model::kSteering &&
-      slider("arrival radius", ui_.arrival_radius, 0,
-             std::min(ui_.world.width, ui_.world.height) / 2, "%.3g")) {
-    params_dirty_ = true;
+  for (const Control& c : controls_of(ui_)) {
+    if (c.section != ParamSection::kModel) control_slider(c);
   }
-  // Under Vicsek wind adds to each step: both components together stay within the room the
-  // speed leaves.
-  FlockParams calm = ui_;
-  calm.wind = Vec3{};
-  const double room =
-      ui_.model == Model::kVicsek ? largest_max_speed(calm) - ui_.max_speed : ui_.max_speed;
-  const double axes = box() ? 3.0 : 2.0;
-  const double most = std::max(0.0, std::min(ui_.max_speed, room / std::sqrt(axes)));
-  if (slider("wind x", ui_.wind.x, -most, most, "%.3g")) params_dirty_ = true;
-  if (slider("wind y", ui_.wind.y, -most, most, "%.3g")) params_dirty_ = true;
-  if (box() && slider("wind z", ui_.wind.z, -most, most, "%.3g")) params_dirty_ = true;
   if (!ui_.obstacles.empty()) ImGui::Text("%zu obstacles", ui_.obstacles.size());
-  if (!ui_.path.empty() && ui_.model != Model::kVicsek) {
-    double path_radius = ui_.effective_path_radius();
-    if (slider("path radius", path_radius, ui_.radius / 100,
-               std::min(ui_.world.width, ui_.world.height) / 2, "%.3g")) {
-      ui_.path_radius = path_radius;
-      params_dirty_ = true;
-    }
-    if (slider("path weight", ui_.path_weight, 0, 5, "%.2f")) params_dirty_ = true;
+}
+
+// A control of the table (host/core/controls.h) as a slider over its range for the flock as it
+// is; a value the flight's rules refuse leaves the flock as it was and says why.
+void Viewer::control_slider(const Control& c) {
+  std::string label = c.name;
+  std::replace(label.begin(), label.end(), '-', ' ');
+  double value = c.value;
+  bool moved = false;
+  if (c.whole) {
+    int v = static_cast<int>(value);
+    moved = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(c.low), static_cast<int>(c.high),
+                             v == 0 ? "off" : "%d");
+    value = v;
+  } else {
+    moved = slider(label.c_str(), value, c.low, c.high, "%.3g", c.logarithmic);
+  }
+  if (!moved) return;
+  try {
+    ui_ = with_control(ui_, config_.precision, c.name, value);
+    params_dirty_ = true;
+  } catch (const InputError& e) {
+    error_ = e.what();
   }
 }
 

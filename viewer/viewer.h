@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "host/core/controls.h"
 #include "host/core/simulation.h"
 #include "viewer/app.h"
 #include "viewer/camera.h"
@@ -66,6 +67,7 @@ class Viewer {
   void build_ui();
   void model_controls();
   void variant_controls();
+  void control_slider(const Control& control);
   void view_controls();
   void plots();
   void draw_overlays();

@@ -13,5 +13,6 @@ int info_command(const std::vector<std::string>& args);
 int sweep_command(const std::vector<std::string>& args);
 int convert_command(const std::vector<std::string>& args);
 int serve_command(const std::vector<std::string>& args);
+int params_command(const std::vector<std::string>& args);
 
 }  // namespace boids::cli

@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  sweep     the order parameter over a grid of parameters, replicas at each point\n"
     "  validate  check every method and precision of a backend against the reference\n"
     "  info      list the backends and devices of this machine\n"
+    "  params    list every option of a flock: values, defaults, models (--markdown, --json)\n"
     "  convert   between state files, checkpoints and trajectories (.csv, .npy, .h5, .gsd, .xdmf)\n"
     "  serve     watch and steer a flock in a browser, live or replayed (boids serve --help)\n"
     "\n"
@@ -51,8 +52,10 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "sweep") return boids::cli::sweep_command(rest);
   if (command == "convert") return boids::cli::convert_command(rest);
   if (command == "serve") return boids::cli::serve_command(rest);
-  throw boids::InputError("unknown command " + boids::quoted(command) +
-                          " (commands: run, sweep, validate, info, convert, serve; see --help)");
+  if (command == "params") return boids::cli::params_command(rest);
+  throw boids::InputError(
+      "unknown command " + boids::quoted(command) +
+      " (commands: run, sweep, validate, info, convert, serve, params; see --help)");
 }
 
 }  // namespace

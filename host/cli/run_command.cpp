@@ -14,6 +14,7 @@
 #include "host/cli/run_flock.h"
 #include "host/config/flock_options.h"
 #include "host/io/checkpoint.h"
+#include "host/io/flight_params.h"
 #include "host/io/output_file.h"
 #include "host/io/state_file.h"
 #include "host/tools/flock_command_line.h"
@@ -32,7 +33,6 @@ using tools::check_trajectory_options;
 using tools::metrics_json;
 using tools::metrics_plot_script;
 using tools::OptionParser;
-using tools::params_json;
 using tools::parse_file_name;
 using tools::parse_whole;
 using tools::ProgressBar;
@@ -69,6 +69,7 @@ OptionParser make_parser(RunOptions& o) {
       "Simulates a flock and prints its metrics: polarization, order, flocks, largest flock, mean\n"
       "nearest-neighbour distance and mean number of neighbours.");
   add_flock_options(parser, o.flock);
+  parser.add_heading("The run and its outputs");
   parser.add_value(
       "--steps", "N", "steps to simulate, from 0 to 10^18 (default 600)",
       [&o](const std::string& v) { o.steps = parse_whole("--steps", v, 0, kMaxSteps); });
@@ -163,7 +164,7 @@ nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o
   j["method"] = to_string(c.method);
   j["precision"] = to_string(c.precision);
   j["device"] = sim.device();
-  j.update(params_json(c.params));
+  j.update(params_to_json(c.params, ParamForm::kReport));
   return j;
 }
 

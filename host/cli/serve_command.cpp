@@ -43,6 +43,7 @@ OptionParser make_parser(ServeOptions& o) {
       "server is watched from a laptop with `ssh -L 8000:localhost:8000 server`, then\n"
       "http://localhost:8000/ in the laptop's browser.");
   tools::add_flock_options(parser, o.flock);
+  parser.add_heading("Serving");
   parser.add_value("--port", "N", "the port to listen on, 1 to 65535, or 0 for any (default 8000)",
                    [&o](const std::string& v) {
                      o.server.port =

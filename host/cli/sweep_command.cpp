@@ -67,10 +67,8 @@ OptionParser make_parser(SweepOptions& o) {
   parser.add_repeated_value(
       "--param", "NAME=VALUES",
       "a parameter and its values: V1,V2,... or START:STOP:STEP; repeatable (the "
-      "grid of all combinations). NAME: count, radius, separation, alignment, "
-      "cohesion, max-speed, speed, dt, density, world, wall-distance, "
-      "separation-radius, fov, nearest, noise, goal-weight, arrival-radius, wander, "
-      "path-radius, path-weight",
+      "grid of all combinations). NAME: " +
+          sweepable_list(),
       [&o](const std::string& v) { o.params.push_back(parse_sweep_param(v)); });
   parser.add_value(
       "--replicas", "K", "flocks a point, seeds --seed, --seed + 1, ... (default 4)",
@@ -192,7 +190,7 @@ void check_options(const SweepOptions& o, const std::vector<std::string>& given)
       }
     }
   }
-  if (names.count("density") && o.flock.world) {
+  if (names.count("density") && o.flock.given("--world")) {
     throw InputError("--param density and --world both give the world's size: give one");
   }
   check_steps("--discard + --steps", o.discard + o.steps);  // each at most 10^18: no wrap
@@ -325,7 +323,7 @@ int sweep_command(const std::vector<std::string>& args) {
   std::sort(results.begin(), results.end(),
             [](const PointResult& a, const PointResult& b) { return a.index < b.index; });
   if (outputs.has("--plot")) {
-    const std::string title = to_string(o.flock.model.value_or(Model::kBoids)) + " model, " +
+    const std::string title = to_string(resolve_model(o.flock)) + " model, " +
                               std::to_string(o.replicas) + " replicas a point, " +
                               std::to_string(o.steps / o.every) + " samples each";
     plot_sweep(o.params, title, grid, results, outputs);

@@ -8,6 +8,7 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/model/param_table.h"
 #include "host/tools/options.h"
 
 namespace boids::cli {
@@ -77,30 +78,21 @@ void refuse_repeats(const std::string& option, const SweepParam& p, bool range) 
 }  // namespace
 
 const std::vector<std::string>& sweepable_options() {
-  static const std::vector<std::string> names = {"alignment",
-                                                 "arrival-radius",
-                                                 "cohesion",
-                                                 "count",
-                                                 "density",
-                                                 "dt",
-                                                 "flee-radius",
-                                                 "fov",
-                                                 "goal-weight",
-                                                 "max-speed",
-                                                 "nearest",
-                                                 "noise",
-                                                 "path-radius",
-                                                 "path-weight",
-                                                 "predator-speed",
-                                                 "predators",
-                                                 "radius",
-                                                 "separation",
-                                                 "separation-radius",
-                                                 "speed",
-                                                 "wall-distance",
-                                                 "wander",
-                                                 "world"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> sweepable;
+    for (const ParamSpec& row : param_table()) {
+      if (row.sweepable) sweepable.push_back(std::string(row.flag).substr(2));
+    }
+    std::sort(sweepable.begin(), sweepable.end());
+    return sweepable;
+  }();
   return names;
+}
+
+std::string sweepable_list() {
+  std::string list;
+  for (const std::string& name : sweepable_options()) list += (list.empty() ? "" : ", ") + name;
+  return list;
 }
 
 SweepParam parse_sweep_param(const std::string& text) {
@@ -114,10 +106,8 @@ SweepParam parse_sweep_param(const std::string& text) {
   std::replace(p.name.begin(), p.name.end(), '_', '-');
   const auto& names = sweepable_options();
   if (std::find(names.begin(), names.end(), p.name) == names.end()) {
-    std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
     throw InputError("--param: " + quoted(text.substr(0, equals)) +
-                     " is not an option a sweep can vary (" + list + ")");
+                     " is not an option a sweep can vary (" + sweepable_list() + ")");
   }
   const std::string spec = text.substr(equals + 1);
   const std::string option = "--param " + p.name;

@@ -13,6 +13,8 @@ namespace boids::cli {
 // The options a sweep may vary: the numeric options of `boids run` but the seed (the replicas'
 // seeds are --seed, --seed + 1, ...), as the option is spelled without "--".
 const std::vector<std::string>& sweepable_options();
+// The same as a list for people: "alignment, arrival-radius, ...".
+std::string sweepable_list();
 
 struct SweepParam {
   std::string name;                 // as the option is spelled, without "--"

@@ -6,32 +6,31 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "host/core/config.h"
 #include "host/model/flock.h"
+#include "host/model/param_table.h"
 
 namespace boids {
 
-// What was given on the command line; what was not takes the model's default (see
-// resolve_params).
+// What was given on the command line or to Python; what was not takes the model's default
+// (see resolve_params). The flock's parameters are given by the rows of the table
+// (host/model/param_table.h): `values` holds those given, `named` their flags.
 struct FlockOptions {
   std::optional<std::uint64_t> count;
   std::uint64_t seed = 42;
-  std::optional<Model> model;
-  std::optional<double> radius, separation, alignment, cohesion, max_speed, speed, dt;
-  std::optional<World> world;  // --world L, W,H or W,H,D (torus unless --boundary walls)
-  int world_sides = 0;         // how many sides --world gave
-  std::optional<int> dimensions;
-  std::optional<double> density;
-  std::optional<Boundary> boundary;
-  std::optional<double> separation_radius, fov, noise, wall_distance, goal_weight, arrival_radius;
-  std::optional<double> wander, path_radius, path_weight;
-  std::optional<int> nearest;
-  std::optional<int> predators;
-  std::optional<double> predator_speed, flee_radius;
-  std::optional<Vec3> goal, wind;
+  std::string init_file;               // a state file; overrides --count
+  std::string backend = "auto";        // auto | reference | cpu | cuda
+  std::optional<Method> method;        // default: naive on the reference, else hashed
+  std::optional<Precision> precision;  // default: double on the reference, else float
+  std::optional<double> density;       // the world's size from the count instead of --world
+
+  FlockParams values;
+  std::set<std::string> named;
+  int world_sides = 0;                   // how many sides --world gave
   int goal_values = 0, wind_values = 0;  // how many coordinates each gave
   std::string obstacle_file;
   // Obstacles given in memory instead of a file (the Python module), checked as a file's rows:
@@ -43,11 +42,9 @@ struct FlockOptions {
   std::string path_file;
   std::optional<std::vector<Vec3>> path;
   int path_dimensions = 2;
-  std::optional<Update> update;
-  std::string backend = "auto";        // auto | reference | cpu | cuda
-  std::optional<Method> method;        // default: naive on the reference, else hashed
-  std::optional<Precision> precision;  // default: double on the reference, else float
-  std::string init_file;               // a state file; overrides --count
+
+  // Whether the option `flag` ("--radius") was given.
+  bool given(const std::string& flag) const { return named.count(flag) > 0; }
 };
 
 // The model's parameters: what was given, the rest the model's defaults (the seed example for
@@ -55,9 +52,8 @@ struct FlockOptions {
 // for options that do not go together. Reads the obstacle file.
 FlockParams resolve_params(const FlockOptions& options);
 
-// A model's defaults for a flock of `count` boids: its example's parameters, in a world scaled
-// to keep the example's density (the viewer's model switch).
-FlockParams model_defaults(Model model, std::uint64_t count);
+// The model: --model, or boids.
+Model resolve_model(const FlockOptions& options);
 
 // The number of boids: --count, or the model's default.
 std::uint64_t resolve_count(const FlockOptions& options);

@@ -6,6 +6,7 @@
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/core/value_limits.h"
+#include "host/model/param_table.h"
 
 namespace boids {
 namespace {
@@ -19,7 +20,8 @@ bool finite_vector(const Vec3& v) {
 }
 
 // Each value as the command line's parser would have taken it: what a checkpoint's header can
-// hold and no option can give.
+// hold and no option can give. A default that follows from other parameters is held by its
+// stand-in (0: the model's separation radius).
 void check_well_formed(const FlockParams& p) {
   refuse_if(p.dimensions != 2 && p.dimensions != 3,
             "--dimensions: expected 2 or 3, got " + std::to_string(p.dimensions));
@@ -27,38 +29,27 @@ void check_well_formed(const FlockParams& p) {
     refuse_if(!(std::isfinite(value) && value > 0),
               std::string(option) + ": expected a number > 0, got " + number_text(value));
   };
-  const auto non_negative = [](const char* option, double value) {
-    refuse_if(!(std::isfinite(value) && value >= 0),
-              std::string(option) + ": expected a number >= 0, got " + number_text(value));
-  };
   positive("--world", p.world.width);
   positive("--world", p.world.height);
   if (p.dimensions == 3) positive("--world", p.world.depth);
-  positive("--radius", p.radius);
-  positive(p.model == Model::kVicsek ? "--speed" : "--max-speed", p.max_speed);
-  positive("--dt", p.dt);
-  non_negative("--separation", p.separation);
-  non_negative("--alignment", p.alignment);
-  non_negative("--cohesion", p.cohesion);
-  non_negative("--separation-radius", p.separation_radius);
-  non_negative("--wall-distance", p.wall_distance);
-  non_negative("--goal-weight", p.goal_weight);
-  non_negative("--arrival-radius", p.arrival_radius);
-  non_negative("--wander", p.wander);
-  non_negative("--path-radius", p.path_radius);
-  non_negative("--path-weight", p.path_weight);
-  refuse_if(!(p.fov > 0 && p.fov <= 360),
-            "--fov: expected a number in (0, 360], got " + number_text(p.fov));
-  refuse_if(p.nearest < 0 || p.nearest > kMaxNearest, "--nearest: expected a whole number in [0, " +
-                                                          std::to_string(kMaxNearest) + "], got " +
-                                                          std::to_string(p.nearest));
-  refuse_if(p.predators < 0 || p.predators > kMaxPredators,
-            "--predators: expected a whole number in [0, " + std::to_string(kMaxPredators) +
-                "], got " + std::to_string(p.predators));
-  non_negative("--predator-speed", p.predator_speed);
-  non_negative("--flee-radius", p.flee_radius);
-  refuse_if(!(p.noise >= 0 && p.noise <= 2 * kPi),
-            "--noise: expected radians in [0, 2 pi], got " + number_text(p.noise));
+  for (const ParamSpec& row : param_table()) {
+    if (!row.names_field(p.model)) continue;
+    const std::string flag = row.flag;
+    if (row.kind == ParamKind::kWhole) {
+      const int v = p.*row.whole;
+      if (v < row.low || v > row.high) {
+        throw InputError(flag + ": expected " + describe_values(row) + ", got " +
+                         std::to_string(v));
+      }
+    }
+    if (row.kind != ParamKind::kNumber) continue;
+    const double v = p.*row.number;
+    if (row.has_unset && v == row.unset) continue;
+    const bool above = row.low_open ? v > row.low : v >= row.low;
+    if (!(std::isfinite(v) && above && v <= row.high)) {
+      throw InputError(flag + ": expected " + describe_values(row) + ", got " + number_text(v));
+    }
+  }
   refuse_if(!finite_vector(p.wind), "--wind: expected finite numbers");
   refuse_if(!finite_vector(p.goal), "--goal: expected finite numbers");
 }
@@ -86,29 +77,29 @@ void check_in_place(const FlockParams& p) {
             "predators");
 }
 
-// The variants' options against each other and against the world.
+// The variants' options against each other and against the world: each row within the
+// bound the others set (the separation radius at most the radius), under the models it
+// applies to and with what it needs on (a goal's weight with a goal).
 void check_variants(const FlockParams& p) {
-  const FlockParams defaults;
-  refuse_if(p.separation_radius > p.radius,
-            "--separation-radius: expected a number in (0, radius = " + number_text(p.radius) +
-                "], got " + number_text(p.separation_radius));
-  refuse_if(p.wall_distance != 0 && p.world.torus(), "--wall-distance needs --boundary walls");
-  refuse_if(!p.has_goal && p.goal_weight != defaults.goal_weight, "--goal-weight needs --goal X,Y");
+  for (const ParamSpec& row : param_table()) {
+    if (!row.names_field(p.model) || row.at_default(p)) continue;
+    const std::string flag = row.flag;
+    if (row.below.of && row.kind == ParamKind::kNumber) {
+      const double v = p.*row.number, bound = row.below.of(p);
+      if (v > bound) {
+        throw InputError(flag + ": expected a number in " + (row.low_open ? "(" : "[") +
+                         number_text(row.low) + ", " + row.below.name + " = " + number_text(bound) +
+                         "], got " + number_text(v));
+      }
+    }
+    if (row.needs.on && !row.needs.on(p)) throw InputError(flag + " needs " + row.needs.as_given);
+    if (row.section == ParamSection::kVariants && !row.applies(p.model, p.dimensions) &&
+        row.refusal) {
+      throw InputError(flag + ": " + row.refusal);
+    }
+  }
   refuse_if(p.has_goal && !in_world(p.goal.x, p.goal.y, p.goal.z, p),
             "--goal: the point lies outside the world");
-  refuse_if(!p.has_goal && p.arrival_radius > 0, "--arrival-radius needs --goal X,Y");
-  refuse_if(p.arrival_radius > 0 && p.model != Model::kSteering,
-            std::string("--arrival-radius: arrival slows the steering model alone (--model "
-                        "steering); under ") +
-                (p.model == Model::kVicsek ? "vicsek every boid flies at the constant speed V"
-                                           : "boids the speed is held in [v_max/2, v_max]"));
-  refuse_if(p.path.empty() && p.path_radius != defaults.path_radius,
-            "--path-radius needs --path FILE");
-  refuse_if(p.path.empty() && p.path_weight != defaults.path_weight,
-            "--path-weight needs --path FILE");
-  refuse_if(!p.path.empty() && p.model == Model::kVicsek,
-            "--path: path following steers the boids and steering models; under vicsek a "
-            "heading only aligns and turns by the noise (--noise)");
   refuse_if(p.path.size() == 1 || p.path.size() > kMaxPathPoints,
             "--path: a path has 2 to " + std::to_string(kMaxPathPoints) + " points, got " +
                 std::to_string(p.path.size()));
@@ -120,16 +111,6 @@ void check_variants(const FlockParams& p) {
                   point.z == p.path[k - 1].z,
               name + ": the same point as the one before it");
   }
-  refuse_if(p.wander > 0 && p.model == Model::kVicsek,
-            "--wander: wander steers the boids and steering models; under vicsek a heading "
-            "only aligns and turns by the noise (--noise)");
-  refuse_if(p.predators > 0 && p.model == Model::kVicsek,
-            "--predators: boids flee predators under the boids and steering models; under "
-            "vicsek a heading only aligns and turns by the noise (--noise)");
-  refuse_if(p.predators == 0 && p.predator_speed != defaults.predator_speed,
-            "--predator-speed needs --predators K");
-  refuse_if(p.predators == 0 && p.flee_radius != defaults.flee_radius,
-            "--flee-radius needs --predators K");
   refuse_if(p.obstacles.size() > kMaxObstacles, "--obstacles: more than " +
                                                     std::to_string(kMaxObstacles) + " obstacles (" +
                                                     std::to_string(p.obstacles.size()) + ")");

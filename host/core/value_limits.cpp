@@ -5,13 +5,10 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/model/param_table.h"
 
 namespace boids {
 namespace {
-
-// A step must stay below the world's side by this relative margin, so that rounding (of the
-// parameters to float, of the clamp, of the noise's rotation) cannot stretch it to the side.
-constexpr double kMoveMargin = 1 + 0x1.0p-16;
 
 // Whether a parameter may be 0 (a weight, a coordinate, a default's stand-in), or must not
 // (a side, a radius, a speed, a time step), for the bounds its messages give.
@@ -63,17 +60,6 @@ void check_weight(const std::string& option, double value, Precision precision) 
               value_limits(Precision::kFloat).largest_weight, precision, Zero::kAllowed);
 }
 
-// The world's smallest side: of the box, in three dimensions.
-double smaller_side(const FlockParams& p) {
-  const double side = std::min(p.world.width, p.world.height);
-  return p.dimensions == 3 ? std::min(side, p.world.depth) : side;
-}
-
-double wind_length(const FlockParams& p) {
-  return p.dimensions == 3 ? std::hypot(p.wind.x, p.wind.y, p.wind.z)
-                           : std::hypot(p.wind.x, p.wind.y);
-}
-
 // Refuses a step as long as the world's smaller side.
 void check_move(const FlockParams& p) {
   const double side = smaller_side(p);
@@ -115,49 +101,19 @@ ValueLimits value_limits(Precision precision) {
   return {1e-60, 1e60, 1e6, 1e250};
 }
 
-double furthest_move(const FlockParams& p) {
-  switch (p.model) {
-    case Model::kSteering:
-      return p.max_speed * p.dt;
-    case Model::kVicsek:
-      return p.max_speed + wind_length(p);
-    case Model::kBoids:
-      break;
-  }
-  return p.max_speed;
-}
-
-double largest_max_speed(const FlockParams& p) {
-  const double room = smaller_side(p) / kMoveMargin * (1 - 0x1.0p-40);
-  switch (p.model) {
-    case Model::kSteering:
-      return room / p.dt;
-    case Model::kVicsek:
-      return std::max(0.0, room - wind_length(p));
-    case Model::kBoids:
-      break;
-  }
-  return room;
-}
-
 void check_params(const FlockParams& p, Precision precision) {
   check_length("--world", p.world.width, precision, Zero::kRefused);
   check_length("--world", p.world.height, precision, Zero::kRefused);
   if (p.dimensions == 3) check_length("--world", p.world.depth, precision, Zero::kRefused);
-  check_length("--radius", p.radius, precision, Zero::kRefused);
-  check_weight("--separation", p.separation, precision);
-  check_weight("--alignment", p.alignment, precision);
-  check_weight("--cohesion", p.cohesion, precision);
-  check_weight("--wander", p.wander, precision);
-  check_length(p.model == Model::kVicsek ? "--speed" : "--max-speed", p.max_speed, precision,
-               Zero::kRefused);
-  if (p.model == Model::kSteering) check_length("--dt", p.dt, precision, Zero::kRefused);
-  check_length("--separation-radius", p.separation_radius, precision);
-  if (p.predators > 0) {
-    check_length("--predator-speed", p.predator_speed, precision);
-    check_length("--flee-radius", p.flee_radius, precision);
+  for (const ParamSpec& row : param_table()) {
+    if (row.kind != ParamKind::kNumber || !row.names_field(p.model) || !row.in_effect(p)) continue;
+    const double v = p.*row.number;
+    if (row.scale == Scale::kLength) {
+      check_length(row.flag, v, precision,
+                   row.low_open && !row.has_unset ? Zero::kRefused : Zero::kAllowed);
+    }
+    if (row.scale == Scale::kWeight) check_weight(row.flag, v, precision);
   }
-  check_length("--wall-distance", p.wall_distance, precision);
   check_length("--wind", p.wind.x, precision);
   check_length("--wind", p.wind.y, precision);
   if (p.dimensions == 3) check_length("--wind", p.wind.z, precision);
@@ -165,8 +121,6 @@ void check_params(const FlockParams& p, Precision precision) {
     check_length("--goal", p.goal.x, precision);
     check_length("--goal", p.goal.y, precision);
     if (p.dimensions == 3) check_length("--goal", p.goal.z, precision);
-    check_weight("--goal-weight", p.goal_weight, precision);
-    check_length("--arrival-radius", p.arrival_radius, precision);
   }
   // A point's coordinates, each a length, named "NAME x" and so on.
   const auto check_point = [&](const std::string& name, double x, double y, double z) {
@@ -188,10 +142,6 @@ void check_params(const FlockParams& p, Precision precision) {
       throw InputError(name + ": the same point as the one before it in " + to_string(precision) +
                        " precision");
     }
-  }
-  if (!p.path.empty()) {
-    check_length("--path-radius", p.path_radius, precision);
-    check_weight("--path-weight", p.path_weight, precision);
   }
   for (std::size_t k = 0; k < p.obstacles.size(); ++k) {
     const Obstacle& o = p.obstacles[k];

@@ -29,15 +29,6 @@ struct ValueLimits {
 // four stay within float's normal range), weights up to 1e6, state velocities up to 1e20.
 ValueLimits value_limits(Precision precision);
 
-// The farthest one step can move a boid along an axis: v_max (boids: wind and the world's
-// terms act before the clamp), v_max * dt (steering), V + |wind| (Vicsek: wind drifts the
-// particles after their heading is set).
-double furthest_move(const FlockParams& params);
-
-// The largest v_max (the Vicsek model's V) under which one step stays shorter than the world's
-// smaller side, the other parameters as they are; 0 when none is.
-double largest_max_speed(const FlockParams& params);
-
 // Throws InputError, naming the option, when a parameter lies outside the ranges of
 // `precision`, or when one step could carry a boid across the world (or across the box
 // between walls), or an obstacle is as wide as the world.

@@ -1,5 +1,10 @@
 #include "host/model/flock.h"
 
+#include <algorithm>
+#include <cmath>
+
+#include "host/model/param_table.h"
+
 namespace boids {
 
 std::string to_string(Model model) {
@@ -41,11 +46,39 @@ std::optional<Update> parse_update(const std::string& name) {
   return std::nullopt;
 }
 
+double smaller_side(const FlockParams& p) {
+  const double side = std::min(p.world.width, p.world.height);
+  return p.dimensions == 3 ? std::min(side, p.world.depth) : side;
+}
+
+double wind_length(const FlockParams& p) {
+  return p.dimensions == 3 ? std::hypot(p.wind.x, p.wind.y, p.wind.z)
+                           : std::hypot(p.wind.x, p.wind.y);
+}
+
+double furthest_move(const FlockParams& p) {
+  switch (p.model) {
+    case Model::kSteering:
+      return p.max_speed * p.dt;
+    case Model::kVicsek:
+      return p.max_speed + wind_length(p);
+    case Model::kBoids:
+      break;
+  }
+  return p.max_speed;
+}
+
 bool FlockParams::seed_model() const {
-  return model == Model::kBoids && dimensions == 2 && world.torus() && separation_radius == 0 &&
-         fov == 360 && nearest == 0 && predators == 0 && noise == 0 && wander == 0 &&
-         path.empty() && !has_goal && wind.x == 0 && wind.y == 0 && obstacles.empty() &&
-         update == Update::kSynchronous;
+  if (model != Model::kBoids || dimensions != 2) return false;
+  // Every switch off: the variants', the choices' (the boundary, the update) and each value
+  // that follows from others, as the rows of the table say them (what needs another switch
+  // on is off with it).
+  for (const ParamSpec& row : param_table()) {
+    const bool switch_row =
+        row.section == ParamSection::kVariants || row.kind == ParamKind::kChoice || row.has_unset;
+    if (switch_row && !row.needs.on && !row.at_default(*this)) return false;
+  }
+  return true;
 }
 
 }  // namespace boids

@@ -106,17 +106,24 @@ struct FlockParams {
   std::vector<Obstacle> obstacles;
   Update update = Update::kSynchronous;
 
-  // The separation radius in effect.
-  double effective_separation_radius() const {
-    if (separation_radius > 0) return separation_radius;
+  // The defaults that follow from the other parameters, which 0 stands for in the fields
+  // above, and the values in effect.
+  double model_separation_radius() const {
     return model == Model::kSteering ? radius * 0.45 : radius / 2;
+  }
+  double model_predator_speed() const { return 1.5 * max_speed; }
+  double model_flee_radius() const { return 2 * radius; }
+  double effective_separation_radius() const {
+    return separation_radius > 0 ? separation_radius : model_separation_radius();
   }
   double effective_wall_distance() const { return wall_distance > 0 ? wall_distance : radius; }
   double effective_path_radius() const { return path_radius > 0 ? path_radius : radius; }
   double effective_predator_speed() const {
-    return predator_speed > 0 ? predator_speed : 1.5 * max_speed;
+    return predator_speed > 0 ? predator_speed : model_predator_speed();
   }
-  double effective_flee_radius() const { return flee_radius > 0 ? flee_radius : 2 * radius; }
+  double effective_flee_radius() const {
+    return flee_radius > 0 ? flee_radius : model_flee_radius();
+  }
   // Whether the path returns to its start (its last point repeats its first).
   bool path_closed() const {
     return path.size() > 2 && path.front().x == path.back().x && path.front().y == path.back().y &&
@@ -125,6 +132,22 @@ struct FlockParams {
   // Whether every option has its default, so that the step is exactly the seed's.
   bool seed_model() const;
 };
+
+// How far one step reaches, which the world's smaller side bounds (host/core/value_limits.h).
+// A step must stay below the side by kMoveMargin, so that rounding (of the parameters to float,
+// of the clamp, of the noise's rotation) cannot stretch it to the side.
+inline constexpr double kMoveMargin = 1 + 0x1.0p-16;
+
+// The world's smallest side: of the box, in three dimensions.
+double smaller_side(const FlockParams& params);
+
+// The wind's length.
+double wind_length(const FlockParams& params);
+
+// The farthest one step can move a boid along an axis: v_max (boids: wind and the world's
+// terms act before the clamp), v_max * dt (steering), V + |wind| (Vicsek: wind drifts the
+// particles after their heading is set).
+double furthest_move(const FlockParams& params);
 
 // Positions in the world and velocities, one entry per particle (structure of arrays, as the
 // seed). In three dimensions z and vz too; in two they stay empty.

@@ -4,9 +4,10 @@
 
 #include "host/base/errors.h"
 #include "host/config/flock_options.h"
+#include "host/core/controls.h"
 #include "host/core/flight_rules.h"
 #include "host/model/initial_state.h"
-#include "host/serve/controls.h"
+#include "host/model/param_table.h"
 #include "host/serve/flock_news.h"
 
 namespace boids::serve {
@@ -26,6 +27,7 @@ FlockParams changed_params(const FlockParams& params, Precision precision, std::
     case Type::kGoal:
       next.has_goal = m.on;
       if (m.on) next.goal = {m.at.x, m.at.y, params.dimensions == 3 ? m.at.z : 0.0};
+      reset_unneeded(next);  // the goal's weight and arrival go with it
       check_flight_params(next, precision);
       return next;
     case Type::kModel: {

@@ -5,7 +5,7 @@
 // that connection (host/serve/server.h).
 //
 //   {"type": "next", "max_boids": N}        the next frame, once the page is ready for it
-//   {"type": "set", "name": C, "value": V}  a control (host/serve/controls.h)
+//   {"type": "set", "name": C, "value": V}  a control (host/core/controls.h)
 //   {"type": "pause", "on": B}   {"type": "step"}   {"type": "reset"}
 //   {"type": "model", "model": "boids" | "steering" | "vicsek"}   a new flock of that model
 //   {"type": "rate", "steps_per_second": R}  0 for as fast as the flock steps

@@ -7,10 +7,8 @@
 
 namespace boids::tools {
 
-// Registers every flock option: --count, --seed, --model, the weights, --radius, --max-speed,
-// --speed, --dt, --world, --density, --boundary, --separation-radius, --fov, --noise,
-// --wall-distance, --obstacles, --goal, --goal-weight, --wind, --update, --backend, --method,
-// --precision, --init and --dimensions.
+// Registers every flock option, a row of the table each (host/model/param_table.h): the model
+// and its parameters, the world, the variants, the start and the backend.
 void add_flock_options(OptionParser& parser, FlockOptions& options);
 
 // Throws InputError "NAME cannot be given with OPTION: WHY" for the first flock option among

@@ -80,9 +80,16 @@ void OptionParser::add_flag(const std::string& name, const std::string& help,
   options_.push_back({name, "", help, nullptr, std::move(set)});
 }
 
+void OptionParser::add_heading(const std::string& text) {
+  Option heading;
+  heading.name = text;
+  heading.heading = true;
+  options_.push_back(std::move(heading));
+}
+
 const OptionParser::Option* OptionParser::find(const std::string& name) const {
   for (const Option& option : options_) {
-    if (option.name == name) return &option;
+    if (!option.heading && option.name == name) return &option;
   }
   return nullptr;
 }
@@ -132,13 +139,20 @@ std::vector<std::string> OptionParser::parse(const std::vector<std::string>& arg
 
 std::vector<std::string> OptionParser::names() const {
   std::vector<std::string> names;
-  for (const Option& option : options_) names.push_back(option.name);
+  for (const Option& option : options_) {
+    if (!option.heading) names.push_back(option.name);
+  }
   return names;
 }
 
 std::string OptionParser::help() const {
-  std::string text = usage_ + "\n\nOptions:\n";
+  std::string text = usage_ + "\n";
+  if (options_.empty() || !options_.front().heading) text += "\nOptions:\n";
   for (const Option& option : options_) {
+    if (option.heading) {
+      text += "\n" + option.name + ":\n";
+      continue;
+    }
     std::string left =
         "  " + option.name + (option.value_name.empty() ? "" : " " + option.value_name);
     if (left.size() < 28)

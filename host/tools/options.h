@@ -33,6 +33,8 @@ class OptionParser {
   void add_value(const std::string& name, const std::string& value_name, const std::string& help,
                  std::function<void(const std::string&)> set);
   void add_flag(const std::string& name, const std::string& help, std::function<void()> set);
+  // A heading in --help above the options added after it ("The world").
+  void add_heading(const std::string& text);
   // A value option that may be given more than once; `set` takes each value in order.
   void add_repeated_value(const std::string& name, const std::string& value_name,
                           const std::string& help, std::function<void(const std::string&)> set);
@@ -55,6 +57,7 @@ class OptionParser {
     std::function<void(const std::string&)> set_value;
     std::function<void()> set_flag;
     bool repeatable = false;
+    bool heading = false;  // a heading's text is its name
   };
   const Option* find(const std::string& name) const;
 

@@ -9,52 +9,6 @@ namespace boids::tools {
 
 using Json = nlohmann::ordered_json;
 
-Json params_json(const FlockParams& p) {
-  Json j;
-  j["model"] = to_string(p.model);
-  j["radius"] = p.radius;
-  j["separation"] = p.separation;
-  j["alignment"] = p.alignment;
-  j["cohesion"] = p.cohesion;
-  j["max_speed"] = p.max_speed;
-  if (p.model == Model::kSteering) j["dt"] = p.dt;
-  if (p.dimensions == 3) {
-    j["dimensions"] = 3;
-    j["world"] = p.world.square() && p.world.depth == p.world.width
-                     ? Json(p.world.width)
-                     : Json({p.world.width, p.world.height, p.world.depth});
-  } else {
-    j["world"] = p.world.square() ? Json(p.world.width) : Json({p.world.width, p.world.height});
-  }
-  j["boundary"] = to_string(p.world.boundary);
-  j["separation_radius"] = p.effective_separation_radius();
-  j["fov"] = p.fov;
-  if (p.nearest > 0) j["nearest"] = p.nearest;
-  if (p.predators > 0) {
-    j["predators"] = p.predators;
-    j["predator_speed"] = p.effective_predator_speed();
-    j["flee_radius"] = p.effective_flee_radius();
-  }
-  j["noise"] = p.noise;
-  if (p.wander > 0) j["wander"] = p.wander;
-  if (!p.world.torus()) j["wall_distance"] = p.effective_wall_distance();
-  const bool box = p.dimensions == 3;
-  const Json goal = box ? Json({p.goal.x, p.goal.y, p.goal.z}) : Json({p.goal.x, p.goal.y});
-  j["goal"] = p.has_goal ? goal : Json(nullptr);
-  if (p.has_goal) j["goal_weight"] = p.goal_weight;
-  if (p.arrival_radius > 0) j["arrival_radius"] = p.arrival_radius;
-  j["wind"] = box ? Json({p.wind.x, p.wind.y, p.wind.z}) : Json({p.wind.x, p.wind.y});
-  j["obstacles"] = p.obstacles.size();
-  if (!p.path.empty()) {
-    j["path_points"] = p.path.size();
-    j["path_closed"] = p.path_closed();
-    j["path_radius"] = p.effective_path_radius();
-    j["path_weight"] = p.path_weight;
-  }
-  j["update"] = to_string(p.update);
-  return j;
-}
-
 Json metrics_json(const FlockMetrics& m, bool predators) {
   Json j;
   j["polarization"] = m.polarization;

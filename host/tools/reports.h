@@ -1,6 +1,7 @@
-// What the commands report as data: the flock's parameters and metrics (`boids run --json`),
-// the machine's backends (`boids info --json`) and a validation (`boids validate --json`).
-// The Python module returns the same objects as dicts, so both speak with the same keys.
+// What the commands report as data: the flock's metrics (`boids run --json`; its parameters
+// are host/io/flight_params.h's), the machine's backends (`boids info --json`) and a
+// validation (`boids validate --json`). The Python module returns the same objects as dicts,
+// so both speak with the same keys.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,9 +11,6 @@
 #include "host/validation/validation.h"
 
 namespace boids::tools {
-
-// The model and every variant, in effect: model, radius, the weights, max_speed, world, ...
-nlohmann::ordered_json params_json(const FlockParams& params);
 
 // polarization, order, flocks, largest_flock, mean_nn_distance, mean_neighbors; with
 // predators, within_reach (boids closer than the flee radius to one).

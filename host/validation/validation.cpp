@@ -9,8 +9,8 @@
 
 #include "host/base/interruption.h"
 #include "host/model/initial_state.h"
+#include "host/model/variants.h"
 #include "host/reference/reference.h"
-#include "host/validation/validation_flocks.h"
 
 namespace boids {
 namespace {
@@ -41,17 +41,28 @@ std::string format_error(double value) {
 
 }  // namespace
 
-std::vector<ValidationFlock> validation_flocks() {
-  // 500 boids in a 100 x 100 world with r = 5: 1.25 boids per r^2, 20 cells per axis.
-  FlockParams dense;
-  dense.radius = 5.0;
-  dense.world = World{100, 100, Boundary::kTorus};
-  // r = 40: 2 cells per axis; r = 60: 1, and r > L / 2, so offsets near +-L / 2 are neighbours.
-  return standard_flocks(dense, 40, 60);
+namespace {
+
+// The world the validation flies in, r = 5: in 2D a 100 x 100 torus, 1.25 boids per r^2 for
+// 500 boids, 20 cells per axis; in 3D the cube that holds 500 boids at 0.9 / r^3 (the seed's
+// mean neighbour count, about 3.8 within r), side cbrt(500 r^3 / 0.9) = 41.1, 8 cells per axis.
+FlockParams validation_world(int dimensions) {
+  FlockParams p;
+  p.dimensions = dimensions;
+  p.radius = 5.0;
+  const double side = dimensions == 3 ? 41.1 : 100;
+  p.world = World{side, side, Boundary::kTorus};
+  p.world.depth = side;
+  return p;
 }
 
-std::vector<ValidationFlock> standard_flocks(const FlockParams& dense, int two_cells,
-                                             int one_cell) {
+}  // namespace
+
+std::vector<ValidationFlock> validation_flocks(int dimensions) {
+  const FlockParams dense = validation_world(dimensions);
+  // Radii that leave 2 cells and 1 cell per axis; at the second r > L / 2, so offsets near
+  // +-L / 2 are neighbours.
+  const int two_cells = dimensions == 3 ? 16 : 40, one_cell = dimensions == 3 ? 25 : 60;
   FlockParams two = dense;
   two.radius = two_cells;
   FlockParams one = dense;
@@ -65,111 +76,13 @@ std::vector<ValidationFlock> standard_flocks(const FlockParams& dense, int two_c
   return flocks;
 }
 
-std::vector<ValidationFlock> variant_flocks() {
-  FlockParams base;
-  base.radius = 5.0;
-  base.world = World{100, 100, Boundary::kTorus};
-  VariantFlocks variants(base);
-  variants.add("fov-240", [](FlockParams& p) { p.fov = 240; });
-  variants.add("separation-radius-4", [](FlockParams& p) { p.separation_radius = 4; });
-  variants.add("noise-1", [](FlockParams& p) { p.noise = 1.0; });
-  variants.add("walls", [](FlockParams& p) { p.world.boundary = Boundary::kWalls; });
-  variants.add("obstacles", [](FlockParams& p) {
-    p.obstacles = {{30, 30, 8}, {70, 55, 12}, {2, 98, 6}};  // the last across the corner
-  });
-  variants.add("goal-wind", [](FlockParams& p) {
-    p.has_goal = true;
-    p.goal = {20, 80};
-    p.goal_weight = 2;
-    p.wind = {0.05, -0.03};
-  });
-  variants.add("rectangle-130x70", [](FlockParams& p) {
-    p.world = World{130, 70, Boundary::kTorus};
-  });
-  variants.add("steering", [](FlockParams& p) {
-    p.model = Model::kSteering;
-    p.separation = 1.6;
-    p.cohesion = 0.9;
-    p.max_speed = 30;  // half a unit a step at the lab's dt of 1/60
-  });
-  variants.add("steering-walls-fov-noise", [](FlockParams& p) {
-    p.model = Model::kSteering;
-    p.max_speed = 30;
-    p.world.boundary = Boundary::kWalls;
-    p.fov = 270;
-    p.noise = 0.5;
-    p.obstacles = {{50, 50, 10}};
-  });
-  variants.add("steering-goal-arrival", [](FlockParams& p) {
-    p.model = Model::kSteering;
-    p.max_speed = 30;
-    p.has_goal = true;
-    p.goal = {55, 45};
-    p.goal_weight = 2;
-    p.arrival_radius = 30;  // most of the flock within it: slowed by its distance
-  });
-  variants.add("vicsek-noise-2", [](FlockParams& p) {
-    p.model = Model::kVicsek;
-    p.max_speed = 0.5;
-    p.noise = 2.0;
-  });
-  variants.add("vicsek-walls-goal", [](FlockParams& p) {
-    p.model = Model::kVicsek;
-    p.max_speed = 0.5;
-    p.world.boundary = Boundary::kWalls;
-    p.has_goal = true;
-    p.goal = {60, 40};
-    p.goal_weight = 0.5;
-  });
-  variants.add("wander-2", [](FlockParams& p) { p.wander = 2; });
-  variants.add("vicsek-nearest-3-walls", [](FlockParams& p) {
-    p.model = Model::kVicsek;
-    p.max_speed = 0.5;
-    p.noise = 0.5;
-    p.world.boundary = Boundary::kWalls;
-    p.nearest = 3;
-  });
-  variants.add("steering-wander-walls", [](FlockParams& p) {
-    p.model = Model::kSteering;
-    p.max_speed = 30;
-    p.world.boundary = Boundary::kWalls;
-    p.wander = 1.5;
-  });
-  variants.add("path-closed", [](FlockParams& p) {
-    p.path = {{20, 20}, {80, 25}, {70, 85}, {15, 70}, {20, 20}};
-    p.path_radius = 6;
-  });
-  variants.add("steering-path-open-walls", [](FlockParams& p) {
-    p.model = Model::kSteering;
-    p.max_speed = 30;
-    p.world.boundary = Boundary::kWalls;
-    p.path = {{10, 50}, {50, 20}, {90, 60}};
-    p.path_weight = 2;
-  });
-  // Last, so that the flocks of the variants before it keep their seeds.
-  variants.add("nearest-7-fov", [](FlockParams& p) {
-    p.nearest = 7;
-    p.fov = 300;
-  });
-  variants.add("predators-4-walls-disc", [](FlockParams& p) {
-    p.predators = 4;
-    p.world.boundary = Boundary::kWalls;
-    p.obstacles = {{50, 50, 10}};
-  });
-  variants.add("steering-predators-2", [](FlockParams& p) {
-    p.model = Model::kSteering;
-    p.max_speed = 30;
-    p.predators = 2;
-    p.flee_radius = 30;
-  });
-  return variants.flocks();
-}
-
-std::vector<ValidationFlock> VariantFlocks::flocks() const {
+std::vector<ValidationFlock> variant_flocks(int dimensions) {
+  const FlockParams base = validation_world(dimensions);
   std::vector<ValidationFlock> flocks;
   std::uint64_t seed = 11;
-  for (const auto& [name, params] : variants_) {
-    flocks.push_back({name, params, make_initial_state(500, seed++, params)});
+  for (const Variant& variant : variant_catalogue()) {
+    const FlockParams params = variant_params(variant, base);
+    flocks.push_back({variant.name, params, make_initial_state(500, seed++, params)});
   }
   return flocks;
 }
@@ -274,11 +187,8 @@ ValidationReport validate_backend(Backend backend, int dimensions) {
   ValidationReport report;
   report.backend = backend;
   report.dimensions = dimensions;
-  const bool box = dimensions == 3;
-  std::vector<ValidationFlock> flocks = box ? validation_flocks_3d() : validation_flocks();
-  for (ValidationFlock& variant : box ? variant_flocks_3d() : variant_flocks()) {
-    flocks.push_back(std::move(variant));
-  }
+  std::vector<ValidationFlock> flocks = validation_flocks(dimensions);
+  for (ValidationFlock& variant : variant_flocks(dimensions)) flocks.push_back(std::move(variant));
   // The reference's states, per flock and number of steps, computed once.
   std::vector<std::map<std::uint64_t, FlockState>> expected(flocks.size());
   for (const Method method : {Method::kNaive, Method::kHashed}) {

@@ -25,24 +25,16 @@ struct ValidationFlock {
   FlockState state;
 };
 
-// The validation's flocks: "random" (500 boids, about 1.2 boids per r^2), "flocked" (the
-// reference run 300 steps from a random start, so that neighbourhoods are dense), and two
-// worlds with fewer than 3 cells per axis: "2-cells-r40" and "1-cell-r60" (world 100).
-std::vector<ValidationFlock> validation_flocks();
+// The validation's flocks in `dimensions` (2 or 3): "random" (500 boids at r = 5, in 2D a
+// 100 x 100 torus, 1.25 boids per r^2; in 3D a cube at the seed's mean neighbour count),
+// "flocked" (the reference run 300 steps from a random start, so that neighbourhoods are
+// dense), and two worlds with fewer than 3 cells per axis ("2-cells-r40" and "1-cell-r60";
+// in 3D "2-cells-r16" and "1-cell-r25").
+std::vector<ValidationFlock> validation_flocks(int dimensions = 2);
 
-// A flock of 500 boids (r = 5, world 100, 1.25 boids per r^2) for each model and variant: a
-// field of view, a separation radius, noise, walls, obstacles, a goal with wind, a rectangular
-// world, the steering model (alone, and with walls, a field of view, noise and an obstacle),
-// and the Vicsek model (with noise; with walls and a goal).
-std::vector<ValidationFlock> variant_flocks();
-
-// The same in three dimensions (host/validation/validation_3d.cpp): "random" and "flocked" (500
-// boids in a cube at the seed's mean neighbour count, r = 5), "2-cells-r16" and "1-cell-r25"; and
-// the variants in a box: a cone of view, a separation radius, noise, walls, spheres, a goal with
-// wind, a box that is not a cube, the steering model (alone; with walls, a cone of view, noise
-// and a sphere) and the Vicsek model (with noise; with walls and a goal).
-std::vector<ValidationFlock> validation_flocks_3d();
-std::vector<ValidationFlock> variant_flocks_3d();
+// A flock of 500 boids in the same world for each variant of the catalogue
+// (host/model/variants.h), named as the variant, each from its own seed (11, 12, ...).
+std::vector<ValidationFlock> variant_flocks(int dimensions = 2);
 
 // What a method and precision must achieve, and after how many steps.
 struct ValidationTolerance {

@@ -13,6 +13,7 @@ ValueError with the command line's message; a failure of the machine raises Runt
 
 from ._boids import _Flock, __version__
 from ._boids import info as _info
+from ._boids import param_rows as _param_rows
 from ._boids import validate as _validate
 from .trajectory import Trajectory, read_trajectory
 
@@ -28,51 +29,10 @@ def _core_property(name, doc):
 class Flock:
     """A flock of boids on one backend.
 
-    count      number of boids, >= 1 (default: the model's, 120; steering 220, vicsek 400)
-    seed       unsigned 64-bit seed of the random start and of the noise (default 42)
-    backend    "auto" (cuda when a GPU is usable, else cpu), "reference", "cpu" or "cuda"
-    method     "naive" or "hashed" (default hashed; the reference is naive)
-    precision  "float" or "double" (default float; the reference is double)
+    Its options are those of ``boids run`` by their long names (``max_speed`` for
+    ``--max-speed``), each a row of the table of parameters that every front end reads:
 
-    params, the model and its variants (see ``boids run --help`` for each range):
-    model              "boids" (seed 000), "steering" (seed 002) or "vicsek"
-    radius             perception radius r (default 10; steering 44, vicsek 1)
-    separation, alignment, cohesion
-                       the rules' weights (default 1.5, 1, 1; steering 1.6, 1, 0.9)
-    max_speed          v_max (default 1; steering 110); vicsek moves at a constant ``speed``
-    speed              the Vicsek model's constant speed (default 0.03)
-    dt                 the steering model's time step (default 1/60)
-    world              side L of a square world, or (W, H) (default 100; steering (800, 600),
-                       vicsek 10); or ``density``, boids per unit area, for a square world
-    density            boids per unit area: a square world of side sqrt(count / density)
-    boundary           "torus" or "walls"
-    wall_distance      walls push boids closer than this (default: the radius)
-    separation_radius  separation acts closer than this (default r / 2; steering 0.45 r)
-    fov                field of view in degrees, (0, 360]
-    nearest            topological neighbours: each boid heeds the K boids nearest to it that
-                       it sees, however far, in place of all within r (K in [1, 32]; 0 off)
-    predators          K predators fly in the world, each pursuing the boid nearest to it;
-                       boids near one flee it (boids and steering models; 0 off)
-    predator_speed     a predator's top speed (default 1.5 max_speed)
-    flee_radius        boids closer than it to a predator steer away (default 2 r)
-    noise              each heading turns by U(-noise/2, noise/2) radians each step
-    wander             Reynolds' wander's weight: each boid steers across its heading along a
-                       drift that wanders at random (boids and steering models)
-    obstacles          discs no boid enters: rows (x, y, radius), or a CSV file's name;
-                       spheres, rows (x, y, z, radius), in three dimensions
-    goal, goal_weight  a point (x, y) the boids steer towards, and how hard
-    path               a polyline the boids follow: rows (x, y), or a CSV file's name; closed
-                       when the last point repeats the first (rows (x, y, z) in three dimensions)
-    path_radius, path_weight
-                       how far from the path a boid may stray (default: the radius), and how
-                       hard it steers back
-    arrival_radius     within it of the goal the steering model slows down (Reynolds' arrival)
-    wind               a velocity (wx, wy) added every step
-    update             "synchronous" or "in-place" (the steering lab's loop; reference only)
-    init               a state file (CSV or .npy) to start from, instead of count
-    dimensions         2, or 3: the rules in a box (``boids run --dimensions 3``): world L or
-                       (W, H, D), density per unit volume, goal and wind (x, y, z), obstacles
-                       rows (x, y, z, radius), states of shape (N, 6): x, y, z, vx, vy, vz
+OPTIONS
 
     An option given as None takes its default.
     """
@@ -218,6 +178,19 @@ class Flock:
         return (f"boids.Flock(count={self.count}, model={self.params['model']!r}, "
                 f"backend={self.backend!r}, method={self.method!r}, "
                 f"precision={self.precision!r}, steps_taken={self.steps_taken})")
+
+
+def _options_doc():
+    """Flock's options, a few lines each, as the table of parameters describes them."""
+    import textwrap
+    lines = []
+    for keyword, text in _param_rows():
+        lines += textwrap.wrap(text, 96, initial_indent=f"    {keyword:<19}",
+                               subsequent_indent=" " * 23)
+    return "\n".join(lines)
+
+
+Flock.__doc__ = Flock.__doc__.replace("OPTIONS", _options_doc())
 
 
 class DeviceArray:

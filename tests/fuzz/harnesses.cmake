@@ -5,5 +5,6 @@ boids_fuzz_harness(state_csv)
 boids_fuzz_harness(state_npy)
 boids_fuzz_harness(obstacles)
 boids_fuzz_harness(options)
-boids_fuzz_harness(checkpoint host/io/checkpoint.cpp host/io/checkpoint_flight.cpp)
+boids_fuzz_harness(checkpoint host/io/checkpoint.cpp host/io/checkpoint_flight.cpp
+                   host/io/flight_params.cpp)
 boids_fuzz_harness(serve_message host/serve/messages.cpp)

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/core/controls.h"
 #include "host/core/simulation.h"
 #include "host/model/initial_state.h"
-#include "host/serve/controls.h"
 #include "host/serve/frame.h"
 #include "host/serve/messages.h"
 #include "host/serve/watched_flock.h"

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "host/core/simulation.h"
 #include "host/model/flock.h"
 #include "host/model/initial_state.h"
+#include "host/model/variants.h"
 
 namespace boids::test_support {
 
@@ -214,64 +216,26 @@ inline void PrintTo(const FlightVariant& v, std::ostream* out) {
   *out << v.name;
 }
 
-// The seed's flock, each variant that changes how a step goes, every one of them at once, and
-// the other two models.
+// Every variant of the catalogue (host/model/variants.h), set on the flock it is given: the
+// seed's, each variant that changes how a step goes, several at once, and the other two
+// models. Names as gtest takes them ('_' for '-').
 inline const std::vector<FlightVariant>& flight_variants() {
-  static const std::vector<FlightVariant> all = {
-      {"seed", [](FlockParams&) {}},
-      {"noise", [](FlockParams& p) { p.noise = 0.8; }},
-      {"fov", [](FlockParams& p) { p.fov = 240; }},
-      {"separation_radius", [](FlockParams& p) { p.separation_radius = 7; }},
-      {"walls", [](FlockParams& p) { p.world.boundary = Boundary::kWalls; }},
-      {"obstacles",
-       [](FlockParams& p) {
-         p.obstacles = {{30, 30, 8}, {70, 55, 5}};
-       }},
-      {"goal_wind",
-       [](FlockParams& p) {
-         p.has_goal = true;
-         p.goal = {80, 20};
-         p.wind = {0.05, -0.02};
-       }},
-      {"all",
-       [](FlockParams& p) {
-         p.noise = 0.5;
-         p.fov = 270;
-         p.world.boundary = Boundary::kWalls;
-         p.obstacles = {{50, 50, 10}};
-         p.has_goal = true;
-         p.goal = {20, 80};
-         p.wind = {0.02, 0.01};
-         p.wander = 0.5;
-         p.path = {{10, 10}, {90, 15}, {70, 90}, {10, 10}};
-       }},
-      {"nearest",
-       [](FlockParams& p) {
-         p.nearest = 7;
-         p.fov = 300;
-       }},
-      {"predators",
-       [](FlockParams& p) {
-         p.predators = 4;
-         p.obstacles = {{30, 30, 8}};
-       }},
-      {"steering",
-       [](FlockParams& p) {
-         p.model = Model::kSteering;
-         p.radius = 12;
-         p.max_speed = 110;
-         p.noise = 0.3;
-         p.wander = 1;
-       }},
-      {"vicsek",
-       [](FlockParams& p) {
-         p.model = Model::kVicsek;
-         p.radius = 4;
-         p.max_speed = 0.5;
-         p.noise = 1.5;
-       }},
-  };
+  static const std::vector<FlightVariant> all = [] {
+    std::vector<FlightVariant> variants;
+    for (const Variant& v : variant_catalogue()) {
+      const Variant* variant = &v;
+      variants.push_back({v.name, [variant](FlockParams& p) { p = variant_params(*variant, p); }});
+    }
+    return variants;
+  }();
   return all;
+}
+
+// A variant's name as gtest takes it.
+inline std::string test_name(const char* name) {
+  std::string text = name;
+  std::replace(text.begin(), text.end(), '-', '_');
+  return text;
 }
 
 }  // namespace boids::test_support

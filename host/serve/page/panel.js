@@ -1,4 +1,4 @@
-// The panel: the flock's controls as the server describes them (host/serve/controls.h), each a
+// The panel: the flock's controls as the server describes them (host/core/controls.h), each a
 // slider sending its value; the buttons; and the charts of the order over the steps.
 
 function format(value) {

@@ -652,7 +652,8 @@ TEST_P(ValidationReportTest, EveryCasePasses) {
   if (!usable()) GTEST_SKIP() << "cuda backend not usable: " << cuda_availability().reason;
   const ValidationReport report = validate_backend(GetParam().backend);
   // 2 methods x 2 precisions x (4 flocks + 20 variants)
-  EXPECT_EQ(report.cases.size(), 96u);
+  // Every method and precision on the standard flocks and every variant of the catalogue.
+  EXPECT_EQ(report.cases.size(), 4 * (validation_flocks().size() + variant_catalogue().size()));
   for (const ValidationCase& c : report.cases) EXPECT_TRUE(c.pass) << describe(c);
   EXPECT_TRUE(report.pass());
 }
@@ -688,7 +689,9 @@ TEST_P(ValidationReportTest, CommandPrintsATableAndPasses) {
   const CommandResult r = run_boids("validate --backend " + to_string(GetParam().backend));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("hashed  float"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("PASS: all 96 cases"), std::string::npos) << r.out;
+  const std::size_t cases = 4 * (validation_flocks().size() + variant_catalogue().size());
+  EXPECT_NE(r.out.find("PASS: all " + std::to_string(cases) + " cases"), std::string::npos)
+      << r.out;
 }
 
 TEST_P(ValidationReportTest, CommandJsonReportsEveryCase) {
@@ -704,7 +707,7 @@ TEST_P(ValidationReportTest, EveryCasePassesInThreeDimensions) {
   if (!usable()) GTEST_SKIP() << "cuda backend not usable: " << cuda_availability().reason;
   const ValidationReport report = validate_backend(GetParam().backend, 3);
   // 2 methods x 2 precisions x (4 flocks + 19 variants)
-  EXPECT_EQ(report.cases.size(), 92u);
+  EXPECT_EQ(report.cases.size(), 4 * (validation_flocks(3).size() + variant_catalogue().size()));
   EXPECT_EQ(report.dimensions, 3);
   for (const ValidationCase& c : report.cases) EXPECT_TRUE(c.pass) << describe(c);
   EXPECT_TRUE(report.pass());

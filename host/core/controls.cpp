@@ -1,0 +1,92 @@
+#include "host/core/controls.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/core/flight_rules.h"
+#include "host/model/param_table.h"
+
+namespace boids {
+namespace {
+
+constexpr const char* kAxes[3] = {"-x", "-y", "-z"};
+
+// A control's row and, for a vector's, its axis.
+struct Place {
+  const ParamSpec* row = nullptr;
+  int axis = 0;
+};
+
+// Where control `name` lives for a flock of `p`; no row where it has none.
+Place place_of(const FlockParams& p, const std::string& name) {
+  for (const ParamSpec& row : param_table()) {
+    if (!row.control.low || !row.in_effect(p)) continue;
+    const std::string base = std::string(row.flag).substr(2);
+    if (row.kind != ParamKind::kVector && name == base) return {&row, 0};
+    for (int a = 0; row.kind == ParamKind::kVector && a < p.dimensions; ++a) {
+      if (name == base + kAxes[a]) return {&row, a};
+    }
+  }
+  return {};
+}
+
+double& component(Vec3& v, int axis) {
+  return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
+}
+
+}  // namespace
+
+std::vector<Control> controls_of(const FlockParams& p) {
+  std::vector<Control> controls;
+  for (const ParamSpec& row : param_table()) {
+    if (!row.control.low || !row.in_effect(p)) continue;
+    const std::string name = std::string(row.flag).substr(2);
+    const double low = row.control.low(p), high = row.control.high(p);
+    const bool whole = row.kind == ParamKind::kWhole;
+    if (row.kind == ParamKind::kVector) {
+      Vec3 wind = p.wind;
+      for (int a = 0; a < p.dimensions; ++a) {
+        controls.push_back({name + kAxes[a], low, high, row.control.logarithmic, false,
+                            component(wind, a), row.section});
+      }
+    } else {
+      controls.push_back(
+          {name, low, high, row.control.logarithmic, whole, row.value(p), row.section});
+    }
+  }
+  return controls;
+}
+
+FlockParams with_control(const FlockParams& params, Precision precision, const std::string& name,
+                         double value) {
+  const Place place = place_of(params, name);
+  if (!place.row) throw InputError("no control " + quoted(name) + " for this flock");
+  const ParamSpec& row = *place.row;
+  const double low = row.control.low(params), high = row.control.high(params);
+  if (!(value >= low && value <= high)) {
+    throw InputError(name + ": expected a value in [" + number_text(low) + ", " +
+                     number_text(high) + "], got " + number_text(value));
+  }
+  FlockParams next = params;
+  if (row.kind == ParamKind::kWhole) {
+    if (value != std::floor(value)) {
+      throw InputError(name + ": expected a whole number, got " + number_text(value));
+    }
+    next.*row.whole = static_cast<int>(value);
+  } else if (row.kind == ParamKind::kVector) {
+    component(next.wind, place.axis) = value;
+  } else {
+    next.*row.number = value;
+  }
+  for (const ParamSpec& other : param_table()) {  // values given that it bounds stay within it
+    if (other.below.of && other.kind == ParamKind::kNumber && !other.at_default(next)) {
+      next.*other.number = std::min(next.*other.number, other.below.of(next));
+    }
+  }
+  check_flight_params(next, precision);
+  return next;
+}
+
+}  // namespace boids

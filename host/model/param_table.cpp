@@ -1,0 +1,665 @@
+#include "host/model/param_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace boids {
+namespace {
+
+// The examples each model's defaults come from: seed 000's (120 boids in 100 x 100), the
+// steering lab's (220 in its 800 x 600 canvas) and Vicsek's figure 2a at density 4 (400 in
+// 10 x 10).
+struct Example {
+  std::uint64_t count;
+  double width, height;
+};
+constexpr Example kExamples[3] = {{120, 100, 100}, {220, 800, 600}, {400, 10, 10}};
+
+// A row, built a property at a time (C++17 has no designated initialisers).
+class Row {
+ public:
+  Row(const char* key, const char* flag, const char* value_name, ParamKind kind,
+      ParamSection section, const char* doc) {
+    s_.key = key;
+    s_.flag = flag;
+    s_.value_name = value_name;
+    s_.kind = kind;
+    s_.section = section;
+    s_.doc = doc;
+  }
+  Row&& only(unsigned models, const char* refusal) && {
+    s_.models = models;
+    s_.refusal = refusal;
+    return std::move(*this);
+  }
+  Row&& needs(ParamNeed need) && {
+    s_.needs = need;
+    return std::move(*this);
+  }
+  Row&& number(double FlockParams::*field, double boids, double steering, double vicsek) && {
+    s_.number = field;
+    s_.defaults[0] = boids;
+    s_.defaults[1] = steering;
+    s_.defaults[2] = vicsek;
+    return std::move(*this);
+  }
+  Row&& number(double FlockParams::*field, double all) && {
+    return std::move(*this).number(field, all, all, all);
+  }
+  Row&& whole(int FlockParams::*field, int low, int high) && {
+    s_.whole = field;
+    s_.low = low;
+    s_.high = high;
+    return std::move(*this);
+  }
+  Row&& defaults(double boids, double steering, double vicsek) && {
+    s_.defaults[0] = boids;
+    s_.defaults[1] = steering;
+    s_.defaults[2] = vicsek;
+    return std::move(*this);
+  }
+  // A default that follows from other parameters; `unset` stands for it.
+  Row&& derived(double (*of)(const FlockParams&), const char* text, double unset = 0) && {
+    s_.derived = of;
+    return std::move(*this).off(unset, text);
+  }
+  // A value that turns it off, or stands for its derived default.
+  Row&& off(double unset, const char* text) && {
+    s_.has_unset = true;
+    s_.default_text = text;
+    s_.unset = unset;
+    for (double& d : s_.defaults) d = unset;
+    return std::move(*this);
+  }
+  Row&& range(double low, double high, bool low_open = false) && {
+    s_.low = low;
+    s_.high = high;
+    s_.low_open = low_open;
+    return std::move(*this);
+  }
+  Row&& default_text(const char* text) && {
+    s_.default_text = text;
+    return std::move(*this);
+  }
+  Row&& range_text(const char* text) && {
+    s_.range_text = text;
+    return std::move(*this);
+  }
+  Row&& positive() && { return std::move(*this).range(0, HUGE_VAL, true); }
+  Row&& non_negative() && { return std::move(*this).range(0, HUGE_VAL); }
+  Row&& below(RelativeBound bound) && {
+    s_.below = bound;
+    return std::move(*this);
+  }
+  Row&& length() && {
+    s_.scale = Scale::kLength;
+    return std::move(*this);
+  }
+  Row&& weight() && {
+    s_.scale = Scale::kWeight;
+    return std::move(*this).non_negative();
+  }
+  Row&& choices(std::vector<std::string> names) && {
+    s_.choices = std::move(names);
+    return std::move(*this);
+  }
+  Row&& control(double (*low)(const FlockParams&), double (*high)(const FlockParams&),
+                bool logarithmic = false) && {
+    s_.control = {low, high, logarithmic};
+    return std::move(*this);
+  }
+  Row&& sweep() && {
+    s_.sweepable = true;
+    return std::move(*this);
+  }
+  operator ParamSpec() && { return std::move(s_); }
+
+ private:
+  ParamSpec s_;
+};
+
+// What some rows need on.
+bool has_goal(const FlockParams& p) {
+  return p.has_goal;
+}
+bool walled(const FlockParams& p) {
+  return !p.world.torus();
+}
+bool has_path(const FlockParams& p) {
+  return !p.path.empty();
+}
+bool hunted(const FlockParams& p) {
+  return p.predators > 0;
+}
+const ParamNeed kNeedsGoal{has_goal, "--goal X,Y"};
+const ParamNeed kNeedsWalls{walled, "--boundary walls"};
+const ParamNeed kNeedsPath{has_path, "--path FILE"};
+const ParamNeed kNeedsPredators{hunted, "--predators K"};
+
+// Why the weights are refused under Vicsek.
+constexpr const char* kNoWeights =
+    "the Vicsek model has no separation, alignment or cohesion weights (it aligns with every "
+    "neighbour; see --noise)";
+
+// The controls' ranges, for a flock of these parameters.
+double zero(const FlockParams&) {
+  return 0;
+}
+double five(const FlockParams&) {
+  return 5;
+}
+double half_side(const FlockParams& p) {
+  return smaller_side(p) / 2;
+}
+double side_thousandth(const FlockParams& p) {
+  return smaller_side(p) / 1000;
+}
+double the_radius(const FlockParams& p) {
+  return p.radius;
+}
+double radius_hundredth(const FlockParams& p) {
+  return p.radius / 100;
+}
+double radius_tenth(const FlockParams& p) {
+  return p.radius / 10;
+}
+// The largest v_max (the Vicsek model's V) under which one step, a boid's and a predator's
+// whose speed follows v_max, stays shorter than the world's smaller side (kMoveMargin), the
+// other parameters as they are; 0 when none is.
+double largest_max_speed(const FlockParams& p) {
+  const double room = smaller_side(p) / kMoveMargin * (1 - 0x1.0p-40);
+  const double step = p.model == Model::kSteering ? p.dt : 1.0;
+  double largest = room;
+  switch (p.model) {
+    case Model::kSteering:
+      largest = room / p.dt;
+      break;
+    case Model::kVicsek:
+      return std::max(0.0, room - wind_length(p));
+    case Model::kBoids:
+      break;
+  }
+  if (p.predators > 0 && p.predator_speed == 0) {
+    FlockParams unit = p;
+    unit.max_speed = 1;
+    largest = std::min(largest, room / (unit.model_predator_speed() * step));
+  }
+  return largest;
+}
+
+double fastest(const FlockParams& p) {
+  return largest_max_speed(p);
+}
+double slowest(const FlockParams& p) {
+  return largest_max_speed(p) / 1000;
+}
+// Wind, each axis: within v_max; under Vicsek, all axes together within the room the speed
+// leaves of a step.
+double most_wind(const FlockParams& p) {
+  FlockParams calm = p;
+  calm.wind = Vec3{};
+  const double room =
+      p.model == Model::kVicsek ? largest_max_speed(calm) - p.max_speed : p.max_speed;
+  return std::max(0.0, std::min(p.max_speed, room / std::sqrt(double(p.dimensions))));
+}
+double least_wind(const FlockParams& p) {
+  return -most_wind(p);
+}
+
+std::vector<ParamSpec> make_table() {
+  using K = ParamKind;
+  using S = ParamSection;
+  std::vector<ParamSpec> rows;
+  const auto add = [&rows](ParamSpec spec) { rows.push_back(std::move(spec)); };
+
+  // The model and its rules.
+  add(Row("model", "--model", "M", K::kChoice, S::kModel, "the rules the boids follow")
+          .choices({"boids", "steering", "vicsek"}));
+  add(Row("radius", "--radius", "R", K::kNumber, S::kModel, "perception radius r, a length")
+          .number(&FlockParams::radius, 10, 44, 1)
+          .positive()
+          .length()
+          .control(side_thousandth, half_side, true)
+          .sweep());
+  add(Row("separation", "--separation", "W", K::kNumber, S::kModel, "separation weight")
+          .only(kBoidsAndSteering, kNoWeights)
+          .number(&FlockParams::separation, 1.5, 1.6, 0)
+          .weight()
+          .control(zero, five)
+          .sweep());
+  add(Row("alignment", "--alignment", "W", K::kNumber, S::kModel, "alignment weight")
+          .only(kBoidsAndSteering, kNoWeights)
+          .number(&FlockParams::alignment, 1, 1, 0)
+          .weight()
+          .control(zero, five)
+          .sweep());
+  add(Row("cohesion", "--cohesion", "W", K::kNumber, S::kModel, "cohesion weight")
+          .only(kBoidsAndSteering, kNoWeights)
+          .number(&FlockParams::cohesion, 1, 0.9, 0)
+          .weight()
+          .control(zero, five)
+          .sweep());
+  add(Row("max_speed", "--max-speed", "V", K::kNumber, S::kModel,
+          "maximum speed v_max, a length; a step (v_max times --dt under steering) below the "
+          "world's smaller side")
+          .only(kBoidsAndSteering, "the Vicsek model moves at a constant --speed")
+          .number(&FlockParams::max_speed, 1, 110, 0.03)
+          .positive()
+          .length()
+          .control(slowest, fastest, true)
+          .sweep());
+  add(Row("max_speed", "--speed", "V", K::kNumber, S::kModel,
+          "the Vicsek model's constant speed V, a length; with |wind|, below the world's "
+          "smaller side")
+          .only(kVicsekOnly, "only the Vicsek model moves at a constant speed (use --max-speed)")
+          .number(&FlockParams::max_speed, 1, 110, 0.03)
+          .positive()
+          .length()
+          .control(slowest, fastest, true)
+          .sweep());
+  add(Row("dt", "--dt", "T", K::kNumber, S::kModel, "the steering model's time step")
+          .only(kSteeringOnly,
+                "only the steering model has a time step (boids and Vicsek step by 1)")
+          .number(&FlockParams::dt, 1.0 / 60)
+          .default_text("1/60")
+          .positive()
+          .length()
+          .control([](const FlockParams&) { return 1e-3; }, [](const FlockParams&) { return 0.1; },
+                   true)
+          .sweep());
+
+  // The world.
+  add(Row("dimensions", "--dimensions", "D", K::kDimensions, S::kWorld,
+          "2, or 3: the same rules in a box (docs/3d.md)")
+          .defaults(2, 2, 2));
+  add(Row("world", "--world", "L|W,H|W,H,D", K::kWorld, S::kWorld,
+          "the world: a square (a cube) of side L, a W x H rectangle or a W x H x D box")
+          .length()
+          .sweep());
+  add(Row("density", "--density", "RHO", K::kRunNumber, S::kWorld,
+          "boids per unit area: a square world of side sqrt(count / RHO); per unit volume in "
+          "three dimensions, a cube of side cbrt(count / RHO) (not with --world)")
+          .positive()
+          .sweep());
+  add(Row("boundary", "--boundary", "B", K::kChoice, S::kWorld, "what lies at the world's edges")
+          .choices({"torus", "walls"}));
+  add(Row("wall_distance", "--wall-distance", "D", K::kNumber, S::kWorld,
+          "walls push boids closer than D")
+          .needs(kNeedsWalls)
+          .number(&FlockParams::wall_distance, 0)
+          .derived([](const FlockParams& p) { return p.radius; }, "the radius")
+          .positive()
+          .length()
+          .control(radius_tenth, half_side, true)
+          .sweep());
+
+  // The variants, each off by default.
+  add(Row("separation_radius", "--separation-radius", "R", K::kNumber, S::kVariants,
+          "separation acts closer than R")
+          .only(kBoidsAndSteering, kNoWeights)
+          .number(&FlockParams::separation_radius, 0)
+          .derived([](const FlockParams& p) { return p.model_separation_radius(); },
+                   "radius / 2; steering 0.45 radius")
+          .positive()
+          .below({the_radius, "radius"})
+          .length()
+          .control(radius_hundredth, the_radius)
+          .sweep());
+  add(Row("fov", "--fov", "DEGREES", K::kNumber, S::kVariants,
+          "field of view: neighbours count only within half of it of the heading")
+          .number(&FlockParams::fov, 360)
+          .range(0, 360, true)
+          .control([](const FlockParams&) { return 1.0; }, [](const FlockParams&) { return 360.0; })
+          .sweep());
+  add(Row("nearest", "--nearest", "K", K::kWhole, S::kVariants,
+          "topological neighbours: each boid heeds the K boids nearest to it that it sees, "
+          "however far, in place of all within the radius")
+          .whole(&FlockParams::nearest, 0, kMaxNearest)
+          .off(0, "0: off")
+          .control(zero, [](const FlockParams&) { return double(kMaxNearest); })
+          .sweep());
+  add(Row("noise", "--noise", "ETA", K::kNumber, S::kVariants,
+          "each step every heading turns by an angle uniform in [-ETA/2, ETA/2], in radians")
+          .number(&FlockParams::noise, 0)
+          .range(0, 2 * kPi)
+          .range_text("radians in [0, 2 pi]")
+          .control(zero, [](const FlockParams&) { return 2 * kPi; })
+          .sweep());
+  add(Row("wander", "--wander", "W", K::kNumber, S::kVariants,
+          "Reynolds' wander: each boid steers across its heading along a drift that wanders at "
+          "random, with this weight")
+          .only(kBoidsAndSteering,
+                "wander steers the boids and steering models; under vicsek a heading only "
+                "aligns and turns by the noise (--noise)")
+          .number(&FlockParams::wander, 0)
+          .off(0, "0: off")
+          .weight()
+          .control(zero, five)
+          .sweep());
+  add(Row("goal", "--goal", "X,Y|X,Y,Z", K::kPoint, S::kVariants,
+          "a point in the world the boids steer towards")
+          .length());
+  add(Row("goal_weight", "--goal-weight", "W", K::kNumber, S::kVariants,
+          "how hard they steer to the goal")
+          .needs(kNeedsGoal)
+          .number(&FlockParams::goal_weight, 1)
+          .weight()
+          .control(zero, five)
+          .sweep());
+  add(Row("arrival_radius", "--arrival-radius", "R", K::kNumber, S::kVariants,
+          "within R of the goal the boids slow down, their desired speed falling with the "
+          "distance (Reynolds' arrival)")
+          .only(kSteeringOnly,
+                "arrival slows the steering model alone (--model steering); under boids the "
+                "speed is held in [v_max/2, v_max], under vicsek every boid flies at the "
+                "constant speed V")
+          .needs(kNeedsGoal)
+          .number(&FlockParams::arrival_radius, 0)
+          .off(0, "0: off")
+          .positive()
+          .length()
+          .control(zero, half_side)
+          .sweep());
+  add(Row("obstacles", "--obstacles", "FILE", K::kRows, S::kVariants,
+          "discs no boid enters, from a CSV file with the header x,y,radius (spheres, "
+          "x,y,z,radius, in three dimensions)")
+          .length());
+  add(Row("path", "--path", "FILE", K::kRows, S::kVariants,
+          "a polyline the boids follow (Reynolds' path following), from a CSV file with the "
+          "header x,y (x,y,z in three dimensions); closed when its last point repeats its first")
+          .only(kBoidsAndSteering,
+                "path following steers the boids and steering models; under vicsek a heading "
+                "only aligns and turns by the noise (--noise)")
+          .length());
+  add(Row("path_radius", "--path-radius", "R", K::kNumber, S::kVariants,
+          "a boid predicted farther than R from the path steers back to it")
+          .needs(kNeedsPath)
+          .number(&FlockParams::path_radius, 0)
+          .derived([](const FlockParams& p) { return p.radius; }, "the radius")
+          .positive()
+          .length()
+          .control(radius_hundredth, half_side)
+          .sweep());
+  add(Row("path_weight", "--path-weight", "W", K::kNumber, S::kVariants,
+          "how hard they steer back to the path")
+          .needs(kNeedsPath)
+          .number(&FlockParams::path_weight, 1)
+          .weight()
+          .control(zero, five)
+          .sweep());
+  add(Row("predators", "--predators", "K", K::kWhole, S::kVariants,
+          "K predators fly in the world, each pursuing the boid nearest to it; boids near one "
+          "flee it")
+          .only(kBoidsAndSteering,
+                "boids flee predators under the boids and steering models; under vicsek a "
+                "heading only aligns and turns by the noise (--noise)")
+          .whole(&FlockParams::predators, 0, kMaxPredators)
+          .off(0, "0: none")
+          .sweep());
+  add(Row("predator_speed", "--predator-speed", "V", K::kNumber, S::kVariants,
+          "a predator's top speed")
+          .needs(kNeedsPredators)
+          .number(&FlockParams::predator_speed, 0)
+          .derived([](const FlockParams& p) { return p.model_predator_speed(); },
+                   "1.5 times the boids' --max-speed")
+          .positive()
+          .length()
+          .sweep());
+  add(Row("flee_radius", "--flee-radius", "R", K::kNumber, S::kVariants,
+          "boids closer than R to a predator steer away from where it will be, the harder "
+          "the nearer")
+          .needs(kNeedsPredators)
+          .number(&FlockParams::flee_radius, 0)
+          .derived([](const FlockParams& p) { return p.model_flee_radius(); }, "2 times the radius")
+          .positive()
+          .length()
+          .sweep());
+  add(Row("wind", "--wind", "WX,WY|WX,WY,WZ", K::kVector, S::kVariants,
+          "a velocity added to every boid each step (times dt)")
+          .length()
+          .control(least_wind, most_wind));
+  add(Row("update", "--update", "U", K::kChoice, S::kVariants,
+          "synchronous, or in-place: the steering lab's own loop (reference backend only)")
+          .choices({"synchronous", "in-place"}));
+
+  // The start, and where the flock flies.
+  add(Row("count", "--count", "N", K::kRunNumber, S::kStart, "number of boids")
+          .defaults(120, 220, 400)
+          .range(1, double(kMaxBoids))
+          .sweep());
+  add(Row("seed", "--seed", "S", K::kRunNumber, S::kStart,
+          "random seed of the start and the noise, an unsigned 64-bit integer")
+          .defaults(42, 42, 42)
+          .range(0, 18446744073709551615.0)
+          .range_text("a whole number from 0 to 2^64 - 1"));
+  add(Row("init", "--init", "FILE", K::kRunFile, S::kStart,
+          "start from a state file (CSV x,y,vx,vy, or NumPy float64 of shape (N, 4) when FILE "
+          "ends in .npy; x,y,z,vx,vy,vz or (N, 6) fly in three dimensions), velocities up to "
+          "1e250 (1e20 under --precision float); overrides --count"));
+  add(Row("backend", "--backend", "B", K::kRunChoice, S::kBackend,
+          "where the flock flies: auto is cuda if usable, else cpu")
+          .choices({"auto", "reference", "cpu", "cuda"}));
+  add(Row("method", "--method", "M", K::kRunChoice, S::kBackend,
+          "naive (all pairs) or hashed (a sorted cell grid); the reference is naive")
+          .choices({"naive", "hashed"}));
+  add(Row("precision", "--precision", "P", K::kRunChoice, S::kBackend,
+          "float or double; the reference is double")
+          .choices({"float", "double"}));
+  return rows;
+}
+
+}  // namespace
+
+std::string ParamSpec::keyword() const {
+  std::string name = std::string(flag).substr(2);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+bool ParamSpec::applies(Model model, int d) const {
+  return (models >> static_cast<int>(model) & 1u) != 0 && (dimensions >> d & 1u) != 0;
+}
+
+bool ParamSpec::names_field(Model model) const {
+  return flag == std::string(flag_of(key, model));
+}
+
+bool ParamSpec::in_effect(const FlockParams& p) const {
+  return applies(p.model, p.dimensions) && (!needs.on || needs.on(p));
+}
+
+double ParamSpec::value(const FlockParams& p) const {
+  if (whole) return p.*whole;
+  const double v = p.*number;
+  return derived && v == unset ? derived(p) : v;
+}
+
+bool ParamSpec::at_default(const FlockParams& p) const {
+  switch (kind) {
+    case ParamKind::kNumber:
+      return p.*number == (has_unset ? unset : default_of(p.model));
+    case ParamKind::kWhole:
+      return p.*whole == (has_unset ? unset : default_of(p.model));
+    case ParamKind::kPoint:
+      return !p.has_goal;
+    case ParamKind::kVector:
+      return p.wind.x == 0 && p.wind.y == 0 && p.wind.z == 0;
+    case ParamKind::kRows:
+      return std::string(key) == "path" ? p.path.empty() : p.obstacles.empty();
+    case ParamKind::kChoice:
+      if (std::string(key) == "boundary") return p.world.torus();
+      if (std::string(key) == "update") return p.update == Update::kSynchronous;
+      return p.model == Model::kBoids;
+    case ParamKind::kDimensions:
+      return p.dimensions == 2;
+    default:
+      return true;
+  }
+}
+
+const std::vector<ParamSpec>& param_table() {
+  static const std::vector<ParamSpec> table = make_table();
+  return table;
+}
+
+const ParamSpec* find_param_by_key(const std::string& key) {
+  for (const ParamSpec& row : param_table()) {
+    if (key == row.key) return &row;
+  }
+  return nullptr;
+}
+
+const ParamSpec* find_param_by_flag(const std::string& flag) {
+  for (const ParamSpec& row : param_table()) {
+    if (flag == row.flag) return &row;
+  }
+  return nullptr;
+}
+
+const char* flag_of(const std::string& key, Model model) {
+  for (const ParamSpec& row : param_table()) {
+    if (key == row.key && (row.models >> static_cast<int>(model) & 1u) != 0) return row.flag;
+  }
+  const ParamSpec* row = find_param_by_key(key);
+  return row ? row->flag : "";
+}
+
+void reset_unneeded(FlockParams& p) {
+  for (const ParamSpec& row : param_table()) {
+    if (!row.needs.on || row.needs.on(p)) continue;
+    if (row.kind == ParamKind::kNumber) {
+      p.*row.number = row.has_unset ? row.unset : row.default_of(p.model);
+    }
+    if (row.kind == ParamKind::kWhole) p.*row.whole = static_cast<int>(row.default_of(p.model));
+  }
+}
+
+std::uint64_t default_count(Model model) {
+  return kExamples[static_cast<int>(model)].count;
+}
+
+World example_world(Model model) {
+  const Example& e = kExamples[static_cast<int>(model)];
+  return World{e.width, e.height, Boundary::kTorus};
+}
+
+FlockParams model_defaults(Model model, std::uint64_t count) {
+  FlockParams p;
+  p.model = model;
+  for (const ParamSpec& row : param_table()) {
+    if (row.kind == ParamKind::kNumber) {
+      p.*row.number = row.has_unset ? row.unset : row.default_of(model);
+    }
+  }
+  const Example& e = kExamples[static_cast<int>(model)];
+  const double scale = std::sqrt(static_cast<double>(count) / static_cast<double>(e.count));
+  p.world = World{e.width * scale, e.height * scale, Boundary::kTorus};
+  return p;
+}
+
+namespace {
+
+// A number as people write it: 0.03, 1e+06, 360, 2147483647.
+std::string short_number(double v) {
+  char text[32];
+  const bool whole = v == std::floor(v) && std::fabs(v) < 1e16;
+  std::snprintf(text, sizeof text, whole && std::fabs(v) >= 1e6 ? "%.0f" : "%g", v);
+  return text;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
+}  // namespace
+
+std::string describe_values(const ParamSpec& row) {
+  if (row.range_text) return row.range_text;
+  switch (row.kind) {
+    case ParamKind::kChoice:
+    case ParamKind::kRunChoice:
+      return "one of " + joined(row.choices);
+    case ParamKind::kDimensions:
+      return "2 or 3";
+    case ParamKind::kWhole:
+      return "a whole number from " + short_number(row.low) + " to " + short_number(row.high);
+    case ParamKind::kNumber:
+    case ParamKind::kRunNumber:
+      break;
+    default:
+      return "";
+  }
+  const std::string high = row.below.name                ? row.below.name
+                           : row.scale == Scale::kWeight ? "1e6"
+                                                         : short_number(row.high);
+  if (row.kind == ParamKind::kRunNumber && row.high < HUGE_VAL) {
+    return "a whole number from " + short_number(row.low) + " to " + high;
+  }
+  if (row.high == HUGE_VAL && !row.below.name && row.scale != Scale::kWeight) {
+    return row.low_open ? "a number > " + short_number(row.low)
+                        : "a number >= " + short_number(row.low);
+  }
+  return std::string("a number in ") + (row.low_open ? "(" : "[") + short_number(row.low) + ", " +
+         high + "]";
+}
+
+std::string describe_models(const ParamSpec& row) {
+  switch (row.models) {
+    case kBoidsAndSteering:
+      return "boids and steering models";
+    case kSteeringOnly:
+      return "steering model";
+    case kVicsekOnly:
+      return "vicsek model";
+    default:
+      return "";
+  }
+}
+
+std::string describe_default(const ParamSpec& row) {
+  if (row.default_text) return row.default_text;
+  switch (row.kind) {
+    case ParamKind::kChoice:
+      return row.choices.front();
+    case ParamKind::kNumber:
+    case ParamKind::kWhole:
+    case ParamKind::kRunNumber:
+    case ParamKind::kDimensions:
+      break;
+    default:
+      return "";
+  }
+  if (row.kind == ParamKind::kRunNumber && row.defaults[0] == 0) return "";  // --density
+  // The models' defaults where it applies, the first model's first.
+  std::string text;
+  const char* names[3] = {"boids", "steering", "vicsek"};
+  int first = -1;
+  for (int m = 0; m < 3; ++m) {
+    if ((row.models >> m & 1u) == 0) continue;
+    if (first < 0) {
+      first = m;
+      text = short_number(row.defaults[m]);
+    } else if (row.defaults[m] != row.defaults[first]) {
+      text += (text.find(';') == std::string::npos ? "; " : ", ") + std::string(names[m]) + " " +
+              short_number(row.defaults[m]);
+    }
+  }
+  return text;
+}
+
+std::string describe(const ParamSpec& row) {
+  std::string text = row.doc;
+  const std::string values = describe_values(row);
+  if (!values.empty()) text += "; " + values;
+  std::string notes = describe_models(row);
+  const std::string by_default = describe_default(row);
+  if (!by_default.empty()) notes += (notes.empty() ? "" : "; ") + ("default " + by_default);
+  if (!notes.empty()) text += " (" + notes + ")";
+  return text;
+}
+
+}  // namespace boids

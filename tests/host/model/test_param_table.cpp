@@ -1,0 +1,181 @@
+// The table of parameters (host/model/param_table.h) and what every front end reads of it:
+// each row well formed, each option registered, resolved and refused by it, each value written
+// and read back by the one writer of a flight's parameters, each control within the values the
+// flight accepts, and docs/models.md's table the table itself.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "host/base/errors.h"
+#include "host/config/flock_options.h"
+#include "host/core/controls.h"
+#include "host/core/flight_rules.h"
+#include "host/io/flight_params.h"
+#include "host/model/param_table.h"
+#include "host/model/variants.h"
+#include "host/tools/flock_command_line.h"
+#include "tests/support/cli_fixture.h"
+
+namespace boids {
+namespace {
+
+TEST(ParamTable, EachRowIsNamedOnceAndItsDefaultsAreValuesItAccepts) {
+  std::set<std::string> flags, keywords;
+  for (const ParamSpec& row : param_table()) {
+    SCOPED_TRACE(row.flag);
+    EXPECT_TRUE(flags.insert(row.flag).second);
+    EXPECT_TRUE(keywords.insert(row.keyword()).second);
+    EXPECT_EQ(std::string(row.flag).rfind("--", 0), 0u);
+    EXPECT_NE(std::string(row.doc), "");
+    if (row.kind != ParamKind::kNumber && row.kind != ParamKind::kWhole) continue;
+    for (const Model m : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+      if (!row.applies(m, 2) || row.has_unset) continue;
+      const double d = row.default_of(m);
+      EXPECT_TRUE(row.low_open ? d > row.low : d >= row.low) << to_string(m);
+      EXPECT_LE(d, row.high) << to_string(m);
+    }
+  }
+}
+
+TEST(ParamTable, EveryRowIsAnOptionAndAPythonKeyword) {
+  FlockOptions options;
+  tools::OptionParser parser("");
+  tools::add_flock_options(parser, options);
+  std::vector<std::string> names = parser.names();
+  ASSERT_EQ(names.size(), param_table().size());
+  for (std::size_t k = 0; k < names.size(); ++k) EXPECT_EQ(names[k], param_table()[k].flag);
+}
+
+// The defaults are the models' examples', and a flock of them is the seed's model.
+TEST(ParamTable, ModelDefaultsAreTheExamples) {
+  const FlockParams boids = model_defaults(Model::kBoids, 120);
+  EXPECT_EQ(boids.radius, 10);
+  EXPECT_EQ(boids.world.width, 100);
+  EXPECT_TRUE(boids.seed_model());
+  const FlockParams steering = model_defaults(Model::kSteering, 220);
+  EXPECT_EQ(steering.radius, 44);
+  EXPECT_EQ(steering.cohesion, 0.9);
+  EXPECT_EQ(steering.max_speed, 110);
+  EXPECT_EQ(steering.world.width, 800);
+  EXPECT_EQ(steering.world.height, 600);
+  const FlockParams vicsek = model_defaults(Model::kVicsek, 400);
+  EXPECT_EQ(vicsek.max_speed, 0.03);
+  EXPECT_EQ(vicsek.world.width, 10);
+  EXPECT_EQ(default_count(Model::kVicsek), 400u);
+}
+
+// Each variant of the catalogue, written as a checkpoint writes it and read back: the same
+// parameters, described alike, in 2D and 3D.
+TEST(ParamTable, EveryVariantIsWrittenAndReadBackWhole) {
+  for (const int d : {2, 3}) {
+    FlockParams base;
+    base.dimensions = d;
+    base.world.depth = 100;
+    for (const Variant& v : variant_catalogue()) {
+      SCOPED_TRACE(std::string(v.name) + " in " + std::to_string(d) + "D");
+      const FlockParams p = variant_params(v, base);
+      check_flight_params(p, Precision::kDouble);
+      const nlohmann::ordered_json written = params_to_json(p, ParamForm::kFlight);
+      const FlockParams back =
+          params_from_json(nlohmann::json::parse(written.dump()),
+                           [](const std::string& why) { throw InputError(why); });
+      EXPECT_EQ(params_to_json(back, ParamForm::kFlight), written);
+      EXPECT_EQ(params_to_json(back, ParamForm::kReport), params_to_json(p, ParamForm::kReport));
+    }
+  }
+}
+
+// A report says every value in effect, the derived ones as the flight flies them; a flight's
+// description leaves out what was not given, and reads back as not given.
+TEST(ParamTable, ReportsGiveValuesInEffectAndFlightsWhatWasGiven) {
+  FlockParams p;
+  p.world.boundary = Boundary::kWalls;
+  const nlohmann::ordered_json report = params_to_json(p, ParamForm::kReport);
+  EXPECT_EQ(report["separation_radius"], 5.0);
+  EXPECT_EQ(report["wall_distance"], 10.0);
+  EXPECT_FALSE(report.contains("goal_weight"));  // no goal
+  const nlohmann::ordered_json flight = params_to_json(p, ParamForm::kFlight);
+  EXPECT_FALSE(flight.contains("separation_radius"));
+  EXPECT_FALSE(flight.contains("wander"));
+  // A value given equal to its derived default is that default: the same flight.
+  nlohmann::json given = nlohmann::json::parse(flight.dump());
+  given["separation_radius"] = 5.0;
+  const FlockParams back =
+      params_from_json(given, [](const std::string& why) { throw InputError(why); });
+  EXPECT_EQ(back.separation_radius, 0);
+  given["radius"] = "ten";
+  EXPECT_THROW(params_from_json(given, [](const std::string& why) { throw InputError(why); }),
+               InputError);
+}
+
+// Every control's range lies within what the flight accepts, at both ends, for every variant
+// of the catalogue under each model: a page or the viewer cannot offer a value it then refuses.
+TEST(ParamTable, EveryControlsRangeIsAccepted) {
+  for (const int d : {2, 3}) {
+    FlockParams base;
+    base.dimensions = d;
+    for (const Variant& v : variant_catalogue()) {
+      const FlockParams p = variant_params(v, base);
+      for (const Control& c : controls_of(p)) {
+        SCOPED_TRACE(std::string(v.name) + ": " + c.name + " in " + std::to_string(d) + "D");
+        EXPECT_LE(c.low, c.high);
+        for (const double value : {c.low, c.high, (c.low + c.high) / 2}) {
+          const double set = c.whole ? std::floor(value) : value;
+          EXPECT_NO_THROW(with_control(p, Precision::kFloat, c.name, set));
+        }
+      }
+    }
+  }
+}
+
+// Turning off what others need turns them off too: a goal's weight does not lock the goal on.
+TEST(ParamTable, WhatANeedGoesOffWith) {
+  FlockParams p;
+  p.model = Model::kSteering;
+  p.has_goal = true;
+  p.goal_weight = 3;
+  p.arrival_radius = 20;
+  p.has_goal = false;
+  EXPECT_THROW(check_flight_params(p, Precision::kFloat), InputError);
+  reset_unneeded(p);
+  EXPECT_NO_THROW(check_flight_params(p, Precision::kFloat));
+  EXPECT_EQ(p.goal_weight, 1);
+  EXPECT_EQ(p.arrival_radius, 0);
+}
+
+// With predators whose speed follows the boids', the fastest v_max offered is one whose
+// predators still do not cross the world in a step.
+TEST(ParamTable, TheFastestSpeedLeavesRoomForThePredators) {
+  FlockParams p;
+  p.predators = 3;
+  for (const Control& c : controls_of(p)) {
+    if (c.name != "max-speed") continue;
+    EXPECT_NO_THROW(with_control(p, Precision::kFloat, c.name, c.high));
+    EXPECT_LT(c.high, 100 / 1.5);
+  }
+}
+
+using test_support::CliFixture;
+class ParamDocs : public CliFixture {};
+
+// docs/models.md holds the table `boids params --markdown` prints, between its markers.
+TEST_F(ParamDocs, TheModelsPageHoldsTheTable) {
+  const auto r = run({"params", "--markdown"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(std::string(BOIDS_SOURCE_DIR) + "/docs/models.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string page = text.str(), begin = "<!-- params: begin -->\n",
+                    end = "<!-- params: end -->";
+  const auto from = page.find(begin), to = page.find(end);
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  EXPECT_EQ(page.substr(from + begin.size(), to - from - begin.size()), r.out)
+      << "docs/models.md: replace its table with `boids params --markdown`";
+}
+
+}  // namespace
+}  // namespace boids
