@@ -35,11 +35,11 @@ inline constexpr double kEvadeGain = 0.1;
 inline constexpr double kPredatorAgility = 0.1;
 
 // The steering model's constants (seed 002's lab): separation steers 1.5 times as hard as its
-// weight says, the summed steering is at most 2.4 v_max per unit of time, speeds are kept in
-// [0.35 v_max, v_max], and separation ignores neighbours closer than 1e-3 (d^2 <= 1e-6).
+// weight says, the summed steering is at most 2.4 v_max per unit of time, and separation
+// ignores neighbours closer than 1e-3 (d^2 <= 1e-6). Its least speed, 0.35 v_max by default,
+// is a parameter (min_speed).
 inline constexpr double kSteeringSeparationFactor = 1.5;
 inline constexpr double kMaxForceFactor = 2.4;
-inline constexpr double kSteeringMinSpeedFactor = 0.35;
 inline constexpr double kSteeringTiny = 1e-6;
 
 // A disc in 2D, a sphere in 3D (its centre's third coordinate then read).
@@ -77,7 +77,7 @@ struct StepParams {
 
   // Speeds, gains, time. Boids: gains are weight * K; steering: the weights themselves.
   Real max_speed;  // v_max (the Vicsek model's constant speed V)
-  Real min_speed;  // v_max / 2 (boids), 0.35 v_max (steering)
+  Real min_speed;  // the clamp's floor: v_max / 2 (boids), 0.35 v_max (steering) by default
   Real max_force;  // steering: 2.4 v_max
   Real separation_gain;
   Real alignment_gain;

@@ -49,13 +49,13 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
   p.dt = 1;
   switch (f.model) {
     case Model::kBoids:
-      p.min_speed = static_cast<Real>(f.max_speed / 2);
+      p.min_speed = static_cast<Real>(f.effective_min_speed());
       p.separation_gain = static_cast<Real>(f.separation * kernels::kSeparationGain);
       p.alignment_gain = static_cast<Real>(f.alignment * kernels::kAlignmentGain);
       p.cohesion_gain = static_cast<Real>(f.cohesion * kernels::kCohesionGain);
       break;
     case Model::kSteering:
-      p.min_speed = static_cast<Real>(f.max_speed * kernels::kSteeringMinSpeedFactor);
+      p.min_speed = static_cast<Real>(f.effective_min_speed());
       p.max_force = static_cast<Real>(f.max_speed * kernels::kMaxForceFactor);
       p.separation_gain = static_cast<Real>(f.separation);
       p.alignment_gain = static_cast<Real>(f.alignment);

@@ -66,6 +66,9 @@ struct FlockParams {
   double alignment = 1.0;   // weight of the alignment rule
   double cohesion = 1.0;    // weight of the cohesion rule
   double max_speed = 1.0;   // v_max; under the Vicsek model, the constant speed V
+  // The floor of the speed clamp; < 0 means the model's own: v_max / 2 (0.35 v_max under
+  // steering). The Vicsek model's speed is constant.
+  double min_speed = -1;
   World world;
   // Separation acts closer than this; 0 means the model's own: r / 2 (0.45 r for steering).
   double separation_radius = 0.0;
@@ -112,6 +115,10 @@ struct FlockParams {
     return model == Model::kSteering ? radius * 0.45 : radius / 2;
   }
   double model_predator_speed() const { return 1.5 * max_speed; }
+  double model_min_speed() const {
+    return model == Model::kSteering ? max_speed * 0.35 : max_speed / 2;
+  }
+  double effective_min_speed() const { return min_speed >= 0 ? min_speed : model_min_speed(); }
   double model_flee_radius() const { return 2 * radius; }
   double effective_separation_radius() const {
     return separation_radius > 0 ? separation_radius : model_separation_radius();

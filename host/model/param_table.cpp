@@ -259,6 +259,17 @@ std::vector<ParamSpec> make_table() {
           .length()
           .control(slowest, fastest, true)
           .sweep());
+  add(Row("min_speed", "--min-speed", "V", K::kNumber, S::kModel,
+          "the floor of the speed clamp: slower boids speed up to it; 0: none")
+          .only(kBoidsAndSteering, "the Vicsek model moves at a constant --speed")
+          .number(&FlockParams::min_speed, 0)
+          .derived([](const FlockParams& p) { return p.model_min_speed(); },
+                   "max speed / 2; steering 0.35 max speed", -1)
+          .non_negative()
+          .below({[](const FlockParams& p) { return p.max_speed; }, "max speed"})
+          .length()
+          .control(zero, [](const FlockParams& p) { return p.max_speed; })
+          .sweep());
   add(Row("dt", "--dt", "T", K::kNumber, S::kModel, "the steering model's time step")
           .only(kSteeringOnly,
                 "only the steering model has a time step (boids and Vicsek step by 1)")

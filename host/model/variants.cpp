@@ -120,6 +120,17 @@ std::vector<Variant> make_catalogue() {
          p.noise = 0.5;
          p.nearest = 3;
        }},
+      // New variants go last, so that those before keep their validation flocks' seeds.
+      {"min-speed", boids, "--min-speed 0.1 v_max and --noise 2: slow boids kept slow",
+       [](FlockParams& p) {
+         p.min_speed = 0.1 * p.max_speed;
+         p.noise = 2;
+       }},
+      {"steering-min-speed", steering, "--min-speed 0 (no floor) between walls",
+       [](FlockParams& p) {
+         p.min_speed = 0;
+         walls(p);
+       }},
   };
 }
 

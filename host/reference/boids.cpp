@@ -20,7 +20,7 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
   const double sr = p.effective_separation_radius();
   const double s2 = p.separation_radius > 0 ? sr * sr : r2 / 4;
   const double cos_half = cos_half_view(p);
-  const double vmax = p.max_speed, vmin = vmax / 2;
+  const double vmax = p.max_speed, vmin = p.effective_min_speed();
   const bool world_terms = !p.world.torus() || !p.obstacles.empty() || p.has_goal;
   FlockState next = s;
   for (std::size_t i = 0; i < n; ++i) {

@@ -57,7 +57,7 @@ Sums gather(const FlockState& s, const FlockParams& p, std::size_t i, double cos
 void boids_step_3d(FlockState& s, const FlockParams& p, const StepContext& context) {
   const std::size_t n = s.size();
   const double cos_half = cos_half_view(p);
-  const double vmax = p.max_speed, vmin = vmax / 2;
+  const double vmax = p.max_speed, vmin = p.effective_min_speed();
   FlockState next = s;
   for (std::size_t i = 0; i < n; ++i) {
     const Sums g = gather(s, p, i, cos_half);

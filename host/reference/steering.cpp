@@ -73,7 +73,7 @@ void steer_and_move(const FlockParams& p, const StepContext& context, const Part
   }
   // The least speed; with arrival it falls within the radius as the desired speed does, so
   // that a boid can come to rest at the goal.
-  double least = maxSpeed * 0.35;
+  double least = p.effective_min_speed();
   if (!p.world.torus() || !p.obstacles.empty() || p.has_goal) {
     double ux = 0, uy = 0;
     avoidance(p, x, y, ux, uy);
@@ -84,7 +84,7 @@ void steer_and_move(const FlockParams& p, const StepContext& context, const Part
       goal_direction(p, x, y, gx, gy);
       ax += p.goal_weight * (maxSpeed * gx - vx);
       ay += p.goal_weight * (maxSpeed * gy - vy);
-      if (p.arrival_radius > 0) least = (maxSpeed * 0.35) * std::sqrt(gx * gx + gy * gy);
+      if (p.arrival_radius > 0) least = p.effective_min_speed() * std::sqrt(gx * gx + gy * gy);
     }
   }
   if (p.wander > 0) {  // across the heading, with up to its weight times v_max

@@ -49,11 +49,11 @@ Gathered gather(const FlockState& s, const FlockParams& p, std::size_t i, double
 }
 
 // The rules' steering force on boid i, with the world's and wander's, truncated to the maximum
-// force, and its least speed (0.35 v_max; with arrival, less within the radius as the desired
-// speed is).
+// force, and its least speed (--min-speed, 0.35 v_max by default; with arrival, less within the
+// radius as the desired speed is).
 void steering_force(const FlockState& s, const FlockParams& p, const StepContext& context,
                     std::size_t i, const Gathered& g, double (&force)[3], double& least) {
-  least = p.max_speed * 0.35;
+  least = p.effective_min_speed();
   const double maxSpeed = p.max_speed, maxForce = maxSpeed * 2.4;
   const double position[3] = {s.x[i], s.y[i], s.z[i]}, v[3] = {s.vx[i], s.vy[i], s.vz[i]};
   for (double& f : force) f = 0;
@@ -82,7 +82,7 @@ void steering_force(const FlockState& s, const FlockParams& p, const StepContext
       goal_direction_3d(p, position[0], position[1], position[2], goal[0], goal[1], goal[2]);
       for (int a = 0; a < 3; ++a) force[a] += p.goal_weight * (maxSpeed * goal[a] - v[a]);
       if (p.arrival_radius > 0) {
-        least = (maxSpeed * 0.35) *
+        least = p.effective_min_speed() *
                 std::sqrt(goal[0] * goal[0] + goal[1] * goal[1] + goal[2] * goal[2]);
       }
     }

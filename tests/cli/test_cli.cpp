@@ -350,6 +350,35 @@ TEST_F(Cli, BadModelAndVariantOptions) {
   EXPECT_TRUE(entries().empty());
 }
 
+// --min-speed: the floor of the speed clamp. Given, cpu naive double flies the reference's
+// flight bit for bit; at its default (v_max / 2) it is the published step, given or not; it
+// reports the value in effect, and is refused under Vicsek and above the maximum speed.
+TEST_F(Cli, MinSpeedFliesAsTheReference) {
+  const auto saved = [&](const std::vector<std::string>& extra, const std::string& name) {
+    std::vector<std::string> args = {"run", "--steps", "200", "--noise", "1", "--save", path(name)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return read_file(path(name));
+  };
+  for (const std::string floor : {"0.2", "0"}) {
+    SCOPED_TRACE("--min-speed " + floor);
+    const std::string kernels = saved(
+        {"--min-speed", floor, "--backend", "cpu", "--method", "naive", "--precision", "double"},
+        "cpu.csv");
+    EXPECT_EQ(kernels, saved({"--min-speed", floor, "--backend", "reference"}, "ref.csv"));
+    EXPECT_NE(kernels, saved({"--backend", "reference"}, "seed.csv"));
+  }
+  EXPECT_EQ(saved({"--min-speed", "0.5", "--backend", "reference"}, "half.csv"),
+            saved({"--backend", "reference"}, "seed.csv"));
+  const Result json = run({"run", "--steps", "1", "--json", "--model", "steering"});
+  EXPECT_NE(json.out.find("\"min_speed\": 38.5"), std::string::npos) << json.out;
+  expect_bad({"--model", "vicsek", "--min-speed", "0.01"},
+             {"--min-speed", "the Vicsek model moves at a constant --speed"});
+  expect_bad({"--min-speed", "2"}, {"--min-speed", "max speed = 1"});
+  expect_bad({"--min-speed", "-1"}, {"--min-speed", ">= 0"});
+}
+
 TEST_F(Cli, ModelsAndVariantsRunAndReportThemselves) {
   write_file(path("rocks.csv"), "x,y,radius\n50,50,10\n");
   const Result r = run({"run",     "--backend", "cpu",        "--model",     "steering",

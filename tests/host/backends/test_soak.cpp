@@ -32,9 +32,9 @@ struct SpeedRange {
 SpeedRange speed_range(const FlockParams& p) {
   switch (p.model) {
     case Model::kBoids:
-      return {p.max_speed / 2, p.max_speed};
+      return {p.effective_min_speed(), p.max_speed};
     case Model::kSteering:  // arrival lowers the least speed near the goal, to rest at it
-      return {p.arrival_radius > 0 ? 0.0 : p.max_speed * 0.35, p.max_speed};
+      return {p.arrival_radius > 0 ? 0.0 : p.effective_min_speed(), p.max_speed};
     case Model::kVicsek:
       return {p.max_speed, p.max_speed};
   }
