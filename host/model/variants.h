@@ -20,7 +20,8 @@ struct Variant {
   void (*apply)(FlockParams& params);
 };
 
-// Every variant, the published step ("seed") first.
+// Every variant, the published step ("seed") first; a new one goes last, since the validation
+// flies each from its place's seed (11, 12, ...).
 const std::vector<Variant>& variant_catalogue();
 
 // The variant named `name`, or nullptr.
