@@ -6,11 +6,8 @@
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/cli/commands.h"
+#include "host/config/flock_host.h"
 #include "host/io/tool_main.h"
-#if BOIDS_WITH_MPI
-#include "host/mpi/communicator.h"
-#include "host/mpi/distributed_simulation.h"
-#endif
 
 namespace {
 
@@ -65,11 +62,7 @@ int main(int argc, char** argv) {
     return boids::main_reporting_errors(
         "boids", [&] { return dispatch(std::vector<std::string>(argv + 1, argv + argc)); });
   };
-#if BOIDS_WITH_MPI
   // Under mpirun, rank 0 runs the command and the other ranks carry out its flock's share
-  // (host/mpi/distributed_simulation.h).
-  return boids::mpi::run_over_ranks(argc, argv, command);
-#else
-  return command();
-#endif
+  // (host/config/flock_host.h).
+  return boids::run_on_host(argc, argv, command);
 }

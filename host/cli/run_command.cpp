@@ -11,7 +11,7 @@
 #include "host/base/interruption.h"
 #include "host/base/message_text.h"
 #include "host/cli/commands.h"
-#include "host/cli/run_flock.h"
+#include "host/config/flock_host.h"
 #include "host/config/flock_options.h"
 #include "host/io/checkpoint.h"
 #include "host/io/flight_params.h"
@@ -242,7 +242,7 @@ ResumedFlight checkpoint_to_resume(const RunOptions& o, const std::vector<std::s
   if (std::find(given.begin(), given.end(), "--steps") == given.end()) {
     throw InputError("--resume needs --steps N, the step the flight ends at");
   }
-  ResumedFlight checkpoint = read_resumed_flight(o.resume_file);
+  ResumedFlight checkpoint = flock_host().read_resumed(o.resume_file);
   if (o.steps < checkpoint.head.step) {
     throw InputError("--steps " + std::to_string(o.steps) + " is before the checkpoint's step " +
                      std::to_string(checkpoint.head.step) + " in " + quoted_path(o.resume_file) +
@@ -282,17 +282,23 @@ int run_command(const std::vector<std::string>& args) {
   check_trajectory_options(o.trajectory, config.params.dimensions, outputs);
   if (!o.plot_file.empty()) check_matplotlib("--plot", metrics_plot_script());
   // A random start is checked before it is drawn; a state file once it is read.
+  FlockHost& host = flock_host();
   std::unique_ptr<Simulation> sim;
   if (o.flock.init_file.empty() && !resumed) {
-    check_memory(config, held_share(resolve_count(o.flock)));
-    sim = drawn_run_simulation(config, o.flock);
+    check_memory(config, host.held_share(resolve_count(o.flock)));
+    sim = host.drawn(config, o.flock);
   } else if (!resumed) {
-    sim = read_run_simulation(config, o.flock);
+    sim = host.read(config, o.flock);
   } else {
-    check_memory(config, held_share(resumed->head.count));
-    sim = resumed_run_simulation(*resumed, o.resume_file);
+    check_memory(config, host.held_share(resumed->head.count));
+    sim = host.resumed(*resumed, o.resume_file);
   }
-  TrajectoryRecording trajectory(o.trajectory, o.steps, write_trajectory_frame);
+  TrajectoryRecording trajectory(
+      o.trajectory, o.steps,
+      [&host](TrajectoryWriter& writer, Simulation& flock, std::uint64_t step, double time,
+              const FlockMetrics& metrics) {
+        host.append_frame(writer, flock, step, time, metrics);
+      });
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),
                    BOIDS_VERSION);
 
@@ -355,10 +361,10 @@ int run_command(const std::vector<std::string>& args) {
   trajectory.record(flight.last, *sim, final_metrics);
   trajectory.finish();
   // The outputs are committed together, once each is whole.
-  if (outputs.has("--save")) write_save_output(*sim, outputs, o.save_file);
+  if (outputs.has("--save")) host.write_save(*sim, outputs, o.save_file);
   if (outputs.has("--metrics")) outputs.write("--metrics", metrics_csv);
   if (outputs.has("--plot")) plot_metrics(sim->count(), config, metrics_csv, outputs);
-  if (outputs.has("--checkpoint")) write_checkpoint_output(*sim, outputs, o.checkpoint_file);
+  if (outputs.has("--checkpoint")) host.write_checkpoint(*sim, outputs, o.checkpoint_file);
   outputs.commit();
   if (o.json) {
     print_json(*sim, o, flight, final_metrics);

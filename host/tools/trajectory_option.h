@@ -41,7 +41,7 @@ TrajectoryParameters trajectory_parameters(const nlohmann::ordered_json& run);
 class TrajectoryRecording {
  public:
   // How a frame of `sim` reaches `writer`: by default its whole state (sim.state()); a flock
-  // spread over MPI ranks compresses each rank's own part (host/cli/run_flock.h).
+  // spread over MPI ranks compresses each rank's own part (host/config/flock_host.h).
   using FrameWriter =
       std::function<void(TrajectoryWriter& writer, Simulation& sim, std::uint64_t step, double time,
                          const FlockMetrics& metrics)>;
