@@ -237,8 +237,8 @@ struct IsRoot {
 struct MetricsResult {
   double polarization;
   double order;  // |sum of velocities| / (n v_max)
-  double groups;
-  index_t largest_group;
+  double flocks;
+  index_t largest_flock;
   double mean_nn_distance;
   double mean_neighbours;
 };
@@ -322,8 +322,8 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
     r.mean_neighbours =
         heeded > 0 ? min_of(static_cast<double>(heeded), count - 1) : neighbours[f] / count;
     r.mean_nn_distance = places[f].count > 1 ? nearest[f] / count : 0.0;
-    r.groups = roots[f];
-    r.largest_group = largest[f];
+    r.flocks = roots[f];
+    r.largest_flock = largest[f];
   }
 }
 

@@ -274,8 +274,8 @@ void Viewer::service_metrics(double now) {
   if (box()) {  // the job measured the flock on its backend
     polarization_ = job_metrics_.polarization;
     order_ = job_metrics_.order;
-    flocks_ = job_metrics_.groups;
-    largest_share_ = static_cast<double>(job_metrics_.largest_group) / static_cast<double>(count_);
+    flocks_ = job_metrics_.flocks;
+    largest_share_ = static_cast<double>(job_metrics_.largest_flock) / static_cast<double>(count_);
     metrics_seconds_ = 0;
     history_.add(polarization_, largest_share_, order_);
     next_snapshot_ = now + kMetricsInterval;
@@ -298,8 +298,8 @@ void Viewer::service_metrics(double now) {
     }
     result_polarization_ = polarization(s);
     result_order_ = order_parameter(s, metrics_params_.max_speed);
-    const GroupCount count = count_groups(s, metrics_params_.radius, metrics_params_.world);
-    result_flocks_ = count.groups;
+    const FlockCount count = count_flocks(s, metrics_params_.radius, metrics_params_.world);
+    result_flocks_ = count.flocks;
     result_share_ = static_cast<double>(count.largest) / static_cast<double>(n);
     result_seconds_ = glfwGetTime() - start;
   });

@@ -195,8 +195,8 @@ inline FlockMetrics flock_metrics_of(const kernels::MetricsResult& r) {
   FlockMetrics m;
   m.polarization = r.polarization;
   m.order = r.order;
-  m.groups = static_cast<std::uint64_t>(r.groups);
-  m.largest_group = r.largest_group;
+  m.flocks = static_cast<std::uint64_t>(r.flocks);
+  m.largest_flock = r.largest_flock;
   m.mean_nn_distance = r.mean_nn_distance;
   m.mean_neighbours = r.mean_neighbours;
   return m;

@@ -110,7 +110,7 @@ class PartMeasure {
       if (border[i]) {
         m.pieces.push_back({whole[i], members[i]});
       } else if (members[i] > 0) {
-        ++m.inner_groups;
+        ++m.inner_flocks;
         m.largest_inner = std::max<std::uint64_t>(m.largest_inner, members[i]);
       }
     }

@@ -121,7 +121,7 @@ std::string format_number(double value) {
 void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics& m,
                         bool predators) {
   csv += std::to_string(step) + "," + format_number(m.polarization) + "," +
-         std::to_string(m.groups) + "," + std::to_string(m.largest_group) + "," +
+         std::to_string(m.flocks) + "," + std::to_string(m.largest_flock) + "," +
          format_number(m.mean_nn_distance) + "," + format_number(m.order) + "," +
          format_number(m.mean_neighbours) +
          (predators ? "," + std::to_string(m.within_reach) : std::string()) + "\n";
@@ -182,8 +182,8 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
   std::printf("  polarization       %.6f\n", m.polarization);
   std::printf("  order              %.6f\n", m.order);
   std::printf("  flocks             %llu (largest %llu boids)\n",
-              static_cast<unsigned long long>(m.groups),
-              static_cast<unsigned long long>(m.largest_group));
+              static_cast<unsigned long long>(m.flocks),
+              static_cast<unsigned long long>(m.largest_flock));
   std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
   std::printf("  mean neighbours    %.4g\n", m.mean_neighbours);
   if (sim.config().params.predators > 0) {

@@ -96,7 +96,7 @@ class RowReader {
     s.samples = count_field(f[n + 2], "samples", number);
     double* const statistics[] = {
         &s.polarization_mean, &s.polarization_std, &s.polarization_sem,   &s.binder,
-        &s.susceptibility,    &s.groups_mean,      &s.largest_group_mean, &s.nn_distance_mean};
+        &s.susceptibility,    &s.flocks_mean,      &s.largest_flock_mean, &s.nn_distance_mean};
     for (std::size_t k = 0; k < 8; ++k) {
       *statistics[k] = number_field(f[n + 3 + k], kStatisticNames[k], number);
     }
@@ -178,7 +178,7 @@ std::string sweep_csv_row(const std::vector<std::string>& values, std::uint64_t 
   for (const std::string& value : values) row << value << ",";
   row << count << "," << s.replicas << "," << s.samples << "," << s.polarization_mean << ","
       << s.polarization_std << "," << s.polarization_sem << "," << s.binder << ","
-      << s.susceptibility << "," << s.groups_mean << "," << s.largest_group_mean << ","
+      << s.susceptibility << "," << s.flocks_mean << "," << s.largest_flock_mean << ","
       << s.nn_distance_mean << "," << flight << "," << seconds;
   return row.str();
 }

@@ -40,8 +40,8 @@ void print_sweep_json(const std::vector<SweepParam>& params, const std::vector<G
     row["polarization_sem"] = s.polarization_sem;
     row["binder"] = s.binder;
     row["susceptibility"] = s.susceptibility;
-    row["flocks"] = s.groups_mean;
-    row["largest_flock"] = s.largest_group_mean;
+    row["flocks"] = s.flocks_mean;
+    row["largest_flock"] = s.largest_flock_mean;
     row["mean_nn_distance"] = s.nn_distance_mean;
     row["kept"] = r.kept;
     j.push_back(row);
@@ -62,7 +62,7 @@ void print_sweep_table(const std::vector<SweepParam>& params, const std::vector<
     const EnsembleStatistics& s = r.statistics;
     std::printf("%8llu %10.6f %9.2e %8.4f %11.4g %8.2f%s\n",
                 static_cast<unsigned long long>(r.count), s.polarization_mean, s.polarization_sem,
-                s.binder, s.susceptibility, s.groups_mean, r.kept ? " *" : "");
+                s.binder, s.susceptibility, s.flocks_mean, r.kept ? " *" : "");
     kept += r.kept ? 1 : 0;
   }
   if (kept > 0) {

@@ -17,7 +17,7 @@ namespace boids {
 namespace {
 
 EnsembleSample sample_of(const FlockMetrics& m) {
-  return {m.polarization, static_cast<double>(m.groups), static_cast<double>(m.largest_group),
+  return {m.polarization, static_cast<double>(m.flocks), static_cast<double>(m.largest_flock),
           m.mean_nn_distance};
 }
 
@@ -164,8 +164,8 @@ EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSam
       phi += x.polarization;
       phi2 += p2;
       phi4 += p2 * p2;
-      flocks += x.groups;
-      largest += x.largest_group;
+      flocks += x.flocks;
+      largest += x.largest_flock;
       nn += x.mean_nn_distance;
       sum += x.polarization;
     }
@@ -181,8 +181,8 @@ EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSam
   s.polarization_std = std::sqrt(std::max(0.0, phi2 - phi * phi) * n / std::max(1.0, n - 1));
   s.binder = phi2 > 0 ? 1 - phi4 / (3 * phi2 * phi2) : 0;
   s.susceptibility = static_cast<double>(count) * std::max(0.0, phi2 - phi * phi);
-  s.groups_mean = flocks / n;
-  s.largest_group_mean = largest / n;
+  s.flocks_mean = flocks / n;
+  s.largest_flock_mean = largest / n;
   s.nn_distance_mean = nn / n;
   if (replica_means.size() > 1) {
     double mean = 0, square = 0;

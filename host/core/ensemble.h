@@ -23,8 +23,8 @@ struct EnsemblePlan {
 
 struct EnsembleSample {
   double polarization = 0;
-  double groups = 0;
-  double largest_group = 0;
+  double flocks = 0;
+  double largest_flock = 0;
   double mean_nn_distance = 0;
 };
 
@@ -74,7 +74,7 @@ struct EnsembleStatistics {
   double polarization_mean = 0, polarization_std = 0, polarization_sem = 0;
   double binder = 0;          // U = 1 - <phi^4> / (3 <phi^2>^2)
   double susceptibility = 0;  // N (<phi^2> - <phi>^2)
-  double groups_mean = 0, largest_group_mean = 0, nn_distance_mean = 0;
+  double flocks_mean = 0, largest_flock_mean = 0, nn_distance_mean = 0;
 };
 EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSample>>& replicas,
                                        std::uint64_t count);

@@ -136,7 +136,7 @@ double order_parameter(const FlockState& s, double max_speed) {
   return std::hypot(sum_x, sum_y) / (static_cast<double>(n) * max_speed);
 }
 
-GroupCount count_groups(const FlockState& s, double radius, const World& world) {
+FlockCount count_flocks(const FlockState& s, double radius, const World& world) {
   const std::size_t n = s.size();
   if (n == 0) return {0, 0};
   // Cells r / 1.5 wide where the boids are dense enough (never more than about one cell per
@@ -223,10 +223,10 @@ GroupCount count_groups(const FlockState& s, double radius, const World& world) 
     }
   }
 
-  GroupCount result{0, 0};
+  FlockCount result{0, 0};
   for (std::size_t i = 0; i < n; ++i) {
     if (parent[i] != i) continue;
-    ++result.groups;
+    ++result.flocks;
     result.largest = std::max<std::uint64_t>(result.largest, size[i]);
   }
   return result;
@@ -417,8 +417,8 @@ double mean_nearest_neighbour_distance(const FlockState& s, const World& world) 
   return sum / static_cast<double>(n);
 }
 
-GroupCount count_groups(const FlockState& state, double radius, double world) {
-  return count_groups(state, radius, World{world, world, Boundary::kTorus});
+FlockCount count_flocks(const FlockState& state, double radius, double world) {
+  return count_flocks(state, radius, World{world, world, Boundary::kTorus});
 }
 
 double mean_nearest_neighbour_distance(const FlockState& state, double world) {
@@ -445,9 +445,9 @@ FlockMetrics measure_flock_2d(const FlockState& state, const FlockParams& params
   FlockMetrics m;
   m.polarization = polarization(state);
   m.order = order_parameter(state, params.max_speed);
-  const GroupCount flocks = count_groups(state, params.radius, params.world);
-  m.groups = flocks.groups;
-  m.largest_group = flocks.largest;
+  const FlockCount flocks = count_flocks(state, params.radius, params.world);
+  m.flocks = flocks.flocks;
+  m.largest_flock = flocks.largest;
   m.mean_nn_distance = mean_nearest_neighbour_distance(state, params.world);
   m.mean_neighbours = params.nearest > 0 ? std::min(static_cast<double>(params.nearest),
                                                     static_cast<double>(state.size()) - 1.0)

@@ -12,8 +12,8 @@ namespace boids {
 struct FlockMetrics {
   double polarization = 0;          // |(1/n) sum v_i / |v_i||; a boid at rest adds nothing
   double order = 0;                 // |sum v_i| / (n v_max): seed 002's order parameter
-  std::uint64_t groups = 0;         // connected components of the graph of pairs closer than r
-  std::uint64_t largest_group = 0;  // boids in the largest of them
+  std::uint64_t flocks = 0;         // connected components of the graph of pairs closer than r
+  std::uint64_t largest_flock = 0;  // boids in the largest of them
   double mean_nn_distance = 0;      // mean distance to the nearest other boid (0 if n = 1)
   double mean_neighbours = 0;       // mean number of other boids closer than r
   std::uint64_t within_reach = 0;   // boids closer than the flee radius to a predator
@@ -22,16 +22,16 @@ struct FlockMetrics {
 double polarization(const FlockState& state);
 double order_parameter(const FlockState& state, double max_speed);
 
-struct GroupCount {
-  std::uint64_t groups;
+struct FlockCount {
+  std::uint64_t flocks;
   std::uint64_t largest;
 };
-GroupCount count_groups(const FlockState& state, double radius, const World& world);
+FlockCount count_flocks(const FlockState& state, double radius, const World& world);
 double mean_nearest_neighbour_distance(const FlockState& state, const World& world);
 double mean_neighbour_count(const FlockState& state, double radius, const World& world);
 
 // The same on a square torus of side `world`.
-GroupCount count_groups(const FlockState& state, double radius, double world);
+FlockCount count_flocks(const FlockState& state, double radius, double world);
 double mean_nearest_neighbour_distance(const FlockState& state, double world);
 
 // How many boids lie closer than the flee radius to one of the state's predators.

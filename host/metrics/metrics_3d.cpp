@@ -59,8 +59,8 @@ FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
     if (n > 1) nn += std::sqrt(nearest[i]);
     around += static_cast<double>(neighbours[i]);
   }
-  for (std::size_t i = 0; i < n; ++i) m.groups += parent[i] == i ? 1 : 0;
-  m.largest_group = *std::max_element(members.begin(), members.end());
+  for (std::size_t i = 0; i < n; ++i) m.flocks += parent[i] == i ? 1 : 0;
+  m.largest_flock = *std::max_element(members.begin(), members.end());
   m.mean_nn_distance = n > 1 ? nn / count : 0.0;
   // Under topological neighbours a boid heeds its K nearest, whatever the radius holds.
   m.mean_neighbours =

@@ -139,7 +139,7 @@ class RankFlock {
   void extend(Part& part, bool step);
   // metrics()'s collective parts.
   double far_nearest(const std::vector<PartMetrics>& m);
-  GroupCount join_flocks(const std::vector<PartMetrics>& m);
+  FlockCount join_flocks(const std::vector<PartMetrics>& m);
   double along(const IndexedBoid& b) const;  // the coordinate the slabs cut
   void balance();
   // Rank k's stripe of the whole flock's rows, [first, last) (host/mpi/rank_files.cpp).

@@ -39,7 +39,7 @@ FlockMetrics RankFlock::metrics() {
   }
   sum_over_ranks(sums);
   const double far = far_nearest(m);
-  const GroupCount flocks = join_flocks(m);
+  const FlockCount flocks = join_flocks(m);
   return part_metrics::whole_metrics(sums, far, flocks, config_.params, config_.precision);
 }
 
@@ -73,7 +73,7 @@ double RankFlock::far_nearest(const std::vector<PartMetrics>& m) {
 
 // Each ghost's piece, joined with the piece its boid lies in where it is own: by this rank,
 // or by the rank that owns it; the joins, the pieces and the inner flocks at rank 0.
-GroupCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
+FlockCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
   std::vector<std::vector<PartMetrics::Member>> asks(static_cast<std::size_t>(slabs_.ranks()));
   std::vector<PartMetrics::Member> mine;  // ghosts of boids this rank owns
   bool near = true;
@@ -111,7 +111,7 @@ GroupCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
   std::uint64_t largest = 0;
   std::vector<PartMetrics::Piece> pieces;
   for (const PartMetrics& part : m) {
-    inner[0] += part.inner_groups;
+    inner[0] += part.inner_flocks;
     largest = std::max(largest, part.largest_inner);
     pieces.insert(pieces.end(), part.pieces.begin(), part.pieces.end());
   }

@@ -112,8 +112,8 @@ void joins_of(const std::vector<PartMetrics::Member>& ghosts,
 }
 
 // Union-find over the labels (each a node), the pieces' own boids added at their roots.
-GroupCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
-                       const std::vector<Join>& joins, std::uint64_t inner_groups,
+FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
+                       const std::vector<Join>& joins, std::uint64_t inner_flocks,
                        std::uint64_t largest_inner) {
   std::unordered_map<std::uint64_t, std::uint64_t> node;
   std::vector<std::uint64_t> parent, own;
@@ -132,17 +132,17 @@ GroupCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
   }
   std::vector<std::uint64_t> members(parent.size(), 0);
   for (std::uint64_t i = 0; i < parent.size(); ++i) members[find(parent, i)] += own[i];
-  GroupCount out{inner_groups, largest_inner};
+  FlockCount out{inner_flocks, largest_inner};
   for (std::uint64_t i = 0; i < parent.size(); ++i) {
     if (parent[i] != i || members[i] == 0) continue;
-    ++out.groups;
+    ++out.flocks;
     out.largest = std::max(out.largest, members[i]);
   }
   return out;
 }
 
 FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
-                           const GroupCount& flocks, const FlockParams& params,
+                           const FlockCount& flocks, const FlockParams& params,
                            Precision precision) {
   FlockMetrics m;
   const double n = sums.at(0);
@@ -160,8 +160,8 @@ FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
                                ? static_cast<double>(static_cast<float>(params.max_speed))
                                : params.max_speed;
   m.order = std::sqrt(velocity_sq) / (n * max_speed);
-  m.groups = flocks.groups;
-  m.largest_group = flocks.largest;
+  m.flocks = flocks.flocks;
+  m.largest_flock = flocks.largest;
   m.mean_neighbours = sums[7] / n;
   m.mean_nn_distance = n > 1 ? (sums[8] + far_nearest) / n : 0.0;
   return m;

@@ -51,14 +51,14 @@ void joins_of(const std::vector<PartMetrics::Member>& ghosts,
 
 // The flocks of the whole flock: every part's `pieces`, joined by `joins`, and the parts'
 // inner flocks (their count and the largest).
-GroupCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
-                       const std::vector<Join>& joins, std::uint64_t inner_groups,
+FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
+                       const std::vector<Join>& joins, std::uint64_t inner_flocks,
                        std::uint64_t largest_inner);
 
 // The whole flock's metrics from its parts' summed `sums` (sums_of), the far boids' nearest
 // distances added (`far_nearest`) and its flocks, for a flock flown in `precision`.
 FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
-                           const GroupCount& flocks, const FlockParams& params,
+                           const FlockCount& flocks, const FlockParams& params,
                            Precision precision);
 
 }  // namespace boids::part_metrics

@@ -59,7 +59,7 @@ struct PartMetrics {
   std::vector<double> far_nearest;
   // The part's flocks among its boids and ghosts that hold no ghost and no boid at the edge:
   // whole flocks of the whole flock, and the boids in the largest.
-  std::uint64_t inner_groups = 0, largest_inner = 0;
+  std::uint64_t inner_flocks = 0, largest_inner = 0;
   // The others: pieces of flocks that other parts may join.
   struct Piece {
     std::uint64_t label, own;  // own: the piece's own boids

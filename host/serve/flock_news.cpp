@@ -42,8 +42,8 @@ std::string MetricsClock::measure(Simulation& sim) {
       {"step", sim.steps_taken()},
       {"polarization", m.polarization},
       {"order", m.order},
-      {"largest_share", static_cast<double>(m.largest_group) / static_cast<double>(sim.count())},
-      {"flocks", m.groups}};
+      {"largest_share", static_cast<double>(m.largest_flock) / static_cast<double>(sim.count())},
+      {"flocks", m.flocks}};
   next_ = Clock::now() +
           std::max<Clock::duration>(kMetricsEvery, kMetricsShare * (Clock::now() - started));
   return j.dump();

@@ -13,8 +13,8 @@ Json metrics_json(const FlockMetrics& m, bool predators) {
   Json j;
   j["polarization"] = m.polarization;
   j["order"] = m.order;
-  j["flocks"] = m.groups;
-  j["largest_flock"] = m.largest_group;
+  j["flocks"] = m.flocks;
+  j["largest_flock"] = m.largest_flock;
   j["mean_nn_distance"] = m.mean_nn_distance;
   j["mean_neighbors"] = m.mean_neighbours;
   if (predators) j["within_reach"] = m.within_reach;

@@ -638,8 +638,8 @@ TEST_F(Cli, MetricsFileRows) {
   const boids::FlockMetrics start =
       boids::measure_flock(boids::make_initial_state(40, 3, params), params);
   EXPECT_NEAR(std::stod(rows[1][1]), start.polarization, 1e-12);
-  EXPECT_EQ(std::stoull(rows[1][2]), start.groups);
-  EXPECT_EQ(std::stoull(rows[1][3]), start.largest_group);
+  EXPECT_EQ(std::stoull(rows[1][2]), start.flocks);
+  EXPECT_EQ(std::stoull(rows[1][3]), start.largest_flock);
   EXPECT_NEAR(std::stod(rows[1][4]), start.mean_nn_distance, 1e-12);
   EXPECT_NEAR(std::stod(rows[1][5]), start.order, 1e-12);
   EXPECT_NEAR(std::stod(rows[1][6]), start.mean_neighbours, 1e-12);

@@ -127,8 +127,8 @@ TEST(Ensemble, StatisticsFollowTheirDefinitions) {
   EXPECT_NEAR(s.binder, 1 - phi4 / (3 * phi2 * phi2), 1e-15);
   EXPECT_NEAR(s.susceptibility, 50 * (phi2 - 0.25), 1e-13);
   EXPECT_NEAR(s.polarization_sem, std::sqrt(((0.3 - 0.5) * (0.3 - 0.5) * 2) / 1 / 2), 1e-15);
-  EXPECT_DOUBLE_EQ(s.groups_mean, 1.5);
-  EXPECT_DOUBLE_EQ(s.largest_group_mean, 25);
+  EXPECT_DOUBLE_EQ(s.flocks_mean, 1.5);
+  EXPECT_DOUBLE_EQ(s.largest_flock_mean, 25);
   EXPECT_DOUBLE_EQ(s.nn_distance_mean, 5);
   // An ordered flock of constant phi: U = 2/3, chi = 0.
   const auto ordered = boids::ensemble_statistics({{{0.9, 1, 1, 1}, {0.9, 1, 1, 1}}}, 10);

@@ -284,11 +284,11 @@ TEST_P(Kernels3d, MetricsAreTheHosts) {
     EXPECT_NEAR(got.order, host.order, close);
     EXPECT_NEAR(got.mean_nn_distance, host.mean_nn_distance, close * 10);
     if (c.precision == Precision::kDouble) {
-      EXPECT_EQ(got.groups, host.groups);
-      EXPECT_EQ(got.largest_group, host.largest_group);
+      EXPECT_EQ(got.flocks, host.flocks);
+      EXPECT_EQ(got.largest_flock, host.largest_flock);
       EXPECT_EQ(got.mean_neighbours, host.mean_neighbours);
     }
-    EXPECT_GT(host.groups, 1u);  // the test has flocks to count
+    EXPECT_GT(host.flocks, 1u);  // the test has flocks to count
   }
 }
 

@@ -27,10 +27,10 @@ int run() {
   const boids::FlockMetrics m = sim->metrics();
   std::cout << "boids consumer: " << sim->count() << " boids, " << sim->steps_taken()
             << " steps on " << sim->device() << ": polarization " << m.polarization << ", "
-            << m.groups << " flocks, the largest " << m.largest_group << "\n";
+            << m.flocks << " flocks, the largest " << m.largest_flock << "\n";
   if (sim->count() != kCount || sim->steps_taken() != kSteps || sim->state().size() != kCount ||
-      !(m.polarization >= 0 && m.polarization <= 1) || m.groups < 1 || m.groups > kCount ||
-      m.largest_group < 1 || m.largest_group > kCount) {
+      !(m.polarization >= 0 && m.polarization <= 1) || m.flocks < 1 || m.flocks > kCount ||
+      m.largest_flock < 1 || m.largest_flock > kCount) {
     std::cerr << "boids consumer: the flock or its metrics are out of range\n";
     return 1;
   }

@@ -173,7 +173,7 @@ class SideBySide {
         far += d < HUGE_VAL ? d : 0.0;
       }
       pieces.insert(pieces.end(), m[k].pieces.begin(), m[k].pieces.end());
-      inner += m[k].inner_groups;
+      inner += m[k].inner_flocks;
       largest_inner = std::max(largest_inner, m[k].largest_inner);
       for (const PartMetrics::Member& g : m[k].ghosts) {
         const auto it = std::find_if(ghosts_[k].begin(), ghosts_[k].end(),
@@ -184,7 +184,7 @@ class SideBySide {
         part_metrics::joins_of({g}, m, joins);
       }
     }
-    const GroupCount flocks = part_metrics::join_flocks(pieces, joins, inner, largest_inner);
+    const FlockCount flocks = part_metrics::join_flocks(pieces, joins, inner, largest_inner);
     return part_metrics::whole_metrics(sums, far, flocks, params_, precision_);
   }
 

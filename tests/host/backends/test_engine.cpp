@@ -574,14 +574,14 @@ TEST_P(EngineTest, MetricsAgreeWithTheHostMetrics) {
       const FlockMetrics expected =
           measure_flock(round == 0 ? as_stored(c.state) : sim->state(), params);
       const std::string what = c.name + (round == 0 ? " at the start" : " after 5 steps");
-      EXPECT_EQ(got.groups, expected.groups) << what;
-      EXPECT_EQ(got.largest_group, expected.largest_group) << what;
+      EXPECT_EQ(got.flocks, expected.flocks) << what;
+      EXPECT_EQ(got.largest_flock, expected.largest_flock) << what;
       EXPECT_NEAR(got.polarization, expected.polarization, tolerance) << what;
       EXPECT_NEAR(got.mean_nn_distance, expected.mean_nn_distance,
                   tolerance * expected.mean_nn_distance)
           << what;
       if (c.several_flocks) {
-        EXPECT_GT(expected.groups, 1u) << what;
+        EXPECT_GT(expected.flocks, 1u) << what;
       }
       sim->step(5);
     }

@@ -135,8 +135,8 @@ TEST_P(GpuPathTest, MeasuresAsTheCpuBackendDoes) {
     const auto gpu = gpu_path(f.params, f.state);
     for (int round = 0; round < 2; ++round) {  // before and after steps
       const FlockMetrics a = gpu->metrics(), b = cpu->metrics();
-      EXPECT_EQ(a.groups, b.groups) << f.name;
-      EXPECT_EQ(a.largest_group, b.largest_group) << f.name;
+      EXPECT_EQ(a.flocks, b.flocks) << f.name;
+      EXPECT_EQ(a.largest_flock, b.largest_flock) << f.name;
       // The same values, summed in another order.
       EXPECT_NEAR(a.polarization, b.polarization, 1e-12) << f.name;
       EXPECT_NEAR(a.mean_nn_distance, b.mean_nn_distance, 1e-12 * b.mean_nn_distance) << f.name;

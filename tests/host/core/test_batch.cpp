@@ -80,8 +80,8 @@ void expect_same_metrics(const FlockMetrics& alone, const FlockMetrics& batched,
   EXPECT_NEAR(alone.order, batched.order, tolerance) << what;
   EXPECT_NEAR(alone.mean_nn_distance, batched.mean_nn_distance, tolerance) << what;
   EXPECT_NEAR(alone.mean_neighbours, batched.mean_neighbours, tolerance) << what;
-  EXPECT_EQ(alone.groups, batched.groups) << what;
-  EXPECT_EQ(alone.largest_group, batched.largest_group) << what;
+  EXPECT_EQ(alone.flocks, batched.flocks) << what;
+  EXPECT_EQ(alone.largest_flock, batched.largest_flock) << what;
 }
 
 // Flies `flocks` alone (make_alone) and as one batch, comparing states and metrics.

@@ -103,11 +103,11 @@ TEST(Polarization, MatchesDirectSumOnRandomVelocities) {
 // Flocks
 
 TEST(Flocks, EmptyAndSingle) {
-  const GroupCount none = count_groups(FlockState{}, 10, 100);
-  EXPECT_EQ(none.groups, 0u);
+  const FlockCount none = count_flocks(FlockState{}, 10, 100);
+  EXPECT_EQ(none.flocks, 0u);
   EXPECT_EQ(none.largest, 0u);
-  const GroupCount one = count_groups(at({{50, 50}}), 10, 100);
-  EXPECT_EQ(one.groups, 1u);
+  const FlockCount one = count_flocks(at({{50, 50}}), 10, 100);
+  EXPECT_EQ(one.flocks, 1u);
   EXPECT_EQ(one.largest, 1u);
 }
 
@@ -115,57 +115,57 @@ TEST(Flocks, ChainIsOneFlock) {
   // Ten boids 5 apart on a line: only neighbours are linked (r = 6), yet links chain.
   std::vector<std::pair<double, double>> p;
   for (int i = 0; i < 10; ++i) p.push_back({5.0 + 5.0 * i, 50});
-  const GroupCount c = count_groups(at(p), 6, 100);
-  EXPECT_EQ(c.groups, 1u);
+  const FlockCount c = count_flocks(at(p), 6, 100);
+  EXPECT_EQ(c.flocks, 1u);
   EXPECT_EQ(c.largest, 10u);
   // A diagonal staircase chain as well.
   std::vector<std::pair<double, double>> q;
   for (int i = 0; i < 12; ++i) q.push_back({10.0 + 3.0 * i, 10.0 + 3.0 * i});  // 4.24 apart
-  const GroupCount d = count_groups(at(q), 4.5, 100);
-  EXPECT_EQ(d.groups, 1u);
+  const FlockCount d = count_flocks(at(q), 4.5, 100);
+  EXPECT_EQ(d.flocks, 1u);
   EXPECT_EQ(d.largest, 12u);
-  const GroupCount broken = count_groups(at(q), 4.2, 100);
-  EXPECT_EQ(broken.groups, 12u);
+  const FlockCount broken = count_flocks(at(q), 4.2, 100);
+  EXPECT_EQ(broken.flocks, 12u);
   EXPECT_EQ(broken.largest, 1u);
 }
 
 TEST(Flocks, PairsExactlyRApartAreNotLinked) {
   // 13 - 10 = 3 and 3 * 3 = 9 = r^2 exactly: d^2 < r^2 is false.
-  const GroupCount c = count_groups(at({{10, 50}, {13, 50}}), 3, 100);
-  EXPECT_EQ(c.groups, 2u);
+  const FlockCount c = count_flocks(at({{10, 50}, {13, 50}}), 3, 100);
+  EXPECT_EQ(c.flocks, 2u);
   EXPECT_EQ(c.largest, 1u);
   // 3-4-5 triangle: d^2 = 25 = r^2.
-  EXPECT_EQ(count_groups(at({{10, 10}, {13, 14}}), 5, 100).groups, 2u);
+  EXPECT_EQ(count_flocks(at({{10, 10}, {13, 14}}), 5, 100).flocks, 2u);
   // The same across the edge: 98 - 1 = 97, wrapped to -3.
-  EXPECT_EQ(count_groups(at({{1, 50}, {98, 50}}), 3, 100).groups, 2u);
+  EXPECT_EQ(count_flocks(at({{1, 50}, {98, 50}}), 3, 100).flocks, 2u);
   // Just inside r they are linked.
-  EXPECT_EQ(count_groups(at({{10, 50}, {12.999, 50}}), 3, 100).groups, 1u);
-  EXPECT_EQ(count_groups(at({{1, 50}, {98.001, 50}}), 3, 100).groups, 1u);
+  EXPECT_EQ(count_flocks(at({{10, 50}, {12.999, 50}}), 3, 100).flocks, 1u);
+  EXPECT_EQ(count_flocks(at({{1, 50}, {98.001, 50}}), 3, 100).flocks, 1u);
 }
 
 TEST(Flocks, LinksAcrossTheTorusEdges) {
-  EXPECT_EQ(count_groups(at({{0.5, 50}, {99.5, 50}}), 2, 100).groups, 1u);     // x edge
-  EXPECT_EQ(count_groups(at({{50, 0.5}, {50, 99.5}}), 2, 100).groups, 1u);     // y edge
-  EXPECT_EQ(count_groups(at({{0.5, 0.5}, {99.5, 99.5}}), 2, 100).groups, 1u);  // corner
-  EXPECT_EQ(count_groups(at({{0.5, 99.5}, {99.5, 0.5}}), 2, 100).groups, 1u);  // other corner
-  EXPECT_EQ(count_groups(at({{0, 0}, {99.9, 99.9}, {0, 99.9}, {99.9, 0}}), 0.5, 100).largest, 4u);
+  EXPECT_EQ(count_flocks(at({{0.5, 50}, {99.5, 50}}), 2, 100).flocks, 1u);     // x edge
+  EXPECT_EQ(count_flocks(at({{50, 0.5}, {50, 99.5}}), 2, 100).flocks, 1u);     // y edge
+  EXPECT_EQ(count_flocks(at({{0.5, 0.5}, {99.5, 99.5}}), 2, 100).flocks, 1u);  // corner
+  EXPECT_EQ(count_flocks(at({{0.5, 99.5}, {99.5, 0.5}}), 2, 100).flocks, 1u);  // other corner
+  EXPECT_EQ(count_flocks(at({{0, 0}, {99.9, 99.9}, {0, 99.9}, {99.9, 0}}), 0.5, 100).largest, 4u);
   // Not linked through the middle of the world.
-  EXPECT_EQ(count_groups(at({{0.5, 50}, {50.5, 50}}), 2, 100).groups, 2u);
+  EXPECT_EQ(count_flocks(at({{0.5, 50}, {50.5, 50}}), 2, 100).flocks, 2u);
 }
 
 TEST(Flocks, FewCellsPerAxisNeitherDoubleCountNorMiss) {
   // Radius 40 in a world of 100: fewer than 3 cells of width >= r per axis.
   // 10, 45, 80: 35 apart in turn and 30 apart across the edge; one flock of 3.
-  GroupCount c = count_groups(at({{10, 50}, {45, 50}, {80, 50}}), 40, 100);
-  EXPECT_EQ(c.groups, 1u);
+  FlockCount c = count_flocks(at({{10, 50}, {45, 50}, {80, 50}}), 40, 100);
+  EXPECT_EQ(c.flocks, 1u);
   EXPECT_EQ(c.largest, 3u);
   // Two boids 50 apart in x and y: distance 70.7 > 40.
-  c = count_groups(at({{10, 10}, {60, 60}}), 40, 100);
-  EXPECT_EQ(c.groups, 2u);
+  c = count_flocks(at({{10, 10}, {60, 60}}), 40, 100);
+  EXPECT_EQ(c.flocks, 2u);
   EXPECT_EQ(c.largest, 1u);
   // Linked only across the edge, in cells far apart in the grid.
-  c = count_groups(at({{1, 1}, {99, 99}, {50, 50}}), 40, 100);
-  EXPECT_EQ(c.groups, 2u);
+  c = count_flocks(at({{1, 1}, {99, 99}, {50, 50}}), 40, 100);
+  EXPECT_EQ(c.flocks, 2u);
   EXPECT_EQ(c.largest, 2u);
   // Each radius from one cell per axis to four, every placement of a few boids.
   for (double radius : {5.0,   10.0, 20.0,  25.0,  30.0, 33.0, 34.0, 36.4, 36.41, 40.0, 40.31,
@@ -187,8 +187,8 @@ TEST(Flocks, FewCellsPerAxisNeitherDoubleCountNorMiss) {
     } else {
       flocks = 1, largest = 5;  // BE joins them
     }
-    c = count_groups(s, radius, 100);
-    EXPECT_EQ(c.groups, flocks) << "radius " << radius;
+    c = count_flocks(s, radius, 100);
+    EXPECT_EQ(c.flocks, flocks) << "radius " << radius;
     EXPECT_EQ(c.largest, largest) << "radius " << radius;
   }
 }
@@ -204,19 +204,19 @@ TEST(Flocks, LargestFlock) {
                            {51, 52},
                            {52, 52},    // 5
                            {80, 20}});  // 1
-  const GroupCount c = count_groups(s, 1.5, 100);
-  EXPECT_EQ(c.groups, 3u);
+  const FlockCount c = count_flocks(s, 1.5, 100);
+  EXPECT_EQ(c.flocks, 3u);
   EXPECT_EQ(c.largest, 5u);
   FlockParams params;
   params.radius = 1.5;
   const FlockMetrics m = measure_flock(s, params);
-  EXPECT_EQ(m.groups, 3u);
-  EXPECT_EQ(m.largest_group, 5u);
+  EXPECT_EQ(m.flocks, 3u);
+  EXPECT_EQ(m.largest_flock, 5u);
 }
 
 TEST(Flocks, CoincidentBoidsAreOneFlock) {
-  const GroupCount c = count_groups(at({{30, 30}, {30, 30}, {30, 30}, {70, 70}}), 1, 100);
-  EXPECT_EQ(c.groups, 2u);
+  const FlockCount c = count_flocks(at({{30, 30}, {30, 30}, {30, 30}, {70, 70}}), 1, 100);
+  EXPECT_EQ(c.flocks, 2u);
   EXPECT_EQ(c.largest, 3u);
 }
 
@@ -259,8 +259,8 @@ TEST(MeasureFlock, CombinesTheMetrics) {
   params.world = test_support::square(100);
   const FlockMetrics m = measure_flock(s, params);
   EXPECT_NEAR(m.polarization, std::sqrt(2.0) / 3, 1e-15);
-  EXPECT_EQ(m.groups, 2u);
-  EXPECT_EQ(m.largest_group, 2u);
+  EXPECT_EQ(m.flocks, 2u);
+  EXPECT_EQ(m.largest_flock, 2u);
   // Nearest: 5, 5, and (60,60)-(13,14): sqrt(47^2 + 46^2).
   EXPECT_NEAR(m.mean_nn_distance, (5 + 5 + std::sqrt(47.0 * 47 + 46.0 * 46)) / 3, 1e-12);
 }
@@ -294,7 +294,7 @@ double brute_mean_neighbours(const FlockState& s, double radius, const World& wo
   return pairs / static_cast<double>(s.size());
 }
 
-GroupCount brute_flocks(const FlockState& s, double radius, const World& world) {
+FlockCount brute_flocks(const FlockState& s, double radius, const World& world) {
   const std::size_t n = s.size();
   // Labels spread by repeated relaxation over all pairs until nothing changes.
   std::vector<std::size_t> label(n);
@@ -307,10 +307,10 @@ GroupCount brute_flocks(const FlockState& s, double radius, const World& world) 
         adjacent[j].push_back(i);
       }
   std::vector<bool> seen(n, false);
-  GroupCount result{0, 0};
+  FlockCount result{0, 0};
   for (std::size_t start = 0; start < n; ++start) {
     if (seen[start]) continue;
-    ++result.groups;
+    ++result.flocks;
     std::uint64_t size = 0;
     std::vector<std::size_t> stack = {start};
     seen[start] = true;
@@ -342,7 +342,7 @@ double brute_mean_nn(const FlockState& s, const World& world) {
   return sum / static_cast<double>(n);
 }
 
-GroupCount brute_flocks(const FlockState& s, double radius, double world) {
+FlockCount brute_flocks(const FlockState& s, double radius, double world) {
   return brute_flocks(s, radius, test_support::square(world));
 }
 
@@ -369,9 +369,9 @@ TEST(BruteForce, CountFlocksMatchesAllPairs) {
     const FlockState s = random_state(layout.n, layout.world, layout.clumps, layout.spread, seed++);
     for (double fraction : {0.001, 0.01, 0.03, 0.08, 0.2, 0.33, 0.34, 0.4, 0.5, 0.7, 1.5}) {
       const double radius = fraction * layout.world;
-      const GroupCount expected = brute_flocks(s, radius, layout.world);
-      const GroupCount got = count_groups(s, radius, layout.world);
-      EXPECT_EQ(got.groups, expected.groups) << "n " << layout.n << " world " << layout.world
+      const FlockCount expected = brute_flocks(s, radius, layout.world);
+      const FlockCount got = count_flocks(s, radius, layout.world);
+      EXPECT_EQ(got.flocks, expected.flocks) << "n " << layout.n << " world " << layout.world
                                              << " clumps " << layout.clumps << " radius " << radius;
       EXPECT_EQ(got.largest, expected.largest)
           << "n " << layout.n << " world " << layout.world << " clumps " << layout.clumps
@@ -389,9 +389,9 @@ TEST(BruteForce, CountFlocksAtTheRadiusOfTheNearestPairs) {
     const std::size_t i = rng() % s.size(), j = rng() % s.size();
     if (i == j) continue;
     const double radius = std::sqrt(brute_distance_sq(s, i, j, 100));
-    const GroupCount expected = brute_flocks(s, radius, 100);
-    const GroupCount got = count_groups(s, radius, 100);
-    EXPECT_EQ(got.groups, expected.groups) << "radius " << radius;
+    const FlockCount expected = brute_flocks(s, radius, 100);
+    const FlockCount got = count_flocks(s, radius, 100);
+    EXPECT_EQ(got.flocks, expected.flocks) << "radius " << radius;
     EXPECT_EQ(got.largest, expected.largest) << "radius " << radius;
   }
 }
@@ -437,9 +437,9 @@ TEST(BruteForce, RectanglesAndWalls) {
           const std::string what = to_string(boundary) + " " + std::to_string(width) + "x" +
                                    std::to_string(height) + " clumps " + std::to_string(clumps) +
                                    " radius " + std::to_string(radius);
-          const GroupCount expected = brute_flocks(s, radius, world);
-          const GroupCount got = count_groups(s, radius, world);
-          EXPECT_EQ(got.groups, expected.groups) << what;
+          const FlockCount expected = brute_flocks(s, radius, world);
+          const FlockCount got = count_flocks(s, radius, world);
+          EXPECT_EQ(got.flocks, expected.flocks) << what;
           EXPECT_EQ(got.largest, expected.largest) << what;
           EXPECT_EQ(mean_neighbour_count(s, radius, world), brute_mean_neighbours(s, radius, world))
               << what;
@@ -464,9 +464,9 @@ TEST(BruteForce, MeasureFlockMatchesAllPairs) {
   FlockParams params;
   params.radius = 4;
   const FlockMetrics m = measure_flock(s, params);
-  const GroupCount flocks = brute_flocks(s, 4, 100);
-  EXPECT_EQ(m.groups, flocks.groups);
-  EXPECT_EQ(m.largest_group, flocks.largest);
+  const FlockCount flocks = brute_flocks(s, 4, 100);
+  EXPECT_EQ(m.flocks, flocks.flocks);
+  EXPECT_EQ(m.largest_flock, flocks.largest);
   EXPECT_NEAR(m.mean_nn_distance, brute_mean_nn(s, 100), 1e-12);
   EXPECT_NEAR(m.polarization, polarization(s), 0);
 }
@@ -489,10 +489,10 @@ void measure_million(const FlockState& s, const FlockParams& params, const char*
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%s: %.3f s (polarization %.4f, %llu flocks, largest %llu, mean NN %.5f)\n", what,
-              seconds, m.polarization, static_cast<unsigned long long>(m.groups),
-              static_cast<unsigned long long>(m.largest_group), m.mean_nn_distance);
-  EXPECT_GE(m.groups, 1u);
-  EXPECT_LE(m.largest_group, s.size());
+              seconds, m.polarization, static_cast<unsigned long long>(m.flocks),
+              static_cast<unsigned long long>(m.largest_flock), m.mean_nn_distance);
+  EXPECT_GE(m.flocks, 1u);
+  EXPECT_LE(m.largest_flock, s.size());
   EXPECT_GT(m.mean_nn_distance, 0);
 }
 

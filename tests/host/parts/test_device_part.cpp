@@ -58,8 +58,8 @@ class DevicePart : public testing::TestWithParam<PartCase> {
       }
       EXPECT_TRUE(bit_identical(cpu.gather(), gpu.gather())) << "round " << round;
       const FlockMetrics a = cpu.metrics(), b = gpu.metrics();
-      EXPECT_EQ(a.groups, b.groups);
-      EXPECT_EQ(a.largest_group, b.largest_group);
+      EXPECT_EQ(a.flocks, b.flocks);
+      EXPECT_EQ(a.largest_flock, b.largest_flock);
       EXPECT_EQ(a.mean_neighbours, b.mean_neighbours);
       EXPECT_EQ(a.polarization, b.polarization);
       EXPECT_EQ(a.mean_nn_distance, b.mean_nn_distance);

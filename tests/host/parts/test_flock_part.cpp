@@ -86,8 +86,8 @@ void expect_whole_metrics(const SimulationConfig& config, const FlockState& star
                                                                     : 1e-4;
   for (int round = 0; round < 2; ++round) {
     const FlockMetrics a = whole->metrics(), b = parts.metrics();
-    EXPECT_EQ(a.groups, b.groups) << "after " << whole->steps_taken() << " steps";
-    EXPECT_EQ(a.largest_group, b.largest_group);
+    EXPECT_EQ(a.flocks, b.flocks) << "after " << whole->steps_taken() << " steps";
+    EXPECT_EQ(a.largest_flock, b.largest_flock);
     EXPECT_EQ(a.mean_neighbours, b.mean_neighbours);
     EXPECT_NEAR(a.polarization, b.polarization, tolerance);
     EXPECT_NEAR(a.order, b.order, tolerance);

@@ -337,8 +337,8 @@ TEST(Reference3d, MetricsMeasureDistancesInTheBox) {
   s.x = {10, 10, 10, 10, 70, 70}, s.y = {10, 10, 10, 10, 70, 70}, s.z = {10, 15, 60, 66, 98, 3};
   for (std::size_t i = 0; i < 6; ++i) s.vx[i] = 0, s.vy[i] = 0, s.vz[i] = 1;
   FlockMetrics m = measure_flock(s, p);
-  EXPECT_EQ(m.groups, 3u);
-  EXPECT_EQ(m.largest_group, 2u);
+  EXPECT_EQ(m.flocks, 3u);
+  EXPECT_EQ(m.largest_flock, 2u);
   EXPECT_NEAR(m.mean_nn_distance, (5 + 5 + 6 + 6 + 5 + 5) / 6.0, 1e-12);
   EXPECT_NEAR(m.mean_neighbours, 1, 1e-15);
   EXPECT_NEAR(m.polarization, 1, 1e-15);
@@ -367,7 +367,7 @@ TEST(Reference3d, TheReferenceBackendFliesInThreeDimensions) {
   EXPECT_NE(got.z, start.z);
   const FlockMetrics m = sim->metrics(), oracle = measure_flock_3d(expected, p);
   EXPECT_EQ(m.polarization, oracle.polarization);
-  EXPECT_EQ(m.groups, oracle.groups);
+  EXPECT_EQ(m.flocks, oracle.flocks);
   EXPECT_EQ(m.mean_nn_distance, oracle.mean_nn_distance);
 }
 
@@ -411,8 +411,8 @@ TEST(Reference3d, TheSeedsExampleInACubeAtTheSameNeighbourDensity) {
       const FlockMetrics m = measure_flock(s, p);
       order += m.polarization / 20;
       lowest = std::min(lowest, m.polarization);
-      flocks += static_cast<double>(m.groups) / 20;
-      largest += static_cast<double>(m.largest_group) / 20;
+      flocks += static_cast<double>(m.flocks) / 20;
+      largest += static_cast<double>(m.largest_flock) / 20;
       nn += m.mean_nn_distance / 20;
     }
     std::printf(
