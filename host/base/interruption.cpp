@@ -27,7 +27,7 @@ void catch_stop_signals() {
   // Interrupted system calls resume (a write in progress completes); the handler gives the
   // signal back its default, so a second Ctrl-C ends a command that does not stop soon enough.
   action.sa_flags = SA_RESTART | SA_RESETHAND;
-  for (const int signal : {SIGINT, SIGTERM}) {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
     // A signal ignored when the process began stays ignored (a shell's background job).
     struct sigaction before = {};
     if (sigaction(signal, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;

@@ -1,11 +1,12 @@
-// Stopping a long command when its user asks (Ctrl-C, SIGINT; a scheduler's SIGTERM).
+// Stopping a long command when its user asks (Ctrl-C, SIGINT; a scheduler's SIGTERM; the
+// terminal closing, SIGHUP).
 //
 // The signal only raises a flag; the command looks at it between steps (of a run, of a
 // sweep's flocks, between a validation's cases, in pieces of a random start) and throws
 // Interrupted. The exception unwinds as any failure does: outputs not yet whole are never
 // committed and their temporary files are removed, while what was already whole stays (a
 // checkpoint written before, a trajectory's frames, a sweep's finished rows). The tool then
-// exits 128 + the signal (130, 143) with a one-line message. A second signal of the same kind
+// exits 128 + the signal (130, 143, 129) with a one-line message. A second signal of the same kind
 // ends the process at once, as if nothing were handled.
 #pragma once
 
@@ -25,8 +26,8 @@ class Interrupted : public std::runtime_error {
   int signal_;
 };
 
-// Installs the handlers of SIGINT and SIGTERM (a tool's process, once, before its work; a
-// library user's program keeps its own).
+// Installs the handlers of SIGINT, SIGTERM and SIGHUP (a tool's process, once, before its work;
+// a library user's program keeps its own).
 void catch_stop_signals();
 
 // Whether a stop was asked for, and by which signal (0 when none).

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "host/base/errors.h"
+#include "host/base/interruption.h"
 #include "host/base/message_text.h"
 #include "host/cli/commands.h"
 #include "host/io/checkpoint.h"
@@ -103,6 +104,12 @@ void convert_trajectory(const ConvertOptions& o, Kind to, OutputFiles& outputs) 
                                      trajectory.dimensions(), trajectory.predators()};
     outputs.write("OUT", xdmf_document(description, trajectory.times()));
   } else {
+    // Every frame read and checked here first, so that what the script writes is whole.
+    for (std::uint64_t k = 0; k < trajectory.frames(); ++k) {
+      trajectory.frame(k);
+      throw_if_stopped("reading frame " + std::to_string(k) + " of " + quoted_path(in) + "; " +
+                       quoted_path(out) + " left as it was");
+    }
     const std::string script = tools::gsd_convert_script();
     tools::check_gsd_writer("OUT");
     tools::run_plot_script("OUT", script, {in, outputs.file_to_write("OUT")});
@@ -152,6 +159,12 @@ int convert_command(const std::vector<std::string>& args) {
     throw InputError("IN and OUT are the same file (" + quoted_path(in) + " and " +
                      quoted_path(out) + ")");
   }
+  if (to == Kind::kTrajectory) {  // its format would not follow its name
+    throw InputError(quoted_path(out) +
+                     ": a trajectory is written by boids run --trajectory, not converted into "
+                     "(boids converts " +
+                     std::string(kConversions) + ")");
+  }
   OutputFiles outputs;
   outputs.add("OUT", out, to == Kind::kGsd ? ".gsd" : "");
   if (from == Kind::kState) {
@@ -161,6 +174,7 @@ int convert_command(const std::vector<std::string>& args) {
   } else {
     convert_trajectory(o, to, outputs);
   }
+  throw_if_stopped("converting " + quoted_path(in) + "; " + quoted_path(out) + " left as it was");
   outputs.commit();
   return 0;
 }

@@ -72,4 +72,10 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except KeyboardInterrupt:  # Ctrl-C reached boids too, which says so and keeps OUT as it was
+        sys.exit(130)
+    except (OSError, KeyError, ValueError, IndexError) as e:
+        sys.stderr.write(f"convert_gsd.py: {sys.argv[1]}: {e}\n")
+        sys.exit(2)

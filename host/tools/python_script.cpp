@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "host/base/errors.h"
+#include "host/base/interruption.h"
 #include "host/base/message_text.h"
 #include "host/io/output_file.h"
 
@@ -54,6 +55,8 @@ int run_python_script(const std::string& source_path, const std::vector<std::str
 void run_plot_script(const std::string& option, const std::string& source_path,
                      const std::vector<std::string>& args) {
   const int status = run_python_script(source_path, args);
+  if (status != 0)
+    throw_if_stopped("in " + python_script_path(source_path));  // Ctrl-C reached it too
   if (status != 0) {
     throw RuntimeError(option + ": " + python_script_path(source_path) + " failed (exit status " +
                        std::to_string(status) + ")");

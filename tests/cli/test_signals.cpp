@@ -18,10 +18,12 @@
 #include <thread>
 #include <vector>
 
+#include "host/base/interruption.h"
 #include "tests/support/cli_fixture.h"
 
 namespace {
 
+using boids::signal_name;
 using boids::test_support::read_file;
 using boids::test_support::Result;
 using boids::test_support::write_file;
@@ -149,13 +151,14 @@ std::uint64_t number_after(const std::string& text, const std::string& label) {
   return at == std::string::npos ? 0 : std::stoull(text.substr(at + label.size()));
 }
 
-// SIGINT and SIGTERM stop a run between steps: exit 128 + the signal and one line saying where
-// it stopped and what it kept. The outputs of the end (--save, --metrics) are not written and
-// no temporary file is left; the last checkpoint resumes and the trajectory's frames convert.
-// Before, the signal killed the run where it stood, leaving a temporary file per output.
+// SIGINT, SIGTERM and SIGHUP (its terminal closed) stop a run between steps: exit 128 + the
+// signal and one line saying where it stopped and what it kept. The outputs of the end (--save,
+// --metrics) are not written and no temporary file is left; the last checkpoint resumes and the
+// trajectory's frames convert. Before, the signal killed the run where it stood, leaving a
+// temporary file per output.
 TEST_F(Signals, AStopSignalEndsARunBetweenStepsKeepingWhatWasWhole) {
-  for (const int signal : {SIGINT, SIGTERM}) {
-    const std::string name = signal == SIGINT ? "int" : "term";
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    const std::string name = signal == SIGINT ? "int" : signal == SIGTERM ? "term" : "hup";
     SCOPED_TRACE(name);
     const pid_t pid = start({"run", "--backend", "cpu", "--count", "2000", "--steps", "1000000000",
                              "--checkpoint", name + ".ckpt", "--checkpoint-every", "20",
@@ -166,8 +169,7 @@ TEST_F(Signals, AStopSignalEndsARunBetweenStepsKeepingWhatWasWhole) {
     kill(pid, signal);
     EXPECT_EQ(wait_at_most(pid, 120), 128 + signal);
     const std::string err = read_file(stem() + ".err");
-    const std::string said =
-        "boids: stopped by " + std::string(signal == SIGINT ? "SIGINT" : "SIGTERM") + " at step ";
+    const std::string said = "boids: stopped by " + signal_name(signal) + " at step ";
     EXPECT_EQ(err.rfind(said, 0), 0u) << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
     EXPECT_NE(err.find(" of 1000000000; kept: the checkpoint of step "), std::string::npos) << err;
@@ -185,8 +187,45 @@ TEST_F(Signals, AStopSignalEndsARunBetweenStepsKeepingWhatWasWhole) {
     EXPECT_EQ(frames.code, 0) << frames.err;
     std::filesystem::remove(path(name + "-last.npy"));
   }
-  EXPECT_EQ(entries(), (std::set<std::string>{"int.ckpt", "int.h5", "int.xdmf", "term.ckpt",
-                                              "term.h5", "term.xdmf"}));
+  EXPECT_EQ(entries(),
+            (std::set<std::string>{"int.ckpt", "int.h5", "int.xdmf", "term.ckpt", "term.h5",
+                                   "term.xdmf", "hup.ckpt", "hup.h5", "hup.xdmf"}));
+}
+
+// Whether process `pid` comes to catch `signal` within `seconds` (SigCgt of /proc/PID/status).
+bool catches(pid_t pid, int signal, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+      if (line.rfind("SigCgt:", 0) != 0) continue;
+      const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+      if (mask >> (signal - 1) & 1ull) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+// `boids convert` stops at SIGTERM too: exit 143, one line, and the output it would have
+// replaced kept as it was. Before, it finished, replaced the old output and exited 0.
+TEST_F(Signals, AStopSignalEndsAConversionKeepingTheOldOutput) {
+  const Result made = run({"run", "--backend", "cpu", "--count", "200000", "--density", "0.012",
+                           "--steps", "4", "--trajectory", "big.h5", "--trajectory-every", "1"});
+  ASSERT_EQ(made.code, 0) << made.err;
+  write_file(path("out.csv"), "old\n");
+  const pid_t pid = start({"convert", "big.h5", "out.csv", "--frame", "4"});
+  ASSERT_TRUE(catches(pid, SIGTERM, 60));  // its handler in place: the signal is no kill
+  kill(pid, SIGTERM);
+  const int status = wait_at_most(pid, 120);
+  const std::string err = read_file(stem() + ".err");
+  if (status == 0) GTEST_SKIP() << "the conversion ended before the signal came";
+  EXPECT_EQ(status, 128 + SIGTERM) << err;
+  EXPECT_EQ(err.rfind("boids: stopped by SIGTERM", 0), 0u) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(read_file(path("out.csv")), "old\n");
+  EXPECT_EQ(entries(), (std::set<std::string>{"big.h5", "big.xdmf", "out.csv"}));
 }
 
 // A sweep stopped by a signal keeps the rows of its finished points, says so, and --resume
