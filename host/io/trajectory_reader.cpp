@@ -2,9 +2,15 @@
 
 #include <hdf5.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
 
 #include "host/base/errors.h"
+#include "host/base/memory.h"
 #include "host/base/message_text.h"
 #include "host/io/detail/hdf5_support.h"
 
@@ -16,9 +22,16 @@ class TrajectoryReader::File {
  public:
   explicit File(const std::string& path) : path_(path) {
     hdf5::silence_error_printing();
+    if (access(path.c_str(), R_OK) != 0) refuse(std::string("cannot read it: ") + strerror(errno));
     file_ = Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-    if (!file_.valid())
-      refuse("not an HDF5 file that can be read (" + hdf5::failure_reason() + ")");
+    if (!file_.valid()) {
+      const std::string reason = hdf5::failure_reason();
+      if (reason.find("lock") != std::string::npos) {
+        refuse("locked by the process writing it (HDF5's file lock: " + reason +
+               "); read it once that run has ended");
+      }
+      refuse("not an HDF5 file that can be read (" + reason + ")");
+    }
     if (H5Lexists(file_.get(), "h5md", H5P_DEFAULT) <= 0) refuse("not an H5MD file (no /h5md)");
     position_ = dataset("/particles/flock/position/value");
     velocity_ = dataset("/particles/flock/velocity/value");
@@ -30,6 +43,10 @@ class TrajectoryReader::File {
       refuse("its velocities and positions differ in shape");
     count_ = shape[1];
     dimensions_ = static_cast<int>(shape[2]);
+    if (count_ > kMaxBoids) {
+      refuse("it declares " + std::to_string(count_) + " boids, more than a flock holds (" +
+             std::to_string(kMaxBoids) + ")");
+    }
     steps_ = series<std::int64_t>("/particles/flock/position/step", H5T_NATIVE_INT64);
     times_ = series<double>("/particles/flock/position/time", H5T_NATIVE_DOUBLE);
     // Whole frames: those whose step was written (it is written last), every series long enough.
@@ -49,11 +66,44 @@ class TrajectoryReader::File {
       refuse("it has no frame " + std::to_string(k) + " (it holds " + std::to_string(frames_) +
              " whole frames)");
     }
+    // The frame as read (positions and velocities) and as returned: four times its values.
+    const std::uint64_t values = (count_ + predators_) * static_cast<std::uint64_t>(dimensions_);
+    check_memory_fits(4 * 2 * values * sizeof(double), available_host_memory(),
+                      "frame " + std::to_string(k) + " of trajectory " + quoted_path(path_),
+                      "memory", host_memory_holder());
     FlockState s;
     s.dimensions = s.predators.dimensions = dimensions_;
     read_particles(position_, velocity_, k, count_, s);
     read_particles(predator_position_, predator_velocity_, k, predators_, s.predators);
+    check_frame(k, s, "boid");
+    check_frame(k, s.predators, "predator");
     return s;
+  }
+
+  // Refuses a frame holding a value no run writes: a coordinate or a velocity that is not a
+  // finite number, or a position outside the box.
+  void check_frame(std::uint64_t k, const Particles& p, const char* what) const {
+    const std::vector<double>* positions[3] = {&p.x, &p.y, &p.z};
+    const std::vector<double>* velocities[3] = {&p.vx, &p.vy, &p.vz};
+    const double sides[3] = {world_.width, world_.height, world_.depth};
+    const char* axes[3] = {"x", "y", "z"};
+    const char* speeds[3] = {"vx", "vy", "vz"};
+    const auto where = [&](std::size_t i) {
+      return "frame " + std::to_string(k) + ", " + what + " " + std::to_string(i) + ": ";
+    };
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      for (int a = 0; a < dimensions_; ++a) {
+        const double x = (*positions[a])[i], v = (*velocities[a])[i];
+        if (!std::isfinite(x) || !std::isfinite(v)) {
+          refuse(where(i) + (std::isfinite(x) ? speeds[a] : axes[a]) + " = " +
+                 number_text(std::isfinite(x) ? v : x) + " is not a finite number");
+        }
+        if (!(x >= 0 && x < sides[a])) {
+          refuse(where(i) + axes[a] + " = " + number_text(x) + " lies outside the box [0, " +
+                 number_text(sides[a]) + ")");
+        }
+      }
+    }
   }
 
   std::uint64_t frames_ = 0, count_ = 0, predators_ = 0;
@@ -112,9 +162,18 @@ class TrajectoryReader::File {
       refuse("cannot read its box");
     }
     const auto d = static_cast<std::size_t>(dimensions_);
+    const std::size_t needed = element ? d * d : d;
+    if (values.size() < needed) {
+      refuse("its box's edges hold " + std::to_string(values.size()) + " values, fewer than the " +
+             std::to_string(needed) + " of a box in " + std::to_string(d) + " dimensions");
+    }
     double sides[3] = {0, 0, 1};
     for (std::size_t a = 0; a < d; ++a) {
       sides[a] = element ? values[values.size() - d * d + a * d + a] : values[a];
+      if (!(std::isfinite(sides[a]) && sides[a] > 0)) {
+        refuse("its box's side " + std::to_string(a + 1) + " is " + number_text(sides[a]) +
+               ", not a positive number");
+      }
     }
     world_.width = sides[0];
     world_.height = sides[1];
