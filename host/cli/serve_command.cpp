@@ -2,6 +2,8 @@
 // boids runs: a headless GPU server is watched from a laptop through `ssh -L`. The server is
 // host/serve/server.h; this is its command line.
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -9,6 +11,7 @@
 
 #include "host/base/errors.h"
 #include "host/base/interruption.h"
+#include "host/base/message_text.h"
 #include "host/cli/commands.h"
 #include "host/config/flock_options.h"
 #include "host/tools/flock_command_line.h"
@@ -25,6 +28,17 @@ namespace boids::cli {
 namespace {
 
 using tools::OptionParser;
+
+// The first line of the token file `path`, without its line's end.
+std::string read_token_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) {
+    throw InputError("--token-file: cannot read a line of " + quoted_path(path));
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
 
 struct ServeOptions {
   FlockOptions flock;
@@ -54,16 +68,25 @@ OptionParser make_parser(ServeOptions& o) {
                    "needs --token, or one is made and printed",
                    [&o](const std::string& v) { o.server.bind = v; });
   parser.add_value("--token", "T",
-                   "the token every browser must bring (letters and digits, 16 to 128)",
+                   "the token every browser must bring (letters and digits, 16 to 128); every "
+                   "local user sees it in ps: --token-file or BOIDS_TOKEN keep it out of sight",
                    [&o](const std::string& v) {
                      serve::check_token("--token", v);
                      o.server.token = v;
                    });
+  parser.add_value("--token-file", "FILE",
+                   "the token from the first line of FILE (as --token; the environment variable "
+                   "BOIDS_TOKEN gives it too)",
+                   [&o](const std::string& v) {
+                     const std::string token =
+                         read_token_file(tools::parse_file_name("--token-file", v));
+                     serve::check_token("--token-file", token);
+                     o.server.token = token;
+                   });
   parser.add_value("--rate", "R", "steps a second, at most (default 60; 0: as fast as it steps)",
                    [&o](const std::string& v) {
-                     o.steps_per_second = tools::parse_non_negative("--rate", v);
-                     if (o.steps_per_second > serve::kMaxStepsPerSecond)
-                       throw InputError("--rate: at most 1000000 steps a second");
+                     o.steps_per_second =
+                         serve::checked_rate("--rate", tools::parse_non_negative("--rate", v));
                    });
   parser.add_value(
       "--replay", "FILE.h5",
@@ -82,6 +105,11 @@ int serve_command(const std::vector<std::string>& args) {
   if (o.help) {
     std::cout << parser.help();
     return 0;
+  }
+  const char* from_environment = std::getenv("BOIDS_TOKEN");
+  if (o.server.token.empty() && from_environment && *from_environment) {
+    serve::check_token("BOIDS_TOKEN", from_environment);
+    o.server.token = from_environment;
   }
   o.server = serve::with_token_if_remote(o.server);
   std::unique_ptr<serve::FrameSource> source;

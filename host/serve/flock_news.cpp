@@ -1,6 +1,7 @@
 #include "host/serve/flock_news.h"
 
 #include "host/core/state_view.h"
+#include "host/io/flight_params.h"
 
 namespace boids::serve {
 namespace {
@@ -46,7 +47,7 @@ std::string MetricsClock::measure(Simulation& sim) {
       {"flocks", m.flocks}};
   next_ = Clock::now() +
           std::max<Clock::duration>(kMetricsEvery, kMetricsShare * (Clock::now() - started));
-  return j.dump();
+  return page_text(j);
 }
 
 nlohmann::json flock_description(const SimulationConfig& config, std::uint64_t count,
@@ -67,7 +68,12 @@ nlohmann::json flock_description(const SimulationConfig& config, std::uint64_t c
           {"method", to_string(config.method)},
           {"precision", to_string(config.precision)},
           {"device", device},
-          {"seed", config.seed}};
+          {"seed", config.seed},
+          {"params", params_to_json(p, ParamForm::kReport)}};
+}
+
+std::string page_text(const nlohmann::json& message) {
+  return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace boids::serve

@@ -45,8 +45,13 @@ class MetricsClock {
 };
 
 // The description's fields of every flock: {"type": "flock", "mode", count, dimensions, world,
-// model, radius, backend, method, precision, device, seed}.
+// model, radius, backend, method, precision, device, seed, params}, params as the one writer
+// of a flight's parameters reports them (host/io/flight_params.h).
 nlohmann::json flock_description(const SimulationConfig& config, std::uint64_t count,
                                  const std::string& device, const std::string& mode);
+
+// A message's text for a page: its JSON, any byte that is not UTF-8 (a file's name need not be)
+// replaced, so that no name can fail a description.
+std::string page_text(const nlohmann::json& message);
 
 }  // namespace boids::serve

@@ -123,7 +123,7 @@ std::string LiveFlock::describe_locked() const {
   j["controls"] = controls;
   j["goal"] = p.has_goal ? nlohmann::json{{"x", p.goal.x}, {"y", p.goal.y}, {"z", p.goal.z}}
                          : nlohmann::json(nullptr);
-  return j.dump();
+  return page_text(j);
 }
 
 std::string LiveFlock::failure() const {

@@ -93,6 +93,15 @@ const Kind& kind_of(const json& message) {
 
 }  // namespace
 
+double checked_rate(const std::string& what, double rate) {
+  if (rate != 0 && !(rate >= kMinStepsPerSecond && rate <= kMaxStepsPerSecond)) {
+    throw InputError(what + ": " + number_text(rate) + " steps a second cannot be timed (0 for " +
+                     "as fast as the flock steps, else " + number_text(kMinStepsPerSecond) +
+                     " to " + number_text(kMaxStepsPerSecond) + ")");
+  }
+  return rate;
+}
+
 ClientMessage parse_client_message(std::string_view bytes) {
   if (bytes.size() > kMaxMessageBytes) {
     throw InputError("a message of " + std::to_string(bytes.size()) + " bytes (at most " +
@@ -125,7 +134,8 @@ ClientMessage parse_client_message(std::string_view bytes) {
       break;
     }
     case Type::kRate:
-      m.value = number(message, "steps_per_second", 0, kMaxStepsPerSecond);
+      m.value = checked_rate("\"steps_per_second\"",
+                             number(message, "steps_per_second", 0, kMaxStepsPerSecond));
       break;
     case Type::kGoal:
     case Type::kPredator:

@@ -24,6 +24,12 @@ namespace boids::serve {
 
 inline constexpr std::size_t kMaxMessageBytes = 4096;
 inline constexpr double kMaxStepsPerSecond = 1e6;
+// The slowest rate that can be timed (a step every 1,000 s); 0 is as fast as the flock steps.
+inline constexpr double kMinStepsPerSecond = 1e-3;
+
+// `rate`, checked: 0, or in [kMinStepsPerSecond, kMaxStepsPerSecond]; InputError naming
+// `what` ("--rate") otherwise.
+double checked_rate(const std::string& what, double rate);
 
 struct ClientMessage {
   enum class Type { kNext, kSet, kPause, kStep, kReset, kModel, kRate, kGoal, kPredator, kSeek };

@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "host/base/errors.h"
+#include "host/base/message_text.h"
+#include "host/serve/flock_news.h"
 
 namespace boids::serve {
 namespace {
@@ -12,11 +14,17 @@ constexpr std::size_t kRecentFrames = 8;
 
 }  // namespace
 
-Replay::Replay(const std::string& path) : path_(path), reader_(path) {}
+Replay::Replay(const std::string& path) : path_(path), reader_(path) {
+  // Checked as `boids convert` checks it: a replay of nothing is refused at the start.
+  if (reader_.frames() == 0) {
+    throw InputError("trajectory " + quoted_path(path) + ": no whole frame to replay");
+  }
+}
 
 std::string Replay::description() const {
   const World world = reader_.world();
-  nlohmann::json w = {{"width", world.width}, {"height", world.height}, {"boundary", "torus"}};
+  nlohmann::json w = {
+      {"width", world.width}, {"height", world.height}, {"boundary", to_string(world.boundary)}};
   if (reader_.dimensions() == 3) w["depth"] = world.depth;
   const nlohmann::json j = {{"type", "flock"},
                             {"mode", "replay"},
@@ -28,7 +36,7 @@ std::string Replay::description() const {
                             {"steps", reader_.steps()},
                             {"times", reader_.times()},
                             {"controls", nlohmann::json::array()}};
-  return j.dump();
+  return page_text(j);
 }
 
 std::shared_ptr<const Snapshot> Replay::next(std::uint64_t after, std::uint64_t cursor) {

@@ -8,6 +8,7 @@
 #include <boost/beast/websocket.hpp>
 #include <deque>
 #include <fstream>
+#include <iostream>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -29,7 +30,17 @@ using tcp = net::ip::tcp;
 constexpr std::size_t kMaxRequestBytes = 8192;
 // Texts waiting for a page that reads nothing: beyond them the oldest are dropped.
 constexpr std::size_t kMaxQueuedTexts = 64;
-constexpr const char* kTokenCookie = "boids_token";
+// The token's cookie, named by the port: a browser's cookies ignore ports, and two servers
+// on one address must not overwrite each other's.
+std::string token_cookie(std::uint16_t port) {
+  return "boids_token_" + std::to_string(port);
+}
+
+// Whether `address` is one of this machine's loopback addresses or names.
+bool loopback(const std::string& address) {
+  return address == "localhost" || address == "::1" || address == "[::1]" ||
+         address.rfind("127.", 0) == 0;
+}
 
 // The value of `name` in a query string or a Cookie header ("a=1&b=2", "a=1; b=2").
 std::string field_value(std::string_view text, std::string_view name, char separator) {
@@ -86,7 +97,18 @@ class Server::Impl {
 
   void start() {
     accept();
-    thread_ = std::thread([this] { io_.run(); });
+    thread_ = std::thread([this] {
+      // A handler's failure ends its page's request (PageSession catches what a frame or a
+      // description throws); one that still escapes is said, and the server goes on serving.
+      for (;;) {
+        try {
+          io_.run();
+          return;
+        } catch (const std::exception& e) {
+          std::cerr << "boids serve: a page's request failed: " << e.what() << std::endl;
+        }
+      }
+    });
   }
 
   void stop() {
@@ -109,6 +131,21 @@ class Server::Impl {
   bool steers(const PageSession* page) const;
   FrameSource& source() { return source_; }
   const ServerOptions& options() const { return options_; }
+
+  // Whether a request's Host names this server: its port, and its bound address (any of the
+  // loopback names where it listens on loopback; any name where it listens on every address,
+  // which needs a token). Another name is a page's trick (DNS rebinding): refused.
+  bool serves_host(const std::string& host) const {
+    const std::size_t colon = host.rfind(':');
+    if (colon == std::string::npos || host.substr(colon + 1) != std::to_string(port())) {
+      return false;
+    }
+    const std::string name = host.substr(0, colon);
+    const std::string& bind = options_.bind;
+    if (bind == "0.0.0.0" || bind == "::") return true;
+    if (loopback(bind)) return loopback(name);
+    return name == bind || name == "[" + bind + "]";
+  }
 
  private:
   ServerOptions options_;
@@ -134,7 +171,12 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
     ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return;
       self->server_.add(self);
-      self->send_text(self->server_.source().description());
+      try {
+        self->send_text(self->server_.source().description());
+      } catch (const std::exception& e) {
+        self->refuse_and_close(std::string("the flock cannot be described: ") + e.what());
+        return;
+      }
       self->send_role();
       self->read();
     });
@@ -143,7 +185,13 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
   // A new snapshot may be there for this page.
   void offer_frame() {
     if (!wants_frame_ || frame_queued_ || closing_) return;
-    const std::shared_ptr<const Snapshot> snapshot = server_.source().next(seen_, cursor_);
+    std::shared_ptr<const Snapshot> snapshot;
+    try {  // a frame that cannot be read (damaged, too large) ends this page, not the server
+      snapshot = server_.source().next(seen_, cursor_);
+    } catch (const std::exception& e) {
+      refuse_and_close(e.what());
+      return;
+    }
     if (!snapshot) return;
     wants_frame_ = false;
     seen_ = snapshot->number;
@@ -314,7 +362,20 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const std::string& token = server_.options().token;
     const std::string from_query = field_value(query, "token", '&');
     const std::string from_cookie =
-        field_value(std::string(request[http::field::cookie]), kTokenCookie, ';');
+        field_value(std::string(request[http::field::cookie]), token_cookie(server_.port()), ';');
+    // Only this server's own pages: a request names this server as its Host, and a page's
+    // WebSocket comes from this server's own origin (a browser always says a page's origin;
+    // a program that says none is no other site's page).
+    const std::string host(request[http::field::host]);
+    if (!server_.serves_host(host)) {
+      return respond(request, http::status::forbidden, "text/plain",
+                     "403: this server answers requests for its own address alone\n");
+    }
+    const std::string origin(request[http::field::origin]);
+    if (websocket::is_upgrade(request) && !origin.empty() && origin != "http://" + host) {
+      return respond(request, http::status::forbidden, "text/plain",
+                     "403: a page of another origin may not steer or watch this flock\n");
+    }
     if (!token.empty() && !same_token(from_query, token) && !same_token(from_cookie, token)) {
       return respond(request, http::status::forbidden, "text/plain",
                      "403: this server asks for its token (the address it printed)\n");
@@ -341,7 +402,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     response->set(http::field::cache_control, "no-store");
     response->set("X-Content-Type-Options", "nosniff");
     if (set_cookie) {
-      response->set(http::field::set_cookie, std::string(kTokenCookie) + "=" +
+      response->set(http::field::set_cookie, token_cookie(server_.port()) + "=" +
                                                  server_.options().token +
                                                  "; HttpOnly; SameSite=Strict; Path=/");
     }

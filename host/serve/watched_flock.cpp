@@ -26,7 +26,7 @@ std::string WatchedFlock::describe(const Simulation& sim) {
   nlohmann::json j = flock_description(sim.config(), sim.count(), sim.device(), "script");
   j["paused"] = false;
   j["controls"] = nlohmann::json::array();
-  return j.dump();
+  return page_text(j);
 }
 
 bool WatchedFlock::watched() const {

@@ -5,6 +5,8 @@
 // connection and nothing else; a token beyond loopback; a replay; SIGTERM ends it with exit 0.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "tests/support/serve_fixture.h"
 
 namespace {
@@ -17,6 +19,7 @@ using boids::test_support::Page;
 using boids::test_support::read_file;
 using boids::test_support::Response;
 using boids::test_support::Result;
+using boids::test_support::write_file;
 using json = nlohmann::json;
 
 using Serve = boids::test_support::ServeFixture;
@@ -135,11 +138,82 @@ TEST_F(Serve, BeyondLoopbackEveryRequestNeedsTheToken) {
   EXPECT_EQ(get(port_, "/?token=" + std::string(32, '0')).status, 403u);
   const Response page = get(port_, "/?token=" + token);
   EXPECT_EQ(page.status, 200u);
-  EXPECT_NE(page.cookie.find("boids_token=" + token), std::string::npos);
-  EXPECT_EQ(get(port_, "/app.js", "boids_token=" + token).status, 200u);
+  // The cookie is the port's: two servers on one address keep their own.
+  const std::string cookie = "boids_token_" + std::to_string(port_) + "=" + token;
+  EXPECT_NE(page.cookie.find(cookie), std::string::npos) << page.cookie;
+  EXPECT_EQ(get(port_, "/app.js", cookie).status, 200u);
+  EXPECT_EQ(get(port_, "/app.js", "boids_token_1=" + token).status, 403u);
   EXPECT_THROW(Page refused(port_), beast::system_error);  // the WebSocket too
-  Page allowed(port_, "boids_token=" + token);
+  Page allowed(port_, cookie);
   EXPECT_EQ(allowed.receive()["type"], "flock");
+}
+
+// Only its own pages reach a server: a request must name it as its Host (a rebound name is
+// refused), and a page's WebSocket must come from its own origin. Before, a page from
+// 127.0.0.2 paused a flock served on 127.0.0.1.
+TEST_F(Serve, OnlyItsOwnPagesReachIt) {
+  ASSERT_NE(serve({"--port", "0", "--count", "100"}), "");
+  const std::string port = std::to_string(port_);
+  EXPECT_EQ(get(port_, "/").status, 200u);
+  EXPECT_EQ(get(port_, "/", "", "localhost:" + port).status, 200u);
+  EXPECT_EQ(get(port_, "/", "", "attacker.example:" + port).status, 403u);
+  EXPECT_EQ(get(port_, "/", "", "127.0.0.1:1").status, 403u);
+  EXPECT_EQ(get(port_, "/", "", "127.0.0.1").status, 403u);
+  EXPECT_THROW(Page other(port_, "", "/ws", "http://127.0.0.2:" + port), beast::system_error);
+  EXPECT_THROW(Page other(port_, "", "/ws", "http://attacker.example"), beast::system_error);
+  Page own(port_, "", "/ws", "http://127.0.0.1:" + port);
+  EXPECT_EQ(own.receive()["type"], "flock");
+}
+
+// A token kept out of `ps`: from a file's first line, or from BOIDS_TOKEN.
+TEST_F(Serve, TheTokenComesFromAFileOrTheEnvironment) {
+  const std::string token = "abcdefghijklmnop0123456789";
+  write_file(path("token.txt"), token + "\n");
+  const std::string address =
+      serve({"--port", "0", "--bind", "0.0.0.0", "--count", "50", "--token-file", "token.txt"});
+  EXPECT_NE(address.find("?token=" + token), std::string::npos) << address;
+  EXPECT_EQ(stop(), 0);
+  setenv("BOIDS_TOKEN", token.c_str(), 1);
+  const std::string from_environment = serve({"--port", "0", "--bind", "0.0.0.0", "--count", "50"});
+  unsetenv("BOIDS_TOKEN");
+  EXPECT_NE(from_environment.find("?token=" + token), std::string::npos) << from_environment;
+  write_file(path("short.txt"), "short\n");
+  const Result refused = run({"serve", "--port", "0", "--token-file", "short.txt"});
+  EXPECT_EQ(refused.code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--token-file: expected 16 to 128"), std::string::npos) << refused.err;
+}
+
+// A rate that cannot be timed (1/rate overflows the clock) is refused, on the command line and
+// from a page; before, it stepped the flock flat out.
+TEST_F(Serve, ARateThatCannotBeTimedIsRefused) {
+  const Result r = run({"serve", "--port", "0", "--count", "50", "--rate", "1e-300"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--rate: 1e-300 steps a second cannot be timed"), std::string::npos)
+      << r.err;
+  ASSERT_NE(serve({"--port", "0", "--count", "50"}), "");
+  Page page(port_);
+  EXPECT_EQ(page.receive()["type"], "flock");
+  page.send({{"type", "rate"}, {"steps_per_second", 1e-10}});
+  beast::error_code ec;
+  beast::flat_buffer buffer;
+  for (int i = 0; i < 100 && !ec; ++i) page.ws.read(buffer, ec);
+  EXPECT_EQ(ec, websocket::error::closed);
+  EXPECT_EQ(get(port_, "/").status, 200u);  // the server goes on
+}
+
+// A replay is checked at its start as `boids convert` checks it; a walled flight is described
+// with its walls, and a file whose name is not UTF-8 is described (its name's bytes replaced)
+// instead of ending the server.
+TEST_F(Serve, AReplayIsCheckedAndDescribedWhole) {
+  const Result walled = run({"run", "--backend", "cpu", "--count", "100", "--steps", "10",
+                             "--boundary", "walls", "--trajectory", "w\xff.h5"});
+  ASSERT_EQ(walled.code, 0) << walled.err;
+  ASSERT_NE(serve({"--port", "0", "--replay", "w\xff.h5"}), "");
+  Page page(port_);
+  const json flock = page.receive();
+  EXPECT_EQ(flock["world"]["boundary"], "walls");
+  EXPECT_EQ(page.frame(1000)["binary"], 56 + 100 * 5);
+  EXPECT_EQ(get(port_, "/").status, 200u);
 }
 
 TEST_F(Serve, ReplaysATrajectoryFrameByFrame) {

@@ -38,14 +38,17 @@ inline void time_out(tcp::socket& socket) {
 }
 
 // A page's WebSocket to a server (or any WebSocket at `path`: a browser's DevTools).
+// `origin`, when given, is the page's origin as a browser says it ("http://127.0.0.1:8000").
 struct Page {
-  Page(std::uint16_t port, const std::string& cookie = "", const std::string& path = "/ws")
+  Page(std::uint16_t port, const std::string& cookie = "", const std::string& path = "/ws",
+       const std::string& origin = "")
       : ws(io) {
     ws.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     ws.next_layer().set_option(tcp::no_delay(true));
     time_out(ws.next_layer());
-    ws.set_option(websocket::stream_base::decorator([cookie](websocket::request_type& r) {
+    ws.set_option(websocket::stream_base::decorator([cookie, origin](websocket::request_type& r) {
       if (!cookie.empty()) r.set(http::field::cookie, cookie);
+      if (!origin.empty()) r.set(http::field::origin, origin);
     }));
     ws.handshake("127.0.0.1:" + std::to_string(port), path);
   }
@@ -94,13 +97,15 @@ struct Response {
   std::string type, body, cookie;
 };
 
-inline Response get(std::uint16_t port, const std::string& target, const std::string& cookie = "") {
+// A GET as a browser sends it, naming the server as its Host (127.0.0.1:PORT unless `host`).
+inline Response get(std::uint16_t port, const std::string& target, const std::string& cookie = "",
+                    const std::string& host = "") {
   net::io_context io;
   tcp::socket socket(io);
   socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   time_out(socket);
   http::request<http::empty_body> request(http::verb::get, target, 11);
-  request.set(http::field::host, "127.0.0.1");
+  request.set(http::field::host, host.empty() ? "127.0.0.1:" + std::to_string(port) : host);
   if (!cookie.empty()) request.set(http::field::cookie, cookie);
   http::write(socket, request);
   beast::flat_buffer buffer;

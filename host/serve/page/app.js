@@ -127,7 +127,7 @@ const replay = {
   },
 };
 
-// Pointer, as the native viewer: in 2D the left button held is a predator (seed 002's), and a
+// Pointer, as the native viewer: in 2D the left button held is a predator (as in the steering model's lab), and a
 // right or shift drag pans; in 3D a drag orbits and a right or shift drag pans; the wheel zooms.
 let dragging = null;
 canvas.addEventListener("contextmenu", (e) => e.preventDefault());
