@@ -25,8 +25,9 @@ void check_value(const std::string& option, double value, double double_largest,
   const double magnitude = std::fabs(value);
   const bool too_large = !(magnitude <= double_largest);
   const bool too_small = magnitude > 0 && magnitude < double_smallest;
+  // Float is blamed for a bound of its own alone, not for one double shares (a weight's).
   if (precision == Precision::kFloat) {
-    if (!(magnitude <= float_largest)) {
+    if (!(magnitude <= float_largest) && float_largest < double_largest) {
       throw InputError(option + ": " + number_text(value) +
                        " is too large for --precision float (at most " +
                        number_text(float_largest) +

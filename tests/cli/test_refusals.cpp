@@ -121,6 +121,16 @@ TEST_F(Refusals, NearestNeighboursAreAWholeNumberUpTo32) {
   refused({"sweep", "--param", "nearest=0,7.5", "--steps", "10"}, {"--nearest", "7.5"});
 }
 
+// A bound both precisions share is not float's: a weight beyond 1e6 under --precision float is
+// outside boids' range, not "too large for --precision float".
+TEST_F(Refusals, ABoundDoubleSharesDoesNotBlameFloat) {
+  const Result r = run({"run", "--wander", "2e6", "--precision", "float"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--wander: 2e6 is outside the range boids accepts"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("float"), std::string::npos) << r.err;
+}
+
 TEST_F(Refusals, PredatorsAreAWholeNumberUpTo1000UnderModelsThatSteer) {
   refused({"run", "--predators", "1001"}, {"--predators: expected a whole number from 0 to 1000"});
   refused({"run", "--predators", "1.5"}, {"--predators"});
