@@ -9,7 +9,7 @@
 // Both must give the same bits (a sum that starts at +0 never becomes -0, so adding a selected
 // +0 is skipping the addition); the program exits non-zero where they do not.
 //
-// Blocks as a 2D line block meets them at the seed's density: the cpu backend's lanes
+// Blocks as a 2D line block meets them at the published example's density: the cpu backend's lanes
 // (CpuExecutor::hashed_lanes) along a line of cells, 56 candidates around them in cell order
 // (a block of 8 meets about 31; what is timed is the loop, a candidate at a time). No two
 // blocks share candidates here, as they do in the step, so the speeds are the loop's alone:
@@ -38,7 +38,7 @@ using boids::kernels::LaneBoids;
 using boids::kernels::NeighbourSums;
 using boids::kernels::StepParams;
 
-constexpr int kCandidates = 56;  // a line block's candidates in 2D at the seed's density
+constexpr int kCandidates = 56;  // a 2D line block's candidates at the published example's density
 constexpr int kSelfAt = 20;      // where a block's own boids lie among its candidates
 volatile double sink;            // a sum of every timed block, so that none is skipped
 
@@ -110,8 +110,8 @@ __attribute__((noinline)) void gather_vectors(const Boid<Real, 2>* c, const Step
   std::memcpy(out.push, sums.push, sizeof out.push);
 }
 
-// Blocks of random boids: each a strip of candidates 3 cells high and 15.5 wide, its own
-// lanes along the middle line; the radius 10 and the separation radius 5, as the seed's.
+// Blocks of random boids: each a strip of candidates 3 cells high and 15.5 wide, its own lanes
+// along the middle line; the radius 10 and the separation radius 5, as the published example's.
 template <typename Real>
 std::vector<Boid<Real, 2>> make_blocks(int blocks, StepParams<Real>& p) {
   const Real r = 10;

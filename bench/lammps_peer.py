@@ -27,7 +27,8 @@ import tempfile
 from table import write_csv
 
 RADIUS = 10.0
-DENSITY = {2: 1.2, 3: 0.9}  # boids per r^2 (the seed's), per r^3 (its mean neighbour count)
+# Boids per r^2 (the published example's), per r^3 (its mean neighbour count).
+DENSITY = {2: 1.2, 3: 0.9}
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMP_WAIT_POLICY="passive")
 

@@ -125,8 +125,9 @@ tools::OptionParser make_parser(Options& o) {
                      o.dimensions = v == "3" ? 3 : 2;
                    });
   parser.add_value("--density", "D",
-                   "boids per r^2, > 0 (default 1.2, the seed's 120 boids in 100 x 100); per r^3 "
-                   "in 3D (default 0.9, the seed's mean neighbour count)",
+                   "boids per r^2, > 0 (default 1.2, the published example's 120 boids in "
+                   "100 x 100); per r^3 in 3D (default 0.9, the published example's mean "
+                   "neighbour count)",
                    [&o](const std::string& v) { o.density = parse_positive("--density", v); });
   parser.add_value(
       "--backend", "B,...", "cpu and/or cuda (default: cpu, and cuda when a device is usable)",

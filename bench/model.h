@@ -39,8 +39,8 @@ inline int sort_passes(Backend backend, int key_bits) {
 //   on a GPU (CUB radix sort): each pass reads and writes a key and an index,    16 per pass,
 //               and an odd number of passes copies the permutation back               + 8;
 //               clear the starts, read the keys to mark run ends, scan          4 + 16 c
-// with c = cells / count. For float at the seed's density that is about 106 bytes on a CPU
-// and about 157 on a GPU with 3 passes.
+// with c = cells / count. For float at the published example's density that is about 106
+// bytes on a CPU and about 157 on a GPU with 3 passes.
 inline double hashed_traffic_bytes(Backend backend, Precision precision, std::uint64_t count,
                                    std::uint64_t cells, int dimensions = 2) {
   const double boid = (precision == Precision::kFloat ? 8.0 : 16.0) * dimensions;

@@ -1,8 +1,8 @@
 """Peak memory of each rank of `mpirun -np P boids run`, against one process flying the same
 flock: the measure of whether a rank holds only its share (docs/mpi.md).
 
-For every size in --counts and every P in --ranks, the same run (hashed float, 2D, the seed's
-density, a random start, --steps steps, and the outputs given by --outputs) is flown under
+For every size in --counts and every P in --ranks, the same run (hashed float, 2D, the published
+example's density, a random start, --steps steps, and the outputs given by --outputs) is flown under
 `mpirun -np P`, each rank wrapped by GNU time, which reports the process's peak resident set
 (VmHWM). The CSV has a row per run: the largest rank's peak, the mean of the others, and the
 largest over one process's peak at the same size.

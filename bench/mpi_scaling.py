@@ -73,7 +73,8 @@ def main():
     parser.add_argument("--total", type=int, default=262144, help="boids, strong scaling")
     parser.add_argument("--per-rank", type=int, default=131072, help="boids a rank, weak")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--density", type=float, default=0.012, help="the seed's, per unit^2")
+    parser.add_argument("--density", type=float, default=0.012,
+                        help="the published example's, per unit^2")
     parser.add_argument("--method", default="hashed")
     parser.add_argument("--precision", default="float")
     parser.add_argument("--csv")

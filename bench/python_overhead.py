@@ -43,7 +43,7 @@ def step_overhead(count, calls, backend, method, precision):
 
 
 def state_fetch(count, backend, method, precision):
-    # At the seed's density (120 boids on 100 x 100), about 3.8 neighbours within r.
+    # At the published example's density (120 boids on 100 x 100), about 3.8 neighbours within r.
     flock = boids.Flock(count=count, density=0.012, backend=backend, method=method,
                         precision=precision)
     if method == "hashed":

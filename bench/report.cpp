@@ -187,7 +187,7 @@ std::string describe_variant_costs(const std::vector<Row>& rows) {
     if (r.variant == "seed") continue;
     const auto found = seed.find({r.backend, r.method, r.precision, r.state, r.count});
     if (found == seed.end()) continue;
-    if (text.empty()) text = "\nVariants against the seed's step (time per step, same row):\n";
+    if (text.empty()) text = "\nVariants against the published step (time per step, same row):\n";
     char line[200];
     std::snprintf(line, sizeof line, "    %-36s %10llu  %-18s %5.2fx  (%s)\n",
                   series_name(r.backend, r.method, r.precision, r.state, "seed").c_str(),

@@ -36,8 +36,8 @@ std::map<Method, PowerFit> method_fits(const std::vector<Row>& rows);
 std::vector<SeriesFit> series_fits(const std::vector<Row>& rows);
 std::string describe_fits(const std::vector<Row>& rows);
 
-// Each variant's step against the seed's, row by row (same backend, method, precision, start
-// and size): a table of time ratios, empty when only the seed was timed.
+// Each variant's step against the published step, row by row (same backend, method, precision,
+// start and size): a table of time ratios, empty when only the published step was timed.
 std::string describe_variant_costs(const std::vector<Row>& rows);
 
 std::string csv_text(const SweepResult& result);

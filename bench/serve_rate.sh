@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The frames a second `boids serve` delivers to one page on this machine, for flocks of several
-# sizes, each as fast as it steps (--rate 0) at the seed's density:
+# sizes, each as fast as it steps (--rate 0) at the published example's density:
 #   bench/serve_rate.sh [BUILD_DIR] [SECONDS] > serve.csv
 set -euo pipefail
 build=${1:-build}

@@ -25,7 +25,7 @@ double assumed_pair_rate(Backend backend) {
 }
 
 FlockParams params_for(const SweepSettings& s, std::uint64_t count) {
-  FlockParams params;  // the seed's weights and speed
+  FlockParams params;  // the published example's weights and speed
   params.radius = s.radius;
   params.dimensions = s.dimensions;
   const double cells = static_cast<double>(count) / s.density;

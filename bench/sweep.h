@@ -23,7 +23,8 @@ struct SweepSettings {
   std::vector<std::string> variants = {"seed"};          // bench/variants.h
   std::map<Backend, std::vector<std::uint64_t>> counts;  // ascending, per backend
   int dimensions = 2;                                    // 2, or 3: flocks in a cube
-  double density = 1.2;  // boids per r^2 (per r^3 in a cube; 0.9 gives the seed's neighbours)
+  double density = 1.2;  // boids per r^2 (per r^3 in a cube; 0.9 gives the published
+                         // example's neighbours)
   double radius = 10.0;  // r; the world side is (count / density)^(1 / dimensions) * r
   std::uint64_t seed = 42;
   std::uint64_t repeats = 5;         // timed repeats per row; the median is reported

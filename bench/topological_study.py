@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""The seed's example flown with topological neighbours (each boid heeds its 7 nearest,
-`--nearest 7`) against the metric rule (all within r), at the seed's density, half of it and a
-quarter of it: does the topological flock stay one flock where the metric one breaks up?
+"""The published example flown with topological neighbours (each boid heeds its 7 nearest,
+`--nearest 7`) against the metric rule (all within r), at the published example's density, half
+of it and a quarter of it: does the topological flock stay one flock where the metric one breaks up?
 Writes OUT.csv (density, rule, step, seeds, the mean and standard error over seeds of the
 polarization and the largest flock's share) and OUT.png, and prints a table of the last
 --tail steps.
@@ -19,8 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-COUNT = 120  # the seed's example: 120 boids, world 100, r = 10, weights 1.5 / 1 / 1
-DENSITIES = (1.0, 0.5, 0.25)  # of the seed's 0.012 boids per unit area
+COUNT = 120  # the published example: 120 boids, world 100, r = 10, weights 1.5 / 1 / 1
+DENSITIES = (1.0, 0.5, 0.25)  # of the published example's 0.012 boids per unit area
 RULES = (("metric", 0), ("nearest 7", 7))
 
 

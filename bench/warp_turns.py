@@ -5,8 +5,8 @@ A GPU thread steps one boid and reads the candidates of its block of cells: 3 ru
 2D, 9 in 3D (kernels/cell_grid.h: span_runs). The 32 threads of a warp step 32 consecutive boids
 in cell order, in lockstep: a loop per run takes, run by run, as many turns as the longest of the
 warp's runs; one loop over all of a thread's runs takes as many as the most candidates any one
-thread has (kernels/hashed_step.h). This counts both over a random flock at the seed's density,
-sorted by cell as the step keeps it.
+thread has (kernels/hashed_step.h). This counts both over a random flock at the published
+example's density, sorted by cell as the step keeps it.
 
     /usr/bin/python3 bench/warp_turns.py [--count N] [--seed S]
 

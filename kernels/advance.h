@@ -25,7 +25,7 @@ BOIDS_HD BOIDS_INLINE void lane_vectors(const LaneBoids<Real, Lanes, D>& boids, 
   }
 }
 
-// Sets the block's new velocities: the seed's arithmetic, and only where a length met a
+// Sets the block's new velocities: the published step's arithmetic, and only where a length met a
 // square too large for it (a velocity of 1e200 from a state file), the block again with its
 // lengths taken at a smaller scale (length_of), which gives the same bits wherever nothing was
 // that large.

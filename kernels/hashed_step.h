@@ -216,10 +216,10 @@ struct HashedStepBlock {
   }
 
   // Whether a block's separation waits for a second pass over the few candidates that push
-  // some lane (gather_deferring_pushes): in double in 3D, where the seed's three divisions a
-  // candidate, made for every lane, were an eighth of the step, and where a candidate pushes
-  // any of a block's 8 lanes in 4 cases in 100 from a random start (15 flocked). In 2D (18 in
-  // 100) and in float (one division a candidate) the second pass costs what it saves.
+  // some lane (gather_deferring_pushes): in double in 3D, where the published step's three
+  // divisions a candidate, made for every lane, were an eighth of the step, and where a candidate
+  // pushes any of a block's 8 lanes in 4 cases in 100 from a random start (15 flocked). In 2D (18
+  // in 100) and in float (one division a candidate) the second pass costs what it saves.
   template <typename Pack>
   static constexpr bool defers_pushes() {
     return sizeof(Real) == 8 && D == 3 && std::is_same_v<Pack, NeighbourPack<Real, Lanes, D>>;

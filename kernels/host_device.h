@@ -122,8 +122,8 @@ BOIDS_HD BOIDS_INLINE bool scale_for_length(Real (&v)[D]) {
   return huge;
 }
 
-// The squared length of a vector, its squares added in axis order as the seed adds x^2 + y^2:
-// in a plane of a box the added z^2 is +0, which changes no bit.
+// The squared length of a vector, its squares added in axis order as the published step adds
+// x^2 + y^2: in a plane of a box the added z^2 is +0, which changes no bit.
 template <typename Real, int D>
 BOIDS_HD BOIDS_INLINE Real length_sq(const Real (&v)[D]) {
   Real square = v[0] * v[0];
@@ -139,13 +139,13 @@ BOIDS_HD BOIDS_INLINE Real dot(const Real (&u)[D], const Real (&v)[D]) {
   return sum;
 }
 
-// The length of `v`. Without `Large`, the seed's sqrt(x^2 + y^2 (+ z^2)), and `large` is set
-// where that square may have overflowed (it exceeds kLargestSquare, as it does whenever a
+// The length of `v`. Without `Large`, the published step's sqrt(x^2 + y^2 (+ z^2)), and `large` is
+// set where that square may have overflowed (it exceeds kLargestSquare, as it does whenever a
 // component exceeds kLargest): the caller then takes the length again under `Large`, which
 // scales `v` first (scale_for_length) and sets `scale` to the factor. Where nothing is that
-// large both give the same bits, so a block of boids takes the seed's way and only a block that
-// met such a square pays for the scaling. (Three squares of kLargest still add to a finite
-// value.)
+// large both give the same bits, so a block of boids takes the published step's way and only a
+// block that met such a square pays for the scaling. (Three squares of kLargest still add to a
+// finite value.)
 template <bool Large, typename Real, int D>
 BOIDS_HD BOIDS_INLINE Real length_of(Real (&v)[D], Real& scale, bool& large) {
   scale = Real(1);

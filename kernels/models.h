@@ -1,5 +1,5 @@
 // The models the kernels fly, each a type of kernels/rules.h's framework in a file of its own:
-// seed 000's rules (Boids), seed 002's steering form of them (Steering), and Vicsek's
+// the boids model's rules (Boids), Reynolds' steering form of them (Steering), and Vicsek's
 // alignment with noise (Vicsek).
 #pragma once
 

@@ -1,6 +1,6 @@
-// The pointer as a predator (seed 002): while it is held, boids near it are pushed away, the
-// more the nearer, and sped up to at most v_max. Not part of the model's step: the viewer
-// applies it between steps.
+// The pointer as a predator, as in the steering model's lab listing: while it is held, boids near
+// it are pushed away, the more the nearer, and sped up to at most v_max. Not part of the model's
+// step: the viewer applies it between steps.
 #pragma once
 
 #include "kernels/rules.h"

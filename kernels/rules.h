@@ -15,8 +15,8 @@
 // the variants' terms in or out. Vectors are arrays of D coordinates, and every sum over axes
 // adds in axis order, so a flock in a plane of a box flies the 2D step bit for bit.
 //
-// Gathering in ascending index order adds the same terms in the same order as the seed's pair
-// loop, which scatters each pair to both boids: -(x_i - x_j) is exactly x_j - x_i in IEEE
+// Gathering in ascending index order adds the same terms in the same order as the published step's
+// pair loop, which scatters each pair to both boids: -(x_i - x_j) is exactly x_j - x_i in IEEE
 // arithmetic, and wrapping is symmetric, so the sums agree bit for bit.
 #pragma once
 
@@ -279,7 +279,7 @@ BOIDS_HD BOIDS_INLINE void with_pair_flags(bool wraps, bool limited_view, Body&&
 }
 
 // The extras a step's steering compiles in: the world's terms (walls, obstacles, a goal),
-// wind, noise. A step without any is the seed's code alone, so that the variants cost the
+// wind, noise. A step without any is the published step's code alone, so that the variants cost the
 // default step nothing; and no switch is tested inside a loop over lanes, which then
 // vectorises. (Walls and obstacles also decide how boids move; that is tested per block.)
 template <bool WorldTerms, bool Wind, bool Noise>

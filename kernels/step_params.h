@@ -7,7 +7,7 @@
 
 namespace boids::kernels {
 
-// The seed's fixed gains: they put the three rules on comparable scales.
+// The boids model's fixed gains: they put the three rules on comparable scales.
 inline constexpr double kSeparationGain = 0.05;
 inline constexpr double kAlignmentGain = 0.05;
 inline constexpr double kCohesionGain = 0.005;
@@ -34,7 +34,7 @@ inline constexpr double kPathLookahead = 10;
 inline constexpr double kEvadeGain = 0.1;
 inline constexpr double kPredatorAgility = 0.1;
 
-// The steering model's constants (seed 002's lab): separation steers 1.5 times as hard as its
+// The steering model's constants: separation steers 1.5 times as hard as its
 // weight says, the summed steering is at most 2.4 v_max per unit of time, and separation
 // ignores neighbours closer than 1e-3 (d^2 <= 1e-6). Its least speed, 0.35 v_max by default,
 // is a parameter (min_speed).

@@ -53,8 +53,9 @@ struct Flags {
   static constexpr bool kLimitedView = LimitedViewValue;
 };
 
-// Shortest offset along one axis of the torus, as the seed wraps it. Written as a subtraction
-// of 0 or +-L (exact in IEEE arithmetic) so that CPU compilers can vectorise it across boids.
+// Shortest offset along one axis of the torus, as the published step wraps it. Written as a
+// subtraction of 0 or +-L (exact in IEEE arithmetic) so that CPU compilers can vectorise it across
+// boids.
 template <typename Real>
 BOIDS_HD inline Real wrap_delta(Real d, Real side, Real half) {
   const Real shift = (d > half ? side : Real(0)) - (d < -half ? side : Real(0));
@@ -75,7 +76,8 @@ BOIDS_HD BOIDS_INLINE void offset_between(const Real (&a)[D], const Real (&b)[D]
   }
 }
 
-// Brings a coordinate that left [0, side) by less than side back into it, as the seed does.
+// Brings a coordinate that left [0, side) by less than side back into it, as the published step
+// does.
 template <typename Real>
 BOIDS_HD BOIDS_INLINE Real seed_wrap(Real x, Real side) {
   if (x < Real(0)) return x + side;
@@ -83,10 +85,10 @@ BOIDS_HD BOIDS_INLINE Real seed_wrap(Real x, Real side) {
   return x;
 }
 
-// The seed's wrap, then side identified with 0, as the torus identifies them: a coordinate
-// below 0 by less than half an ulp of side wraps to x + side, which rounds to side itself and
-// would leave the boid outside the world (a saved state would not read back). Every other
-// coordinate keeps the seed's bits.
+// The published step's wrap, then side identified with 0, as the torus identifies them: a
+// coordinate below 0 by less than half an ulp of side wraps to x + side, which rounds to side
+// itself and would leave the boid outside the world (a saved state would not read back). Every
+// other coordinate keeps the published step's bits.
 template <typename Real>
 BOIDS_HD BOIDS_INLINE Real wrap_position(Real x, Real side) {
   const Real wrapped = seed_wrap(x, side);

@@ -239,7 +239,8 @@ void Viewer::service_worker(double now) {
     }
     try {
       ViewerAccess& access = viewer_access(*sim_);
-      // The predator of seed 002: boids near the held pointer flee, on the backend's own data.
+      // The predator of the steering model's lab listing: boids near the held pointer flee, on the
+      // backend's own data.
       if (predator) access.apply_predator(push);
       if (steps > 0) sim_->step(steps);
       if (!interop_) access.copy_render_data(staging_.data());

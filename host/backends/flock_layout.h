@@ -34,7 +34,7 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
   const double radius_sq = f.radius * f.radius;
   const double separation_radius = f.effective_separation_radius();
   p.radius_sq = static_cast<Real>(radius_sq);
-  // The seed's s2 = r2 / 4 for its own separation radius r / 2.
+  // The boids model's s2 = r2 / 4 for its own separation radius r / 2.
   p.separation_sq = static_cast<Real>(f.model == Model::kBoids && f.separation_radius == 0
                                           ? radius_sq / 4
                                           : separation_radius * separation_radius);

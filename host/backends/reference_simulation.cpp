@@ -1,4 +1,4 @@
-// The reference backend: the seed's algorithm on one CPU thread, naive and double only.
+// The reference backend: the published algorithm on one CPU thread, naive and double only.
 #include "host/base/errors.h"
 #include "host/core/backends.h"
 #include "host/core/particles_view.h"
@@ -62,7 +62,8 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
 std::unique_ptr<Simulation> make_reference_simulation(const SimulationConfig& config,
                                                       const FlockState& initial) {
   if (config.method != Method::kNaive) {
-    throw InputError("the reference backend has only the naive method (all pairs, as the seed)");
+    throw InputError(
+        "the reference backend has only the naive method (all pairs, as the published step)");
   }
   if (config.precision != Precision::kDouble) {
     throw InputError("the reference backend computes in double precision only");

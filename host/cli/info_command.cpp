@@ -30,7 +30,7 @@ int info_command(const std::vector<std::string>& args) {
     return 0;
   }
   std::cout << "boids " << BOIDS_VERSION << "\n\n";
-  std::cout << "reference  available: the seed's algorithm, double precision, one CPU thread\n";
+  std::cout << "reference  available: the published algorithm, double precision, one CPU thread\n";
   std::cout << "cpu        available: " << omp_get_max_threads()
             << " OpenMP threads; naive, hashed; float, double\n";
   const CudaAvailability cuda = cuda_availability();

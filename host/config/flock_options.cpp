@@ -19,7 +19,7 @@
 namespace boids {
 namespace {
 
-// The density in three dimensions that gives the seed's mean neighbour count, 0.9 / r^3
+// The density in three dimensions that gives the published example's mean neighbour count, 0.9 / r^3
 // (docs/3d.md): the default world of a 3D flock is the cube that holds it at that density.
 constexpr double kSeedNeighbourVolumeDensity = 0.9;
 

@@ -47,7 +47,7 @@ struct FlockOptions {
   bool given(const std::string& flag) const { return named.count(flag) > 0; }
 };
 
-// The model's parameters: what was given, the rest the model's defaults (the seed example for
+// The model's parameters: what was given, the rest the model's defaults (the published example for
 // boids, the lab's for steering, Vicsek's figure 2a at density 4 for vicsek). Throws InputError
 // for options that do not go together. Reads the obstacle file.
 FlockParams resolve_params(const FlockOptions& options);

@@ -45,7 +45,7 @@ class Simulation {
   // PyTorch through the Python module). Empty (`boids` null) for a flock in host memory.
   virtual DeviceState device_state() { return {}; }
 
-  // The seed's metrics, computed where the flock lives (with the flock's own scratch).
+  // The boids model's metrics, computed where the flock lives (with the flock's own scratch).
   virtual FlockMetrics metrics() = 0;
 
   // Where it runs, for people: "CPU reference", "CPU, 2 OpenMP threads", a GPU's name.

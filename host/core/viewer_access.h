@@ -6,8 +6,9 @@ namespace boids {
 
 class Simulation;
 
-// The pointer as a predator (seed 002): boids within `radius` of (x, y) are pushed away, the
-// more the nearer; `strength` is the push at zero distance in units of v_max.
+// The pointer as a predator, as in the steering model's lab listing: boids within `radius` of
+// (x, y) are pushed away, the more the nearer; `strength` is the push at zero distance in units
+// of v_max.
 struct PredatorPush {
   double x = 0, y = 0;
   double radius = 0;

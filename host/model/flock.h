@@ -11,15 +11,15 @@
 namespace boids {
 
 // The rules the boids follow.
-//   boids     seed 000: separation, alignment and cohesion as velocity changes, speed kept
-//             in [v_max / 2, v_max]
-//   steering  seed 002's lab: each rule a desired velocity steered towards, a maximum force,
-//             a time step, speed kept in [0.35 v_max, v_max]
+//   boids     the published step: separation, alignment and cohesion as velocity changes,
+//             speed kept in [v_max / 2, v_max]
+//   steering  Reynolds' steering behaviours: each rule a desired velocity steered towards, a
+//             maximum force, a time step, speed kept in [0.35 v_max, v_max]
 //   vicsek    Vicsek et al. 1995: constant speed, the mean heading of the neighbours (the boid
 //             itself included) plus noise
 enum class Model { kBoids, kSteering, kVicsek };
 
-// What lies at the world's edges: a torus (the seed's), or walls that turn boids back.
+// What lies at the world's edges: a torus (the boids model's), or walls that turn boids back.
 enum class Boundary { kTorus, kWalls };
 
 // How a step updates the boids: all from the same snapshot (every backend), or one after the
@@ -57,7 +57,7 @@ struct Vec3 {
   double x = 0, y = 0, z = 0;  // z in three dimensions only
 };
 
-// The model's parameters; the defaults are the seed example's, and every variant is off.
+// The model's parameters; the defaults are the published example's, and every variant is off.
 struct FlockParams {
   Model model = Model::kBoids;
   int dimensions = 2;       // 2, or 3: the same rules in a box (docs/3d.md)
@@ -136,7 +136,7 @@ struct FlockParams {
     return path.size() > 2 && path.front().x == path.back().x && path.front().y == path.back().y &&
            path.front().z == path.back().z;
   }
-  // Whether every option has its default, so that the step is exactly the seed's.
+  // Whether every option has its default, so that the step is exactly the published step.
   bool seed_model() const;
 };
 
@@ -156,8 +156,8 @@ double wind_length(const FlockParams& params);
 // particles after their heading is set).
 double furthest_move(const FlockParams& params);
 
-// Positions in the world and velocities, one entry per particle (structure of arrays, as the
-// seed). In three dimensions z and vz too; in two they stay empty.
+// Positions in the world and velocities, one entry per particle (structure of arrays, as in the
+// published step). In three dimensions z and vz too; in two they stay empty.
 struct Particles {
   std::vector<double> x, y, vx, vy;
   std::vector<double> z, vz;

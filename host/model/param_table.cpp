@@ -8,8 +8,8 @@
 namespace boids {
 namespace {
 
-// The examples each model's defaults come from: seed 000's (120 boids in 100 x 100), the
-// steering lab's (220 in its 800 x 600 canvas) and Vicsek's figure 2a at density 4 (400 in
+// The examples each model's defaults come from: the published example (120 boids in 100 x 100),
+// the steering lab's (220 in its 800 x 600 canvas) and Vicsek's figure 2a at density 4 (400 in
 // 10 x 10).
 struct Example {
   std::uint64_t count;

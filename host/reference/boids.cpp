@@ -1,6 +1,6 @@
-// Seed 000's rules with every variant, as a gather: each boid visits every other in ascending
-// index order, which adds the same terms in the same order as the seed's scatter over pairs.
-// Compiled without floating-point contraction, like the rest of the reference.
+// The boids model's rules with every variant, as a gather: each boid visits every other in
+// ascending index order, which adds the same terms in the same order as the published step's
+// scatter over pairs. Compiled without floating-point contraction, like the rest of the reference.
 #include <cmath>
 #include <vector>
 
@@ -11,7 +11,7 @@
 namespace boids::reference {
 
 void boids_step(FlockState& s, const FlockParams& p, const StepContext& context) {
-  const double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
+  const double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the boids model's gains
   const double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
   const double K_WANDER = 0.05, K_PATH = 0.1;              // wander's and the path's, per v_max
   const double K_EVADE = 0.1;                              // evading predators, per v_max

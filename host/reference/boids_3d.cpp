@@ -1,5 +1,5 @@
-// Seed 000's rules in a box (docs/3d.md), with the variants carried over so far: the field of
-// view as a cone, the separation radius, the noise as a turn within a cone, the goal and the
+// The boids model's rules in a box (docs/3d.md), with the variants carried over so far: the field
+// of view as a cone, the separation radius, the noise as a turn within a cone, the goal and the
 // wind as 3-vectors, the walls of the box. A plain gather over every other boid in ascending index
 // order, written apart from the 2D step and the kernels. Compiled without floating-point
 // contraction, as the rest of the reference.
@@ -14,7 +14,7 @@
 namespace boids::reference {
 namespace {
 
-constexpr double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the seed's gains
+constexpr double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the boids model's gains
 constexpr double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
 constexpr double K_WANDER = 0.05, K_PATH = 0.1;              // wander's and the path's, per v_max
 

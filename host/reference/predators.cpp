@@ -40,8 +40,8 @@ double length_n(const double* v, int n) {
 }
 
 // The model's move of a particle from `at` by velocity v: x + v dt, wrapped on the torus as the
-// model wraps (the seed's wrap, or the lab's fmod), then kept inside the walls and out of the
-// obstacles.
+// model wraps (the boids model's wrap, or the lab's fmod), then kept inside the walls and out of
+// the obstacles.
 void move(const FlockParams& p, const double* at, double* v, int n, double* x) {
   const bool lab = p.model == Model::kSteering;
   for (int a = 0; a < n; ++a) {

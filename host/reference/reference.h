@@ -1,4 +1,4 @@
-// The reference: the seed's published step, transcribed operation for operation in double
+// The reference: the published step, transcribed operation for operation in double
 // precision, and every model and variant beside it (host/reference/), written to the same
 // specification as the kernels. It is the oracle that every backend is validated against, and
 // it shares no rule code with the kernels, so that a mistake cannot hide in both.
@@ -17,7 +17,7 @@ class ReferenceStepper {
   explicit ReferenceStepper(std::uint64_t seed = 42);
 
   // One step of every boid: from the same snapshot, or in the steering lab's own order when
-  // params.update says so. With every variant off it is the seed's own step, bit for bit.
+  // params.update says so. With every variant off it is the published step itself, bit for bit.
   void step(FlockState& state, const FlockParams& params);
 
   std::uint64_t steps_taken() const { return steps_; }
@@ -33,12 +33,13 @@ class ReferenceStepper {
   std::uint64_t noise_key_;
   std::uint64_t steps_ = 0;
   std::vector<int> count_;
-  std::vector<double> ax_, ay_, cx_, cy_, sx_, sy_;  // the seed's scratch arrays
+  std::vector<double> ax_, ay_, cx_, cy_, sx_, sy_;  // the published step's scratch arrays
 };
 
-// The pointer as a predator (seed 002's lab), written apart from the kernels' version: each
-// boid closer than `radius` to (px, py) (across the torus's edges), and not on it, is pushed
-// away by strength * v_max * (1 - d^2 / radius^2) / d times its offset d, then slowed to v_max.
+// The pointer as a predator, as in the steering model's lab listing, written apart from the
+// kernels' version: each boid closer than `radius` to (px, py) (across the torus's edges), and not
+// on it, is pushed away by strength * v_max * (1 - d^2 / radius^2) / d times its offset d, then
+// slowed to v_max.
 void reference_predator(FlockState& state, const FlockParams& params, double px, double py,
                         double radius, double strength);
 

@@ -1,5 +1,5 @@
 // Compiled without floating-point contraction (see cmake/BoidsFloatingPoint.cmake): every
-// operation below rounds exactly as in the seed's JavaScript and Python.
+// operation below rounds exactly as in the published step's JavaScript and Python.
 #include <algorithm>
 #include <cmath>
 
@@ -78,8 +78,8 @@ void ReferenceStepper::boids_step(FlockState& state, const FlockParams& params) 
   }
 }
 
-// The seed's step as published, on a width x height torus (the seed's WORLD on both axes when
-// the world is square).
+// The published step, on a width x height torus (its WORLD on both axes when the world is
+// square).
 void ReferenceStepper::seed_step(FlockState& state, const FlockParams& p) {
   const std::size_t n = state.size();
   std::vector<double>& x = state.x;
@@ -133,7 +133,7 @@ void ReferenceStepper::seed_step(FlockState& state, const FlockParams& p) {
   }
 
   // 2. Steer, clamp the speed into [v_max / 2, v_max]; 3. move and wrap. Two departures from
-  // the seed, which change no bit of a step that the seed's arithmetic can take: a velocity
+  // the published step, which change no bit of a step that its arithmetic can take: a velocity
   // whose square would overflow (an infinite speed would zero it) has its speed taken at a
   // smaller scale, and a coordinate wrapped to WORLD itself is 0 (see reference/world.h).
   const double vmax = p.max_speed;

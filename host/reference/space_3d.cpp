@@ -6,7 +6,7 @@
 namespace boids::reference {
 namespace {
 
-// An offset along one axis: wrapped as the seed wraps on the torus, plain between walls.
+// An offset along one axis: wrapped as the published step wraps on the torus, plain between walls.
 double wrapped(const FlockParams& p, double d, double side) {
   return p.world.torus() ? wrap(d, side) : d;
 }

@@ -1,4 +1,4 @@
-// Seed 002's steering model, transcribed from the lab's onUpdate: synchronously (every boid from
+// The steering model, transcribed from the lab listing's onUpdate: synchronously (every boid from
 // the same snapshot, neighbours across the torus's edges, every variant), and in the lab's own
 // order (steering_lab_step). Lengths are sqrt(x^2 + y^2) where the lab calls Math.hypot.
 // Compiled without floating-point contraction, like the rest of the reference.

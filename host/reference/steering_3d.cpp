@@ -1,4 +1,4 @@
-// Seed 002's steering model in a box (docs/3d.md), synchronously: the lab's rules with a third
+// The steering model in a box (docs/3d.md), synchronously: the lab's rules with a third
 // axis, lengths sqrt(x^2 + y^2 + z^2) where the lab calls Math.hypot, positions wrapped as the
 // lab wraps them (fmod) on the torus and reflected between walls. Written apart from the 2D
 // step; compiled without floating-point contraction, like the rest of the reference.

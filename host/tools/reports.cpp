@@ -27,7 +27,7 @@ Json info_json() {
   const Json both_methods = {"naive", "hashed"};
   Json reference;
   reference["available"] = true;
-  reference["device"] = "the seed's algorithm, one CPU thread";
+  reference["device"] = "the published algorithm, one CPU thread";
   reference["methods"] = {"naive"};
   reference["precisions"] = {"double"};
   Json cpu;

@@ -44,8 +44,9 @@ std::string format_error(double value) {
 namespace {
 
 // The world the validation flies in, r = 5: in 2D a 100 x 100 torus, 1.25 boids per r^2 for
-// 500 boids, 20 cells per axis; in 3D the cube that holds 500 boids at 0.9 / r^3 (the seed's
-// mean neighbour count, about 3.8 within r), side cbrt(500 r^3 / 0.9) = 41.1, 8 cells per axis.
+// 500 boids, 20 cells per axis; in 3D the cube that holds 500 boids at 0.9 / r^3 (the published
+// example's mean neighbour count, about 3.8 within r), side cbrt(500 r^3 / 0.9) = 41.1, 8 cells
+// per axis.
 FlockParams validation_world(int dimensions) {
   FlockParams p;
   p.dimensions = dimensions;

@@ -26,9 +26,9 @@ struct ValidationFlock {
 };
 
 // The validation's flocks in `dimensions` (2 or 3): "random" (500 boids at r = 5, in 2D a
-// 100 x 100 torus, 1.25 boids per r^2; in 3D a cube at the seed's mean neighbour count),
-// "flocked" (the reference run 300 steps from a random start, so that neighbourhoods are
-// dense), and two worlds with fewer than 3 cells per axis ("2-cells-r40" and "1-cell-r60";
+// 100 x 100 torus, 1.25 boids per r^2; in 3D a cube at the published example's mean neighbour
+// count), "flocked" (the reference run 300 steps from a random start, so that neighbourhoods
+// are dense), and two worlds with fewer than 3 cells per axis ("2-cells-r40" and "1-cell-r60";
 // in 3D "2-cells-r16" and "1-cell-r25").
 std::vector<ValidationFlock> validation_flocks(int dimensions = 2);
 

@@ -1,25 +1,25 @@
-// Seed 000's model, the normative one: its three rules in the framework of kernels/rules.h.
+// The boids model, the normative one: its three rules in the framework of kernels/rules.h.
 #pragma once
 
 #include "kernels/rules.h"
 
 namespace boids::kernels {
 
-// Separation pushes from neighbours whose d2 exceeds this: 0 in double, as the seed has it
-// (d / d2 is at most about 1e162 there); in float, which takes 1 / d2, the largest subnormal,
+// Separation pushes from neighbours whose d2 exceeds this: 0 in double, as the published step has
+// it (d / d2 is at most about 1e162 there); in float, which takes 1 / d2, the largest subnormal,
 // so that 1 / d2 stays finite: a pair closer than about 1e-19 is then coincident to float.
 template <typename Real>
 BOIDS_HD BOIDS_INLINE constexpr Real closest_push() {
   return sizeof(Real) == sizeof(double) ? Real(0) : Real(0x1.fffffcp-127);
 }
 
-// Seed 000's three rules: separation from boids closer than the separation radius weighted by
-// 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
+// The boids model's three rules: separation from boids closer than the separation radius weighted
+// by 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
 // the speed clamped into [v_max / 2, v_max].
 struct Boids : GathersNeighbours {
   // A coincident boid counts as a neighbour but exerts no separation (its direction is
-  // undefined). Double divides as the seed does; float takes one division, not two (within
-  // 1 ulp).
+  // undefined). Double divides as the published step does; float takes one division, not two
+  // (within 1 ulp).
   template <typename S, typename V, typename M, typename Real, int D>
   BOIDS_HD BOIDS_INLINE static void add(S& sums, const V (&d)[D], V d2, const Boid<Real, D>& other,
                                         const StepParams<Real>& p, M seen) {
@@ -31,8 +31,8 @@ struct Boids : GathersNeighbours {
   // The new velocity: the three rules, the world's terms and wind (if compiled in); the speed
   // clamped into [v_max / 2, v_max]; the noise's turn. Selects, not
   // branches, so that a block's lanes vectorise: a boid without neighbours keeps its velocity
-  // exactly. Returns whether a length was too large for the seed's arithmetic, to be taken
-  // again under `Large` (length_of).
+  // exactly. Returns whether a length was too large for the published step's arithmetic, to be
+  // taken again under `Large` (length_of).
   template <typename E, bool Large, typename Real, int Lanes, int D>
   BOIDS_HD BOIDS_INLINE static bool steer(const Real (&)[D], Real (&v)[D],
                                           const Sums<Real, Lanes, D>& sums,

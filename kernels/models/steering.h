@@ -1,4 +1,4 @@
-// Seed 002's lab: Reynolds' steering form of the rules. Each rule gives a desired velocity at
+// The steering model: Reynolds' steering form of the rules. Each rule gives a desired velocity at
 // the cruise speed v_max and steers by (desired - velocity) times its weight; the summed
 // steering is truncated to a maximum force of 2.4 v_max; velocity += steering * dt, then the
 // speed is kept in [0.35 v_max, v_max]; position += velocity * dt.
@@ -34,7 +34,7 @@ struct Steering : GathersNeighbours {
   }
 
   // The new velocity, with selects rather than branches so that a block's lanes vectorise.
-  // Returns whether a length was too large for the seed's arithmetic (see length_of).
+  // Returns whether a length was too large for the published step's arithmetic (see length_of).
   template <typename E, bool Large, typename Real, int Lanes, int D>
   BOIDS_HD BOIDS_INLINE static bool steer(const Real (&x)[D], Real (&v)[D],
                                           const Sums<Real, Lanes, D>& sums,
@@ -78,7 +78,8 @@ struct Steering : GathersNeighbours {
     for (int a = 0; a < D; ++a) d[a] = v[a] * p.dt;
   }
 
-  // The lab's wrap, (x + d + W) mod W; the seed's then catches a step longer than the world.
+  // The lab's wrap, (x + d + W) mod W; the published step's then catches a step longer than the
+  // world.
   template <typename Real>
   BOIDS_HD BOIDS_INLINE static Real onto_torus(Real x, Real d, Real side) {
     return wrap_position(remainder_of(x + d + side, side), side);

@@ -80,7 +80,7 @@ struct Vicsek {
   // The new velocity: speed V along the neighbours' mean heading (one's own where the headings
   // cancel, +x for a particle at rest too), turned towards the goal and by the noise. Selects,
   // not branches, so that a block's lanes vectorise.
-  // Returns whether a length was too large for the seed's arithmetic (see length_of).
+  // Returns whether a length was too large for the published step's arithmetic (see length_of).
   template <typename E, bool Large, typename Real, int Lanes, int D>
   BOIDS_HD BOIDS_INLINE static bool steer(const Real (&)[D], Real (&v)[D],
                                           const Sums<Real, Lanes, D>& sums,

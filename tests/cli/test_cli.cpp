@@ -111,7 +111,7 @@ TEST_F(Cli, Json) {
 }
 
 TEST_F(Cli, HashedFloatHoldsAtMost48BytesPerBoid) {
-  // At the seed's density; the cell starts are at most 4 bytes per boid at any density.
+  // At the published example's density; the cell starts are at most 4 bytes per boid at any density.
   for (const char* world : {"288.675", "5000"}) {
     const Result r = run({"run", "--backend", "cpu", "--count", "100000", "--world", world,
                           "--steps", "1", "--json"});
@@ -520,7 +520,7 @@ TEST_F(Cli, DensityFitsTheWorldToTheInitFilesBoids) {
   }
 }
 
-// A boid that the seed's wrap would leave at L is at 0: a saved state reads back.
+// A boid that the published step's wrap would leave at L is at 0: a saved state reads back.
 TEST_F(Cli, SavedStateReadsBack) {
   write_file(path("edge.csv"), "x,y,vx,vy\n0,40,-1e-170,0\n40,0,0,-1e-170\n");
   for (const std::string backend : {"reference", "cpu"}) {

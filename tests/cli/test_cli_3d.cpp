@@ -27,7 +27,7 @@ class Cli3d : public test_support::CliFixture {
   }
 };
 
-// The default 3D flock is seed 000's example in the cube that gives its mean neighbour count;
+// The default 3D flock is the published example in the cube that gives its mean neighbour count;
 // the run is the reference's flight, its files hold z, and --init continues it exactly.
 TEST_F(Cli3d, RunsTheSeedsRulesInABoxAndSavesZ) {
   const test_support::Result r = run({"run", "--dimensions", "3", "--backend", "reference",

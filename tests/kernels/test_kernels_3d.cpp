@@ -33,7 +33,8 @@ struct Variant3d {
   std::function<void(FlockParams&)> set;
 };
 
-// The seed's rules in a cube at the seed's mean neighbour count, and every variant in 3D.
+// The boids model's rules in a cube at the published example's mean neighbour count, and every
+// variant in 3D.
 std::vector<Variant3d> variants_3d() {
   return {
       {"seed", [](FlockParams&) {}},

@@ -17,7 +17,7 @@ bool same_bits(const boids::FlockState& a, const boids::FlockState& b) {
 }
 
 int run() {
-  const boids::FlockParams params;  // the seed example: r 10, world 100
+  const boids::FlockParams params;  // the published example: r 10, world 100
   const boids::FlockState start = boids::make_initial_state(kCount, 42, params);
 
   boids::SimulationConfig config;  // cpu, hashed, float

@@ -24,7 +24,7 @@ def options_args(options):
     return args
 
 
-# Flights flown by both: the seed's example and variants of each model.
+# Flights flown by both: the published example and variants of each model.
 FLIGHTS = {
     "seed": dict(count=300, seed=5),
     "steering": dict(count=200, seed=9, model="steering", boundary="walls", noise=0.3, fov=270),

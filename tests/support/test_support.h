@@ -103,7 +103,7 @@ inline World square(double side) {
   return World{side, side, Boundary::kTorus};
 }
 
-// The seed's model in a cubic torus of side `side` (three dimensions).
+// The boids model with its defaults in a cubic torus of side `side` (three dimensions).
 inline FlockParams box(double side) {
   FlockParams p;
   p.dimensions = 3;
@@ -206,7 +206,7 @@ inline FlockState with_predators(FlockState s, const FlockParams& p, std::uint64
   return s;
 }
 
-// A model or variant of the flight, as a change to the seed's parameters (world 100).
+// A model or variant of the flight, as a change to the published example's parameters (world 100).
 struct FlightVariant {
   const char* name;
   std::function<void(FlockParams&)> set;
@@ -217,7 +217,7 @@ inline void PrintTo(const FlightVariant& v, std::ostream* out) {
 }
 
 // Every variant of the catalogue (host/model/variants.h), set on the flock it is given: the
-// seed's, each variant that changes how a step goes, several at once, and the other two
+// published step, each variant that changes how a step goes, several at once, and the other two
 // models. Names as gtest takes them ('_' for '-').
 inline const std::vector<FlightVariant>& flight_variants() {
   static const std::vector<FlightVariant> all = [] {

@@ -178,8 +178,8 @@ class CpuExecutor : public HostMemory {
   // Entries of each chunk's list in sort_cells_moving: a 32nd of the chunk (one thread lists
   // nothing), within the room the cell starts leave, so that the index stays within 4 bytes a
   // boid beside the state, ids, keys and permutation (at most 48 bytes a float boid in 2D);
-  // but never fewer than kFewListed. In 3D at the seed's density the grid has a cell a boid
-  // and leaves none, and nearly sorted keys list only the few boids that crossed a thread's
+  // but never fewer than kFewListed. In 3D at the published example's density the grid has a cell a
+  // boid and leaves none, and nearly sorted keys list only the few boids that crossed a thread's
   // first cell: a few kilobytes more let the sort move the boids there too.
   static constexpr kernels::index_t kFewListed = 1024;
   static kernels::index_t list_room(kernels::index_t count, kernels::index_t cells, int parts) {

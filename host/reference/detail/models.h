@@ -1,5 +1,5 @@
 // The reference's steps for every model and variant, each a plain gather over all pairs in
-// ascending index order (the seed's own step is in seed_step.cpp). Internal to the reference.
+// ascending index order (the published step itself is in seed_step.cpp). Internal to the reference.
 #pragma once
 
 #include "host/model/flock.h"
@@ -7,20 +7,20 @@
 
 namespace boids::reference {
 
-// Seed 000's rules with the variants: field of view, separation radius, noise, walls,
+// The boids model's rules with the variants: field of view, separation radius, noise, walls,
 // obstacles, goal, wind, a rectangular world.
 void boids_step(FlockState& state, const FlockParams& params, const StepContext& context);
 
-// Seed 002's steering model, every boid from the same snapshot.
+// The steering model, every boid from the same snapshot.
 void steering_step(FlockState& state, const FlockParams& params, const StepContext& context);
 
-// Seed 002's own loop: boids one after the other, each seeing the new state of those before
-// it, candidates from the lab's hash grid, no neighbours across the edges.
+// The loop of the steering model's lab listing: boids one after the other, each seeing the new
+// state of those before it, candidates from the lab's hash grid, no neighbours across the edges.
 void steering_lab_step(FlockState& state, const FlockParams& params, const StepContext& context);
 
-// In three dimensions (docs/3d.md), on the box's torus or between its walls: seed 000's rules
-// with the field of view, the separation radius, the noise, the goal and the wind; Vicsek's
-// model; seed 002's steering model, synchronously.
+// In three dimensions (docs/3d.md), on the box's torus or between its walls: the boids model's
+// rules with the field of view, the separation radius, the noise, the goal and the wind; Vicsek's
+// model; the steering model, synchronously.
 void boids_step_3d(FlockState& state, const FlockParams& params, const StepContext& context);
 void vicsek_step_3d(FlockState& state, const FlockParams& params, const StepContext& context);
 void steering_step_3d(FlockState& state, const FlockParams& params, const StepContext& context);

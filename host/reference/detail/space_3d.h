@@ -16,7 +16,7 @@ struct Offset3 {
   double d2;  // x*x + y*y + z*z, added in that order
 };
 
-// The offset from boid i to boid j of `s`, each axis wrapped as the seed wraps x and y.
+// The offset from boid i to boid j of `s`, each axis wrapped as the published step wraps x and y.
 Offset3 offset_3d(const FlockParams& p, const FlockState& s, std::size_t i, std::size_t j);
 
 // Whether boid i, heading `v`, sees a neighbour at offset d: d.v >= cos(fov / 2) |d||v| in the
@@ -55,7 +55,7 @@ void keep_inside_3d(const FlockParams& p, double (&x)[3], double (&v)[3],
                     const double (&before)[3]);
 
 // Boid i of `s` moves by (dx, dy, dz) with new velocity (vx, vy, vz), into `next`: wrapped as the
-// seed wraps on the torus, then kept inside (keep_inside_3d).
+// published step wraps on the torus, then kept inside (keep_inside_3d).
 void land_3d(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy,
              double dz, double vx, double vy, double vz, FlockState& next);
 

@@ -33,18 +33,18 @@ void noise_rotation(const FlockParams& p, const StepContext& context, std::uint6
 // cos and sin of |angle| <= pi by the engine's polynomial.
 void polynomial_cos_sin(double angle, double& c, double& s);
 
-// Where the reference departs from the seed's arithmetic, only where the seed's leaves a boid
+// Where the reference departs from the published step's arithmetic, only where it leaves a boid
 // outside its world or zeroes its velocity:
 //
-// A coordinate that the seed's wrap leaves at the world's side (x + side rounds to side when
-// x < 0 by less than half an ulp of it) is 0, as the torus identifies them.
+// A coordinate that the published step's wrap leaves at the world's side (x + side rounds to side
+// when x < 0 by less than half an ulp of it) is 0, as the torus identifies them.
 double identify_side_with_zero(double x, double side);
 
-// An offset along one axis of the torus of side `side`, wrapped as the seed wraps it.
+// An offset along one axis of the torus of side `side`, wrapped as the published step wraps it.
 double wrap(double d, double side);
 
-// A coordinate moved along one axis of the torus, wrapped back as the seed wraps it (the side
-// itself being 0).
+// A coordinate moved along one axis of the torus, wrapped back as the published step wraps it (the
+// side itself being 0).
 double wrap_position(double x, double side);
 
 // Before the length of (x, y) is taken: where a component exceeds 2^510, so that
@@ -113,8 +113,8 @@ void goal_direction(const FlockParams& p, double x, double y, double& gx, double
 void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double& vy,
                  double before_x, double before_y);
 
-// Boid i of `s`, with its new velocity (vx, vy), moves by (dx, dy): wrapped as the seed wraps
-// on a torus, then kept inside (keep_inside). Its new position and velocity go to `next`.
+// Boid i of `s`, with its new velocity (vx, vy), moves by (dx, dy): wrapped as the published step
+// wraps on a torus, then kept inside (keep_inside). Its new position and velocity go to `next`.
 void land(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy, double vx,
           double vy, FlockState& next);
 

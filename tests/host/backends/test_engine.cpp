@@ -388,8 +388,8 @@ TEST_P(EngineTest, VelocityWhoseSquareOverflowsIsClampedAlongIt) {
   }
 }
 
-// A velocity whose square underflows has speed 0, which keeps it, as the seed does; a boid at
-// 0 moving back by it wraps to L, which is 0 on the torus. Both stay in the world, finite.
+// A velocity whose square underflows has speed 0, which keeps it, as the published step does; a
+// boid at 0 moving back by it wraps to L, which is 0 on the torus. Both stay in the world, finite.
 TEST_P(EngineTest, VelocityWhoseSquareUnderflowsKeepsItAndTheBoidInTheWorld) {
   const double tiny = is_double() ? 1e-170 : 1e-30;
   const FlockState start = make_state({{0, 40, -tiny, 0}, {60, 0, 0, -tiny}});

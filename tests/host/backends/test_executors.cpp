@@ -74,7 +74,7 @@ const std::vector<NamedFlock>& flocks() {
     f.push_back({"1-cell", one, make_initial_state(300, 5, one)});
     const FlockParams two = world_of(100, 40);
     f.push_back({"2-cells", two, make_initial_state(300, 6, two)});
-    FlockParams box = world_of(120, 10);  // the seed's mean neighbour count, 0.9 / r^3
+    FlockParams box = world_of(120, 10);  // the published example's mean neighbour count, 0.9 / r^3
     box.dimensions = 3;
     box.world.depth = 120;
     f.push_back({"box-random", box, make_initial_state(1500, 7, box)});
@@ -431,8 +431,8 @@ TEST(CountingSort, MovesNothingWhereTheKeysAreFarFromSortedOrTheListsHaveNoRoom)
 }
 
 TEST(CountingSort, MovesNearlySortedKeysWhereTheCellsLeaveTheListsNoRoom) {
-  // A 3D flock at the seed's density has as many cells as boids: a few entries a list still
-  // hold what nearly sorted keys list.
+  // A 3D flock at the published example's density has as many cells as boids: a few entries a
+  // list still hold what nearly sorted keys list.
   std::mt19937 rng(19);
   const index_t count = 300000;
   const std::vector<index_t> keys = nearly_sorted_keys(count, count, rng);

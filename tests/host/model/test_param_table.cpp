@@ -49,7 +49,7 @@ TEST(ParamTable, EveryRowIsAnOptionAndAPythonKeyword) {
   for (std::size_t k = 0; k < names.size(); ++k) EXPECT_EQ(names[k], param_table()[k].flag);
 }
 
-// The defaults are the models' examples', and a flock of them is the seed's model.
+// The defaults are the models' examples', and a flock of them flies the published step.
 TEST(ParamTable, ModelDefaultsAreTheExamples) {
   const FlockParams boids = model_defaults(Model::kBoids, 120);
   EXPECT_EQ(boids.radius, 10);

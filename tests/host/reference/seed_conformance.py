@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Conformance of the reference backend with the seed's published step, bit for bit.
+"""Conformance of the reference backend with the published step, bit for bit.
 
 For each state (random flocks made by `boids run --steps 0 --save`, and the hand-made edge
 cases in tests/data/) and each parameter set, runs
@@ -8,8 +8,9 @@ cases in tests/data/) and each parameter set, runs
     seed_step.py              --init STATE --steps N --save OUT [params]
 
 and requires every number of the two outputs to be the same double, sign of zero included.
-The seed's step runs with the engine's two departures (seed_step.py --departures): the edge
-cases include a velocity whose square overflows and a coordinate that the seed wraps to L.
+The published step runs with the engine's two departures (seed_step.py --departures): the
+edge cases include a velocity whose square overflows and a coordinate that the published step
+wraps to L.
 
 Usage: seed_conformance.py BOIDS_EXECUTABLE SEED_STEP_PY DATA_DIR WORK_DIR
 """
@@ -85,7 +86,7 @@ def flags(params):
 def compare(name, ours, oracle, start):
     """Returns the number of differing numbers; prints the first few."""
     if len(ours) != len(oracle):
-        print(f"{name}: {len(ours)} boids from boids, {len(oracle)} from the seed")
+        print(f"{name}: {len(ours)} boids from boids, {len(oracle)} from the published step")
         return 1
     bad = 0
     for i, (a, b) in enumerate(zip(ours, oracle)):
@@ -127,9 +128,9 @@ def main():
         print(f"{name}: {'OK' if bad == 0 else f'{bad} numbers differ'}")
         failures += bad != 0
     if failures:
-        print(f"{failures} of {len(CASES)} cases differ from the seed")
+        print(f"{failures} of {len(CASES)} cases differ from the published step")
         sys.exit(1)
-    print(f"all {len(CASES)} cases agree with the seed bit for bit")
+    print(f"all {len(CASES)} cases agree with the published step bit for bit")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The seed's published Python `step`, ported line by line, as an independent oracle.
+"""The published Python `step`, ported line by line, as an independent oracle.
 
 Python floats are IEEE 754 doubles and CPython never fuses a multiply and an add, so this
 script rounds every operation exactly as the published model does. It shares no code with
@@ -17,16 +17,16 @@ import argparse
 import math
 import sys
 
-# The seed's fixed gains.
+# The published step's fixed gains.
 K_SEP = 0.05
 K_ALI = 0.05
 K_COH = 0.005
 
-# The seed fixes the world at 100; here it is an argument, set before stepping.
+# The published step fixes the world at 100; here it is an argument, set before stepping.
 WORLD = 100.0
 HALF = WORLD / 2
 
-# The engine's two departures from the seed (--departures), where the seed's arithmetic
+# The engine's two departures from the published step (--departures), where its arithmetic
 # zeroes a velocity or leaves a boid outside its world: a velocity with a component above
 # 2^510, whose square could overflow, has its speed taken at the scale 2^-600 (exact) and is
 # clamped along it; a coordinate that the wrap leaves at WORLD itself is 0.
@@ -144,7 +144,7 @@ def main():
     parser.add_argument("--max-speed", type=float, default=1.0)
     parser.add_argument("--world", type=float, default=100.0)
     parser.add_argument("--departures", action="store_true",
-                        help="apply the engine's two departures from the seed")
+                        help="apply the engine's two departures from the published step")
     args = parser.parse_args()
     WORLD = args.world
     DEPARTURES = args.departures

@@ -1,8 +1,8 @@
-// The reference stepper against trajectories computed by hand from the seed's formulas.
+// The reference stepper against trajectories computed by hand from the published step's formulas.
 //
-// Every expected value is written as the seed's arithmetic for that particular configuration,
-// in the seed's order: v += ((w_s k_s) s + (w_a k_a)(a / n - v)) + (w_c k_c)(c / n), then the
-// clamp chosen by hand (asserted), then x += v and one wrap. The project compiles without
+// Every expected value is written as the published step's arithmetic for that particular
+// configuration, in its order: v += ((w_s k_s) s + (w_a k_a)(a / n - v)) + (w_c k_c)(c / n), then
+// the clamp chosen by hand (asserted), then x += v and one wrap. The project compiles without
 // floating-point contraction, so these expressions round exactly as the published model does
 // and the comparisons are exact (EXPECT_EQ on doubles, sign of zero included).
 #include <gtest/gtest.h>
@@ -25,7 +25,8 @@ namespace {
 
 using test_support::make_state;
 
-// The seed's fixed gains, restated so that the test does not read them from the code under test.
+// The published step's fixed gains, restated so that the test does not read them from the code
+// under test.
 constexpr double kSep = 0.05;
 constexpr double kAli = 0.05;
 constexpr double kCoh = 0.005;
@@ -124,7 +125,7 @@ TEST(ReferenceTest, SpeedBelowHalfMaxIsRaisedToHalfMax) {
 }
 
 TEST(ReferenceTest, SpeedThatOverflowsIsClampedAlongItsDirection) {
-  // 1e200^2 overflows, and the seed's speed would be +inf, which zeroes the velocity. The
+  // 1e200^2 overflows, and the published step's speed would be +inf, which zeroes the velocity. The
   // speed is taken of the velocity scaled by 2^-600 instead (exact), and clamped to v_max.
   const double u = 1e200 * 0x1.0p-600;
   const double speed = std::sqrt(u * u + u * u);
@@ -136,7 +137,7 @@ TEST(ReferenceTest, SpeedThatOverflowsIsClampedAlongItsDirection) {
     FlockParams p = params();
     p.model = model;
     p.world.boundary = Boundary::kTorus;
-    p.noise = model == Model::kBoids ? 0.5 : 0.0;  // the variants' step, not the seed's
+    p.noise = model == Model::kBoids ? 0.5 : 0.0;  // the variants' step, not the published one
     const FlockState after = stepped(make_state({{50, 50, 3e250, 4e250}, {10, 10, -1e-170, 0}}), p);
     const double vmax = p.max_speed;
     if (model != Model::kBoids) {
@@ -381,7 +382,7 @@ TEST(ReferenceTest, NeighboursAcrossTheCornerCrossBothEdges) {
 }
 
 TEST(ReferenceTest, OffsetOfExactlyHalfTheWorldIsNotWrapped) {
-  // x offset +50 = L / 2: the seed wraps only beyond L / 2, so boid 0 sees boid 1 at +50
+  // x offset +50 = L / 2: the published step wraps only beyond L / 2, so boid 0 sees boid 1 at +50
   // (cohesion pulls it right) and boid 1 sees boid 0 at -50.
   const FlockState s = make_state({{10, 70, 0.5, 0}, {60, 70, 0.5, 0}});
   const double vx0 =
@@ -446,8 +447,8 @@ TEST(ReferenceTest, CrossingTheEdgesWrapsOnce) {
       {{30, 99.5, 0, 0.5}, {30, 0, 0, 0.5}},        // y == L exactly: 0
       {{30, 0.5, 0, -0.5}, {30, 0, 0, -0.5}},       // y == 0 exactly: kept
       {{99.5, 0.5, 0.5, -0.5}, {0, 0, 0.5, -0.5}},  // both
-      // A negative velocity too small to survive squaring: speed 0 keeps it, as the seed
-      // does, and 0 - 1e-170 wraps to -1e-170 + 100, which rounds to L itself. The seed
+      // A negative velocity too small to survive squaring: speed 0 keeps it, as the published step
+      // does, and 0 - 1e-170 wraps to -1e-170 + 100, which rounds to L itself. The published step
       // leaves the boid there, outside its own world (a saved state would not read back);
       // the torus identifies L with 0, and so does the engine.
       {{0, 40, -1e-170, 0}, {0, 40, -1e-170, 0}},
@@ -462,7 +463,7 @@ TEST(ReferenceTest, CrossingTheEdgesWrapsOnce) {
 
 TEST(ReferenceTest, MeanOverSeveralNeighboursInPairOrder) {
   // Three mutual neighbours, all closer than r / 2. Each boid's sums gather its pairs in the
-  // seed's loop order: pairs (0,1), (0,2), (1,2).
+  // published step's loop order: pairs (0,1), (0,2), (1,2).
   const FlockState s = make_state({{50, 50, 0.5, 0}, {52, 50, 0, 0.5}, {50, 53, -0.5, 0}});
   // Pair (0,1): offset (2, 0), d2 4. Pair (0,2): (0, 3), d2 9. Pair (1,2): (-2, 3), d2 13.
   const double ax0 = (0.0 + 0.0) + -0.5, ay0 = (0.0 + 0.5) + 0.0;
@@ -504,7 +505,7 @@ TEST(ReferenceTest, MeanOverSeveralNeighboursInPairOrder) {
 }
 
 // An all-pairs step written independently of the reference: each boid gathers its
-// neighbours in ascending index order (rather than the seed's scatter over pairs i < j),
+// neighbours in ascending index order (rather than the published step's scatter over pairs i < j),
 // which adds the same terms in the same order, so the results must agree bit for bit.
 void gather_step(FlockState& s, const FlockParams& p) {
   const std::size_t n = s.size();

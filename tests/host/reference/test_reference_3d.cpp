@@ -69,8 +69,8 @@ FlockState flatten(const FlockState& s, Plane plane, double level) {
 }
 
 // Every added term of the third axis is +0, so a flock in a plane flies the 2D step exactly:
-// under the seed's rules, with the field of view, the separation radius, the goal and the wind
-// in the plane, and under Vicsek's model.
+// under the boids model's rules, with the field of view, the separation radius, the goal and the
+// wind in the plane, and under Vicsek's model.
 void expect_planar_flight_is_two_dimensional(const FlockParams& flat, int steps) {
   const FlockState start = make_initial_state(240, 5, flat);
   FlockState expected = start;
@@ -189,7 +189,7 @@ TEST(Reference3d, SpheresKeepEveryBoidOut) {
   }
 }
 
-// Seed 002's steering model in a plane flies its 2D step too: on the torus with the variants,
+// The steering model in a plane flies its 2D step too: on the torus with the variants,
 // and between walls.
 TEST(Reference3d, SoDoesTheSteeringModel) {
   FlockParams flat;
@@ -396,7 +396,7 @@ TEST(Reference3d, DimensionsDoNotMix) {
       "a flock flies in 2 or 3 dimensions, not 4");
 }
 
-// Seed 000's example (120 boids, weights 1.5 / 1 / 1, r = 10, 600 steps) over 20 seeds, in its
+// The published example (120 boids, weights 1.5 / 1 / 1, r = 10, 600 steps) over 20 seeds, in its
 // 100 x 100 square and in a cube at the same mean neighbour count (0.0009 boids per unit
 // volume: side 51.1). docs/3d.md quotes what this prints.
 TEST(Reference3d, TheSeedsExampleInACubeAtTheSameNeighbourDensity) {
