@@ -48,11 +48,11 @@ std::unique_ptr<Simulation> FlockHost::resumed(ResumedFlight& flight, const std:
 
 void FlockHost::write_save(Simulation& sim, OutputFiles& files, const std::string& path) {
   const FlockState state = sim.state();
-  files.write("--save", format_state_file(path, state));
+  write_state_file(files, "--save", path, state);
   if (files.has("--save (predators)")) {
     FlockState predators;
     static_cast<Particles&>(predators) = state.predators;
-    files.write("--save (predators)", format_state_file(predator_state_path(path), predators));
+    write_state_file(files, "--save (predators)", predator_state_path(path), predators);
   }
 }
 

@@ -19,8 +19,8 @@
 namespace boids {
 namespace {
 
-// The density in three dimensions that gives the published example's mean neighbour count, 0.9 / r^3
-// (docs/3d.md): the default world of a 3D flock is the cube that holds it at that density.
+// The density in three dimensions that gives the published example's mean neighbour count, 0.9 /
+// r^3 (docs/3d.md): the default world of a 3D flock is the cube that holds it at that density.
 constexpr double kSeedNeighbourVolumeDensity = 0.9;
 
 // Options that do not go together, or not with these dimensions, refused by name as they were

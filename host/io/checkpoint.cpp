@@ -15,6 +15,7 @@
 #include "host/core/flight_rules.h"
 #include "host/core/value_limits.h"
 #include "host/io/detail/checkpoint_source.h"
+#include "host/io/flock_writer.h"
 #include "host/model/initial_state.h"
 
 namespace boids {
@@ -33,14 +34,6 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "checkpoints are little
 constexpr char kMagic[8] = {'B', 'O', 'I', 'D', 'S', 'C', 'K', 'P'};
 
 // The state's columns in the file's order: x, y (, z), vx, vy (, vz).
-std::vector<std::vector<double>*> state_columns(FlockState& s) {
-  if (s.dimensions == 3) return {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
-  return {&s.x, &s.y, &s.vx, &s.vy};
-}
-std::vector<const std::vector<double>*> state_columns(const FlockState& s) {
-  if (s.dimensions == 3) return {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz};
-  return {&s.x, &s.y, &s.vx, &s.vy};
-}
 constexpr std::uint32_t kMaxHeaderBytes = 64u << 20;  // room for kMaxObstacles obstacles
 
 using json = nlohmann::json;
@@ -155,7 +148,7 @@ Checkpoint parse(Source& source) {
   c.state.dimensions = c.config.params.dimensions;
   c.state.resize(head.count);
   c.order.resize(head.count);
-  for (std::vector<double>* column : state_columns(c.state)) {
+  for (std::vector<double>* column : c.state.columns()) {
     source.read(column->data(), head.count * sizeof(double));
   }
   source.read(c.order.data(), head.count * sizeof(std::uint64_t));
@@ -191,19 +184,9 @@ std::string checkpoint_prefix(const SimulationConfig& config, std::uint64_t step
 }
 
 void write_checkpoint(const Checkpoint& c, const OutputFiles::ByteSink& sink) {
-  Checksum sum;
-  const auto put = [&](const void* data, std::size_t size) {
-    sum.add(data, size);
-    sink(data, size);
-  };
+  WholeFileSink whole(sink);
   const std::string prefix = checkpoint_prefix(c.config, c.step, c.state.size(), c.state.predators);
-  put(prefix.data(), prefix.size());
-  for (const std::vector<double>* column : state_columns(c.state)) {
-    put(column->data(), column->size() * sizeof(double));
-  }
-  put(c.order.data(), c.order.size() * sizeof(std::uint64_t));
-  const std::uint64_t value = sum.value();
-  sink(&value, sizeof value);
+  write_checkpoint_share(whole, prefix, {c.state, 0, c.state.size()}, c.order);
 }
 
 void write_checkpoint(OutputFiles& files, const std::string& option, const Checkpoint& c) {
@@ -286,7 +269,7 @@ FlockState checkpoint_boids(const CheckpointHead& head, const double* rows, std:
   FlockState boids;
   boids.dimensions = head.config.params.dimensions;
   boids.resize(count);
-  const std::vector<std::vector<double>*> columns = state_columns(boids);
+  const std::vector<std::vector<double>*> columns = boids.columns();
   for (std::uint64_t i = 0; i < count; ++i) {
     for (std::size_t c = 0; c < columns.size(); ++c)
       (*columns[c])[i] = rows[i * columns.size() + c];

@@ -48,8 +48,8 @@ Checkpoint checkpoint_of(const Simulation& sim);
 void write_checkpoint(OutputFiles& files, const std::string& option, const Checkpoint& checkpoint);
 
 // What a checkpoint of a flight of `count` boids at `step` starts with: the magic, the version,
-// the header's length and the header; its columns follow (a flock written by its ranks,
-// host/mpi/rank_files.cpp, writes them where they go and the checksum after).
+// the header's length and the header; its columns follow (written by
+// host/io/flock_writer.h, from one process or from every rank's share).
 std::string checkpoint_prefix(const SimulationConfig& config, std::uint64_t step,
                               std::uint64_t count, const Particles& predators = {});
 

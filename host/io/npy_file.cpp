@@ -306,28 +306,10 @@ std::string npy_header(std::uint64_t rows, std::size_t columns) {
   return out;
 }
 
-std::string format_npy(const std::vector<const std::vector<double>*>& columns) {
-  const std::size_t rows = columns.empty() ? 0 : columns[0]->size();
-  std::string out = npy_header(rows, columns.size());
-  // Appended a block at a time: the numbers are written once, with no zero fill before.
-  out.reserve(out.size() + rows * columns.size() * 8);
-  char block[64 * 1024];
-  std::size_t used = 0;
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (const std::vector<double>* column : columns) {
-      if (used == sizeof block) {
-        out.append(block, used);
-        used = 0;
-      }
-      std::uint64_t bits;
-      std::memcpy(&bits, &(*column)[r], 8);
-      bits = swap_if_big(bits);
-      std::memcpy(block + used, &bits, 8);
-      used += 8;
-    }
-  }
-  out.append(block, used);
-  return out;
+std::uint64_t little_endian_bits(double value) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, 8);
+  return swap_if_big(bits);
 }
 
 }  // namespace boids

@@ -44,7 +44,7 @@ double npy_value(const std::string& bytes, const NpyMatrix& matrix, std::uint64_
 // columns), padded as numpy pads it: the numbers start right after it.
 std::string npy_header(std::uint64_t rows, std::size_t columns);
 
-// A version 1.0 .npy file in C order, shape (rows, columns.size()), from equally long columns.
-std::string format_npy(const std::vector<const std::vector<double>*>& columns);
+// A double's bits as a '<f8' .npy file stores them: little-endian.
+std::uint64_t little_endian_bits(double value);
 
 }  // namespace boids

@@ -13,6 +13,7 @@
 #include "host/core/simulation.h"
 #include "host/core/value_limits.h"
 #include "host/io/detail/state_rows.h"
+#include "host/io/flock_writer.h"
 #include "host/io/npy_file.h"
 #include "host/io/numeric_csv.h"
 #include "host/io/output_file.h"
@@ -40,16 +41,6 @@ void check_state_shape(const NpyMatrix& m, const std::string& name) {
   }
   if (m.rows == 0) fail("no boids (its shape is " + shape + ")");
   if (m.rows > kMaxBoids) fail("more than " + std::to_string(kMaxBoids) + " boids " + shape);
-}
-
-// The columns of a state, each a column of `state`.
-std::vector<std::vector<double>*> columns(FlockState& state) {
-  if (state.dimensions == 3) return {&state.x, &state.y, &state.z, &state.vx, &state.vy, &state.vz};
-  return {&state.x, &state.y, &state.vx, &state.vy};
-}
-std::vector<const std::vector<double>*> columns(const FlockState& state) {
-  if (state.dimensions == 3) return {&state.x, &state.y, &state.z, &state.vx, &state.vy, &state.vz};
-  return {&state.x, &state.y, &state.vx, &state.vy};
 }
 
 // Thrown by a start check that has read all it needs of a file.
@@ -87,7 +78,7 @@ FlockState parse_state_rows(const std::string& text, const std::string& name, co
                             CsvExtent& extent) {
   FlockState state;
   state.dimensions = dimensions;
-  const std::vector<std::vector<double>*> out = columns(state);
+  const std::vector<std::vector<double>*> out = state.columns();
   extent = parse_numeric_csv(
       text, "state file", name, columns_of(dimensions),
       [&](const std::vector<double>& v, const RowError& error) {
@@ -129,7 +120,7 @@ FlockState parse_npy_state(const std::string& bytes, const std::string& name, co
   FlockState state;
   state.dimensions = m.columns == 6 ? 3 : 2;
   state.resize(m.rows);
-  const std::vector<std::vector<double>*> out = columns(state);
+  const std::vector<std::vector<double>*> out = state.columns();
   for (std::uint64_t row = 0; row < m.rows; ++row) {
     double v[6] = {};
     for (std::uint64_t c = 0; c < m.columns; ++c) v[c] = npy_value(bytes, m, row, c);
@@ -173,10 +164,6 @@ FlockState state_from_rows(const double* rows, std::uint64_t count, const World&
   return state;
 }
 
-std::string format_npy_state(const FlockState& state) {
-  return format_npy(columns(state));
-}
-
 bool is_npy_name(const std::string& path) {
   return has_extension(path, ".npy");
 }
@@ -199,7 +186,7 @@ FlockState npy_state_rows(const NpyMatrix& m, const double* values, std::uint64_
   FlockState state;
   state.dimensions = m.columns == 6 ? 3 : 2;
   state.resize(count);
-  const std::vector<std::vector<double>*> out = columns(state);
+  const std::vector<std::vector<double>*> out = state.columns();
   for (std::uint64_t row = 0; row < count; ++row) {
     const double* v = values + row * m.columns;
     if (!acceptable_row(v, state.dimensions, world)) {
@@ -319,42 +306,10 @@ FlockState read_state_file(const std::string& path, double world) {
   return read_state_file(path, square(world));
 }
 
-namespace {
-
-void append_row(std::string& out, const double* values, std::size_t count) {
-  for (std::size_t c = 0; c < count; ++c) {
-    if (c > 0) out += ',';
-    out += shortest(values[c]);
-  }
-  out += '\n';
-}
-
-}  // namespace
-
 std::string state_header_line(int dimensions) {
   std::string out;
   for (const std::string& name : columns_of(dimensions)) out += (out.empty() ? "" : ",") + name;
   return out + '\n';
-}
-
-std::string format_state_rows(const double* rows, std::uint64_t count, int dimensions) {
-  const auto width = static_cast<std::size_t>(2 * dimensions);
-  std::string out;
-  out.reserve(count * 20 * width);
-  for (std::uint64_t i = 0; i < count; ++i) append_row(out, rows + i * width, width);
-  return out;
-}
-
-std::string format_state(const FlockState& state) {
-  const std::vector<const std::vector<double>*> in = columns(state);
-  std::string out = state_header_line(state.dimensions);
-  out.reserve(out.size() + state.size() * 20 * in.size());
-  double row[6];
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    for (std::size_t c = 0; c < in.size(); ++c) row[c] = (*in[c])[i];
-    append_row(out, row, in.size());
-  }
-  return out;
 }
 
 std::string predator_state_path(const std::string& path) {
@@ -365,8 +320,32 @@ std::string predator_state_path(const std::string& path) {
   return path.substr(0, dot) + ".predators" + path.substr(dot);
 }
 
+void write_state_file(const FlockState& state, bool npy, const OutputFiles::ByteSink& sink) {
+  WholeFileSink whole(sink);
+  write_state_share(whole, {state, 0, state.size()}, npy);
+}
+
 std::string format_state_file(const std::string& path, const FlockState& state) {
-  return is_npy_name(path) ? format_npy_state(state) : format_state(state);
+  std::string bytes;
+  write_state_file(state, is_npy_name(path), [&](const void* data, std::size_t size) {
+    bytes.append(static_cast<const char*>(data), size);
+  });
+  return bytes;
+}
+
+std::string format_state(const FlockState& state) {
+  return format_state_file("state.csv", state);
+}
+
+std::string format_npy_state(const FlockState& state) {
+  return format_state_file("state.npy", state);
+}
+
+void write_state_file(OutputFiles& files, const std::string& option, const std::string& path,
+                      const FlockState& state) {
+  files.write_pieces(option, [&](const OutputFiles::ByteSink& sink) {
+    write_state_file(state, is_npy_name(path), sink);
+  });
 }
 
 void write_state_file(const std::string& path, const FlockState& state) {

@@ -14,6 +14,7 @@
 #include "host/core/config.h"
 #include "host/io/npy_file.h"
 #include "host/io/numeric_csv.h"
+#include "host/io/output_file.h"
 #include "host/model/flock.h"
 
 namespace boids {
@@ -48,11 +49,10 @@ int csv_state_dimensions(const std::string& text);
 FlockState read_state_file(const std::string& path, double world);
 FlockState parse_state(const std::string& text, const std::string& name, double world);
 
+// A CSV state file's bytes (written by host/io/flock_writer.h, as every state file is).
 std::string format_state(const FlockState& state);
-// Its parts: the header line, and `count` rows of values (x, y[, z], vx, vy[, vz] each) as its
-// lines (a flock spread over MPI ranks writes each rank's own, host/mpi/rank_files.cpp).
+// Its header line: the column names and a line break.
 std::string state_header_line(int dimensions);
-std::string format_state_rows(const double* rows, std::uint64_t count, int dimensions);
 
 // The same for .npy bytes: every refusal names the file, and a value's row (0-based, as
 // numpy indexes it).
@@ -101,6 +101,9 @@ std::string format_state_file(const std::string& path, const FlockState& state);
 
 // Writes them, whole or not at all.
 void write_state_file(const std::string& path, const FlockState& state);
+// The same as the output `option` of `files`, streamed (no second copy of the flock in memory).
+void write_state_file(OutputFiles& files, const std::string& option, const std::string& path,
+                      const FlockState& state);
 
 // Throws InputError naming the file, the line and the column (a .npy file's row) of a
 // velocity component beyond `precision`'s largest_state_speed (host/core/value_limits.h).

@@ -164,6 +164,15 @@ struct Particles {
   int dimensions = 2;
 
   std::size_t size() const { return x.size(); }
+  // Its columns in the order files store them: x, y[, z], vx, vy[, vz].
+  std::vector<std::vector<double>*> columns() {
+    if (dimensions == 3) return {&x, &y, &z, &vx, &vy, &vz};
+    return {&x, &y, &vx, &vy};
+  }
+  std::vector<const std::vector<double>*> columns() const {
+    if (dimensions == 3) return {&x, &y, &z, &vx, &vy, &vz};
+    return {&x, &y, &vx, &vy};
+  }
   void resize(std::size_t count) {
     x.resize(count);
     y.resize(count);

@@ -44,9 +44,8 @@ enum class RankFile : std::uint64_t { kNpy, kCsv, kCheckpoint };
 std::string write_rank_file(const RankFlock& flock, std::uint64_t kind, const std::string& path) {
   switch (static_cast<RankFile>(kind)) {
     case RankFile::kNpy:
-      return flock.write_npy(path);
     case RankFile::kCsv:
-      return flock.write_csv(path);
+      return flock.write_state(path, static_cast<RankFile>(kind) == RankFile::kNpy);
     case RankFile::kCheckpoint:
       return flock.write_checkpoint(path);
   }

@@ -1,66 +1,28 @@
-// The files a flock spread over ranks writes where its boids lie: each rank its own rows, at
-// their input index, into one file (MPI-IO), or its own chunks of a trajectory's frame, so
-// that no rank gathers the flock.
-#include <unistd.h>
-
+// The files a flock spread over ranks writes where its boids lie: each rank its own stripe of
+// rows, by the one writer of each format (host/io/flock_writer.h) into its share of one file
+// (MPI-IO), or its own chunks of a trajectory's frame, so that no rank gathers the flock.
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
-#include "host/base/checksum.h"
 #include "host/base/errors.h"
 #include "host/io/checkpoint.h"
-#include "host/io/npy_file.h"
-#include "host/io/state_file.h"
+#include "host/io/flock_writer.h"
 #include "host/io/trajectory_chunks.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/frame_chunks.h"
 #include "host/mpi/rank_flock.h"
-#include "host/mpi/shared_file.h"
+#include "host/mpi/rank_sink.h"
 #include "host/mpi/slab_axis.h"
 
 namespace boids::mpi {
-namespace {
-
-// Reads the file at `path`, all but its last 8 bytes, and writes their checksum there. Returns
-// "" or why it could not.
-std::string append_checksum(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "r+b");
-  if (!file) return "cannot reopen the file for its checksum: " + std::string(std::strerror(errno));
-  Checksum sum;
-  std::fseek(file, 0, SEEK_END);
-  const long size = std::ftell(file);
-  std::fseek(file, 0, SEEK_SET);
-  std::vector<char> block(1 << 20);
-  long left = size - 8;
-  bool ok = size >= 8;
-  while (ok && left > 0) {
-    const std::size_t want =
-        static_cast<std::size_t>(std::min<long>(left, static_cast<long>(block.size())));
-    ok = std::fread(block.data(), 1, want, file) == want;
-    sum.add(block.data(), want);
-    left -= static_cast<long>(want);
-  }
-  const std::uint64_t value = sum.value();
-  ok = ok && std::fwrite(&value, sizeof value, 1, file) == 1 && std::fflush(file) == 0 &&
-       fsync(fileno(file)) == 0;
-  const int error = errno;
-  std::fclose(file);
-  return ok ? "" : "cannot write the checksum: " + std::string(std::strerror(error));
-}
-
-}  // namespace
 
 // Rank k's stripe of the whole flock's rows in input order: [kN/P, (k+1)N/P) (in whole
-// `unit`s of rows), each row x, y[, z], vx, vy[, vz]. The ranks hand each of their boids' rows
+// `unit`s of rows). The ranks hand each of their boids' rows
 // to the rank whose stripe holds it, so that each then writes one contiguous run of a file (a
 // file view scattering every rank's own rows over the file costs MPI-IO twice the rows again in
 // its own buffers).
-std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& last,
-                                           std::uint64_t unit) const {
+FlockState RankFlock::stripe(std::uint64_t& first, std::uint64_t& last, std::uint64_t unit) const {
   const int dimensions = config_.params.dimensions;
   const auto columns = static_cast<std::size_t>(2 * dimensions);
   // The rank's boids read out of its parts a piece at a time, twice (never copied whole): first
@@ -93,97 +55,39 @@ std::vector<double> RankFlock::stripe_rows(std::uint64_t& first, std::uint64_t& 
   const Stripe held = stripe_of(whole_count_, rank_, ranks(), unit);
   first = held.first;
   last = held.last;
-  std::vector<double> stripe((last - first) * columns);
+  FlockState stripe;
+  stripe.dimensions = dimensions;
+  stripe.resize(last - first);
+  const std::vector<std::vector<double>*> into = stripe.columns();
   for (std::size_t i = 0; i < got_ids.size(); ++i) {
-    std::memcpy(&stripe[(got_ids[i] - first) * columns], &got_rows[i * columns],
-                columns * sizeof(double));
+    for (std::size_t c = 0; c < columns; ++c)
+      (*into[c])[got_ids[i] - first] = got_rows[i * columns + c];
   }
   return stripe;
 }
 
-// The header by rank 0, then each rank's stripe of rows as one run, in one collective write.
-// The file is sized first; the caller renames it once it is whole.
-std::string RankFlock::write_npy(const std::string& path) const {
-  const auto columns = static_cast<std::size_t>(2 * config_.params.dimensions);
+// Each rank's stripe as its share of the file (host/io/flock_writer.h), written at once.
+std::string RankFlock::write_state(const std::string& path, bool npy) const {
   std::uint64_t first = 0, last = 0;
-  const std::vector<double> stripe = stripe_rows(first, last);
-  const std::string header = npy_header(whole_count_, columns);
-  SharedFile file(path, SharedFile::Mode::kWrite);
-  if (!file.opened()) return file.why();
-  const std::uint64_t row_bytes = 8 * columns;
-  file.size(header.size() + whole_count_ * row_bytes);
-  file.put_by_first(0, header);
-  file.put(header.size() + first * row_bytes, stripe.data(), last - first, row_bytes);
-  return file.finish();
+  const FlockState rows = stripe(first, last);
+  RankSink sink(path);
+  if (!sink.opened()) return sink.why();
+  write_state_share(sink, {rows, first, whole_count_}, npy);
+  return sink.finish();
 }
 
-// The header by rank 0, then each rank's stripe of rows as text, at the end of the stripes'
-// text before it. A row's text has no fixed length: the ranks first format their rows a piece
-// at a time to measure them (keeping none of the text), learn where their text begins, then
-// format them again and write each piece. The bytes are one process's.
-std::string RankFlock::write_csv(const std::string& path) const {
-  const int dimensions = config_.params.dimensions;
-  const auto columns = static_cast<std::uint64_t>(2 * dimensions);
-  constexpr std::uint64_t kRowsAtOnce = 65536;
-  std::uint64_t first = 0, last = 0;
-  const std::vector<double> stripe = stripe_rows(first, last);
-  const std::uint64_t rows = last - first;
-  const auto piece = [&](std::uint64_t at) {
-    return format_state_rows(stripe.data() + at * columns, std::min(kRowsAtOnce, rows - at),
-                             dimensions);
-  };
-  std::uint64_t bytes = 0;
-  for (std::uint64_t at = 0; at < rows; at += kRowsAtOnce) bytes += piece(at).size();
-  const std::vector<std::uint64_t> by_rank = all_gather(std::vector<std::uint64_t>{bytes});
-  const std::string header = state_header_line(dimensions);
-  std::uint64_t at_text = header.size(), whole = header.size();
-  for (std::size_t r = 0; r < by_rank.size(); ++r) {
-    if (static_cast<int>(r) < rank_) at_text += by_rank[r];
-    whole += by_rank[r];
-  }
-  SharedFile file(path, SharedFile::Mode::kWrite);
-  if (!file.opened()) return file.why();
-  file.size(whole);
-  file.put_by_first(0, header);
-  const std::uint64_t pieces = max_over_ranks((rows + kRowsAtOnce - 1) / kRowsAtOnce);
-  for (std::uint64_t k = 0; k < pieces; ++k) {
-    const std::string text = k * kRowsAtOnce < rows ? piece(k * kRowsAtOnce) : std::string();
-    file.put(at_text, text.data(), text.size(), 1);
-    at_text += text.size();
-  }
-  return file.finish();
-}
-
-// A checkpoint's layout (host/io/checkpoint.h): its prefix by rank 0, then each column of the
-// state and the order (input order: the identity) as runs of each rank's stripe, one
-// collective write each; rank 0 then reads the file back for its checksum and appends it.
+// The same for a checkpoint, whose order is the input order (the ranks' backends' orders are
+// theirs alone).
 std::string RankFlock::write_checkpoint(const std::string& path) const {
-  const auto columns = static_cast<std::size_t>(2 * config_.params.dimensions);
   std::uint64_t first = 0, last = 0;
-  const std::vector<double> stripe = stripe_rows(first, last);
+  const FlockState rows = stripe(first, last);
+  std::vector<std::uint64_t> order(last - first);
+  for (std::uint64_t i = 0; i < last - first; ++i) order[i] = first + i;
   const std::string prefix = checkpoint_prefix(config_, steps_taken_, whole_count_);
-  std::string failure;
-  {
-    SharedFile file(path, SharedFile::Mode::kWrite);
-    if (!file.opened()) return file.why();
-    const std::uint64_t n = whole_count_;
-    file.size(prefix.size() + n * 8 * (columns + 1) + 8);
-    file.put_by_first(0, prefix);
-    std::vector<double> column(last - first);
-    for (std::size_t c = 0; c < columns; ++c) {
-      for (std::uint64_t i = 0; i < last - first; ++i) column[i] = stripe[i * columns + c];
-      file.put(prefix.size() + (c * n + first) * 8, column.data(), last - first, 8);
-    }
-    std::vector<std::uint64_t> order(last - first);
-    for (std::uint64_t i = 0; i < last - first; ++i) order[i] = first + i;
-    file.put(prefix.size() + (columns * n + first) * 8, order.data(), last - first, 8);
-    failure = file.finish();
-  }
-  if (!failure.empty()) return failure;
-  // The checksum runs over every byte before it, in order: rank 0 reads them back.
-  std::string checked;
-  if (rank_ == 0) checked = append_checksum(path);
-  return on_every_rank(checked.empty()) ? "" : (checked.empty() ? "rank 0 failed" : checked);
+  RankSink sink(path);
+  if (!sink.opened()) return sink.why();
+  write_checkpoint_share(sink, prefix, {rows, first, whole_count_}, order);
+  return sink.finish();
 }
 
 // The rows of the rank's stripe of whole chunks, as columns, compressed chunk by chunk on the
@@ -191,20 +95,7 @@ std::string RankFlock::write_checkpoint(const std::string& path) const {
 FrameChunks RankFlock::frame_chunks(const TrajectoryFrameLayout& layout) const {
   const int dimensions = config_.params.dimensions;
   std::uint64_t first = 0, last = 0;
-  FlockState rows;
-  rows.dimensions = dimensions;
-  {
-    const std::vector<double> stripe = stripe_rows(first, last, layout.chunk_boids);
-    rows.resize(last - first);
-    const std::vector<std::vector<double>*> columns =
-        dimensions == 3 ? std::vector<std::vector<double>*>{&rows.x,  &rows.y,  &rows.z,
-                                                            &rows.vx, &rows.vy, &rows.vz}
-                        : std::vector<std::vector<double>*>{&rows.x, &rows.y, &rows.vx, &rows.vy};
-    for (std::uint64_t i = 0; i < last - first; ++i) {
-      for (std::size_t c = 0; c < columns.size(); ++c)
-        (*columns[c])[i] = stripe[i * columns.size() + c];
-    }
-  }
+  const FlockState rows = stripe(first, last, layout.chunk_boids);
   const std::vector<double> zeros(dimensions == 2 && layout.columns == 3 ? last - first : 0, 0.0);
   const FrameColumns columns = frame_columns(rows, layout.columns, zeros);
   FrameChunks mine;

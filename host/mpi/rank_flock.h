@@ -82,12 +82,10 @@ class RankFlock {
   // (host/mpi/rank_metrics.cpp). The flight goes on as it would have.
   FlockMetrics metrics();
 
-  // Every rank's part of a .npy state file of the whole flock at `path` (host/mpi/rank_files.cpp):
-  // the header by rank 0, each rank's rows at their input index, in one collective write
-  // (MPI-IO). Returns "" when every rank's part is on disk, else why not (on every rank).
-  std::string write_npy(const std::string& path) const;
-  // The same for a CSV state file: each rank's rows as text, where the text before them ends.
-  std::string write_csv(const std::string& path) const;
+  // Every rank's share of a state file (.npy when `npy`, else CSV) of the whole flock at `path`
+  // (host/mpi/rank_files.cpp): each rank's stripe of rows at their input index, the header by
+  // rank 0 (MPI-IO). Returns "" when every rank's part is on disk, else why not (on every rank).
+  std::string write_state(const std::string& path, bool npy) const;
   // The same for a checkpoint of the flight (host/io/checkpoint.h), its checksum appended by
   // rank 0 once the ranks' parts are on disk.
   std::string write_checkpoint(const std::string& path) const;
@@ -143,8 +141,7 @@ class RankFlock {
   double along(const IndexedBoid& b) const;  // the coordinate the slabs cut
   void balance();
   // Rank k's stripe of the whole flock's rows, [first, last) (host/mpi/rank_files.cpp).
-  std::vector<double> stripe_rows(std::uint64_t& first, std::uint64_t& last,
-                                  std::uint64_t unit = 1) const;
+  FlockState stripe(std::uint64_t& first, std::uint64_t& last, std::uint64_t unit = 1) const;
 
   SimulationConfig config_;
   Slabs slabs_;

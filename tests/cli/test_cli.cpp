@@ -111,7 +111,8 @@ TEST_F(Cli, Json) {
 }
 
 TEST_F(Cli, HashedFloatHoldsAtMost48BytesPerBoid) {
-  // At the published example's density; the cell starts are at most 4 bytes per boid at any density.
+  // At the published example's density; the cell starts are at most 4 bytes per boid at any
+  // density.
   for (const char* world : {"288.675", "5000"}) {
     const Result r = run({"run", "--backend", "cpu", "--count", "100000", "--world", world,
                           "--steps", "1", "--json"});
