@@ -1,9 +1,9 @@
 // boids-candidate-loop: the hashed step's candidate loop on CPU threads in its two forms,
 // timed on one thread (docs/benchmarks.md):
-//   lanes    a loop over a block's lanes that the compiler vectorises (accumulate_neighbour,
+//   lanes    a loop over a block's lanes that the compiler vectorises (accumulate_neighbor,
 //            kernels/rules.h), each sum updated as `sum += near ? term : 0`: an addition of 0
 //            and a masked addition, since x + 0 is not x for x = -0;
-//   vectors  the block's lanes as vectors (accumulate_lanes and NeighbourPack,
+//   vectors  the block's lanes as vectors (accumulate_lanes and NeighborPack,
 //            kernels/lane_pack.h), each sum updated as `sum = near ? sum + term : sum`, one
 //            masked operation: how the hashed step gathers on CPU threads.
 // Both must give the same bits (a sum that starts at +0 never becomes -0, so adding a selected
@@ -35,7 +35,7 @@ namespace {
 using boids::kernels::Boid;
 using boids::kernels::Boids;
 using boids::kernels::LaneBoids;
-using boids::kernels::NeighbourSums;
+using boids::kernels::NeighborSums;
 using boids::kernels::StepParams;
 
 constexpr int kCandidates = 56;  // a 2D line block's candidates at the published example's density
@@ -58,7 +58,7 @@ __attribute__((noinline)) void gather_lanes(const Boid<Real, 2>* c, const StepPa
   constexpr int L = kLanes<Real>;
   const StepParams<Real> q = p;
   LaneBoids<Real, L, 2> self;
-  NeighbourSums<Real, L, 2> sums;
+  NeighborSums<Real, L, 2> sums;
   for (int l = 0; l < L; ++l) {
     self.set(l, c[kSelfAt + l]);
     sums.clear(l);
@@ -67,8 +67,8 @@ __attribute__((noinline)) void gather_lanes(const Boid<Real, 2>* c, const StepPa
     const Boid<Real, 2> candidate = c[j];
 #pragma omp simd
     for (int l = 0; l < L; ++l) {
-      boids::kernels::accumulate_neighbour<Boids, false, false>(sums, l, self, candidate, q,
-                                                                j != kSelfAt + l);
+      boids::kernels::accumulate_neighbor<Boids, false, false>(sums, l, self, candidate, q,
+                                                               j != kSelfAt + l);
     }
   }
   std::memcpy(out.count, sums.count, sizeof out.count);
@@ -96,9 +96,9 @@ __attribute__((noinline)) void gather_vectors(const Boid<Real, 2>* c, const Step
     }
     slot[l] = kSelfAt + l;
   }
-  NeighbourSums<Real, L, 2> sums;
+  NeighborSums<Real, L, 2> sums;
   for (int l = 0; l < L; ++l) sums.clear(l);
-  typename NeighbourSums<Real, L, 2>::Pack packed;
+  typename NeighborSums<Real, L, 2>::Pack packed;
   packed.load(sums);
   for (int j = 0; j < kCandidates; ++j) {
     boids::kernels::accumulate_lanes<Boids, false, false>(packed, x, v, c[j], q, slot != j);

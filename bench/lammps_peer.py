@@ -1,7 +1,7 @@
-"""boids' hashed step beside LAMMPS' binned neighbour search, in one run, at the same density
+"""boids' hashed step beside LAMMPS' binned neighbor search, in one run, at the same density
 and cutoff: the ratio the hashed step is measured by (bench/results/README.md).
 
-LAMMPS (Debian's `lammps`, `scripts/install-deps bench`) builds its neighbour list alone:
+LAMMPS (Debian's `lammps`, `scripts/install-deps bench`) builds its neighbor list alone:
 atoms at random places in a periodic box of the flock's size, `pair_style zero` with the
 cutoff r, no skin, the list rebuilt every step (`neigh_modify every 1 delay 0 check no`), the
 atoms moved by `fix nve` at the boids' speed; its time is the "Neigh" row of LAMMPS' timing

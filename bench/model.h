@@ -11,7 +11,7 @@
 namespace boids::bench {
 
 // Floating-point operations per candidate pair of the naive step (kernels/rules.h,
-// accumulate_neighbour): difference 2, wrapping 4, squared distance 3, neighbour sums 4,
+// accumulate_neighbor): difference 2, wrapping 4, squared distance 3, neighbour sums 4,
 // separation (two divisions and two subtractions) 4, the radius and separation tests about 3:
 // about 20, the figure the n-body literature also uses per interaction. In three dimensions
 // each axis adds its difference, wrap, square, two sums and a separation term: about 29.

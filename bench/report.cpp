@@ -123,7 +123,7 @@ std::string table_row(const Row& r) {
                 boids::to_string(r.precision).c_str(), to_string(r.state).c_str(),
                 r.variant.substr(0, 9).c_str(), static_cast<unsigned long long>(r.count),
                 r.ms_per_step, spread_percent(r), r.boid_steps_per_second,
-                r.pair_interactions_per_second, r.candidates_per_boid, r.neighbours_per_boid,
+                r.pair_interactions_per_second, r.candidates_per_boid, r.neighbors_per_boid,
                 r.bytes_per_boid, r.traffic_bytes_per_boid, 100.0 * r.fraction_of_limit,
                 r.limit == "memory" ? "of memory bw" : "of peak flops", r.limit_ms_per_step);
   return line + stage_line(r);
@@ -216,7 +216,7 @@ std::string csv_text(const SweepResult& result) {
                                        number(r.boid_steps_per_second),
                                        number(r.pair_interactions_per_second),
                                        number(r.candidates_per_boid),
-                                       number(r.neighbours_per_boid),
+                                       number(r.neighbors_per_boid),
                                        number(r.bytes_per_boid),
                                        r.device,
                                        result.limits.at(r.backend).name,
@@ -299,7 +299,7 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
     row["boid_steps_per_second"] = r.boid_steps_per_second;
     row["pair_interactions_per_second"] = r.pair_interactions_per_second;
     row["candidates_per_boid"] = r.candidates_per_boid;
-    row["neighbors_per_boid"] = r.neighbours_per_boid;
+    row["neighbors_per_boid"] = r.neighbors_per_boid;
     row["bytes_per_boid"] = r.bytes_per_boid;
     row["device"] = r.device;
     row["hardware"] = result.limits.at(r.backend).name;

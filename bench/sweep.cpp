@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "bench/model.h"
-#include "bench/neighbourhood.h"
+#include "bench/neighborhood.h"
 #include "host/base/interruption.h"
 #include "host/metrics/metrics.h"
 #include "host/model/initial_state.h"
@@ -55,7 +55,7 @@ double median(std::vector<double> values) {
 // The start of a row and what the host measured of it.
 struct Start {
   FlockState state;
-  double neighbours = 0;
+  double neighbors = 0;
   std::map<Precision, double> candidates;
   std::map<Precision, std::uint64_t> cells;
 };
@@ -72,13 +72,12 @@ void measure_on_grid(Start& start, const FlockState& state, const FlockParams& p
       params.radius, sides, static_cast<kernels::index_t>(state.size()), true);
   start.candidates[precision] = candidates_per_boid(state, grid);
   start.cells[precision] = grid.cells();
-  if constexpr (D == 3) start.neighbours = neighbours_per_boid(state, grid, params);
+  if constexpr (D == 3) start.neighbors = neighbors_per_boid(state, grid, params);
 }
 
 Start describe(FlockState state, const SweepSettings& s, const FlockParams& params) {
   Start start;
-  if (s.dimensions == 2)
-    start.neighbours = mean_neighbour_count(state, params.radius, params.world);
+  if (s.dimensions == 2) start.neighbors = mean_neighbor_count(state, params.radius, params.world);
   for (Precision p : s.precisions) {
     const bool box = s.dimensions == 3;
     if (p == Precision::kFloat) {
@@ -153,7 +152,7 @@ Row finish_row(const SimulationConfig& config, StartState state, const std::stri
   row.ms_min = 1e3 * *std::min_element(row.seconds_per_step.begin(), row.seconds_per_step.end());
   row.ms_max = 1e3 * *std::max_element(row.seconds_per_step.begin(), row.seconds_per_step.end());
   row.boid_steps_per_second = n / seconds;
-  row.neighbours_per_boid = start.neighbours;
+  row.neighbors_per_boid = start.neighbors;
   row.bytes_per_boid = static_cast<double>(sim.bytes_allocated()) / n;
   if (config.method == Method::kNaive) {
     row.candidates_per_boid = n - 1;

@@ -54,7 +54,7 @@ struct Row {
   double boid_steps_per_second;
   double pair_interactions_per_second;
   double candidates_per_boid;
-  double neighbours_per_boid;
+  double neighbors_per_boid;
   double bytes_per_boid;          // memory held: Simulation::bytes_allocated() / count
   double traffic_bytes_per_boid;  // memory traffic per boid and step (model.h)
   std::string limit;              // "memory" (hashed) or "arithmetic" (naive)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The published example flown with topological neighbours (each boid heeds its 7 nearest,
+"""The published example flown with topological neighbors (each boid heeds its 7 nearest,
 `--nearest 7`) against the metric rule (all within r), at the published example's density, half
 of it and a quarter of it: does the topological flock stay one flock where the metric one breaks up?
 Writes OUT.csv (density, rule, step, seeds, the mean and standard error over seeds of the

@@ -90,15 +90,14 @@ struct CellGrid {
   BOIDS_HD BOIDS_INLINE Runs span_runs(index_t first_column, index_t last_column, index_t l) const {
     index_t around[D][3];  // the coordinates around the line's along each axis but x
     int around_count[D];
-    for (int a = 1; a < D; ++a)
-      around_count[a] = neighbours(a, coordinate_of_line(l, a), around[a]);
+    for (int a = 1; a < D; ++a) around_count[a] = neighbors(a, coordinate_of_line(l, a), around[a]);
     Runs runs;
     const int layers = D == 3 ? around_count[D - 1] : 1;
     for (int z = 0; z < layers; ++z) {
       for (int y = 0; y < around_count[1]; ++y) {
-        index_t neighbour = around[1][y];
-        if constexpr (D == 3) neighbour += around[2][z] * counts[1];
-        add_line_runs(runs, neighbour * counts[0], first_column, last_column);
+        index_t neighbor = around[1][y];
+        if constexpr (D == 3) neighbor += around[2][z] * counts[1];
+        add_line_runs(runs, neighbor * counts[0], first_column, last_column);
       }
     }
     return runs;
@@ -133,7 +132,7 @@ struct CellGrid {
   // The coordinates c - 1 to c + 1 along `axis`: wrapped on the torus (every one, in
   // ascending order, on an axis of fewer than 3 cells), cut off at the walls and at a
   // window's ends. Returns how many.
-  BOIDS_HD int neighbours(int axis, index_t c, index_t (&out)[3]) const {
+  BOIDS_HD int neighbors(int axis, index_t c, index_t (&out)[3]) const {
     const index_t n = counts[axis];
     const bool around = wraps_along(axis);
     int count = 0;

@@ -1,9 +1,9 @@
 // The metrics on a backend's own data, one small functor per stage:
 //   polarization   sums of the unit headings                   (UnitHeading)
 //   order          sums of the velocities                      (VelocityComponent)
-//   nearest        per-boid ring search over the cell grid     (NearestNeighbourDistance)
-//   neighbours     per-boid count within r                     (NeighbourCount)
-//   flocks         union-find over pairs closer than r         (LinkNeighbours, FlattenParents)
+//   nearest        per-boid ring search over the cell grid     (NearestNeighborDistance)
+//   neighbours     per-boid count within r                     (NeighborCount)
+//   flocks         union-find over pairs closer than r         (LinkNeighbors, FlattenParents)
 //                  then components sized and roots counted     (CountMembers, IsRoot)
 // They run on the cell index of the current positions (kernels/cell_index.h), and keep the
 // union-find in the index's key and order arrays, free once the boids are reordered: the
@@ -60,7 +60,7 @@ BOIDS_HD inline Real distance_sq(const Boid<Real, D>& a, const Boid<Real, D>& b,
 // On a torus, when the shells would wrap onto themselves, every boid of the flock is checked;
 // between walls, cells beyond them are skipped.
 template <typename Real, int D, typename Flocks>
-struct NearestNeighbourDistance {
+struct NearestNeighborDistance {
   const Boid<Real, D>* sorted;
   const index_t* cell_start;
   Flocks flocks;
@@ -191,7 +191,7 @@ struct SortedFlocks {
 
 // Joins each boid's flock with those of its neighbours.
 template <typename Real, int D, typename Flocks>
-struct LinkNeighbours {
+struct LinkNeighbors {
   SortedFlocks<Real, D, Flocks> flocks;
   index_t* parent;
 
@@ -204,13 +204,13 @@ struct LinkNeighbours {
 
 // The number of other boids closer than r.
 template <typename Real, int D, typename Flocks>
-struct NeighbourCount {
+struct NeighborCount {
   SortedFlocks<Real, D, Flocks> flocks;
 
   BOIDS_HD double operator()(index_t i) const {
-    double neighbours = 0;
-    flocks.for_each_within_radius(i, [&](index_t k) { neighbours += k != i ? 1 : 0; });
-    return neighbours;
+    double neighbors = 0;
+    flocks.for_each_within_radius(i, [&](index_t k) { neighbors += k != i ? 1 : 0; });
+    return neighbors;
   }
 };
 
@@ -240,7 +240,7 @@ struct MetricsResult {
   double flocks;
   index_t largest_flock;
   double mean_nn_distance;
-  double mean_neighbours;
+  double mean_neighbors;
 };
 
 // Sums of value_of(i) per flock, into out[f]: the executor's sum for one flock; for a batch,
@@ -283,22 +283,22 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
   std::vector<double> sums((2 * D + 2) * flocks_count);
   double* headings = sums.data();
   double* velocities = headings + D * flocks_count;
-  double* neighbours = velocities + D * flocks_count;
-  double* nearest = neighbours + flocks_count;
+  double* neighbors = velocities + D * flocks_count;
+  double* nearest = neighbors + flocks_count;
   for (int a = 0; a < D; ++a) {
     sum_per_flock(exec, flocks, UnitHeading<Real, D>{x.sorted, a}, headings + a * flocks_count);
     sum_per_flock(exec, flocks, VelocityComponent<Real, D>{x.sorted, a},
                   velocities + a * flocks_count);
   }
   const SortedFlocks<Real, D, Flocks> sorted{x.sorted, x.cell_start, flocks};
-  sum_per_flock(exec, flocks, NeighbourCount<Real, D, Flocks>{sorted}, neighbours);
+  sum_per_flock(exec, flocks, NeighborCount<Real, D, Flocks>{sorted}, neighbors);
   sum_per_flock(exec, flocks,
-                NearestNeighbourDistance<Real, D, Flocks>{x.sorted, x.cell_start, flocks}, nearest);
+                NearestNeighborDistance<Real, D, Flocks>{x.sorted, x.cell_start, flocks}, nearest);
 
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: the boids are reordered
   exec.for_each(n, InitializeParents{parent, members});
-  exec.for_each(n, LinkNeighbours<Real, D, Flocks>{sorted, parent});
+  exec.for_each(n, LinkNeighbors<Real, D, Flocks>{sorted, parent});
   exec.for_each(n, FlattenParents{parent});
   exec.for_each(n, CountMembers{parent, members});
   std::vector<double> roots(flock_count);
@@ -319,8 +319,8 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
         square_root(length_sq(total)) / (count * static_cast<double>(places[f].params.max_speed));
     // Under topological neighbours a boid heeds its K nearest, whatever the radius holds.
     const int heeded = places[f].params.nearest;
-    r.mean_neighbours =
-        heeded > 0 ? min_of(static_cast<double>(heeded), count - 1) : neighbours[f] / count;
+    r.mean_neighbors =
+        heeded > 0 ? min_of(static_cast<double>(heeded), count - 1) : neighbors[f] / count;
     r.mean_nn_distance = places[f].count > 1 ? nearest[f] / count : 0.0;
     r.flocks = roots[f];
     r.largest_flock = largest[f];

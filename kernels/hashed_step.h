@@ -172,8 +172,8 @@ struct HashedStepBlock {
     int r = 0;
     for (index_t k = 0; k < bounds.total; ++k) {
       const Boid<Real, D> candidate = sorted[j];
-      accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, 0, self, candidate, p,
-                                                              j != slots.first);
+      accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, 0, self, candidate, p,
+                                                             j != slots.first);
       if (++j == end) {  // on to the next run
         ++r;
         j = bounds.from[r];
@@ -222,7 +222,7 @@ struct HashedStepBlock {
   // in 100) and in float (one division a candidate) the second pass costs what it saves.
   template <typename Pack>
   static constexpr bool defers_pushes() {
-    return sizeof(Real) == 8 && D == 3 && std::is_same_v<Pack, NeighbourPack<Real, Lanes, D>>;
+    return sizeof(Real) == 8 && D == 3 && std::is_same_v<Pack, NeighborPack<Real, Lanes, D>>;
   }
 
   // gather_lanes' candidates in two passes: every sum but the pushes, listing the candidates

@@ -4,7 +4,7 @@
 // as an addition of 0 and a masked addition (x + 0 is not x for x = -0), and that is a third of
 // the hashed step's candidate loop (bench/candidate_loop.cpp). A model's rules are written
 // once, over values that are either one lane's numbers or such vectors; only how a sum is
-// updated has a form of each (NeighbourSums and NeighbourPack, kernels/rules.h). With AVX-512's
+// updated has a form of each (NeighborSums and NeighborPack, kernels/rules.h). With AVX-512's
 // mask registers a selected update is one instruction, with AVX2 a blend; the vectors won with
 // both (built for x86-64-v3, float: 0.88 to 0.94 of the lane loops' time in 2D, 0.83 to 0.86 in
 // 3D; double: 0.71 and 0.60; bench/results/README.md), so every CPU block gathers as vectors.

@@ -65,7 +65,7 @@ struct NaiveStepBlock {
 #pragma omp simd
 #endif
       for (int lane = 0; lane < Lanes; ++lane) {
-        accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate, p);
+        accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate, p);
       }
     }
   }
@@ -78,8 +78,8 @@ struct NaiveStepBlock {
       const Boid<Real, D> candidate = in[j];
       for (int lane = 0; lane < Lanes; ++lane) {
         if (first + lane != j) {
-          accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate,
-                                                                  params);
+          accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, lane, self, candidate,
+                                                                 params);
         }
       }
     }
@@ -102,17 +102,17 @@ BOIDS_HD inline void gather_naive_tile(Sums& sums, const LaneBoids<Real, 1, D>& 
   if (self_index >= base && self_index - base < length) {  // the tile that holds the boid
     for (index_t k = 0; k < length; ++k) {
       if (base + k != self_index) {
-        accumulate_neighbour<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
+        accumulate_neighbor<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
       }
     }
   } else if (length == kNaiveTile) {
     BOIDS_UNROLL(16)
     for (int k = 0; k < kNaiveTile; ++k) {
-      accumulate_neighbour<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
+      accumulate_neighbor<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
     }
   } else {
     for (index_t k = 0; k < length; ++k) {
-      accumulate_neighbour<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
+      accumulate_neighbor<Model, Wraps, LimitedView>(sums, 0, self, tile[k], p);
     }
   }
 }

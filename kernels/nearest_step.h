@@ -73,7 +73,7 @@ BOIDS_HD BOIDS_INLINE constexpr Real beyond_any() {
 }
 
 // The squared distance from `self` to `other` if the boid sees it, else beyond_any(). The offset
-// is the metric step's (accumulate_neighbour), so the distances are its own. A select, so that
+// is the metric step's (accumulate_neighbor), so the distances are its own. A select, so that
 // loops over candidates vectorise.
 template <bool Wraps, bool LimitedView, typename Real, int D>
 BOIDS_HD BOIDS_INLINE Real seen_distance_sq(const Boid<Real, D>& self, const Boid<Real, D>& other,
@@ -142,7 +142,7 @@ BOIDS_HD typename Model::template Sums<Real, 1, D> heed_listed(NearestList<Real>
   Model::start(sums, 0, self);
   list.sort_by_id();
   for (int k = 0; k < list.count; ++k) {
-    accumulate_neighbour<Model, Wraps, false>(sums, 0, lanes, boids[list.slot[k]], heeding);
+    accumulate_neighbor<Model, Wraps, false>(sums, 0, lanes, boids[list.slot[k]], heeding);
   }
   return sums;
 }

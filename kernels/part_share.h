@@ -4,7 +4,7 @@
 //   sums       headings, velocities, neighbours of the own boids           (OwnOnly)
 //   nearest    each own boid's nearest in the part, and whether no boid    (NearestInPart)
 //              beyond the part's ghosts could be nearer
-//   flocks     union-find over every pair closer than r, ghosts included,  (LinkNeighbours,
+//   flocks     union-find over every pair closer than r, ghosts included,  (LinkNeighbors,
 //              the own members counted at each root                         CountOwnMembers)
 // A part holds, besides its own boids, every boid within the ghosts' reach of its slab, so
 // each own boid's neighbours are all there, and so is every pair closer than r that joins an
@@ -102,7 +102,7 @@ struct OwnOnly {
 // plus `certain` away.
 template <typename Real, int D>
 struct NearestInPart {
-  NearestNeighbourDistance<Real, D, OneFlock<Real, D>> nearest;
+  NearestNeighborDistance<Real, D, OneFlock<Real, D>> nearest;
   PartArrays part;
   PartSlab slab;
   index_t count;
@@ -144,7 +144,7 @@ struct CountOwnMembers {
 struct PartSums {
   double own;
   double headings[3], velocities[3];
-  double neighbours;
+  double neighbors;
   double nearest;  // of the own boids whose nearest is certain
   double uncertain;
 };
@@ -168,9 +168,9 @@ PartSums measure_part(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real
     s.velocities[a] = exec.sum(n, OwnOnly<VelocityComponent<Real, D>>{{x.sorted, a}, part.flags});
   }
   const SortedFlocks<Real, D, OneFlock<Real, D>> sorted{x.sorted, x.cell_start, one};
-  s.neighbours =
-      exec.sum(n, OwnOnly<NeighbourCount<Real, D, OneFlock<Real, D>>>{{sorted}, part.flags});
-  const NearestNeighbourDistance<Real, D, OneFlock<Real, D>> nearest{x.sorted, x.cell_start, one};
+  s.neighbors =
+      exec.sum(n, OwnOnly<NeighborCount<Real, D, OneFlock<Real, D>>>{{sorted}, part.flags});
+  const NearestNeighborDistance<Real, D, OneFlock<Real, D>> nearest{x.sorted, x.cell_start, one};
   exec.for_each(n, NearestInPart<Real, D>{nearest, part, slab, n});
   s.nearest = exec.sum(n, CertainNearest{part});
   s.uncertain = exec.sum(n, CountsFlag{part.flags, kMayBeNearer});
@@ -178,7 +178,7 @@ PartSums measure_part(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: PartSlot has read the permutation
   exec.for_each(n, InitializeParents{parent, members});
-  exec.for_each(n, LinkNeighbours<Real, D, OneFlock<Real, D>>{sorted, parent});
+  exec.for_each(n, LinkNeighbors<Real, D, OneFlock<Real, D>>{sorted, parent});
   exec.for_each(n, FlattenParents{parent});
   exec.for_each(n, CountOwnMembers{parent, members, part.flags});
   return s;

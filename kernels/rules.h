@@ -1,7 +1,7 @@
 // The rules' framework, written once for every backend, pipeline, precision and dimension
 // (D = 2 or 3): what a model is, and how a boid gathers its neighbours for it.
 //
-// A boid gathers its neighbours one at a time (accumulate_neighbour), then steers and moves
+// A boid gathers its neighbours one at a time (accumulate_neighbor), then steers and moves
 // (kernels/advance.h). A model is a type (kernels/models/: Boids, Steering, Vicsek, side by
 // side; kernels/models.h names them all):
 //   Sums<Real, Lanes, D>                              what a boid gathers, one entry per lane
@@ -31,15 +31,15 @@ namespace boids::kernels {
 
 #if !defined(__CUDACC__)
 template <typename Real, int Lanes, int D>
-struct NeighbourPack;
+struct NeighborPack;
 #endif
 
 // What a group of `Lanes` boids has seen of their neighbours so far, one array entry per boid.
 // Scalar code uses one lane; CPU blocks use several and vectorise across them.
 template <typename Real, int Lanes, int D>
-struct NeighbourSums {
+struct NeighborSums {
 #if !defined(__CUDACC__)
-  using Pack = NeighbourPack<Real, Lanes, D>;  // the same sums as vectors of the lanes
+  using Pack = NeighborPack<Real, Lanes, D>;  // the same sums as vectors of the lanes
 #endif
 
   int count[Lanes];
@@ -75,17 +75,17 @@ struct NeighbourSums {
 };
 
 #if !defined(__CUDACC__)
-// NeighbourSums as vectors of the lanes (kernels/lane_pack.h), each update one masked
-// operation: `near ? sum + x : sum` gives the bits of NeighbourSums' `sum += near ? x : 0`,
+// NeighborSums as vectors of the lanes (kernels/lane_pack.h), each update one masked
+// operation: `near ? sum + x : sum` gives the bits of NeighborSums' `sum += near ? x : 0`,
 // since those sums start at +0 and never become -0.
 template <typename Real, int Lanes, int D>
-struct NeighbourPack {
+struct NeighborPack {
   using V = typename PackOf<Real, Lanes>::Values;
   using M = typename PackOf<Real, Lanes>::Mask;
   M count;
   V velocity[D], offset[D], push[D];
 
-  BOIDS_INLINE void load(const NeighbourSums<Real, Lanes, D>& s) {
+  BOIDS_INLINE void load(const NeighborSums<Real, Lanes, D>& s) {
     count = load_lanes<M>(s.count);
     for (int a = 0; a < D; ++a) {
       velocity[a] = load_lanes<V>(s.velocity[a]);
@@ -93,7 +93,7 @@ struct NeighbourPack {
       push[a] = load_lanes<V>(s.push[a]);
     }
   }
-  BOIDS_INLINE void store(NeighbourSums<Real, Lanes, D>& s) const {
+  BOIDS_INLINE void store(NeighborSums<Real, Lanes, D>& s) const {
     store_lanes(count, s.count);
     for (int a = 0; a < D; ++a) {
       store_lanes(velocity[a], s.velocity[a]);
@@ -102,7 +102,7 @@ struct NeighbourPack {
     }
   }
 
-  // NeighbourSums::add, for every lane at once: the pushes apart, so that a step may take
+  // NeighborSums::add, for every lane at once: the pushes apart, so that a step may take
   // them in a pass of their own (AllButPushes, PushesOnly).
   template <bool DivideEach>
   BOIDS_INLINE void add(const V (&d)[D], V d2, const Real (&v)[D], M near, M pushes) {
@@ -125,10 +125,10 @@ struct NeighbourPack {
   }
 };
 
-// A NeighbourPack's updates in two passes over the same candidates, as a model's add sees
+// A NeighborPack's updates in two passes over the same candidates, as a model's add sees
 // them: every sum but the pushes, noting whether the candidate pushes any lane; then the
 // pushes alone. Each sum still adds its terms in the candidates' order, so the bits are
-// those of NeighbourPack::add.
+// those of NeighborPack::add.
 template <typename Pack>
 struct AllButPushes {
   Pack& sums;
@@ -215,10 +215,10 @@ BOIDS_HD inline bool in_view(const Real (&d)[D], Real d2, const Real (&v)[D],
 // be within half the world); `LimitedView` applies the field of view.
 template <typename Model, bool Wraps, bool LimitedView, typename Real, typename Sums, int Lanes,
           int D>
-BOIDS_HD inline void accumulate_neighbour(Sums& sums, int lane,
-                                          const LaneBoids<Real, Lanes, D>& self,
-                                          const Boid<Real, D>& other, const StepParams<Real>& p,
-                                          bool counted = true) {
+BOIDS_HD inline void accumulate_neighbor(Sums& sums, int lane,
+                                         const LaneBoids<Real, Lanes, D>& self,
+                                         const Boid<Real, D>& other, const StepParams<Real>& p,
+                                         bool counted = true) {
   Real d[D];
   for (int a = 0; a < D; ++a) {
     const Real delta = other.position[a] - self.position[a][lane];
@@ -236,7 +236,7 @@ BOIDS_HD inline void accumulate_neighbour(Sums& sums, int lane,
 }
 
 #if !defined(__CUDACC__)
-// accumulate_neighbour for every lane of a block at once: `sums` a Pack of the block's sums,
+// accumulate_neighbor for every lane of a block at once: `sums` a Pack of the block's sums,
 // `x` and `v` the lanes' positions and velocities, `counted` the lanes that count `other`.
 template <typename Model, bool Wraps, bool LimitedView, typename Pack, typename V, typename M,
           typename Real, int D>
@@ -319,9 +319,9 @@ BOIDS_HD BOIDS_INLINE void with_extras(const StepParams<Real>& p, Body&& body) {
 
 // What the models of the three rules (Boids, Steering) share: the sums they gather, empty at
 // the start.
-struct GathersNeighbours {
+struct GathersNeighbors {
   template <typename Real, int Lanes, int D>
-  using Sums = NeighbourSums<Real, Lanes, D>;
+  using Sums = NeighborSums<Real, Lanes, D>;
 
   template <typename Real, int Lanes, int D>
   BOIDS_HD static void start(Sums<Real, Lanes, D>& sums, int lane, const Boid<Real, D>&) {

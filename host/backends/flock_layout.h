@@ -198,7 +198,7 @@ inline FlockMetrics flock_metrics_of(const kernels::MetricsResult& r) {
   m.flocks = static_cast<std::uint64_t>(r.flocks);
   m.largest_flock = r.largest_flock;
   m.mean_nn_distance = r.mean_nn_distance;
-  m.mean_neighbours = r.mean_neighbours;
+  m.mean_neighbors = r.mean_neighbors;
   return m;
 }
 

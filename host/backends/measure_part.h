@@ -64,7 +64,7 @@ class PartMeasure {
       m.headings[a] = s.headings[a];
       m.velocities[a] = s.velocities[a];
     }
-    m.neighbours = s.neighbours;
+    m.neighbors = s.neighbors;
     m.nearest = s.nearest;
     std::vector<std::uint8_t> flag_copy;
     std::vector<index_t> whole_copy;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draws the metrics series of `boids run` (its --metrics CSV): polarization, the largest
 flock's share of the boids and the order parameter against the step, as the boids model's lab plots
-them, and the mean number of neighbours on a second axis.
+them, and the mean number of neighbors on a second axis.
 
     plot_metrics.py METRICS.csv COUNT TITLE OUT.png
     plot_metrics.py --check      exit 0 when matplotlib can be imported

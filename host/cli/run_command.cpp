@@ -123,7 +123,7 @@ void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics
   csv += std::to_string(step) + "," + format_number(m.polarization) + "," +
          std::to_string(m.flocks) + "," + std::to_string(m.largest_flock) + "," +
          format_number(m.mean_nn_distance) + "," + format_number(m.order) + "," +
-         format_number(m.mean_neighbours) +
+         format_number(m.mean_neighbors) +
          (predators ? "," + std::to_string(m.within_reach) : std::string()) + "\n";
 }
 
@@ -185,7 +185,7 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
               static_cast<unsigned long long>(m.flocks),
               static_cast<unsigned long long>(m.largest_flock));
   std::printf("  mean NN distance   %.6g\n", m.mean_nn_distance);
-  std::printf("  mean neighbours    %.4g\n", m.mean_neighbours);
+  std::printf("  mean neighbours    %.4g\n", m.mean_neighbors);
   if (sim.config().params.predators > 0) {
     std::printf("  within reach       %llu boids of %d predators\n",
                 static_cast<unsigned long long>(m.within_reach), sim.config().params.predators);

@@ -67,8 +67,8 @@ std::string format_tolerance(const ValidationTolerance& t) {
   return text;
 }
 
-std::string format_neighbours(const ValidationCase& c) {
-  std::string text = std::to_string(c.neighbour_mismatches);
+std::string format_neighbors(const ValidationCase& c) {
+  std::string text = std::to_string(c.neighbor_mismatches);
   if (c.rounding_boids > 0) text += " (" + std::to_string(c.rounding_boids) + " by rounding)";
   return text;
 }
@@ -85,7 +85,7 @@ void print_table(const ValidationReport& report) {
                 to_string(c.method).c_str(), to_string(c.precision).c_str(), c.state.c_str(),
                 static_cast<unsigned long long>(c.count), static_cast<unsigned long long>(c.steps),
                 format_tolerance(c.tolerance).c_str(), format_error(c.max_position_error).c_str(),
-                format_error(c.max_velocity_error).c_str(), format_neighbours(c).c_str(),
+                format_error(c.max_velocity_error).c_str(), format_neighbors(c).c_str(),
                 c.pass ? "PASS" : ("FAIL: " + c.failure).c_str());
     failed += !c.pass;
   }

@@ -21,7 +21,7 @@ namespace {
 
 // The density in three dimensions that gives the published example's mean neighbour count, 0.9 /
 // r^3 (docs/3d.md): the default world of a 3D flock is the cube that holds it at that density.
-constexpr double kSeedNeighbourVolumeDensity = 0.9;
+constexpr double kSeedNeighborVolumeDensity = 0.9;
 
 // Options that do not go together, or not with these dimensions, refused by name as they were
 // given; what the resolved parameters must obey is check_flight_params's
@@ -149,7 +149,7 @@ FlockParams resolve_params(const FlockOptions& o) {
     const std::uint64_t count =
         o.init_file.empty() ? resolve_count(o) : state_file_rows(o.init_file);
     const double density =
-        o.density.value_or(kSeedNeighbourVolumeDensity / (p.radius * p.radius * p.radius));
+        o.density.value_or(kSeedNeighborVolumeDensity / (p.radius * p.radius * p.radius));
     const double boids = static_cast<double>(count);
     const double side = box ? std::cbrt(boids / density) : std::sqrt(boids / density);
     if (!(side > 0 && std::isfinite(side))) {

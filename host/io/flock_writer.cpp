@@ -119,8 +119,8 @@ void write_state_share(FlockFileSink& sink, const FlockShare& share, bool npy) {
   }
 }
 
-void write_checkpoint_share(FlockFileSink& sink, const std::string& prefix,
-                            const FlockShare& share, const std::vector<std::uint64_t>& order) {
+void write_checkpoint_share(FlockFileSink& sink, const std::string& prefix, const FlockShare& share,
+                            const std::vector<std::uint64_t>& order) {
   const std::vector<const std::vector<double>*> columns = share.rows.columns();
   const std::uint64_t n = share.count, rows = share.rows.size();
   sink.size(prefix.size() + n * 8 * (columns.size() + 1) + 8);

@@ -82,7 +82,7 @@ void write_state_share(FlockFileSink& sink, const FlockShare& share, bool npy);
 
 // A checkpoint's bytes (host/io/checkpoint.h): `prefix` (checkpoint_prefix), the share's
 // columns, `order` (the share's slots of the backend's order) and the checksum.
-void write_checkpoint_share(FlockFileSink& sink, const std::string& prefix,
-                            const FlockShare& share, const std::vector<std::uint64_t>& order);
+void write_checkpoint_share(FlockFileSink& sink, const std::string& prefix, const FlockShare& share,
+                            const std::vector<std::uint64_t>& order);
 
 }  // namespace boids

@@ -270,7 +270,7 @@ void for_each_row_run(const Grid& grid, std::int64_t row, std::int64_t a, std::i
 
 }  // namespace
 
-double mean_neighbour_count(const FlockState& s, double radius, const World& world) {
+double mean_neighbor_count(const FlockState& s, double radius, const World& world) {
   const std::size_t n = s.size();
   if (n == 0) return 0;
   // Cells small enough to hold about one boid where the boids are (finer where they crowd), at
@@ -375,7 +375,7 @@ std::array<std::int64_t, 2> nn_grid_shape(const FlockState& s, const World& worl
 
 }  // namespace
 
-double mean_nearest_neighbour_distance(const FlockState& s, const World& world) {
+double mean_nearest_neighbor_distance(const FlockState& s, const World& world) {
   const std::size_t n = s.size();
   if (n < 2) return 0;
   // About two boids per cell; search square rings of cells outwards until no unseen boid can
@@ -421,8 +421,8 @@ FlockCount count_flocks(const FlockState& state, double radius, double world) {
   return count_flocks(state, radius, World{world, world, Boundary::kTorus});
 }
 
-double mean_nearest_neighbour_distance(const FlockState& state, double world) {
-  return mean_nearest_neighbour_distance(state, World{world, world, Boundary::kTorus});
+double mean_nearest_neighbor_distance(const FlockState& state, double world) {
+  return mean_nearest_neighbor_distance(state, World{world, world, Boundary::kTorus});
 }
 
 std::uint64_t boids_within_reach(const FlockState& state, const FlockParams& params) {
@@ -448,10 +448,10 @@ FlockMetrics measure_flock_2d(const FlockState& state, const FlockParams& params
   const FlockCount flocks = count_flocks(state, params.radius, params.world);
   m.flocks = flocks.flocks;
   m.largest_flock = flocks.largest;
-  m.mean_nn_distance = mean_nearest_neighbour_distance(state, params.world);
-  m.mean_neighbours = params.nearest > 0 ? std::min(static_cast<double>(params.nearest),
-                                                    static_cast<double>(state.size()) - 1.0)
-                                         : mean_neighbour_count(state, params.radius, params.world);
+  m.mean_nn_distance = mean_nearest_neighbor_distance(state, params.world);
+  m.mean_neighbors = params.nearest > 0 ? std::min(static_cast<double>(params.nearest),
+                                                   static_cast<double>(state.size()) - 1.0)
+                                        : mean_neighbor_count(state, params.radius, params.world);
   return m;
 }
 

@@ -15,7 +15,7 @@ struct FlockMetrics {
   std::uint64_t flocks = 0;         // connected components of the graph of pairs closer than r
   std::uint64_t largest_flock = 0;  // boids in the largest of them
   double mean_nn_distance = 0;      // mean distance to the nearest other boid (0 if n = 1)
-  double mean_neighbours = 0;       // mean number of other boids closer than r
+  double mean_neighbors = 0;        // mean number of other boids closer than r
   std::uint64_t within_reach = 0;   // boids closer than the flee radius to a predator
 };
 
@@ -27,12 +27,12 @@ struct FlockCount {
   std::uint64_t largest;
 };
 FlockCount count_flocks(const FlockState& state, double radius, const World& world);
-double mean_nearest_neighbour_distance(const FlockState& state, const World& world);
-double mean_neighbour_count(const FlockState& state, double radius, const World& world);
+double mean_nearest_neighbor_distance(const FlockState& state, const World& world);
+double mean_neighbor_count(const FlockState& state, double radius, const World& world);
 
 // The same on a square torus of side `world`.
 FlockCount count_flocks(const FlockState& state, double radius, double world);
-double mean_nearest_neighbour_distance(const FlockState& state, double world);
+double mean_nearest_neighbor_distance(const FlockState& state, double world);
 
 // How many boids lie closer than the flee radius to one of the state's predators.
 std::uint64_t boids_within_reach(const FlockState& state, const FlockParams& params);

@@ -34,7 +34,7 @@ FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
 
   const double r2 = p.radius * p.radius;
   std::vector<double> nearest(n, std::numeric_limits<double>::infinity());
-  std::vector<std::uint64_t> neighbours(n, 0);
+  std::vector<std::uint64_t> neighbors(n, 0);
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t row = 0; row < static_cast<std::int64_t>(n); ++row) {
     const auto i = static_cast<std::size_t>(row);
@@ -42,7 +42,7 @@ FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
       if (j == i) continue;
       const double d2 = distance_sq(s, i, j, p.world);
       nearest[i] = std::min(nearest[i], d2);
-      if (d2 < r2) ++neighbours[i];
+      if (d2 < r2) ++neighbors[i];
     }
   }
   std::vector<std::size_t> parent(n);
@@ -57,13 +57,13 @@ FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
   for (std::size_t i = 0; i < n; ++i) {
     ++members[find_root(parent, i)];
     if (n > 1) nn += std::sqrt(nearest[i]);
-    around += static_cast<double>(neighbours[i]);
+    around += static_cast<double>(neighbors[i]);
   }
   for (std::size_t i = 0; i < n; ++i) m.flocks += parent[i] == i ? 1 : 0;
   m.largest_flock = *std::max_element(members.begin(), members.end());
   m.mean_nn_distance = n > 1 ? nn / count : 0.0;
   // Under topological neighbours a boid heeds its K nearest, whatever the radius holds.
-  m.mean_neighbours =
+  m.mean_neighbors =
       p.nearest > 0 ? std::min(static_cast<double>(p.nearest), count - 1) : around / count;
   return m;
 }

@@ -117,7 +117,7 @@ void broadcast(std::string& bytes) {
 
 // Each rank's neighbours joined with the ranks that name it (one MPI_Alltoall of flags), so
 // that the graph is symmetric whatever the rounding of the distances that chose them.
-Neighbourhood::Neighbourhood(std::vector<int> ranks) {
+Neighborhood::Neighborhood(std::vector<int> ranks) {
   std::vector<int> named(static_cast<std::size_t>(mpi::ranks()), 0), naming(named.size(), 0);
   for (const int r : ranks) named[static_cast<std::size_t>(r)] = 1;
   MPI_Alltoall(named.data(), 1, MPI_INT, naming.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -133,16 +133,16 @@ Neighbourhood::Neighbourhood(std::vector<int> ranks) {
   graph_ = new MPI_Comm(graph);
 }
 
-Neighbourhood::~Neighbourhood() {
+Neighborhood::~Neighborhood() {
   free();
 }
 
-Neighbourhood::Neighbourhood(Neighbourhood&& other) noexcept
+Neighborhood::Neighborhood(Neighborhood&& other) noexcept
     : ranks_(std::move(other.ranks_)), graph_(other.graph_) {
   other.graph_ = nullptr;
 }
 
-Neighbourhood& Neighbourhood::operator=(Neighbourhood&& other) noexcept {
+Neighborhood& Neighborhood::operator=(Neighborhood&& other) noexcept {
   if (this != &other) {
     free();
     ranks_ = std::move(other.ranks_);
@@ -152,7 +152,7 @@ Neighbourhood& Neighbourhood::operator=(Neighbourhood&& other) noexcept {
   return *this;
 }
 
-void Neighbourhood::free() {
+void Neighborhood::free() {
   if (graph_ == nullptr) return;
   MPI_Comm* graph = static_cast<MPI_Comm*>(graph_);
   if (initialised()) MPI_Comm_free(graph);
@@ -177,7 +177,7 @@ struct RecordExchange::Pending {
 // ranks alone.
 RecordExchange::RecordExchange(const std::vector<std::vector<const void*>>& data,
                                const std::vector<std::vector<std::size_t>>& counts,
-                               std::size_t record_bytes, const Neighbourhood& near)
+                               std::size_t record_bytes, const Neighborhood& near)
     : pending_(std::make_unique<Pending>()) {
   Pending& x = *pending_;
   const int lists = static_cast<int>(data.size());

@@ -42,17 +42,17 @@ void broadcast(void* data, std::size_t bytes);
 // The ranks a rank exchanges with (its slab's neighbours), as a graph over the run's ranks:
 // an exchange over it sends and receives one message a neighbour, where one over every rank
 // costs a message's latency for each of them. Made and freed by every rank together.
-class Neighbourhood {
+class Neighborhood {
  public:
-  Neighbourhood() = default;  // none: exchanges go to every rank
+  Neighborhood() = default;  // none: exchanges go to every rank
   // `ranks`: this rank's neighbours, each once; with them, those that name this one, and this
   // one itself.
-  explicit Neighbourhood(std::vector<int> ranks);
-  ~Neighbourhood();
-  Neighbourhood(Neighbourhood&& other) noexcept;
-  Neighbourhood& operator=(Neighbourhood&& other) noexcept;
-  Neighbourhood(const Neighbourhood&) = delete;
-  Neighbourhood& operator=(const Neighbourhood&) = delete;
+  explicit Neighborhood(std::vector<int> ranks);
+  ~Neighborhood();
+  Neighborhood(Neighborhood&& other) noexcept;
+  Neighborhood& operator=(Neighborhood&& other) noexcept;
+  Neighborhood(const Neighborhood&) = delete;
+  Neighborhood& operator=(const Neighborhood&) = delete;
 
   bool empty() const { return graph_ == nullptr; }
   const std::vector<int>& ranks() const { return ranks_; }  // ascending
@@ -71,7 +71,7 @@ class RecordExchange {
  public:
   RecordExchange(const std::vector<std::vector<const void*>>& data,
                  const std::vector<std::vector<std::size_t>>& counts, std::size_t record_bytes,
-                 const Neighbourhood& near);
+                 const Neighborhood& near);
   ~RecordExchange();  // waits for an exchange not waited for
   RecordExchange(RecordExchange&&) noexcept;
   RecordExchange(const RecordExchange&) = delete;
@@ -94,7 +94,7 @@ template <typename T>
 class ListExchange {
  public:
   ListExchange(const std::vector<const std::vector<std::vector<T>>*>& lists,
-               const Neighbourhood& near);
+               const Neighborhood& near);
   std::vector<std::vector<T>> wait();
 
  private:
@@ -105,7 +105,7 @@ class ListExchange {
 template <typename T>
 std::vector<std::vector<T>> exchange_lists(
     const std::vector<const std::vector<std::vector<T>>*>& lists,
-    const Neighbourhood& near = Neighbourhood());
+    const Neighborhood& near = Neighborhood());
 
 // Sends every rank r its run of `by_rank` (counts[r] records, the runs in rank order) in one
 // collective, and returns what every rank sent this one, in rank order: records received
@@ -159,7 +159,7 @@ std::vector<T> records_of(const std::vector<unsigned char>& bytes);
 // The pointers and counts of lists[k][r], for RecordExchange.
 template <typename T>
 RecordExchange exchange_of(const std::vector<const std::vector<std::vector<T>>*>& lists,
-                           const Neighbourhood& near) {
+                           const Neighborhood& near) {
   std::vector<std::vector<const void*>> data(lists.size());
   std::vector<std::vector<std::size_t>> counts(lists.size());
   for (std::size_t k = 0; k < lists.size(); ++k) {
@@ -173,7 +173,7 @@ RecordExchange exchange_of(const std::vector<const std::vector<std::vector<T>>*>
 
 template <typename T>
 ListExchange<T>::ListExchange(const std::vector<const std::vector<std::vector<T>>*>& lists,
-                              const Neighbourhood& near)
+                              const Neighborhood& near)
     : records_(exchange_of(lists, near)) {}
 
 template <typename T>
@@ -186,7 +186,7 @@ std::vector<std::vector<T>> ListExchange<T>::wait() {
 
 template <typename T>
 std::vector<std::vector<T>> exchange_lists(
-    const std::vector<const std::vector<std::vector<T>>*>& lists, const Neighbourhood& near) {
+    const std::vector<const std::vector<std::vector<T>>*>& lists, const Neighborhood& near) {
   return ListExchange<T>(lists, near).wait();
 }
 

@@ -50,7 +50,7 @@ RankFlock::RankFlock(const SimulationConfig& config, std::uint64_t whole_count, 
   if (config_.backend == Backend::kCuda) use_cuda_device_of_local_rank(local_rank());
   cut_parts();
   start_parts(std::move(own));
-  find_neighbours();
+  find_neighbors();
 }
 
 // A slab at least four bands wide is held as three parts, a band at each face and the
@@ -165,14 +165,14 @@ void RankFlock::balance() {
                                           static_cast<double>(whole_count_)
                                     : 1.0;
   slabs_ = balanced_slabs(side_of(p), p.world.torus(), slabs_.ranks(), bins);
-  find_neighbours();
+  find_neighbors();
   moved_slabs_ = true;
 }
 
 // A boid that leaves this slab lands within a step's move of it, and is a ghost of the slabs
 // within reach of where it lands; one inside, of those within reach of the slab. (A hundredth
 // more covers the rounding of a move.)
-void RankFlock::find_neighbours() {
+void RankFlock::find_neighbors() {
   const double radius = ghost_reach(config_) + 1.01 * furthest_move(config_.params);
   std::vector<int> ranks;
   for (const double edge : {slabs_.bounds[rank_], slabs_.bounds[rank_ + 1]}) {
@@ -180,7 +180,7 @@ void RankFlock::find_neighbours() {
   }
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  near_ = Neighbourhood(ranks);
+  near_ = Neighborhood(ranks);
 }
 
 PartBounds RankFlock::bounds_of(std::size_t part) const {
@@ -211,9 +211,9 @@ void RankFlock::exchange(bool step) {
   // the other parts and ranks near it.
   bool near = !moved_slabs_;  // whether every record goes to a neighbour
   bool shallow = true;        // whether every boid that changes ranks stays in a band
-  const std::vector<int>& neighbours = near_.ranks();
-  const auto is_neighbour = [&](int k) {
-    return std::binary_search(neighbours.begin(), neighbours.end(), k);
+  const std::vector<int>& neighbors = near_.ranks();
+  const auto is_neighbor = [&](int k) {
+    return std::binary_search(neighbors.begin(), neighbors.end(), k);
   };
   for (std::size_t i = 0; i < edge_.size(); ++i) {
     const IndexedBoid& b = edge_[i];
@@ -227,7 +227,7 @@ void RankFlock::exchange(bool step) {
       for (const int k : within_) parts_[k].ghosts.push_back(b);
     } else {
       moved_to_[owner].push_back(b);
-      near = near && is_neighbour(owner);
+      near = near && is_neighbor(owner);
       const double depth = std::min(s - slabs_.bounds[owner], slabs_.bounds[owner + 1] - s);
       // (a quarter of the reach to spare, so that no rounding of where the parts' bounds lie
       // files it with the interior)
@@ -237,13 +237,13 @@ void RankFlock::exchange(bool step) {
     slabs_.ranks_within(s, reach, owner, within_);
     for (const int k : within_) {
       ghosts_to_[k].push_back(b);
-      near = near && is_neighbour(k);
+      near = near && is_neighbor(k);
     }
   }
   // A step's move seldom takes a boid beyond the neighbours, or deeper than a band
   // (furthest_move does not count an obstacle's push), but one that does sends this step's
   // records to every rank, or makes the interior wait for them.
-  static const Neighbourhood every_rank;
+  static const Neighborhood every_rank;
   const std::vector<bool> all = on_every_rank({near, shallow});
   ListExchange<IndexedBoid> received({&moved_to_, &ghosts_to_}, all[0] ? near_ : every_rank);
   moved_slabs_ = false;

@@ -159,9 +159,9 @@ class RankFlock {
   // The ranks a step's exchange goes to: those whose slabs lie within a ghost's reach and a
   // step's move of this one's. A step after the slabs moved goes to every rank (its boids may
   // lie anywhere).
-  Neighbourhood near_;
+  Neighborhood near_;
   bool moved_slabs_ = false;
-  void find_neighbours();
+  void find_neighbors();
 };
 
 }  // namespace boids::mpi

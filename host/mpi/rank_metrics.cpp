@@ -77,7 +77,7 @@ FlockCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
   std::vector<std::vector<PartMetrics::Member>> asks(static_cast<std::size_t>(slabs_.ranks()));
   std::vector<PartMetrics::Member> mine;  // ghosts of boids this rank owns
   bool near = true;
-  const std::vector<int>& neighbours = near_.ranks();
+  const std::vector<int>& neighbors = near_.ranks();
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const std::vector<IndexedBoid>& ghosts = parts_[k].ghosts;
     for (const PartMetrics::Member& g : m[k].ghosts) {
@@ -92,10 +92,10 @@ FlockCount RankFlock::join_flocks(const std::vector<PartMetrics>& m) {
         continue;
       }
       asks[static_cast<std::size_t>(owner)].push_back(g);
-      near = near && std::binary_search(neighbours.begin(), neighbours.end(), owner);
+      near = near && std::binary_search(neighbors.begin(), neighbors.end(), owner);
     }
   }
-  static const Neighbourhood every_rank;
+  static const Neighborhood every_rank;
   near = on_every_rank(near);
   const std::vector<PartMetrics::Member> asked =
       exchange_lists<PartMetrics::Member>({&asks}, near ? near_ : every_rank)[0];

@@ -54,7 +54,7 @@ std::vector<double> sums_of(const PartMetrics& m) {
           m.velocities[0],
           m.velocities[1],
           m.velocities[2],
-          m.neighbours,
+          m.neighbors,
           m.nearest};
 }
 
@@ -162,7 +162,7 @@ FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
   m.order = std::sqrt(velocity_sq) / (n * max_speed);
   m.flocks = flocks.flocks;
   m.largest_flock = flocks.largest;
-  m.mean_neighbours = sums[7] / n;
+  m.mean_neighbors = sums[7] / n;
   m.mean_nn_distance = n > 1 ? (sums[8] + far_nearest) / n : 0.0;
   return m;
 }

@@ -51,7 +51,7 @@ struct PartBounds {
 struct PartMetrics {
   std::uint64_t own = 0;
   double headings[3] = {}, velocities[3] = {};  // unit headings, velocities
-  double neighbours = 0;                        // other boids closer than r
+  double neighbors = 0;                         // other boids closer than r
   double nearest = 0;  // distances to the nearest other boid, where it is surely in the part
   // The own boids whose nearest boid may lie in another part, each with the nearest distance
   // found here (-1: none).

@@ -20,13 +20,13 @@ double hypot_or_one(double x, double y) {
 
 // What a boid has gathered of its neighbours.
 struct Gathered {
-  int neighbours = 0;
+  int neighbors = 0;
   double aliX = 0, aliY = 0, cohX = 0, cohY = 0, sepX = 0, sepY = 0;
 
   // A neighbour at offset (dx, dy), d2 = |d|^2, moving at (vx, vy); sep2 the separation
   // radius squared.
   void add(double dx, double dy, double d2, double vx, double vy, double sep2) {
-    neighbours += 1;
+    neighbors += 1;
     aliX += vx;
     aliY += vy;
     cohX += dx;
@@ -49,8 +49,8 @@ void steer_and_move(const FlockParams& p, const StepContext& context, const Part
   const double sepW = p.separation, aliW = p.alignment, cohW = p.cohesion;
   double ax = 0;
   double ay = 0;
-  if (g.neighbours > 0) {
-    const double invN = 1.0 / g.neighbours;
+  if (g.neighbors > 0) {
+    const double invN = 1.0 / g.neighbors;
     if (aliW > 0) {
       const double scale = maxSpeed / hypot_or_one(g.aliX, g.aliY);
       ax += aliW * (g.aliX * scale * invN - vx);

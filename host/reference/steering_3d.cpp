@@ -19,7 +19,7 @@ double length_or_one(const double (&v)[3]) {
 
 // What a boid has gathered of its neighbours.
 struct Gathered {
-  int neighbours = 0;
+  int neighbors = 0;
   double ali[3] = {0, 0, 0}, coh[3] = {0, 0, 0}, sep[3] = {0, 0, 0};
 };
 
@@ -35,7 +35,7 @@ Gathered gather(const FlockState& s, const FlockParams& p, std::size_t i, double
     if (!sees_3d(p, cos_half, d, s.vx[i], s.vy[i], s.vz[i])) continue;
     if (!heeding.heeds(j, d.d2 <= vision2)) continue;
     const double offset[3] = {d.x, d.y, d.z}, velocity[3] = {s.vx[j], s.vy[j], s.vz[j]};
-    g.neighbours += 1;
+    g.neighbors += 1;
     for (int a = 0; a < 3; ++a) {
       g.ali[a] += velocity[a];
       g.coh[a] += offset[a];
@@ -57,8 +57,8 @@ void steering_force(const FlockState& s, const FlockParams& p, const StepContext
   const double maxSpeed = p.max_speed, maxForce = maxSpeed * 2.4;
   const double position[3] = {s.x[i], s.y[i], s.z[i]}, v[3] = {s.vx[i], s.vy[i], s.vz[i]};
   for (double& f : force) f = 0;
-  if (g.neighbours > 0) {
-    const double invN = 1.0 / g.neighbours;
+  if (g.neighbors > 0) {
+    const double invN = 1.0 / g.neighbors;
     if (p.alignment > 0) {
       const double scale = maxSpeed / length_or_one(g.ali);
       for (int a = 0; a < 3; ++a) force[a] += p.alignment * (g.ali[a] * scale * invN - v[a]);

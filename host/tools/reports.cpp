@@ -16,7 +16,7 @@ Json metrics_json(const FlockMetrics& m, bool predators) {
   j["flocks"] = m.flocks;
   j["largest_flock"] = m.largest_flock;
   j["mean_nn_distance"] = m.mean_nn_distance;
-  j["mean_neighbors"] = m.mean_neighbours;
+  j["mean_neighbors"] = m.mean_neighbors;
   if (predators) j["within_reach"] = m.within_reach;
   return j;
 }
@@ -73,7 +73,7 @@ Json validation_json(const ValidationReport& report) {
     row["max_position_error"] = c.max_position_error;
     row["max_velocity_error"] = c.max_velocity_error;
     row["differing_values"] = c.differing_values;
-    row["neighbour_mismatches"] = c.neighbour_mismatches;
+    row["neighbor_mismatches"] = c.neighbor_mismatches;
     row["rounding_boids"] = c.rounding_boids;
     row["unexplained_boids"] = c.unexplained_boids;
     row["verdict"] = c.pass ? "PASS" : "FAIL";

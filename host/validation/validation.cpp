@@ -124,10 +124,10 @@ ValidationCase compare_with_expected(Backend backend, Method method, Precision p
   sim->step(tolerance.steps);
   const FlockState got = sim->state();
 
-  const NeighbourCheck neighbours = check_neighbours(flock.state, flock.params, precision);
-  c.neighbour_mismatches = neighbours.neighbour_mismatches;
-  c.rounding_boids = neighbours.rounding_boids;
-  c.unexplained_boids = neighbours.unexplained_boids;
+  const NeighborCheck neighbors = check_neighbors(flock.state, flock.params, precision);
+  c.neighbor_mismatches = neighbors.neighbor_mismatches;
+  c.rounding_boids = neighbors.rounding_boids;
+  c.unexplained_boids = neighbors.unexplained_boids;
 
   if (got.size() != expected.size()) {
     c.failure = "the backend has " + std::to_string(got.size()) + " boids, the reference " +
@@ -138,7 +138,7 @@ ValidationCase compare_with_expected(Backend backend, Method method, Precision p
   const World& world = flock.params.world;
   const int dims = flock.params.dimensions;
   const double sides[3] = {world.width, world.height, world.depth};
-  // The boids (those rounding lets steer by other neighbours aside: see check_neighbours_in),
+  // The boids (those rounding lets steer by other neighbours aside: see check_neighbors_in),
   // and the predators, which pursue one boid each.
   const auto compare = [&](const Particles& g, const Particles& e, const std::vector<bool>* aside) {
     const std::vector<double>* positions[2][3] = {{&g.x, &g.y, &g.z}, {&e.x, &e.y, &e.z}};
@@ -155,7 +155,7 @@ ValidationCase compare_with_expected(Backend backend, Method method, Precision p
       }
     }
   };
-  compare(got, expected, &neighbours.rounding);
+  compare(got, expected, &neighbors.rounding);
   if (got.predators.size() != expected.predators.size()) {
     c.failure = "the backend has " + std::to_string(got.predators.size()) +
                 " predators, the reference " + std::to_string(expected.predators.size());

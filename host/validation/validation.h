@@ -56,25 +56,25 @@ struct ValidationCase {
   ValidationTolerance tolerance;
   double max_position_error = 0;  // wrapped on the torus
   double max_velocity_error = 0;
-  std::uint64_t differing_values = 0;      // values not equal bit for bit
-  std::uint64_t neighbour_mismatches = 0;  // boids whose neighbour count differs (see below)
-  std::uint64_t rounding_boids = 0;        // boids with a pair decided differently, within the band
-  std::uint64_t unexplained_boids = 0;     // boids with a pair decided differently, outside it
-  std::string failure;                     // why it failed; empty when it passed
+  std::uint64_t differing_values = 0;     // values not equal bit for bit
+  std::uint64_t neighbor_mismatches = 0;  // boids whose neighbour count differs (see below)
+  std::uint64_t rounding_boids = 0;       // boids with a pair decided differently, within the band
+  std::uint64_t unexplained_boids = 0;    // boids with a pair decided differently, outside it
+  std::string failure;                    // why it failed; empty when it passed
   bool pass = false;
 };
 
 // The neighbour check, on the state S that the backend saw before its first step: each boid's
 // pairs are decided in double on S (as the reference does) and in the backend's precision on
 // S cast to that precision (with the kernels' own rule code). See validation.cpp for the rule.
-struct NeighbourCheck {
-  std::uint64_t neighbour_mismatches = 0;  // boids whose neighbour count differs
-  std::uint64_t rounding_boids = 0;        // boids whose differing pairs all lie in the band
-  std::uint64_t unexplained_boids = 0;     // boids with a differing pair outside the band
-  std::vector<bool> rounding;              // per boid: its result may differ by rounding
+struct NeighborCheck {
+  std::uint64_t neighbor_mismatches = 0;  // boids whose neighbour count differs
+  std::uint64_t rounding_boids = 0;       // boids whose differing pairs all lie in the band
+  std::uint64_t unexplained_boids = 0;    // boids with a differing pair outside the band
+  std::vector<bool> rounding;             // per boid: its result may differ by rounding
 };
-NeighbourCheck check_neighbours(const FlockState& state, const FlockParams& params,
-                                Precision precision);
+NeighborCheck check_neighbors(const FlockState& state, const FlockParams& params,
+                              Precision precision);
 
 // Runs `backend` with `method` and `precision` from flock.state for `steps` steps and compares
 // its state() with `expected` (normally the reference's state after the same steps) under

@@ -16,7 +16,7 @@ BOIDS_HD BOIDS_INLINE constexpr Real closest_push() {
 // The boids model's three rules: separation from boids closer than the separation radius weighted
 // by 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
 // the speed clamped into [v_max / 2, v_max].
-struct Boids : GathersNeighbours {
+struct Boids : GathersNeighbors {
   // A coincident boid counts as a neighbour but exerts no separation (its direction is
   // undefined). Double divides as the published step does; float takes one division, not two
   // (within 1 ulp).

@@ -24,7 +24,7 @@ BOIDS_HD inline Real length_or_one(const Real (&v)[D]) {
   return length > Real(0) ? length : Real(1);
 }
 
-struct Steering : GathersNeighbours {
+struct Steering : GathersNeighbors {
   template <typename S, typename V, typename M, typename Real, int D>
   BOIDS_HD BOIDS_INLINE static void add(S& sums, const V (&d)[D], V d2, const Boid<Real, D>& other,
                                         const StepParams<Real>& p, M seen) {

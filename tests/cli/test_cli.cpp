@@ -643,7 +643,7 @@ TEST_F(Cli, MetricsFileRows) {
   EXPECT_EQ(std::stoull(rows[1][3]), start.largest_flock);
   EXPECT_NEAR(std::stod(rows[1][4]), start.mean_nn_distance, 1e-12);
   EXPECT_NEAR(std::stod(rows[1][5]), start.order, 1e-12);
-  EXPECT_NEAR(std::stod(rows[1][6]), start.mean_neighbours, 1e-12);
+  EXPECT_NEAR(std::stod(rows[1][6]), start.mean_neighbors, 1e-12);
   const nlohmann::json j = parse_json(r.out);
   EXPECT_NEAR(std::stod(rows[4][1]), j.value("polarization", -1.0), 1e-12);
   EXPECT_EQ(std::stoll(rows[4][2]), j.value("flocks", -1));

@@ -111,7 +111,7 @@ TEST_F(Refusals, StepsAreBounded) {
 
 // Topological neighbours: a whole number of them, at most 32, in one process and not in the
 // steering lab's own loop.
-TEST_F(Refusals, NearestNeighboursAreAWholeNumberUpTo32) {
+TEST_F(Refusals, NearestNeighborsAreAWholeNumberUpTo32) {
   refused({"run", "--nearest", "33"}, {"--nearest: expected a whole number from 0 to 32"});
   refused({"run", "--nearest", "2.5"}, {"--nearest"});
   refused({"run", "--nearest", "-1"}, {"--nearest"});

@@ -287,7 +287,7 @@ TEST_P(Kernels3d, MetricsAreTheHosts) {
     if (c.precision == Precision::kDouble) {
       EXPECT_EQ(got.flocks, host.flocks);
       EXPECT_EQ(got.largest_flock, host.largest_flock);
-      EXPECT_EQ(got.mean_neighbours, host.mean_neighbours);
+      EXPECT_EQ(got.mean_neighbors, host.mean_neighbors);
     }
     EXPECT_GT(host.flocks, 1u);  // the test has flocks to count
   }

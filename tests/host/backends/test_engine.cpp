@@ -115,7 +115,7 @@ TEST_P(EngineTest, MatchesReferenceWithFewerThanThreeCellsPerAxis) {
   }
 }
 
-double mean_neighbours(const ValidationFlock& f) {
+double mean_neighbors(const ValidationFlock& f) {
   const FlockState& s = f.state;
   const double side = f.params.world.width, half = side / 2;
   std::uint64_t pairs = 0;
@@ -458,7 +458,7 @@ TEST_P(EngineTest, FlockNearTheBoundsStaysFinite) {
 
 // A spread-out flock in the largest world each precision accepts: the mean nearest-neighbour
 // distance is finite, and about the world's side for two boids half a world apart.
-TEST_P(EngineTest, MeanNearestNeighbourDistanceIsFiniteInTheLargestWorld) {
+TEST_P(EngineTest, MeanNearestNeighborDistanceIsFiniteInTheLargestWorld) {
   const double side = is_double() ? 1e60 : 1e9;
   FlockParams params;
   params.world = test_support::square(side);
@@ -523,7 +523,7 @@ TEST_P(EngineTest, LargeRadius) {
   }
 }
 
-TEST_P(EngineTest, NeighboursWhereRoundingMeetsACellBorder) {
+TEST_P(EngineTest, NeighborsWhereRoundingMeetsACellBorder) {
   // 5.199999999999999 and 6.499999999999999 are 1.2999999999999998 apart in double, closer
   // than r = 1.3. On a grid of cells exactly r wide (world 13, 10 cells) they round into
   // columns 3 and 5, and on each side of a row border, so no 3x3 block (nor a CPU block's
@@ -602,28 +602,28 @@ TEST_P(EngineTest, ValidationFlagsAWrongResult) {
   EXPECT_GT(c.max_velocity_error, t.max_error);
 }
 
-TEST_P(EngineTest, NeighbourAtTheRadiusDecidedByRounding) {
+TEST_P(EngineTest, NeighborAtTheRadiusDecidedByRounding) {
   // Boids 0 and 1 are 10 - 1e-7 apart: neighbours in double, but in float boid 1's x rounds
   // to 60 and they are exactly r apart, so not neighbours. Rounding explains that: the check
   // allows it in float (and leaves the two out of the error maxima), and sees none in double.
   FlockParams params;
   const FlockState s =
       make_state({{50.0, 50.0, 0.5, 0.5}, {60.0 - 1e-7, 50.0, -0.7, 0.1}, {20.0, 20.0, 0.3, -0.8}});
-  const NeighbourCheck check = check_neighbours(s, params, GetParam().precision);
+  const NeighborCheck check = check_neighbors(s, params, GetParam().precision);
   EXPECT_EQ(check.unexplained_boids, 0u);
-  EXPECT_EQ(check.neighbour_mismatches, is_double() ? 0u : 2u);
+  EXPECT_EQ(check.neighbor_mismatches, is_double() ? 0u : 2u);
   EXPECT_EQ(check.rounding_boids, is_double() ? 0u : 2u);
   const ValidationCase c = compare({"at-the-radius", params, s});
   EXPECT_TRUE(c.pass) << describe(c);
   EXPECT_EQ(c.rounding_boids, is_double() ? 0u : 2u);
 }
 
-TEST_P(EngineTest, NeighbourCheckFindsNoUnexplainedMismatch) {
+TEST_P(EngineTest, NeighborCheckFindsNoUnexplainedMismatch) {
   for (const ValidationFlock& f : flocks()) {
-    const NeighbourCheck check = check_neighbours(f.state, f.params, GetParam().precision);
+    const NeighborCheck check = check_neighbors(f.state, f.params, GetParam().precision);
     EXPECT_EQ(check.unexplained_boids, 0u) << f.name;
     if (is_double()) {
-      EXPECT_EQ(check.neighbour_mismatches, 0u) << f.name;
+      EXPECT_EQ(check.neighbor_mismatches, 0u) << f.name;
     }
   }
 }
@@ -660,9 +660,8 @@ TEST_P(ValidationReportTest, EveryCasePasses) {
 
 TEST_P(ValidationReportTest, FlockedStateIsDenserThanRandom) {
   // The flocked state is there for its dense neighbourhoods; make sure it has them.
-  EXPECT_GT(mean_neighbours(flock_named("flocked")), 2 * mean_neighbours(flock_named("random")))
-      << mean_neighbours(flock_named("flocked")) << " vs "
-      << mean_neighbours(flock_named("random"));
+  EXPECT_GT(mean_neighbors(flock_named("flocked")), 2 * mean_neighbors(flock_named("random")))
+      << mean_neighbors(flock_named("flocked")) << " vs " << mean_neighbors(flock_named("random"));
 }
 
 // `boids validate` itself: exit codes and what it prints.

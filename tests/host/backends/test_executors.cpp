@@ -505,7 +505,7 @@ int pairs_two_cells_apart(const kernels::CellGrid<Real, 2>& grid, double world, 
 }
 
 template <typename Real>
-void expect_no_neighbours_two_cells_apart(double world, double radius) {
+void expect_no_neighbors_two_cells_apart(double world, double radius) {
   const kernels::CellGrid<Real, 2> grid =
       kernels::make_cell_grid<Real, 2>(radius, {world, world}, 1u << 30, true);
   EXPECT_EQ(pairs_two_cells_apart(grid, world, radius), 0)
@@ -520,7 +520,7 @@ struct RoundingCase {
 const RoundingCase kDoubleCase{13.0, 1.3};
 const RoundingCase kFloatCase{213.47784389144968, 3.049683299740138};
 
-TEST(CellGrid, WithoutTheMarginRoundingSplitsNeighboursTwoCellsApart) {
+TEST(CellGrid, WithoutTheMarginRoundingSplitsNeighborsTwoCellsApart) {
   // The test below has teeth: a grid of cells exactly r wide does fail it.
   kernels::CellGrid<double, 2> exact_d{{10, 10}, {10 / 13.0, 10 / 13.0}, true};
   EXPECT_GT(pairs_two_cells_apart(exact_d, kDoubleCase.world, kDoubleCase.radius), 0);
@@ -530,14 +530,14 @@ TEST(CellGrid, WithoutTheMarginRoundingSplitsNeighboursTwoCellsApart) {
   EXPECT_GT(pairs_two_cells_apart(exact_f, kFloatCase.world, kFloatCase.radius), 0);
 }
 
-TEST(CellGrid, NeighboursAreNeverTwoCellsApart) {
-  expect_no_neighbours_two_cells_apart<double>(kDoubleCase.world, kDoubleCase.radius);
-  expect_no_neighbours_two_cells_apart<float>(kFloatCase.world, kFloatCase.radius);
+TEST(CellGrid, NeighborsAreNeverTwoCellsApart) {
+  expect_no_neighbors_two_cells_apart<double>(kDoubleCase.world, kDoubleCase.radius);
+  expect_no_neighbors_two_cells_apart<float>(kFloatCase.world, kFloatCase.radius);
   for (const double world : {100.0, 13.0, 1000.0, 9129.0}) {
     for (const double radius : {10.0, 1.3, 0.1, 2.5}) {
       if (world / radius > 2000) continue;  // keeps the search small
-      expect_no_neighbours_two_cells_apart<float>(world, radius);
-      expect_no_neighbours_two_cells_apart<double>(world, radius);
+      expect_no_neighbors_two_cells_apart<float>(world, radius);
+      expect_no_neighbors_two_cells_apart<double>(world, radius);
     }
   }
 }

@@ -61,14 +61,14 @@ TEST_P(NearestTest, TiesGoToTheLowerIndexWhateverOrderTheCellsHoldThem) {
   EXPECT_GT(with_four.vy[0], 0.0);  // heeding the south and east boids would turn it down
 }
 
-TEST_P(NearestTest, TheMetricsCountKNeighboursABoid) {
+TEST_P(NearestTest, TheMetricsCountKNeighborsABoid) {
   FlockParams p;
   p.nearest = 7;
   const auto sim = make(make_initial_state(200, 5, p), p);
-  EXPECT_EQ(sim->metrics().mean_neighbours, 7.0);
+  EXPECT_EQ(sim->metrics().mean_neighbors, 7.0);
   p.nearest = 10;
   const auto few = make(make_initial_state(5, 5, p), p);
-  EXPECT_EQ(few->metrics().mean_neighbours, 4.0);  // n - 1
+  EXPECT_EQ(few->metrics().mean_neighbors, 4.0);  // n - 1
 }
 
 // The flights of 2D and 3D worlds, torus and walls, with a field of view, under every model.

@@ -421,7 +421,7 @@ TEST(SteeringLab, InPlaceBoidsSeeTheNewStateOfThoseBeforeThem) {
   EXPECT_EQ(in_place.x[0], synchronous.x[0]);  // boid 0 saw the same in both
 }
 
-TEST(SteeringLab, SeparationBrakesWhenNeighboursAreNotClose) {
+TEST(SteeringLab, SeparationBrakesWhenNeighborsAreNotClose) {
   // One neighbour at 8 (within r = 10, beyond 0.45 r): separation's desired velocity is zero,
   // so it steers by -v * 1.5 * weight, as the lab's listing does.
   FlockParams p;

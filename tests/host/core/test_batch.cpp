@@ -79,7 +79,7 @@ void expect_same_metrics(const FlockMetrics& alone, const FlockMetrics& batched,
   EXPECT_NEAR(alone.polarization, batched.polarization, tolerance) << what;
   EXPECT_NEAR(alone.order, batched.order, tolerance) << what;
   EXPECT_NEAR(alone.mean_nn_distance, batched.mean_nn_distance, tolerance) << what;
-  EXPECT_NEAR(alone.mean_neighbours, batched.mean_neighbours, tolerance) << what;
+  EXPECT_NEAR(alone.mean_neighbors, batched.mean_neighbors, tolerance) << what;
   EXPECT_EQ(alone.flocks, batched.flocks) << what;
   EXPECT_EQ(alone.largest_flock, batched.largest_flock) << what;
 }

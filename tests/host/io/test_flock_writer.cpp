@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -66,7 +66,8 @@ struct MemoryFile {
 // A writer's share of the memory file, as a rank's of a shared file.
 class ShareSink final : public FlockFileSink {
  public:
-  ShareSink(Meeting& meeting, MemoryFile& file, int who) : meeting_(meeting), file_(file), who_(who) {}
+  ShareSink(Meeting& meeting, MemoryFile& file, int who)
+      : meeting_(meeting), file_(file), who_(who) {}
   Place place(std::uint64_t mine) override {
     const std::vector<std::uint64_t> all = meeting_.exchange(who_, mine);
     Place p;
@@ -142,9 +143,8 @@ FlockState rows_of(const FlockState& s, std::uint64_t first, std::uint64_t last)
 
 // The file `write` makes when `flock` is cut at `cuts` (each writer's first row, ascending)
 // and every share is written by its own thread.
-std::string written_in_shares(
-    const FlockState& flock, const std::vector<std::uint64_t>& cuts,
-    const std::function<void(FlockFileSink&, const FlockShare&)>& write) {
+std::string written_in_shares(const FlockState& flock, const std::vector<std::uint64_t>& cuts,
+                              const std::function<void(FlockFileSink&, const FlockShare&)>& write) {
   const int writers = static_cast<int>(cuts.size());
   Meeting meeting(writers);
   MemoryFile file;
@@ -172,8 +172,8 @@ TEST(FlockWriter, SharesWriteTheWholeFlocksStateFile) {
     const FlockState flock = random_flock(140000, dimensions, 7 + dimensions);
     for (const bool npy : {false, true}) {
       const std::string whole = format_state_file(npy ? "s.npy" : "s.csv", flock);
-      const std::string shared = written_in_shares(
-          flock, kCuts, [&](FlockFileSink& sink, const FlockShare& share) {
+      const std::string shared =
+          written_in_shares(flock, kCuts, [&](FlockFileSink& sink, const FlockShare& share) {
             write_state_share(sink, share, npy);
           });
       EXPECT_TRUE(shared == whole) << dimensions << "D " << (npy ? ".npy" : "CSV");
@@ -190,10 +190,11 @@ TEST(FlockWriter, SharesWriteTheWholeFlocksCheckpoint) {
     c.order.resize(c.state.size());
     for (std::uint64_t i = 0; i < c.order.size(); ++i) c.order[i] = i;
     const std::string prefix = checkpoint_prefix(c.config, c.step, c.state.size());
-    const std::string shared = written_in_shares(
-        c.state, kCuts, [&](FlockFileSink& sink, const FlockShare& share) {
-          const std::vector<std::uint64_t> order(c.order.begin() + static_cast<std::ptrdiff_t>(share.first),
-                                                 c.order.begin() + static_cast<std::ptrdiff_t>(share.first + share.rows.size()));
+    const std::string shared =
+        written_in_shares(c.state, kCuts, [&](FlockFileSink& sink, const FlockShare& share) {
+          const std::vector<std::uint64_t> order(
+              c.order.begin() + static_cast<std::ptrdiff_t>(share.first),
+              c.order.begin() + static_cast<std::ptrdiff_t>(share.first + share.rows.size()));
           write_checkpoint_share(sink, prefix, share, order);
         });
     EXPECT_TRUE(shared == format_checkpoint(c)) << dimensions << "D";

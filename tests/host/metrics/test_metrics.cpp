@@ -223,32 +223,32 @@ TEST(Flocks, CoincidentBoidsAreOneFlock) {
 // ---------------------------------------------------------------------------------------
 // Mean nearest-neighbour distance
 
-TEST(NearestNeighbour, HandComputed) {
-  EXPECT_EQ(mean_nearest_neighbour_distance(FlockState{}, 100), 0.0);
-  EXPECT_EQ(mean_nearest_neighbour_distance(at({{50, 50}}), 100), 0.0);
-  EXPECT_DOUBLE_EQ(mean_nearest_neighbour_distance(at({{10, 10}, {13, 14}}), 100), 5.0);
+TEST(NearestNeighbor, HandComputed) {
+  EXPECT_EQ(mean_nearest_neighbor_distance(FlockState{}, 100), 0.0);
+  EXPECT_EQ(mean_nearest_neighbor_distance(at({{50, 50}}), 100), 0.0);
+  EXPECT_DOUBLE_EQ(mean_nearest_neighbor_distance(at({{10, 10}, {13, 14}}), 100), 5.0);
   // On a line at 0, 1, 3: nearest 1, 1, 2.
-  EXPECT_DOUBLE_EQ(mean_nearest_neighbour_distance(at({{20, 50}, {21, 50}, {23, 50}}), 100),
+  EXPECT_DOUBLE_EQ(mean_nearest_neighbor_distance(at({{20, 50}, {21, 50}, {23, 50}}), 100),
                    4.0 / 3);
   // Wrapped: 0.5 and 99.5 are 1 apart; so are the corners.
-  EXPECT_DOUBLE_EQ(mean_nearest_neighbour_distance(at({{0.5, 50}, {99.5, 50}}), 100), 1.0);
-  EXPECT_NEAR(mean_nearest_neighbour_distance(at({{0.5, 0.5}, {99.5, 99.5}}), 100), std::sqrt(2.0),
+  EXPECT_DOUBLE_EQ(mean_nearest_neighbor_distance(at({{0.5, 50}, {99.5, 50}}), 100), 1.0);
+  EXPECT_NEAR(mean_nearest_neighbor_distance(at({{0.5, 0.5}, {99.5, 99.5}}), 100), std::sqrt(2.0),
               1e-12);
   // Farthest apart on the torus: half the diagonal.
-  EXPECT_NEAR(mean_nearest_neighbour_distance(at({{0, 0}, {50, 50}}), 100), std::sqrt(2.0) * 50,
+  EXPECT_NEAR(mean_nearest_neighbor_distance(at({{0, 0}, {50, 50}}), 100), std::sqrt(2.0) * 50,
               1e-12);
   // A 10 x 10 lattice of spacing 10 wraps into a perfect lattice: every nearest is 10.
   std::vector<std::pair<double, double>> lattice;
   for (int i = 0; i < 10; ++i)
     for (int j = 0; j < 10; ++j) lattice.push_back({5.0 + 10 * i, 5.0 + 10 * j});
-  EXPECT_NEAR(mean_nearest_neighbour_distance(at(lattice), 100), 10.0, 1e-12);
+  EXPECT_NEAR(mean_nearest_neighbor_distance(at(lattice), 100), 10.0, 1e-12);
 }
 
-TEST(NearestNeighbour, CoincidentBoidsGiveZero) {
-  EXPECT_EQ(mean_nearest_neighbour_distance(at({{30, 30}, {30, 30}}), 100), 0.0);
-  EXPECT_EQ(mean_nearest_neighbour_distance(at({{0, 0}, {0, 0}, {0, 0}, {0, 0}}), 100), 0.0);
+TEST(NearestNeighbor, CoincidentBoidsGiveZero) {
+  EXPECT_EQ(mean_nearest_neighbor_distance(at({{30, 30}, {30, 30}}), 100), 0.0);
+  EXPECT_EQ(mean_nearest_neighbor_distance(at({{0, 0}, {0, 0}, {0, 0}, {0, 0}}), 100), 0.0);
   // Two coincident (0 each) and a third 4 away from them: (0 + 0 + 4) / 3.
-  EXPECT_DOUBLE_EQ(mean_nearest_neighbour_distance(at({{30, 30}, {30, 30}, {34, 30}}), 100),
+  EXPECT_DOUBLE_EQ(mean_nearest_neighbor_distance(at({{30, 30}, {30, 30}, {34, 30}}), 100),
                    4.0 / 3);
 }
 
@@ -286,7 +286,7 @@ double brute_distance_sq(const FlockState& s, std::size_t i, std::size_t j, doub
   return brute_distance_sq(s, i, j, test_support::square(world));
 }
 
-double brute_mean_neighbours(const FlockState& s, double radius, const World& world) {
+double brute_mean_neighbors(const FlockState& s, double radius, const World& world) {
   double pairs = 0;
   for (std::size_t i = 0; i < s.size(); ++i)
     for (std::size_t j = 0; j < s.size(); ++j)
@@ -396,17 +396,17 @@ TEST(BruteForce, CountFlocksAtTheRadiusOfTheNearestPairs) {
   }
 }
 
-TEST(BruteForce, MeanNearestNeighbourMatchesAllPairs) {
+TEST(BruteForce, MeanNearestNeighborMatchesAllPairs) {
   std::uint64_t seed = 100;
   for (const Layout& layout : kLayouts) {
     const FlockState s = random_state(layout.n, layout.world, layout.clumps, layout.spread, seed++);
     const double expected = brute_mean_nn(s, layout.world);
-    EXPECT_NEAR(mean_nearest_neighbour_distance(s, layout.world), expected, 1e-12 * expected)
+    EXPECT_NEAR(mean_nearest_neighbor_distance(s, layout.world), expected, 1e-12 * expected)
         << "n " << layout.n << " world " << layout.world << " clumps " << layout.clumps;
   }
 }
 
-TEST(BruteForce, MeanNeighbourCountMatchesAllPairs) {
+TEST(BruteForce, MeanNeighborCountMatchesAllPairs) {
   std::uint64_t seed = 300;
   for (const Layout& layout : kLayouts) {
     if (layout.n > 1500) continue;  // all pairs, twice
@@ -414,7 +414,7 @@ TEST(BruteForce, MeanNeighbourCountMatchesAllPairs) {
     for (double fraction : {0.001, 0.01, 0.03, 0.08, 0.2, 0.33, 0.4, 0.7}) {
       const double radius = fraction * layout.world;
       const World world = test_support::square(layout.world);
-      EXPECT_EQ(mean_neighbour_count(s, radius, world), brute_mean_neighbours(s, radius, world))
+      EXPECT_EQ(mean_neighbor_count(s, radius, world), brute_mean_neighbors(s, radius, world))
           << "n " << layout.n << " world " << layout.world << " clumps " << layout.clumps
           << " radius " << radius;
     }
@@ -441,11 +441,11 @@ TEST(BruteForce, RectanglesAndWalls) {
           const FlockCount got = count_flocks(s, radius, world);
           EXPECT_EQ(got.flocks, expected.flocks) << what;
           EXPECT_EQ(got.largest, expected.largest) << what;
-          EXPECT_EQ(mean_neighbour_count(s, radius, world), brute_mean_neighbours(s, radius, world))
+          EXPECT_EQ(mean_neighbor_count(s, radius, world), brute_mean_neighbors(s, radius, world))
               << what;
         }
         const double nn = brute_mean_nn(s, world);
-        EXPECT_NEAR(mean_nearest_neighbour_distance(s, world), nn, 1e-12 * nn)
+        EXPECT_NEAR(mean_nearest_neighbor_distance(s, world), nn, 1e-12 * nn)
             << to_string(boundary) << " " << width << "x" << height;
       }
     }

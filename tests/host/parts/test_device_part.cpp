@@ -60,7 +60,7 @@ class DevicePart : public testing::TestWithParam<PartCase> {
       const FlockMetrics a = cpu.metrics(), b = gpu.metrics();
       EXPECT_EQ(a.flocks, b.flocks);
       EXPECT_EQ(a.largest_flock, b.largest_flock);
-      EXPECT_EQ(a.mean_neighbours, b.mean_neighbours);
+      EXPECT_EQ(a.mean_neighbors, b.mean_neighbors);
       EXPECT_EQ(a.polarization, b.polarization);
       EXPECT_EQ(a.mean_nn_distance, b.mean_nn_distance);
     }

@@ -88,7 +88,7 @@ void expect_whole_metrics(const SimulationConfig& config, const FlockState& star
     const FlockMetrics a = whole->metrics(), b = parts.metrics();
     EXPECT_EQ(a.flocks, b.flocks) << "after " << whole->steps_taken() << " steps";
     EXPECT_EQ(a.largest_flock, b.largest_flock);
-    EXPECT_EQ(a.mean_neighbours, b.mean_neighbours);
+    EXPECT_EQ(a.mean_neighbors, b.mean_neighbors);
     EXPECT_NEAR(a.polarization, b.polarization, tolerance);
     EXPECT_NEAR(a.order, b.order, tolerance);
     EXPECT_NEAR(a.mean_nn_distance, b.mean_nn_distance, tolerance * a.mean_nn_distance);
@@ -171,7 +171,7 @@ TEST(PartOfTheReference, IsRefused) {
 // A window of a grid's rows (a part's grid, kernels/cell_grid.h): every boid within r of a
 // boid in the window, its coordinate along the window taken across the torus's edge where
 // that brings it near, lies in that boid's block of cells; across x the grid still wraps.
-TEST(WindowGrid, BlocksHoldEveryNeighbour) {
+TEST(WindowGrid, BlocksHoldEveryNeighbor) {
   const double side[2] = {300, 300};
   const kernels::CellGrid<float, 2> whole =
       kernels::make_cell_grid<float, 2>(10, side, 100000, true);

@@ -164,7 +164,7 @@ TEST(ReferenceTest, BoidAtRestStaysAtRest) {
   expect_boid(after, 2, {70, 50, 5e-324, 0.0});
 }
 
-TEST(ReferenceTest, BoidAtRestIsSteeredByNeighbour) {
+TEST(ReferenceTest, BoidAtRestIsSteeredByNeighbor) {
   // Two boids at rest 3 apart: neighbours, and closer than r / 2 = 5, so they push apart.
   const FlockState after = stepped(make_state({{30, 30, 0, 0}, {33, 30, 0, 0}}), params());
   const double d2 = 3.0 * 3.0 + 0.0 * 0.0;
@@ -191,7 +191,7 @@ TEST(ReferenceTest, BoidAtRestIsSteeredByNeighbour) {
   expect_boid(after, 1, {33.0 + vx1, 30.0 + vy1, vx1, vy1});
 }
 
-TEST(ReferenceTest, CoincidentBoidsAreNeighboursWithoutSeparation) {
+TEST(ReferenceTest, CoincidentBoidsAreNeighborsWithoutSeparation) {
   const FlockState s = make_state({{10, 10, 0.5, 0}, {10, 10, 0, 0.7}});
   // Offset 0: counted (alignment acts), but no separation, whatever its weight.
   double vx0 = 0.5 + (1.5 * kSep * 0.0 + 1.0 * kAli * (0.0 / 1 - 0.5) + 1.0 * kCoh * (0.0 / 1));
@@ -215,7 +215,7 @@ TEST(ReferenceTest, CoincidentBoidsAreNeighboursWithoutSeparation) {
   expect_same_state(stepped(s, strong), after);
 }
 
-TEST(ReferenceTest, OffsetWhoseSquareUnderflowsIsANeighbourWithoutSeparation) {
+TEST(ReferenceTest, OffsetWhoseSquareUnderflowsIsANeighborWithoutSeparation) {
   // dx = 5e-324 squares to 0: neighbours, and d2 > 0 fails, so no separation.
   const FlockState s = make_state({{0, 60, 0.5, 0.25}, {5e-324, 60, -0.5, 0}});
   const double dx = 5e-324 - 0.0;
@@ -241,7 +241,7 @@ TEST(ReferenceTest, OffsetWhoseSquareUnderflowsIsANeighbourWithoutSeparation) {
   expect_boid(after, 1, {(5e-324 + vx1) + 100.0, 60.0 + vy1, vx1, vy1});
 }
 
-TEST(ReferenceTest, ExactlyRadiusApartAreNotNeighbours) {
+TEST(ReferenceTest, ExactlyRadiusApartAreNotNeighbors) {
   // d2 = 100 = r^2 along an axis and along a 6-8-10 diagonal: not neighbours, so each flies
   // as if alone.
   const FlockState s =
@@ -259,7 +259,7 @@ TEST(ReferenceTest, ExactlyRadiusApartAreNotNeighbours) {
   }
 }
 
-TEST(ReferenceTest, ExactlyHalfRadiusApartAreNeighboursWithoutSeparation) {
+TEST(ReferenceTest, ExactlyHalfRadiusApartAreNeighborsWithoutSeparation) {
   // d2 = 25 = r^2 / 4: neighbours (alignment, cohesion), but separation needs d2 < r^2 / 4.
   const FlockState s = make_state({{50, 10, 0.375, 0.5}, {55, 10, -0.625, 0}});
   const double vx0 =
@@ -282,7 +282,7 @@ TEST(ReferenceTest, ExactlyHalfRadiusApartAreNeighboursWithoutSeparation) {
   expect_same_state(stepped(s, strong), after);
 }
 
-TEST(ReferenceTest, JustInsideRadiusAreNeighbours) {
+TEST(ReferenceTest, JustInsideRadiusAreNeighbors) {
   const double x1 = std::nextafter(80.0, 0.0);
   const FlockState s = make_state({{70, 10, 0.5, 0.5}, {x1, 10, 0.5, -0.5}});
   const double dx = x1 - 70.0;
@@ -333,7 +333,7 @@ TEST(ReferenceTest, JustInsideHalfRadiusSeparate) {
   expect_boid(after, 1, {x1 + vx1, 30.0 + vy1, vx1, vy1});
 }
 
-TEST(ReferenceTest, NeighboursAcrossTheEdgeOfTheWorld) {
+TEST(ReferenceTest, NeighborsAcrossTheEdgeOfTheWorld) {
   // x: 99.5 - 0.5 = 99 > L / 2, so the offset is 99 - 100 = -1 (1 apart across x = 0).
   const FlockState s = make_state({{0.5, 50, 0.625, 0.125}, {99.5, 50, -0.375, 0.5}});
   const double dx = 99.0 - 100.0, dy = 0.0, d2 = dx * dx + dy * dy;
@@ -356,7 +356,7 @@ TEST(ReferenceTest, NeighboursAcrossTheEdgeOfTheWorld) {
   expect_boid(after, 1, {99.5 + vx1, 50.0 + vy1, vx1, vy1});
 }
 
-TEST(ReferenceTest, NeighboursAcrossTheCornerCrossBothEdges) {
+TEST(ReferenceTest, NeighborsAcrossTheCornerCrossBothEdges) {
   // Offset (0.25 - 99.75) + 100 = 0.5 on both axes; both boids then cross both edges.
   const FlockState s = make_state({{99.75, 99.75, 0.5, 0.5}, {0.25, 0.25, -0.5, 0.5}});
   const double d = -99.5 + 100.0, d2 = d * d + d * d;
@@ -461,7 +461,7 @@ TEST(ReferenceTest, CrossingTheEdgesWrapsOnce) {
   }
 }
 
-TEST(ReferenceTest, MeanOverSeveralNeighboursInPairOrder) {
+TEST(ReferenceTest, MeanOverSeveralNeighborsInPairOrder) {
   // Three mutual neighbours, all closer than r / 2. Each boid's sums gather its pairs in the
   // published step's loop order: pairs (0,1), (0,2), (1,2).
   const FlockState s = make_state({{50, 50, 0.5, 0}, {52, 50, 0, 0.5}, {50, 53, -0.5, 0}});

@@ -340,7 +340,7 @@ TEST(Reference3d, MetricsMeasureDistancesInTheBox) {
   EXPECT_EQ(m.flocks, 3u);
   EXPECT_EQ(m.largest_flock, 2u);
   EXPECT_NEAR(m.mean_nn_distance, (5 + 5 + 6 + 6 + 5 + 5) / 6.0, 1e-12);
-  EXPECT_NEAR(m.mean_neighbours, 1, 1e-15);
+  EXPECT_NEAR(m.mean_neighbors, 1, 1e-15);
   EXPECT_NEAR(m.polarization, 1, 1e-15);
   s.vz[1] = s.vz[3] = s.vz[5] = -1;
   m = measure_flock(s, p);
@@ -399,7 +399,7 @@ TEST(Reference3d, DimensionsDoNotMix) {
 // The published example (120 boids, weights 1.5 / 1 / 1, r = 10, 600 steps) over 20 seeds, in its
 // 100 x 100 square and in a cube at the same mean neighbour count (0.0009 boids per unit
 // volume: side 51.1). docs/3d.md quotes what this prints.
-TEST(Reference3d, TheSeedsExampleInACubeAtTheSameNeighbourDensity) {
+TEST(Reference3d, TheSeedsExampleInACubeAtTheSameNeighborDensity) {
   for (const int dimensions : {2, 3}) {
     FlockParams p = dimensions == 3 ? box(std::cbrt(120 / 0.0009)) : FlockParams{};
     double start = 0, order = 0, lowest = 1, flocks = 0, largest = 0, nn = 0;

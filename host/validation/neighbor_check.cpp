@@ -107,7 +107,7 @@ PairDecision decide_in_kernels(const kernels::Boid<Real, D>& self,
   PairDecision d;
   kernels::with_pair_flags(p.torus, p.limited_view, [&](auto flags) {
     using F = decltype(flags);
-    kernels::accumulate_neighbour<Model, F::kWraps, F::kLimitedView>(sums, 0, lane, other, p);
+    kernels::accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, 0, lane, other, p);
   });
   d.near = sums.count[0] == before + 1;
   if constexpr (!std::is_same_v<Model, kernels::Vicsek>) {
@@ -131,7 +131,7 @@ void boid_of(const FlockState& s, std::size_t i, double (&x)[3], double (&v)[3])
 }
 
 template <typename Model, typename Real, int D>
-NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& params) {
+NeighborCheck check_neighbors_in(const FlockState& s, const FlockParams& params) {
   const std::size_t n = s.size();
   const auto p = step_params_of<Real>(params, 0);
   std::vector<kernels::Boid<Real, D>> cast(n);
@@ -147,7 +147,7 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
   const double c = reference::cos_half_view(params);
   const double separation_radius = params.effective_separation_radius();
 
-  NeighbourCheck check;
+  NeighborCheck check;
   check.rounding.assign(n, false);
   for (std::size_t i = 0; i < n; ++i) {
     std::uint64_t count_double = 0, count_real = 0;
@@ -198,7 +198,7 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
       std::sort(seen_distances.begin(), seen_distances.end());
       rounding = rounding || within(seen_distances[k], seen_distances[k - 1]);
     }
-    check.neighbour_mismatches += count_double != count_real;
+    check.neighbor_mismatches += count_double != count_real;
     check.rounding[i] = rounding && !unexplained;
     check.rounding_boids += rounding && !unexplained;
     check.unexplained_boids += unexplained;
@@ -207,28 +207,28 @@ NeighbourCheck check_neighbours_in(const FlockState& s, const FlockParams& param
 }
 
 template <typename Real, int D>
-NeighbourCheck check_for_model(const FlockState& state, const FlockParams& params) {
+NeighborCheck check_for_model(const FlockState& state, const FlockParams& params) {
   switch (params.model) {
     case Model::kSteering:
-      return check_neighbours_in<kernels::Steering, Real, D>(state, params);
+      return check_neighbors_in<kernels::Steering, Real, D>(state, params);
     case Model::kVicsek:
-      return check_neighbours_in<kernels::Vicsek, Real, D>(state, params);
+      return check_neighbors_in<kernels::Vicsek, Real, D>(state, params);
     case Model::kBoids:
       break;
   }
-  return check_neighbours_in<kernels::Boids, Real, D>(state, params);
+  return check_neighbors_in<kernels::Boids, Real, D>(state, params);
 }
 
 template <typename Real>
-NeighbourCheck check_in_dimensions(const FlockState& state, const FlockParams& params) {
+NeighborCheck check_in_dimensions(const FlockState& state, const FlockParams& params) {
   if (params.dimensions == 3) return check_for_model<Real, 3>(state, params);
   return check_for_model<Real, 2>(state, params);
 }
 
 }  // namespace
 
-NeighbourCheck check_neighbours(const FlockState& state, const FlockParams& params,
-                                Precision precision) {
+NeighborCheck check_neighbors(const FlockState& state, const FlockParams& params,
+                              Precision precision) {
   if (precision == Precision::kFloat) return check_in_dimensions<float>(state, params);
   return check_in_dimensions<double>(state, params);
 }

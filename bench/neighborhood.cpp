@@ -1,4 +1,4 @@
-#include "bench/neighbourhood.h"
+#include "bench/neighborhood.h"
 
 #include <algorithm>
 #include <cmath>
@@ -63,8 +63,8 @@ double candidates_per_boid(const FlockState& state, const CellGrid<Real, D>& gri
 }
 
 template <typename Real, int D>
-double neighbours_per_boid(const FlockState& state, const CellGrid<Real, D>& grid,
-                           const FlockParams& params) {
+double neighbors_per_boid(const FlockState& state, const CellGrid<Real, D>& grid,
+                          const FlockParams& params) {
   const std::size_t n = state.size();
   if (n == 0) return 0;
   const Bins bins = bin(state, grid);
@@ -96,10 +96,10 @@ double neighbours_per_boid(const FlockState& state, const CellGrid<Real, D>& gri
   return total / static_cast<double>(n);
 }
 
-template double neighbours_per_boid<float, 3>(const FlockState&, const CellGrid<float, 3>&,
+template double neighbors_per_boid<float, 3>(const FlockState&, const CellGrid<float, 3>&,
+                                             const FlockParams&);
+template double neighbors_per_boid<double, 3>(const FlockState&, const CellGrid<double, 3>&,
                                               const FlockParams&);
-template double neighbours_per_boid<double, 3>(const FlockState&, const CellGrid<double, 3>&,
-                                               const FlockParams&);
 
 template double candidates_per_boid<float, 2>(const FlockState&, const CellGrid<float, 2>&);
 template double candidates_per_boid<double, 2>(const FlockState&, const CellGrid<double, 2>&);
