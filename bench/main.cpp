@@ -17,6 +17,7 @@
 #include "bench/sweep.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/base/version.h"
 #include "host/core/backends.h"
 #include "host/io/output_file.h"
 #include "host/io/tool_main.h"
@@ -261,18 +262,6 @@ std::string utc_now() {
   return text;
 }
 
-// The source tree's commit (with -dirty for local changes), when git can tell.
-std::string source_commit() {
-  FILE* pipe =
-      popen("git -C '" BOIDS_SOURCE_DIR "' describe --always --dirty --abbrev=12 2>/dev/null", "r");
-  if (!pipe) return "";
-  char buffer[128] = {};
-  std::string text = std::fgets(buffer, sizeof buffer, pipe) ? buffer : "";
-  pclose(pipe);
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  return text;
-}
-
 // A one-line progress bar on stderr when it is a terminal; a line per row otherwise.
 class Progress {
  public:
@@ -328,7 +317,7 @@ int bench_main(const std::vector<std::string>& args) {
   add_outputs(o, outputs);
   if (!o.plot.empty()) tools::check_matplotlib("--plot", BOIDS_BENCH_PLOT_SCRIPT);
 
-  RunInfo info{utc_now(), source_commit(), BOIDS_VERSION};
+  RunInfo info{utc_now(), boids::source_commit(), boids::version()};
   std::printf("boids-bench %s, commit %s, %s\n", info.version.c_str(),
               info.commit.empty() ? "unknown" : info.commit.c_str(), info.date.c_str());
   std::printf(

@@ -12,7 +12,7 @@ namespace boids::bench {
 
 struct RunInfo {
   std::string date;     // UTC, ISO 8601
-  std::string commit;   // git describe of the source tree, or empty
+  std::string commit;   // the source tree's commit (host/base/version.h), or empty
   std::string version;  // boids' version
 };
 

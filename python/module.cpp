@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "host/base/version.h"
+
 #include <new>
 
 #include "host/base/errors.h"
@@ -55,7 +57,7 @@ PYBIND11_MODULE(_boids, m) {
   // two threads at once, one would wait for that static while holding the GIL, and the other
   // for the GIL inside NumPy's import. Found here, at import, it is found once.
   py::array_t<double> numpy_api_now(0);
-  m.attr("__version__") = BOIDS_VERSION;
+  m.attr("__version__") = boids::version();
 
   // Bad input is the caller's (ValueError, with the command line's message); everything else
   // is the machine's (RuntimeError), a failed allocation too, with the command line's message.

@@ -17,6 +17,7 @@
 #include "host/base/errors.h"
 #include "host/base/interruption.h"
 #include "host/base/message_text.h"
+#include "host/base/version.h"
 #include "host/cli/commands.h"
 #include "host/io/checkpoint.h"
 #include "host/io/output_file.h"
@@ -112,7 +113,8 @@ void convert_trajectory(const ConvertOptions& o, Kind to, OutputFiles& outputs) 
     }
     const std::string script = tools::gsd_convert_script();
     tools::check_gsd_writer("OUT");
-    tools::run_plot_script("OUT", script, {in, outputs.file_to_write("OUT")});
+    tools::run_plot_script("OUT", script,
+                           {in, outputs.file_to_write("OUT"), "boids " + version_text()});
     outputs.written_externally("OUT");
   }
 }

@@ -2,7 +2,8 @@
 """Writes the whole frames of an H5MD trajectory of `boids run` as GSD (HOOMD-blue's format,
 which OVITO and HOOMD-blue read), for `boids convert FLIGHT.h5 FLIGHT.gsd`.
 
-    convert_gsd.py FLIGHT.h5 OUT.gsd   one GSD frame an H5MD frame
+    convert_gsd.py FLIGHT.h5 OUT.gsd [APPLICATION]   one GSD frame an H5MD frame; the file's
+                                                     application (what made it) is APPLICATION
     convert_gsd.py --check             exit 0 when h5py and gsd can be imported
 
 A frame holds the step (configuration/step), the box (Lx, Ly, Lz; Lz = 0 in two dimensions),
@@ -22,9 +23,10 @@ def main(argv):
         import gsd.hoomd  # noqa: F401
         import h5py  # noqa: F401
         return 0
-    if len(argv) != 3:
+    if len(argv) not in (3, 4):
         sys.stderr.write(__doc__)
         return 2
+    import gsd.fl
     import gsd.hoomd
     import h5py
     import numpy as np
@@ -38,10 +40,14 @@ def main(argv):
         hunters = f["particles/predators"] if "predators" in f["particles"] else None
         predators = hunters["position/value"].shape[1] if hunters is not None else 0
         edges = flock["box/edges/value"]
+        application = argv[3] if len(argv) == 4 else "boids"
         try:
-            out = gsd.hoomd.open(argv[2], mode="w")
+            file = gsd.fl.open(name=argv[2], mode="w", application=application, schema="hoomd",
+                               schema_version=[1, 4])
         except ValueError:
-            out = gsd.hoomd.open(argv[2], mode="wb")
+            file = gsd.fl.open(name=argv[2], mode="wb", application=application, schema="hoomd",
+                               schema_version=[1, 4])
+        out = gsd.hoomd.HOOMDTrajectory(file)
         with out:
             for k in range(whole):
                 sides = np.diag(edges[k]) if edges.ndim == 3 else edges[:]

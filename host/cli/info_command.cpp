@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "host/base/version.h"
 #include "host/cli/commands.h"
 #include "host/core/backends.h"
 #include "host/core/simulation.h"
@@ -29,7 +30,7 @@ int info_command(const std::vector<std::string>& args) {
     std::cout << info_json().dump(2) << std::endl;
     return 0;
   }
-  std::cout << "boids " << BOIDS_VERSION << "\n\n";
+  std::cout << "boids " << version_text() << "\n\n";
   std::cout << "reference  available: the published algorithm, double precision, one CPU thread\n";
   std::cout << "cpu        available: " << omp_get_max_threads()
             << " OpenMP threads; naive, hashed; float, double\n";

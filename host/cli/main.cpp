@@ -5,6 +5,7 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/base/version.h"
 #include "host/cli/commands.h"
 #include "host/config/flock_host.h"
 #include "host/io/tool_main.h"
@@ -40,7 +41,7 @@ int dispatch(const std::vector<std::string>& args) {
     return 0;
   }
   if (command == "--version") {
-    std::cout << "boids " << BOIDS_VERSION << "\n";
+    std::cout << "boids " << boids::version_text() << "\n";
     return 0;
   }
   if (command == "run") return boids::cli::run_command(rest);

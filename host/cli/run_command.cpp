@@ -10,6 +10,7 @@
 #include "host/base/errors.h"
 #include "host/base/interruption.h"
 #include "host/base/message_text.h"
+#include "host/base/version.h"
 #include "host/cli/commands.h"
 #include "host/config/flock_host.h"
 #include "host/config/flock_options.h"
@@ -154,6 +155,8 @@ nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o
     return file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(file);
   };
   nlohmann::ordered_json j;
+  j["boids_version"] = version();
+  j["boids_commit"] = file_or_null(source_commit());
   j["count"] = sim.count();
   j["steps"] = o.steps - first_step;
   j["first_step"] = first_step;
@@ -300,7 +303,7 @@ int run_command(const std::vector<std::string>& args) {
         host.append_frame(writer, flock, step, time, metrics);
       });
   trajectory.start(*sim, trajectory_parameters(run_parameters(*sim, o, sim->steps_taken())),
-                   BOIDS_VERSION);
+                   version());
 
   // Step in stretches between metrics rows, checkpoints, frames (and progress updates); time
   // the stepping alone.

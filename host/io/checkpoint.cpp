@@ -12,6 +12,7 @@
 #include "host/base/checksum.h"
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/base/version.h"
 #include "host/core/flight_rules.h"
 #include "host/core/value_limits.h"
 #include "host/io/detail/checkpoint_source.h"
@@ -94,18 +95,23 @@ CheckpointHead parse_head(Source& source) {
   if (source.remaining() < sizeof kMagic) source.refuse("not a boids checkpoint (too short)");
   source.read(magic, sizeof magic);
   if (std::memcmp(magic, kMagic, sizeof kMagic) != 0) source.refuse("not a boids checkpoint");
-  const auto version = read_value<std::uint32_t>(source);
-  if (version != kCheckpointVersion) {
-    source.refuse("format version " + std::to_string(version) + "; this boids reads version " +
-                  std::to_string(kCheckpointVersion));
-  }
+  const auto format = read_value<std::uint32_t>(source);
   const auto header_bytes = read_value<std::uint32_t>(source);
-  if (header_bytes > kMaxHeaderBytes || header_bytes > source.remaining()) {
-    source.refuse("the file is truncated or its header length is damaged");
-  }
-  std::string text(header_bytes, '\0');
-  source.read(text.data(), text.size());
+  const bool sized = header_bytes <= kMaxHeaderBytes && header_bytes <= source.remaining();
+  std::string text(sized ? header_bytes : 0, '\0');
+  if (sized) source.read(text.data(), text.size());
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (format != kCheckpointVersion) {
+    // Every format keeps the prefix, so a later one still names the boids that wrote it.
+    const bool named =
+        j.is_object() && j.contains("boids_version") && j["boids_version"].is_string();
+    source.refuse(
+        "format version " + std::to_string(format) +
+        (named ? " (written by boids " + j["boids_version"].get<std::string>() + ")" : "") +
+        "; this boids " + version() + " reads format version " +
+        std::to_string(kCheckpointVersion));
+  }
+  if (!sized) source.refuse("the file is truncated or its header length is damaged");
   if (!j.is_object()) source.refuse("the header is not a JSON object");
   const Header h(j, source);
   if (h.text("format") != "boids checkpoint") source.refuse("not a boids checkpoint");
@@ -170,6 +176,8 @@ std::string checkpoint_prefix(const SimulationConfig& config, std::uint64_t step
                               std::uint64_t count, const Particles& predators) {
   nlohmann::ordered_json header;
   header["format"] = "boids checkpoint";
+  header["boids_version"] = version();
+  if (*source_commit() != '\0') header["boids_commit"] = source_commit();
   header["step"] = step;
   header["count"] = count;
   header.update(nlohmann::ordered_json::parse(flight_description(config)));

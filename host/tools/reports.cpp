@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include "host/base/version.h"
 #include "host/core/backends.h"
 #include "host/core/simulation.h"
 
@@ -23,7 +24,8 @@ Json metrics_json(const FlockMetrics& m, bool predators) {
 
 Json info_json() {
   Json j;
-  j["version"] = BOIDS_VERSION;
+  j["version"] = version();
+  j["commit"] = source_commit();
   const Json both_methods = {"naive", "hashed"};
   Json reference;
   reference["available"] = true;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/base/version.h"
 #include "host/io/checkpoint.h"
 #include "host/io/output_file.h"
 #include "host/io/state_file.h"
@@ -195,6 +196,25 @@ TEST(Checkpoint, DamagedTruncatedOrForeignFilesAreRefusedWhole) {
   std::string newer = bytes;
   newer[8] = 2;  // the version
   expect_refused(newer, "a newer format");
+}
+
+// A checkpoint of a later format is refused naming the boids that wrote it and this one.
+TEST(Checkpoint, ALaterFormatNamesBothVersions) {
+  std::string bytes = format_checkpoint(small_checkpoint());
+  EXPECT_NE(bytes.find(std::string("\"boids_version\":\"") + version() + "\""), std::string::npos);
+  bytes[8] = 2;  // the format's version
+  try {
+    parse_checkpoint(bytes, "later.bin");
+    ADD_FAILURE() << "a later format was read";
+  } catch (const InputError& e) {
+    const std::string said = e.what();
+    EXPECT_NE(said.find("format version 2 (written by boids " + std::string(version()) + ")"),
+              std::string::npos)
+        << said;
+    EXPECT_NE(said.find("this boids " + std::string(version()) + " reads format version 1"),
+              std::string::npos)
+        << said;
+  }
 }
 
 // A file made, not damaged (its checksum right), is held to the command line's ranges.
