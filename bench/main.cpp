@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/busy_neighbours.h"
 #include "bench/report.h"
 #include "bench/sweep.h"
 #include "host/base/errors.h"
@@ -24,6 +25,7 @@
 #include "host/model/variants.h"
 #include "host/tools/options.h"
 #include "host/tools/python_script.h"
+#include "host/tools/reports.h"
 #if BOIDS_WITH_MPI
 #include "host/mpi/distributed_simulation.h"
 #endif
@@ -56,6 +58,7 @@ struct Options {
   std::optional<std::uint64_t> repeats, flock_steps;
   std::optional<double> min_time, naive_limit;
   std::uint64_t seed = 42;
+  int busy = 0;  // processes spinning beside the bench
   std::string csv, json, plot;
   bool quick = false, help = false;
 };
@@ -176,6 +179,11 @@ tools::OptionParser make_parser(Options& o) {
       [&o](const std::string& v) { o.naive_limit = parse_positive("--naive-limit", v); });
   parser.add_value("--seed", "S", "random seed of the starts (default 42)",
                    [&o](const std::string& v) { o.seed = parse_whole("--seed", v, 0); });
+  parser.add_value(
+      "--busy", "K",
+      "time beside K processes that each spin on a core, as on a shared machine "
+      "(default 0)",
+      [&o](const std::string& v) { o.busy = static_cast<int>(parse_whole("--busy", v, 0, 256)); });
   parser.add_value("--csv", "FILE", "write the rows as CSV",
                    [&o](const std::string& v) { o.csv = tools::parse_file_name("--csv", v); });
   parser.add_value("--json", "FILE", "write the rows, the machine and the fits as JSON",
@@ -317,9 +325,13 @@ int bench_main(const std::vector<std::string>& args) {
   add_outputs(o, outputs);
   if (!o.plot.empty()) tools::check_matplotlib("--plot", BOIDS_BENCH_PLOT_SCRIPT);
 
-  RunInfo info{utc_now(), boids::source_commit(), boids::version()};
+  RunInfo info{utc_now(), boids::source_commit(), boids::version(), o.busy,
+               tools::omp_wait_policy()};
   std::printf("boids-bench %s, commit %s, %s\n", info.version.c_str(),
               info.commit.empty() ? "unknown" : info.commit.c_str(), info.date.c_str());
+  std::printf("%d busy processes beside it; idle OpenMP threads: %s\n", info.busy,
+              info.wait_policy.c_str());
+  const BusyNeighbours neighbours(o.busy);
   std::printf(
       "%d dimensions, density %.4g boids per r^%d (r = %.4g), %llu repeats of >= %.3g s, flocked "
       "= %llu hashed float steps\n",

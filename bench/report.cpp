@@ -248,6 +248,8 @@ nlohmann::ordered_json json_report(const SweepSettings& s, const SweepResult& re
   j["version"] = info.version;
   j["date"] = info.date;
   j["commit"] = info.commit.empty() ? json(nullptr) : json(info.commit);
+  j["busy"] = info.busy;
+  j["omp_wait_policy"] = info.wait_policy;
 
   json machine = json::object();
   for (const auto& [backend, l] : result.limits) {

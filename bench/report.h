@@ -11,9 +11,11 @@
 namespace boids::bench {
 
 struct RunInfo {
-  std::string date;     // UTC, ISO 8601
-  std::string commit;   // the source tree's commit (host/base/version.h), or empty
-  std::string version;  // boids' version
+  std::string date;         // UTC, ISO 8601
+  std::string commit;       // the source tree's commit (host/base/version.h), or empty
+  std::string version;      // boids' version
+  int busy = 0;             // processes spinning beside the bench (--busy)
+  std::string wait_policy;  // how idle OpenMP threads wait (tools::omp_wait_policy)
 };
 
 std::string describe_limits(Backend backend, const Limits& limits);

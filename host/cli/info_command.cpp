@@ -33,7 +33,8 @@ int info_command(const std::vector<std::string>& args) {
   std::cout << "boids " << version_text() << "\n\n";
   std::cout << "reference  available: the published algorithm, double precision, one CPU thread\n";
   std::cout << "cpu        available: " << omp_get_max_threads()
-            << " OpenMP threads; naive, hashed; float, double\n";
+            << " OpenMP threads; naive, hashed; float, double (idle threads: "
+            << tools::omp_wait_policy() << ")\n";
   const CudaAvailability cuda = cuda_availability();
   if (!cuda.compiled) {
     std::cout << "cuda       not compiled: " << cuda.reason << "\n";

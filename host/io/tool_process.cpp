@@ -9,6 +9,7 @@
 
 #include "host/base/interruption.h"
 #include "host/base/memory.h"
+#include "host/io/omp_waiting.h"
 
 namespace boids {
 namespace {
@@ -40,6 +41,7 @@ void start_threads_within_the_address_space_limit() {
 void prepare_tool_process() {
   static std::once_flag once;
   std::call_once(once, [] {
+    choose_omp_waiting();
     std::signal(SIGPIPE, SIG_IGN);
     std::signal(SIGXFSZ, SIG_IGN);
     catch_stop_signals();

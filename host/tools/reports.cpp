@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <cstdlib>
+
 #include "host/base/version.h"
 #include "host/core/backends.h"
 #include "host/core/simulation.h"
@@ -22,6 +24,14 @@ Json metrics_json(const FlockMetrics& m, bool predators) {
   return j;
 }
 
+std::string omp_wait_policy() {
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  const char* spins = std::getenv("GOMP_SPINCOUNT");
+  if (policy) return std::string("OMP_WAIT_POLICY=") + policy;
+  if (spins) return std::string("GOMP_SPINCOUNT=") + spins;
+  return "the OpenMP runtime's default";
+}
+
 Json info_json() {
   Json j;
   j["version"] = version();
@@ -38,6 +48,7 @@ Json info_json() {
   cpu["threads"] = omp_get_max_threads();
   cpu["methods"] = both_methods;
   cpu["precisions"] = {"float", "double"};
+  cpu["wait_policy"] = omp_wait_policy();
   const CudaAvailability a = cuda_availability();
   Json cuda;
   cuda["available"] = a.usable;

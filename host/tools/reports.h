@@ -4,6 +4,8 @@
 // so both speak with the same keys.
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "host/metrics/metrics.h"
@@ -18,6 +20,11 @@ nlohmann::ordered_json metrics_json(const FlockMetrics& metrics, bool predators 
 
 // The version, and for each backend whether it can run here and on what; "auto" resolved.
 nlohmann::ordered_json info_json();
+
+// How OpenMP's idle threads wait in this process: "OMP_WAIT_POLICY=passive" (the tools'
+// default, host/io/omp_waiting.h), the user's OMP_WAIT_POLICY or GOMP_SPINCOUNT, or "the
+// OpenMP runtime's default".
+std::string omp_wait_policy();
 
 // The backend, its device, every case with its errors and verdict, and whether all passed.
 nlohmann::ordered_json validation_json(const ValidationReport& report);

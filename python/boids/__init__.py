@@ -11,7 +11,15 @@ A flock takes the options of ``boids run`` by their long names (``max_speed`` fo
 ValueError with the command line's message; a failure of the machine raises RuntimeError.
 """
 
-from ._boids import _Flock, __version__
+import os
+
+# OpenMP's idle threads sleep rather than spin unless the user chose otherwise, as in the
+# command line (host/io/omp_waiting.h): set before the module loads the OpenMP runtime, which
+# reads it once.
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["OMP_WAIT_POLICY"] = "passive"
+
+from ._boids import _Flock, __version__  # noqa: E402
 from ._boids import info as _info
 from ._boids import param_rows as _param_rows
 from ._boids import validate as _validate

@@ -1,10 +1,54 @@
 """A step runs without the GIL: other Python threads go on while it does, and two threads
-stepping one flock take turns."""
+stepping one flock take turns. OpenMP's idle threads sleep rather than spin, in the tools and
+in the module, unless the user chose otherwise (host/io/omp_waiting.h)."""
 
+import os
+import subprocess
+import sys
 import threading
 import time
 
 import boids
+import pytest
+from conftest import BOIDS
+
+CHOICES = [({}, "PASSIVE", "OMP_WAIT_POLICY=passive"),
+           ({"OMP_WAIT_POLICY": "active"}, "ACTIVE", "OMP_WAIT_POLICY=active"),
+           ({"GOMP_SPINCOUNT": "1000"}, None, "GOMP_SPINCOUNT=1000")]
+
+
+def environment(chosen):
+    """This environment without a wait policy, then `chosen`, the runtime asked to show its
+    settings at start (OMP_DISPLAY_ENV)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(chosen, OMP_DISPLAY_ENV="true")
+    return env
+
+
+def runtime_policy(stderr):
+    lines = [line for line in stderr.splitlines() if "OMP_WAIT_POLICY = " in line]
+    assert len(lines) == 1, stderr
+    return lines[0].split("'")[1]
+
+
+@pytest.mark.parametrize("chosen,policy,said", CHOICES)
+def test_the_tools_idle_threads_sleep_unless_the_user_chose(chosen, policy, said):
+    done = subprocess.run([BOIDS, "info"], capture_output=True, text=True, env=environment(chosen))
+    assert done.returncode == 0, done.stderr
+    if policy:
+        assert runtime_policy(done.stderr) == policy
+    assert f"(idle threads: {said})" in done.stdout
+
+
+@pytest.mark.parametrize("chosen,policy,said", CHOICES)
+def test_the_modules_idle_threads_sleep_unless_the_user_chose(chosen, policy, said):
+    code = "import boids; print(boids.info()['backends']['cpu']['wait_policy'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=environment(chosen))
+    assert done.returncode == 0, done.stderr
+    if policy:
+        assert runtime_policy(done.stderr) == policy
+    assert done.stdout.strip() == said
 
 
 def test_other_threads_run_while_a_flock_steps():
