@@ -114,9 +114,12 @@ int serve_command(const std::vector<std::string>& args) {
   o.server = serve::with_token_if_remote(o.server);
   std::unique_ptr<serve::FrameSource> source;
   serve::LiveFlock* live = nullptr;
+  serve::Replay* replay = nullptr;
   if (!o.replay.empty()) {
     tools::refuse_flock_options(given, "--replay", "the file holds the flight");
-    source = std::make_unique<serve::Replay>(o.replay);
+    auto recorded = std::make_unique<serve::Replay>(o.replay);
+    replay = recorded.get();
+    source = std::move(recorded);
   } else {
     const SimulationConfig config = resolve_config(o.flock);
     check_memory(config, resolve_count(o.flock));
@@ -130,14 +133,17 @@ int serve_command(const std::vector<std::string>& args) {
   // whichever way this returns.
   struct StopFirst {
     serve::LiveFlock* flock;
+    serve::Replay* replay;
     ~StopFirst() {
       if (flock) flock->stop();
+      if (replay) replay->stop();
     }
-  } stop_first{live};
-  if (live) {
-    live->start({[&server] { server.snapshot_ready(); },
-                 [&server](const std::string& text) { server.broadcast(text); }});
-  }
+  } stop_first{live, replay};
+  const serve::SourceListener listener{
+      [&server] { server.snapshot_ready(); },
+      [&server](const std::string& text) { server.broadcast(text); }};
+  if (live) live->start(listener);
+  if (replay) replay->start(listener);
   server.start();
   std::cout << "serving " << serve::page_address(o.server, server.port()) << std::endl;
   while (!stop_requested()) {

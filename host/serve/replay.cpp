@@ -1,5 +1,6 @@
 #include "host/serve/replay.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "host/base/errors.h"
@@ -14,14 +15,19 @@ constexpr std::size_t kRecentFrames = 8;
 
 }  // namespace
 
-Replay::Replay(const std::string& path) : path_(path), reader_(path) {
+Replay::Replay(const std::string& path) : path_(path), reader_(path), frames_(reader_.frames()) {
   // Checked as `boids convert` checks it: a replay of nothing is refused at the start.
-  if (reader_.frames() == 0) {
+  if (frames_ == 0) {
     throw InputError("trajectory " + quoted_path(path) + ": no whole frame to replay");
   }
+  description_ = describe();  // once: the reader is the reading thread's from its start
 }
 
 std::string Replay::description() const {
+  return description_;
+}
+
+std::string Replay::describe() const {
   const World world = reader_.world();
   nlohmann::json w = {
       {"width", world.width}, {"height", world.height}, {"boundary", to_string(world.boundary)}};
@@ -39,21 +45,81 @@ std::string Replay::description() const {
   return page_text(j);
 }
 
+std::shared_ptr<const Snapshot> Replay::read(std::uint64_t frame) {
+  const World world = reader_.world();
+  return std::make_shared<const Snapshot>(
+      make_snapshot(reader_.frame(frame), world, static_cast<std::uint64_t>(reader_.steps()[frame]),
+                    frame + 1, false));
+}
+
 std::shared_ptr<const Snapshot> Replay::next(std::uint64_t after, std::uint64_t cursor) {
-  if (reader_.frames() == 0) return nullptr;
-  const std::uint64_t frame = std::min(cursor, reader_.frames() - 1);
+  const std::uint64_t frame = std::min(cursor, frames_ - 1);
   const std::uint64_t number = frame + 1;
   if (number == after) return nullptr;
-  const std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   const auto found = recent_.find(number);
   if (found != recent_.end()) return found->second;
-  World world = reader_.world();
-  auto snapshot = std::make_shared<const Snapshot>(
-      make_snapshot(reader_.frame(frame), world, static_cast<std::uint64_t>(reader_.steps()[frame]),
-                    number, false));
-  if (recent_.size() >= kRecentFrames) recent_.erase(recent_.begin());
-  recent_.emplace(number, snapshot);
-  return snapshot;
+  const auto failed = unreadable_.find(frame);
+  if (failed != unreadable_.end()) throw RuntimeError(failed->second);
+  if (!reading_.joinable()) {  // not started: read here
+    auto snapshot = read(frame);
+    if (recent_.size() >= kRecentFrames) recent_.erase(recent_.begin());
+    recent_.emplace(number, snapshot);
+    return snapshot;
+  }
+  // Asked for once, however many pages ask; a page that moved on drops its older frames
+  // from the front once the queue holds as many as are kept.
+  if (std::find(wanted_.begin(), wanted_.end(), frame) == wanted_.end()) {
+    if (wanted_.size() >= kRecentFrames) wanted_.pop_front();
+    wanted_.push_back(frame);
+    asked_.notify_one();
+  }
+  return nullptr;
+}
+
+void Replay::start(SourceListener listener) {
+  listener_ = std::move(listener);
+  reading_ = std::thread([this] { read_asked_frames(); });
+}
+
+void Replay::stop() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  asked_.notify_all();
+  if (reading_.joinable()) reading_.join();
+}
+
+void Replay::read_asked_frames() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    asked_.wait(lock, [&] { return stopping_ || !wanted_.empty(); });
+    if (stopping_) return;
+    const std::uint64_t frame = wanted_.front();
+    wanted_.pop_front();
+    lock.unlock();
+    std::shared_ptr<const Snapshot> snapshot;
+    std::string failure;
+    try {
+      snapshot = read(frame);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    } catch (...) {
+      failure = "frame " + std::to_string(frame) + " could not be read";
+    }
+    lock.lock();
+    if (snapshot) {
+      if (recent_.size() >= kRecentFrames) recent_.erase(recent_.begin());
+      recent_.emplace(frame + 1, std::move(snapshot));
+    } else {
+      if (unreadable_.size() >= kRecentFrames) unreadable_.erase(unreadable_.begin());
+      unreadable_.emplace(frame, failure);
+    }
+    lock.unlock();
+    if (listener_.snapshot_ready) listener_.snapshot_ready();
+    lock.lock();
+  }
 }
 
 void Replay::apply(const ClientMessage& message) {
