@@ -1,5 +1,7 @@
 #include "host/serve/live_flock.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "host/base/errors.h"
@@ -97,6 +99,14 @@ void LiveFlock::apply(const ClientMessage& message) {
   if (message.type == Type::kSeek) throw InputError("a live flock has no frames to seek");
   changed_params(config_.params, config_.precision, count_,
                  message);  // refused now, or applied later
+  // Coalesced: a change still waiting is replaced by a later one of its kind (a control's by
+  // its name), so that what waits is bounded by the kinds of change and a flood of resets
+  // costs the flock one.
+  const auto superseded = [&](const ClientMessage& waiting) {
+    return waiting.type == message.type &&
+           (message.type != Type::kSet || waiting.name == message.name);
+  };
+  pending_.erase(std::remove_if(pending_.begin(), pending_.end(), superseded), pending_.end());
   pending_.push_back(message);
   wake_.notify_all();
 }

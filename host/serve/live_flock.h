@@ -46,8 +46,9 @@ class LiveFlock final : public FrameSource {
   // makes a newer one after its next step (the cursor is a replay's).
   std::shared_ptr<const Snapshot> next(std::uint64_t after, std::uint64_t cursor) override;
 
-  // Makes a page's change between steps. Throws InputError, before anything changes, for a
-  // value the flock refuses (a control out of its range, ...).
+  // Makes a page's change between steps (a change of a kind still waiting replaces it). Throws
+  // InputError, before anything changes, for a value the flock refuses (a control out of its
+  // range, ...).
   void apply(const ClientMessage& message) override;
 
   // {"type": "flock", "mode": "live", count, dimensions, world, model, backend, device,

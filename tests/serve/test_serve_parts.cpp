@@ -3,10 +3,13 @@
 // source of a flock that its owner steps (Flock.serve in Python).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "host/core/simulation.h"
 #include "host/model/initial_state.h"
 #include "host/serve/frame.h"
+#include "host/serve/live_flock.h"
 #include "host/serve/messages.h"
 #include "host/serve/watched_flock.h"
 
@@ -201,6 +205,49 @@ TEST(Controls, AChangeIsCheckedAsTheCommandLinesOptionsAre) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("separation-radius"), std::string::npos) << e.what();
   }
+}
+
+// Changes that wait for the stepping thread are coalesced: a flood of resets is one reset (one
+// new seed), and a control's last value is the one it takes.
+TEST(LiveFlock, AFloodOfChangesCostsTheFlockOneOfEachKind) {
+  SimulationConfig config;
+  config.backend = Backend::kCpu;
+  config.seed = 5;
+  LiveFlock flock(config, make_initial_state(200, 5, config.params), 0);
+  ClientMessage reset;
+  reset.type = ClientMessage::Type::kReset;
+  ClientMessage radius;
+  radius.type = ClientMessage::Type::kSet;
+  radius.name = "radius";
+  for (int k = 0; k < 10000; ++k) {
+    flock.apply(reset);
+    radius.value = 5 + k % 3;
+    flock.apply(radius);
+  }
+  std::mutex mutex;
+  std::condition_variable told;
+  std::vector<std::string> texts;
+  flock.start({[] {},
+               [&](const std::string& t) {
+                 const std::lock_guard<std::mutex> lock(mutex);
+                 texts.push_back(t);
+                 told.notify_all();
+               }});
+  std::unique_lock<std::mutex> lock(mutex);
+  ASSERT_TRUE(told.wait_for(lock, std::chrono::seconds(30), [&] {
+    for (const std::string& t : texts)
+      if (t.find("\"controls\"") != std::string::npos) return true;
+    return false;
+  }));
+  lock.unlock();
+  flock.stop();
+  for (const std::string& t : texts) {
+    if (t.find("\"controls\"") == std::string::npos) continue;
+    EXPECT_NE(t.find("\"seed\":6"), std::string::npos) << t.substr(0, 300);
+    EXPECT_NE(t.find("\"name\":\"radius\""), std::string::npos);
+    break;
+  }
+  EXPECT_EQ(flock.failure(), "");
 }
 
 TEST(WatchedFlock, APageGetsTheFlockWhenItsOwnerHoldsItStill) {
