@@ -18,7 +18,8 @@ BusyNeighbours::BusyNeighbours(int count) {
   for (int k = 0; k < count; ++k) {
     const pid_t child = fork();
     if (child < 0) {
-      throw RuntimeError("--busy: cannot start a busy process: " + std::string(std::strerror(errno)));
+      throw RuntimeError("--busy: cannot start a busy process: " +
+                         std::string(std::strerror(errno)));
     }
     if (child == 0) {
       prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the bench

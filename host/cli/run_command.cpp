@@ -18,7 +18,9 @@
 #include "host/io/flight_params.h"
 #include "host/io/output_file.h"
 #include "host/io/state_file.h"
+#include "host/model/param_table.h"
 #include "host/tools/flock_command_line.h"
+#include "host/tools/output_record.h"
 #include "host/tools/progress.h"
 #include "host/tools/python_script.h"
 #include "host/tools/reports.h"
@@ -27,10 +29,12 @@
 namespace boids::cli {
 
 using tools::add_flock_options;
+using tools::add_record;
 using tools::add_trajectory_options;
 using tools::check_matplotlib;
 using tools::check_png_name;
 using tools::check_trajectory_options;
+using tools::made_by;
 using tools::metrics_json;
 using tools::metrics_plot_script;
 using tools::OptionParser;
@@ -41,6 +45,7 @@ using tools::run_plot_script;
 using tools::trajectory_parameters;
 using tools::TrajectoryOptions;
 using tools::TrajectoryRecording;
+using tools::write_record;
 namespace {
 
 constexpr const char* kMetricsHeader =
@@ -70,6 +75,15 @@ OptionParser make_parser(RunOptions& o) {
       "Simulates a flock and prints its metrics: polarization, order, flocks, largest flock, mean\n"
       "nearest-neighbour distance and mean number of neighbours.");
   add_flock_options(parser, o.flock);
+  parser.add_epilogue(
+      "Examples:\n"
+      "  boids run                                         the published example: 120 boids, 600 "
+      "steps\n"
+      "  boids run --count 1e6 --steps 100 --json          a million at the example's density\n"
+      "  boids run --model vicsek --noise 2.5 --density 4 --count 4000 --metrics m.csv\n"
+      "  boids run --dimensions 3 --count 100000 --trajectory flight.h5 --trajectory-every 10\n"
+      "  boids run --fov 270 --boundary walls --obstacles examples/rocks.csv --goal 20,80\n"
+      "More: docs/running.md; every parameter, its range and default: boids params.\n");
   parser.add_heading("The run and its outputs");
   parser.add_value(
       "--steps", "N", "steps to simulate, from 0 to 10^18 (default 600)",
@@ -177,6 +191,29 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
               static_cast<unsigned long long>(sim.count()), to_string(c.params.model).c_str(),
               static_cast<unsigned long long>(flight.steps()), to_string(c.backend).c_str(),
               to_string(c.method).c_str(), to_string(c.precision).c_str(), sim.device().c_str());
+  const World& w = c.params.world;
+  const bool box = c.params.dimensions == 3;
+  char sides[96];
+  if (box) {
+    std::snprintf(sides, sizeof sides, "3D, %.6g x %.6g x %.6g", w.width, w.height, w.depth);
+  } else {
+    std::snprintf(sides, sizeof sides, "2D, %.6g x %.6g", w.width, w.height);
+  }
+  const double room = w.width * w.height * (box ? w.depth : 1.0);
+  const double density = static_cast<double>(sim.count()) / room;
+  std::printf("  world              %s (%s), %.4g boids per unit %s, r = %.4g\n", sides,
+              w.torus() ? "a torus" : "walled", density, box ? "volume" : "area", c.params.radius);
+  // The default world is the published model's whatever the count: a flock much larger than
+  // its model's example flies that much denser, which --count alone may not have meant.
+  const double example = static_cast<double>(default_count(c.params.model));
+  const double example_density =
+      example / (example_world(c.params.model).width * example_world(c.params.model).height);
+  if (!box && density >= 10 * example_density) {
+    std::printf(
+        "                     %.0f times the %s model's example density; --density %g "
+        "keeps the example's\n",
+        density / example_density, to_string(c.params.model).c_str(), example_density);
+  }
   if (flight.first > 0) {
     std::printf("  resumed at step %llu, now at step %llu\n",
                 static_cast<unsigned long long>(flight.first),
@@ -280,6 +317,9 @@ int run_command(const std::vector<std::string>& args) {
     }
   }
   if (!o.metrics_file.empty()) outputs.add("--metrics", o.metrics_file);
+  // Beside each table, what made it (host/tools/output_record.h).
+  if (!o.save_file.empty()) add_record(outputs, "--save", o.save_file);
+  if (!o.metrics_file.empty()) add_record(outputs, "--metrics", o.metrics_file);
   if (!o.plot_file.empty()) outputs.add("--plot", o.plot_file, ".png");
   if (!o.checkpoint_file.empty()) outputs.add("--checkpoint", o.checkpoint_file);
   check_trajectory_options(o.trajectory, config.params.dimensions, outputs);
@@ -368,6 +408,13 @@ int run_command(const std::vector<std::string>& args) {
   if (outputs.has("--metrics")) outputs.write("--metrics", metrics_csv);
   if (outputs.has("--plot")) plot_metrics(sim->count(), config, metrics_csv, outputs);
   if (outputs.has("--checkpoint")) host.write_checkpoint(*sim, outputs, o.checkpoint_file);
+  const nlohmann::ordered_json made = made_by("run", args);
+  nlohmann::ordered_json flown;
+  flown["flight"] = run_parameters(*sim, o, flight.first);
+  flown["step"] = flight.last;
+  write_record(outputs, "--save", o.save_file, made, flown);
+  flown["metrics_every"] = o.metrics_every;
+  write_record(outputs, "--metrics", o.metrics_file, made, flown);
   outputs.commit();
   if (o.json) {
     print_json(*sim, o, flight, final_metrics);

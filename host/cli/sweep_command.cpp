@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
@@ -20,9 +21,11 @@
 #include "host/core/ensemble.h"
 #include "host/core/flight_rules.h"
 #include "host/core/flock_batch.h"
+#include "host/io/flight_params.h"
 #include "host/io/output_file.h"
 #include "host/model/initial_state.h"
 #include "host/tools/flock_command_line.h"
+#include "host/tools/output_record.h"
 #include "host/tools/progress.h"
 #include "host/tools/python_script.h"
 
@@ -228,6 +231,29 @@ std::string stopped_after(std::size_t done, std::size_t points, const std::strin
 
 }  // namespace
 
+// The CSV's record (host/tools/output_record.h), written as its rows begin: which boids, the
+// command, the grid and what every point flies (its first point's flight, whose parameters
+// the grid's vary).
+void write_sweep_record(const SweepOptions& o, const std::vector<GridPoint>& grid,
+                        const std::vector<std::string>& args) {
+  if (!tools::gets_record(o.csv_file)) return;
+  nlohmann::ordered_json j;
+  j["file"] = o.csv_file;
+  j["made_by"] = tools::made_by("sweep", args);
+  nlohmann::ordered_json params = nlohmann::ordered_json::array();
+  for (const SweepParam& p : o.params) params.push_back({{"name", p.name}, {"values", p.values}});
+  j["grid"] = params;
+  j["replicas"] = o.replicas;
+  j["first_seed"] = o.flock.seed;
+  j["discard"] = o.discard;
+  j["steps"] = o.steps;
+  j["every"] = o.every;
+  j["first_point"] = params_to_json(grid.front().config.params, ParamForm::kReport);
+  write_file_atomically(
+      tools::record_path(o.csv_file),
+      j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+}
+
 int sweep_command(const std::vector<std::string>& args) {
   SweepOptions o;
   const OptionParser parser = make_parser(o);
@@ -284,7 +310,10 @@ int sweep_command(const std::vector<std::string>& args) {
     }
   }
   const EnsembleSchedule schedule = ensemble_schedule(flocks, o.way);
-  if (csv) csv->begin();
+  if (csv) {
+    csv->begin();
+    write_sweep_record(o, grid, args);
+  }
 
   std::vector<std::uint64_t> remaining(grid.size(), o.replicas);
   // By replica, so that the statistics add in the same order however the flocks finish.

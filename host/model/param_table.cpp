@@ -288,6 +288,9 @@ std::vector<ParamSpec> make_table() {
   add(Row("world", "--world", "L|W,H|W,H,D", K::kWorld, S::kWorld,
           "the world: a square (a cube) of side L, a W x H rectangle or a W x H x D box")
           .length()
+          .default_text("the model's example world, whatever the count: 100 (steering 800,600, "
+                        "vicsek 10), the published model's; in 3D the cube at the published "
+                        "example's mean neighbour count")
           .sweep());
   add(Row("density", "--density", "RHO", K::kRunNumber, S::kWorld,
           "boids per unit area: a square world of side sqrt(count / RHO); per unit volume in "

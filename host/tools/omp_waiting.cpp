@@ -10,8 +10,8 @@ void choose_before_the_runtime_starts(int, char**, char**) {
   boids::choose_omp_waiting();
 }
 
-__attribute__((section(".preinit_array"), used)) void (*const boids_omp_waiting)(int, char**,
-                                                                                   char**) =
-    choose_before_the_runtime_starts;
+__attribute__((section(".preinit_array"),
+               used)) void (*const boids_omp_waiting)(int, char**,
+                                                      char**) = choose_before_the_runtime_starts;
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <regex>
 #include <set>
 
 #include "host/base/errors.h"
@@ -37,13 +39,24 @@ std::uint64_t parse_whole(const std::string& option, const std::string& text, st
                           std::uint64_t most) {
   const std::string expected =
       "a whole number from " + std::to_string(least) + " to " + std::to_string(most);
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-    bad_value(option, text, expected);
-  }
   std::uint64_t value = 0;
-  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec == std::errc::result_out_of_range)
-    bad_value(option, text, expected + " (too large)");
+  if (std::regex_match(text, std::regex("[0-9]+(\\.[0-9]+)?[eE]\\+?[0-9]+"))) {
+    // As large numbers are written too (1e6, 2.5e3), where the number is whole; beyond 2^53 a
+    // double no longer holds every whole number, and its digits must be given.
+    const double number = std::strtod(text.c_str(), nullptr);
+    if (!(number == std::floor(number))) bad_value(option, text, expected);
+    if (!(number <= 9007199254740992.0)) {
+      bad_value(option, text, expected + " (write a number this large in digits)");
+    }
+    value = static_cast<std::uint64_t>(number);
+  } else {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+      bad_value(option, text, expected);
+    }
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (result.ec == std::errc::result_out_of_range)
+      bad_value(option, text, expected + " (too large)");
+  }
   if (value < least || value > most) bad_value(option, text, expected);
   return value;
 }
@@ -161,6 +174,7 @@ std::string OptionParser::help() const {
       left += "\n" + std::string(28, ' ');
     text += left + option.help + "\n";
   }
+  if (!epilogue_.empty()) text += "\n" + epilogue_;
   return text;
 }
 

@@ -9,7 +9,8 @@
 
 namespace boids::tools {
 
-// Whole numbers: digits only (no sign, no spaces, no exponent), within [least, most].
+// Whole numbers within [least, most]: digits (no sign, no spaces), or a whole number written
+// with an exponent (1e6, 2.5e3) up to 2^53.
 std::uint64_t parse_whole(const std::string& option, const std::string& text, std::uint64_t least,
                           std::uint64_t most = UINT64_MAX);
 
@@ -35,6 +36,8 @@ class OptionParser {
   void add_flag(const std::string& name, const std::string& help, std::function<void()> set);
   // A heading in --help above the options added after it ("The world").
   void add_heading(const std::string& text);
+  // Lines --help ends with (a few examples).
+  void add_epilogue(const std::string& text) { epilogue_ += text; }
   // A value option that may be given more than once; `set` takes each value in order.
   void add_repeated_value(const std::string& name, const std::string& value_name,
                           const std::string& help, std::function<void(const std::string&)> set);
@@ -61,7 +64,7 @@ class OptionParser {
   };
   const Option* find(const std::string& name) const;
 
-  std::string usage_;
+  std::string usage_, epilogue_;
   std::vector<Option> options_;
 };
 

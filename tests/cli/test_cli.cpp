@@ -182,11 +182,34 @@ TEST_F(Cli, NoCommandOrUnknownCommand) {
   EXPECT_NE(r.err.find("'fly\\naway'"), std::string::npos) << r.err;
 }
 
+// The default world is the published model's whatever the count: a flock ten or more times
+// as dense as its model's example is told so in the summary, which prints every world.
+TEST_F(Cli, EverySummaryPrintsItsWorldAndACrowdedOneSaysSo) {
+  const Result crowded = run({"run", "--backend", "cpu", "--count", "1.2e3", "--steps", "1"});
+  ASSERT_EQ(crowded.code, 0) << crowded.err;
+  EXPECT_NE(crowded.out.find("world              2D, 100 x 100 (a torus), 0.12 boids per unit "
+                             "area, r = 10\n                     10 times the boids model's "
+                             "example density; --density 0.012 keeps the example's\n"),
+            std::string::npos)
+      << crowded.out;
+  for (const std::vector<std::string>& calm : {std::vector<std::string>{"--count", "1000"},
+                                               {"--count", "1200", "--density", "0.012"},
+                                               {"--count", "1200", "--world", "400"}}) {
+    std::vector<std::string> args = {"run", "--backend", "cpu", "--steps", "1"};
+    args.insert(args.end(), calm.begin(), calm.end());
+    const Result r = run(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find("example density"), std::string::npos) << r.out;
+  }
+  const Result box = run({"run", "--backend", "cpu", "--steps", "1", "--dimensions", "3"});
+  EXPECT_NE(box.out.find("world              3D, "), std::string::npos) << box.out;
+}
+
 TEST_F(Cli, BadNumbers) {
   expect_bad({"--count", "abc"}, {"--count", "abc"});
   expect_bad({"--count", "12x"}, {"--count"});
   expect_bad({"--count", "1.5"}, {"--count"});
-  expect_bad({"--count", "1e3"}, {"--count"});
+  expect_bad({"--count", "1.5e0"}, {"--count"});  // 1e3 is 1000: a whole number
   expect_bad({"--count", "+5"}, {"--count"});
   expect_bad({"--count", " 5"}, {"--count"});
   expect_bad({"--count", "5 "}, {"--count"});
@@ -596,7 +619,9 @@ TEST_F(Cli, FailedRunLeavesOutputFilesUntouched) {
           "step,polarization,flocks,largest_flock,mean_nn_distance,order,mean_neighbors\n0,", 0),
       0u)
       << metrics;
-  EXPECT_EQ(entries(), (std::set<std::string>{"save.csv", "metrics.csv", "bad.csv"}));
+  // With each table, its record (host/tools/output_record.h).
+  EXPECT_EQ(entries(), (std::set<std::string>{"save.csv", "save.csv.json", "metrics.csv",
+                                              "metrics.csv.json", "bad.csv"}));
 }
 
 std::vector<std::vector<std::string>> csv_rows(const std::string& text) {

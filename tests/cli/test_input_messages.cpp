@@ -114,6 +114,21 @@ TEST(OptionValues, OutOfRangeNumbersSayWhichWay) {
   EXPECT_EQ(tools::parse_positive("--radius", "5e-324"), 5e-324);
 }
 
+TEST(OptionValues, AWholeNumberMayBeWrittenWithAnExponent) {
+  EXPECT_EQ(tools::parse_whole("--count", "1e6", 1), 1000000u);
+  EXPECT_EQ(tools::parse_whole("--count", "2.5E3", 1), 2500u);
+  EXPECT_EQ(tools::parse_whole("--count", "1e+2", 1), 100u);
+  EXPECT_EQ(tools::parse_whole("--steps", "9007199254740992", 1), 9007199254740992u);
+  const std::string half = message_of([] { tools::parse_whole("--count", "1.5e0", 1); });
+  expect_has(half, "expected a whole number from 1");
+  expect_has(half, "got '1.5e0'");
+  expect_has(message_of([] { tools::parse_whole("--count", "1e-3", 1); }), "expected a whole");
+  expect_has(message_of([] { tools::parse_whole("--count", "3e9", 1, 2147483647); }),
+             "to 2147483647");
+  expect_has(message_of([] { tools::parse_whole("--seed", "1e17", 0); }),
+             "write a number this large in digits");
+}
+
 TEST(OptionValues, EchoedValuesAreEscapedAndCut) {
   tools::OptionParser parser("usage");
   parser.add_value("--count", "N", "",

@@ -108,7 +108,8 @@ TEST_F(TrajectoryCli, FramesAtTheStartEveryKStepsAndTheEnd) {
           .code,
       0);
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 2, 4, 6}));
-  EXPECT_EQ(entries(), (std::set<std::string>{"m.csv", "t.h5", "t.xdmf"}));  // and its XDMF
+  // The trajectory's XDMF, and the metrics' record.
+  EXPECT_EQ(entries(), (std::set<std::string>{"m.csv", "m.csv.json", "t.h5", "t.xdmf"}));
 }
 
 // A flock in a box records (x, y, z) and (vx, vy, vz) rows, its box's three edges, and ends

@@ -66,3 +66,32 @@ def test_every_output_names_the_boids_that_made_it(tmp_path):
     made = gsd_fl.open(name=str(tmp_path / "t.gsd"), mode="rb")
     assert made.application.startswith("boids " + VERSION)
     made.close()
+
+
+def test_a_table_has_a_record_of_what_made_it_beside_it(tmp_path):
+    save, metrics, sweep = tmp_path / "end.csv", tmp_path / "m.csv", tmp_path / "sweep.csv"
+    args = ["run", "--count", "60", "--steps", "6", "--seed", "9", "--noise", "0.2", "--save",
+            save, "--metrics", metrics, "--metrics-every", "3"]
+    run_cli(*args)
+    for table in (save, metrics):
+        with open(str(table) + ".json") as f:
+            record = json.load(f)
+        assert record["file"] == str(table)
+        assert record["made_by"]["boids_version"] == VERSION
+        assert record["made_by"]["command"] == ["boids", *map(str, args)]
+        assert record["flight"]["seed"] == 9 and record["flight"]["noise"] == 0.2
+        assert record["step"] == 6
+    with open(str(metrics) + ".json") as f:
+        assert json.load(f)["metrics_every"] == 3
+    run_cli("sweep", "--model", "vicsek", "--param", "noise=1,2", "--replicas", "2",
+            "--steps", "20", "--every", "10", "--csv", sweep)
+    with open(str(sweep) + ".json") as f:
+        record = json.load(f)
+    assert record["made_by"]["command"][:2] == ["boids", "sweep"]
+    assert record["grid"] == [{"name": "noise", "values": ["1", "2"]}]
+    assert record["replicas"] == 2 and record["first_point"]["model"] == "vicsek"
+
+
+def test_a_device_gets_no_record(tmp_path):
+    done = run_cli("run", "--count", "10", "--steps", "1", "--save", "/dev/stdout")
+    assert done.stdout.startswith("x,y,vx,vy")
