@@ -91,6 +91,22 @@ std::string data_file_name(const std::string& trajectory, const std::string& des
   return name;
 }
 
+// A state file `out` of `state`, its predators beside it (host/io/state_file.h's
+// predator_state_path), committed with it; without predators, an earlier file of them there
+// is removed with the commit, so that no later --init flies them with these boids.
+void write_state(OutputFiles& outputs, const std::string& out, const FlockState& state) {
+  const std::string beside = predator_state_path(out);
+  if (state.predators.size() > 0) {
+    outputs.add("OUT (predators)", beside);
+    FlockState predators;
+    static_cast<Particles&>(predators) = state.predators;
+    outputs.write("OUT (predators)", format_state_file(beside, predators));
+  } else {
+    outputs.retire(beside);
+  }
+  outputs.write("OUT", format_state_file(out, state));
+}
+
 void convert_trajectory(const ConvertOptions& o, Kind to, OutputFiles& outputs) {
   const std::string& in = o.files[0];
   const std::string& out = o.files[1];
@@ -99,7 +115,7 @@ void convert_trajectory(const ConvertOptions& o, Kind to, OutputFiles& outputs) 
     throw InputError("trajectory " + quoted_path(in) + ": no whole frame");
   if (to == Kind::kState) {
     const std::uint64_t frame = o.frame.value_or(trajectory.frames() - 1);
-    outputs.write("OUT", format_state_file(out, trajectory.frame(frame)));
+    write_state(outputs, out, trajectory.frame(frame));
   } else if (to == Kind::kXdmf) {
     const XdmfTrajectory description{data_file_name(in, out), trajectory.count(),
                                      trajectory.dimensions(), trajectory.predators()};
@@ -170,9 +186,16 @@ int convert_command(const std::vector<std::string>& args) {
   OutputFiles outputs;
   outputs.add("OUT", out, to == Kind::kGsd ? ".gsd" : "");
   if (from == Kind::kState) {
-    outputs.write("OUT", format_state_file(out, read_state_file(in, any_world())));
+    FlockState state = read_state_file(in, any_world());
+    // A state file's predators lie beside it (boids run --save with --predators): they go too.
+    struct stat beside;
+    const std::string hunters = predator_state_path(in);
+    if (stat(hunters.c_str(), &beside) == 0 && S_ISREG(beside.st_mode)) {
+      state.predators = read_state_file(hunters, any_world());
+    }
+    write_state(outputs, out, state);
   } else if (from == Kind::kCheckpoint) {
-    outputs.write("OUT", format_state_file(out, read_checkpoint(in).state));
+    write_state(outputs, out, read_checkpoint(in).state);
   } else {
     convert_trajectory(o, to, outputs);
   }

@@ -314,6 +314,8 @@ int run_command(const std::vector<std::string>& args) {
     outputs.add("--save", o.save_file);
     if (config.params.predators > 0) {  // beside the boids, committed with them
       outputs.add(kSavePredators, predator_state_path(o.save_file));
+    } else {  // an earlier save's predators go with it
+      outputs.retire(predator_state_path(o.save_file));
     }
   }
   if (!o.metrics_file.empty()) outputs.add("--metrics", o.metrics_file);

@@ -304,6 +304,19 @@ void OutputFiles::commit() {
       throw RuntimeError("cannot write " + quoted_path(out.path) + ": " + reason(error));
     out.committed = true;
   }
+  for (const std::string& path : retired_) {
+    struct stat info;
+    if (lstat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+    if (unlink(path.c_str()) != 0 && errno != ENOENT) {
+      throw RuntimeError("cannot remove " + quoted_path(path) + ": " + reason(errno));
+    }
+    const std::size_t slash = path.find_last_of('/');
+    sync_directory(slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash));
+  }
+}
+
+void OutputFiles::retire(const std::string& path) {
+  retired_.push_back(path);
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents) {

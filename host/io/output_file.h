@@ -56,7 +56,13 @@ class OutputFiles {
   const std::string& file_to_write(const std::string& option) const;
   void written_externally(const std::string& option);
 
-  // Puts every output in place. Every output must have been written.
+  // A file that belongs with an output and no longer does (a state file's predators, when the
+  // new state has none): removed at commit, after the outputs are in place, when it is a
+  // regular file. Nothing happens to it if the command fails first.
+  void retire(const std::string& path);
+
+  // Puts every output in place, then removes the retired files. Every output must have been
+  // written.
   void commit();
 
  private:
@@ -78,6 +84,7 @@ class OutputFiles {
   const Output& find(const std::string& option) const;
 
   std::vector<Output> outputs_;
+  std::vector<std::string> retired_;
 };
 
 // Replaces `path` with `contents` whole, or leaves it as it was; throws RuntimeError naming

@@ -26,7 +26,8 @@ nlohmann::ordered_json made_by(const std::string& command, const std::vector<std
   nlohmann::ordered_json j;
   j["boids_version"] = version();
   const std::string commit = source_commit();
-  j["boids_commit"] = commit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(commit);
+  j["boids_commit"] =
+      commit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(commit);
   std::vector<std::string> words = {"boids", command};
   words.insert(words.end(), args.begin(), args.end());
   j["command"] = words;

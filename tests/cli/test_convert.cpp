@@ -3,6 +3,8 @@
 // (tests/python/test_trajectories.py reads the GSD and XDMF with the field's own readers.)
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "tests/support/cli_fixture.h"
 
 namespace {
@@ -45,6 +47,37 @@ TEST_F(Convert, StateFilesCheckpointsAndFramesBecomeStateFiles) {
       {"run", "--backend", "cpu", "--init", "start.npy", "--steps", "12", "--save", "again.csv"});
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_EQ(read_file(path("again.csv")), read_file(path("end.csv")));
+}
+
+// Predators travel with the state they hunt, committed with it: from a trajectory, a checkpoint
+// or a state file, a converted state has its predators beside it, and --init with them flies
+// the same flight. A state without predators takes away an earlier file of them.
+TEST_F(Convert, PredatorsTravelWithTheStateOrGoWithIt) {
+  const auto hunt =
+      run({"run", "--backend", "cpu", "--count", "150", "--steps", "10", "--predators", "2",
+           "--save", "hunt.csv", "--checkpoint", "hunt.ckpt", "--trajectory", "hunt.h5"});
+  ASSERT_EQ(hunt.code, 0) << hunt.err;
+  const std::string predators = read_file(path("hunt.predators.csv"));
+  for (const char* from : {"hunt.h5", "hunt.ckpt", "hunt.csv"}) {
+    ASSERT_EQ(run({"convert", from, "got.npy"}).code, 0) << from;
+    ASSERT_EQ(run({"convert", "got.npy", "got.csv"}).code, 0) << from;
+    EXPECT_EQ(read_file(path("got.csv")), read_file(path("hunt.csv"))) << from;
+    EXPECT_EQ(read_file(path("got.predators.csv")), predators) << from;
+  }
+  const auto on = run({"run", "--backend", "cpu", "--init", "got.csv", "--predators", "2",
+                       "--steps", "3", "--save", "on.csv"});
+  const auto from_run = run({"run", "--backend", "cpu", "--init", "hunt.csv", "--predators", "2",
+                             "--steps", "3", "--save", "on_run.csv"});
+  ASSERT_EQ(on.code, 0) << on.err;
+  ASSERT_EQ(from_run.code, 0) << from_run.err;
+  EXPECT_EQ(read_file(path("on.csv")), read_file(path("on_run.csv")));
+  // Over it, a state without predators: their file goes, whether converted or saved.
+  ASSERT_EQ(run({"convert", "end.ckpt", "got.csv"}).code, 0);
+  EXPECT_FALSE(std::filesystem::exists(path("got.predators.csv")));
+  ASSERT_EQ(
+      run({"run", "--backend", "cpu", "--count", "20", "--steps", "1", "--save", "hunt.csv"}).code,
+      0);
+  EXPECT_FALSE(std::filesystem::exists(path("hunt.predators.csv")));
 }
 
 TEST_F(Convert, TheXdmfDescriptionIsWrittenAgainFromTheTrajectory) {
