@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "host/base/version.h"
+#include "host/io/trajectory_reader.h"
 
 #include <new>
 
@@ -102,6 +103,23 @@ PYBIND11_MODULE(_boids, m) {
       .def_property_readonly("serving", &PythonFlock::serving);
 
   m.def("info", [] { return boids::python::to_python(boids::tools::info_json()); });
+  // A trajectory opened and checked by the one reader of trajectories (boids convert's and
+  // boids serve's): ValueError as the command line words it; its layout as a dict.
+  m.def("_check_trajectory", [](const std::string& path) {
+    const boids::TrajectoryReader reader(path);
+    const boids::World world = reader.world();
+    py::dict d;
+    d["frames"] = reader.frames();
+    d["count"] = reader.count();
+    d["predators"] = reader.predators();
+    d["dimensions"] = reader.dimensions();
+    py::list box;
+    box.append(world.width);
+    box.append(world.height);
+    if (reader.dimensions() == 3) box.append(world.depth);
+    d["box"] = py::tuple(box);
+    return d;
+  });
   m.def("validate", &boids::python::validate, py::arg("backend") = "auto");
   m.def("flock_keywords", &boids::python::flock_keywords);
   // Each option's keyword and what it means, from the table of parameters (Flock's help).

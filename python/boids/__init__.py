@@ -151,6 +151,8 @@ OPTIONS
         """
         if isinstance(port, bool) or not isinstance(port, int):
             raise TypeError(f"serve: port must be an int, got {port!r}")
+        if not 0 <= port <= 65535:
+            raise ValueError(f"port: expected 0 (any) to 65535, got {port}")
         if not isinstance(bind, str):
             raise TypeError(f"serve: bind must be a str, got {bind!r}")
         if token is not None and not isinstance(token, str):

@@ -6,10 +6,13 @@
     >>> t.velocities[::10, :5]               # every tenth frame of the first five boids
     >>> t.steps, t.times, t.metrics["polarization"]   # (frames,) arrays
     >>> t.parameters["radius"], t.box, t.boundary
+    >>> t.predators, t.predator_positions[-1]  # a flight with --predators: (frames, K, D)
 
 Frames are read when sliced, so a file larger than memory is read a piece at a time. A run
 that was killed leaves a last frame that never got its step: the whole frames alone are
-counted and served.
+counted and served. The file is opened and checked by the reader ``boids convert`` and
+``boids serve --replay`` use, and every value handed out is checked as theirs are: a file
+they refuse raises ValueError here, in their words.
 """
 
 import os
@@ -19,7 +22,7 @@ import numpy as np
 __all__ = ["Trajectory", "read_trajectory"]
 
 _OBSERVABLES = ("polarization", "order", "flocks", "largest_flock", "mean_nn_distance",
-                "mean_neighbors")
+                "mean_neighbors", "within_reach")
 
 
 class FrameArray:
@@ -29,11 +32,12 @@ class FrameArray:
     ``a[::10, :5]``) and return arrays; ``np.asarray(a)`` reads it whole.
     """
 
-    __slots__ = ("_dataset", "_frames")
+    __slots__ = ("_dataset", "_frames", "_check")
 
-    def __init__(self, dataset, frames):
+    def __init__(self, dataset, frames, check):
         self._dataset = dataset
         self._frames = frames
+        self._check = check  # check(values, frames): raises ValueError for a value refused
 
     @property
     def shape(self):
@@ -54,18 +58,30 @@ class FrameArray:
             k = int(key) + (self._frames if key < 0 else 0)
             if not 0 <= k < self._frames:
                 raise IndexError(f"frame {int(key)} of a trajectory of {self._frames} frames")
-            return self._dataset[(k,) + rest]
+            values = self._read((k,) + rest)
+            self._check(values[np.newaxis], [k])
+            return values
         if isinstance(key, slice):
             frames = range(*key.indices(self._frames))
             if len(frames) == 0:
-                return self._dataset[(slice(0, 0),) + rest]
+                return self._read((slice(0, 0),) + rest)
             # h5py reads increasing selections alone: a decreasing one is read and turned.
             step = abs(frames.step)
             first, last = min(frames[0], frames[-1]), max(frames[0], frames[-1])
-            values = self._dataset[(slice(first, last + 1, step),) + rest]
+            values = self._read((slice(first, last + 1, step),) + rest)
+            self._check(values, list(range(first, last + 1, step)))
             return values if frames.step > 0 else values[::-1]
-        indices = np.arange(self._frames)[key]
-        return np.stack([self._dataset[(int(k),) + rest] for k in np.atleast_1d(indices)])
+        indices = [int(k) for k in np.atleast_1d(np.arange(self._frames)[key])]
+        values = np.stack([self._read((k,) + rest) for k in indices])
+        self._check(values, indices)
+        return values
+
+    def _read(self, selection):
+        try:
+            return self._dataset[selection]
+        except (OSError, KeyError, TypeError) as e:
+            raise ValueError(f"trajectory '{self._dataset.file.filename}': cannot read "
+                             f"{self._dataset.name}: {e}") from None
 
     def __array__(self, dtype=None):
         whole = self[:]
@@ -83,43 +99,69 @@ class Trajectory:
             import h5py
         except ImportError as e:  # pragma: no cover - h5py is Debian's python3-h5py
             raise RuntimeError("reading a trajectory needs h5py (python3-h5py)") from e
+        from ._boids import _check_trajectory
+
         self.path = os.fspath(path)
+        if not os.path.exists(self.path):
+            raise FileNotFoundError(f"trajectory '{self.path}': no such file")
+        layout = _check_trajectory(self.path)  # ValueError, in the command line's words
         try:
             self._file = h5py.File(self.path, "r")
-        except FileNotFoundError:
-            raise
         except OSError as e:
-            raise ValueError(f"trajectory '{self.path}': not an HDF5 file ({e})") from None
+            raise ValueError(f"trajectory '{self.path}': cannot be read ({e})") from None
         try:
-            self._read_layout()
+            self._read_layout(layout)
+        except (KeyError, IndexError, AttributeError, TypeError, OSError) as e:
+            self._file.close()
+            raise ValueError(f"trajectory '{self.path}': {e}") from None
         except BaseException:
             self._file.close()
             raise
 
-    def _read_layout(self):
+    def _read_layout(self, layout):
         f = self._file
-        if "h5md" not in f or "particles/flock/position/value" not in f:
-            raise ValueError(f"trajectory '{self.path}': not a trajectory of boids "
-                             "(no /particles/flock/position)")
         flock = f["particles/flock"]
-        position, velocity = flock["position/value"], flock["velocity/value"]
-        steps, times = flock["position/step"], flock["position/time"]
-        self._frames = min(len(steps), len(times), position.shape[0], velocity.shape[0])
-        self.count, self.dimensions = int(position.shape[1]), int(position.shape[2])
-        self.steps = steps[:self._frames]
-        self.times = times[:self._frames]
-        self.positions = FrameArray(position, self._frames)
-        self.velocities = FrameArray(velocity, self._frames)
+        self._frames = int(layout["frames"])
+        self.count, self.dimensions = int(layout["count"]), int(layout["dimensions"])
+        self.box = tuple(float(s) for s in layout["box"])
+        self.steps = flock["position/step"][:self._frames]
+        self.times = flock["position/time"][:self._frames]
+        self.positions = FrameArray(flock["position/value"], self._frames, self._positions_in_box)
+        self.velocities = FrameArray(flock["velocity/value"], self._frames, self._finite("velocity"))
+        self.predators = int(layout["predators"])
+        hunters = f["particles/predators"] if self.predators else None
+        self.predator_positions = FrameArray(hunters["position/value"], self._frames,
+                                             self._positions_in_box) if hunters else None
+        self.predator_velocities = FrameArray(hunters["velocity/value"], self._frames,
+                                              self._finite("velocity")) if hunters else None
         self.metrics = {name: f[f"observables/{name}/value"][:self._frames]
                         for name in _OBSERVABLES if f"observables/{name}/value" in f}
         self.parameters = {name: _attribute(value)
                            for name, value in f["parameters"].attrs.items()} \
             if "parameters" in f else {}
-        edges = flock["box/edges/value"] if "box/edges/value" in flock else flock["box/edges"]
-        sides = np.diag(edges[-1]) if edges.ndim == 3 else edges[:]
-        self.box = tuple(float(s) for s in sides)
         boundary = flock["box"].attrs.get("boundary", [b"periodic"])
         self.boundary = "walls" if _attribute(boundary[0]) == "none" else "torus"
+
+    def _refuse(self, frames, where, what):
+        frame, row, column = (int(i) for i in where)
+        raise ValueError(f"trajectory '{self.path}': frame {frames[frame]}, row {row}, column "
+                         f"{column}: {what}")
+
+    def _finite(self, kind):
+        def check(values, frames):
+            bad = np.argwhere(~np.isfinite(values))
+            if len(bad):
+                self._refuse(frames, bad[0], f"a {kind} that is not a finite number")
+        return check
+
+    def _positions_in_box(self, values, frames):
+        self._finite("position")(values, frames)
+        sides = np.asarray(self.box[:values.shape[-1]])
+        bad = np.argwhere((values < 0) | (values >= sides))
+        if len(bad):
+            f, r, c = bad[0]
+            self._refuse(frames, bad[0], f"{values[f, r, c]!r} lies outside the box "
+                                         f"[0, {sides[c]!r})")
 
     def __len__(self):
         return self._frames
@@ -169,7 +211,9 @@ def read_trajectory(path):
     Returns a Trajectory: ``len(t)`` whole frames; ``t.positions`` and ``t.velocities``
     (frames, N, D) float64, read when sliced; ``t.steps``, ``t.times`` and ``t.metrics[name]``
     (frames,) arrays; ``t.parameters``, the run's options; ``t.box`` and ``t.boundary``;
-    ``t[k]`` a frame as a dict. Raises FileNotFoundError for a missing file and ValueError for
-    one that is not a trajectory of boids.
+    ``t[k]`` a frame as a dict; with predators, ``t.predators`` of them and
+    ``t.predator_positions``, ``t.predator_velocities`` (frames, K, D). Raises
+    FileNotFoundError for a missing file, and ValueError for one that is not a trajectory of
+    boids, cannot be read, or holds a value the command line refuses (in its words).
     """
     return Trajectory(path)

@@ -314,3 +314,9 @@ def test_a_device_view_of_a_box_is_not_offered_yet():
     flock = boids.Flock(count=10, dimensions=3, backend="cpu")
     with pytest.raises(RuntimeError, match="not yet for flocks in three dimensions"):
         flock.device_state()
+
+
+def test_a_port_out_of_range_is_one_line(tmp_path):
+    flock = boids.Flock(count=20)
+    with pytest.raises(ValueError, match="port: expected 0 .any. to 65535, got 9223372036854775808"):
+        flock.serve(port=2**63)

@@ -316,7 +316,7 @@ def test_read_trajectory_is_h5pys_view(tmp_path):
         assert np.array_equal(frame["velocities"], expected["velocities"][3])
         with pytest.raises(IndexError):
             t[6]
-    with pytest.raises(ValueError, match="not a trajectory of boids"):
+    with pytest.raises(ValueError, match="not an H5MD file"):  # boids convert's words
         with h5py.File(tmp_path / "other.h5", "w") as f:
             f["x"] = 1
         boids.read_trajectory(tmp_path / "other.h5")
@@ -350,3 +350,48 @@ def test_a_killed_flight_opens_in_every_reader_up_to_its_last_whole_frame(tmp_pa
     gsd_hoomd = pytest.importorskip("gsd.hoomd", reason="python3-gsd is not installed")
     with gsd_hoomd.open(str(tmp_path / "killed.gsd"), "rb") as trajectory:
         assert len(trajectory) == whole
+
+
+def test_read_trajectory_refuses_what_the_command_line_refuses(tmp_path):
+    """The one reader opens the file (boids convert's); every value handed out is checked as
+    its are, and every refusal is a ValueError."""
+    path = fly(tmp_path, "flight", *FLOCKS["boids"])
+
+    def edited(name, change):
+        copy = tmp_path / name
+        shutil.copy(path, copy)
+        with h5py.File(copy, "r+") as f:
+            change(f)
+        return copy
+
+    def refused(file, words, read=lambda t: t.positions[:]):
+        with pytest.raises(ValueError, match=words):
+            with boids.read_trajectory(file) as t:
+                read(t)
+
+    def four_columns(f):
+        del f["particles/flock/position/value"]
+        f["particles/flock/position/value"] = np.zeros((4, 300, 4))
+
+    refused(edited("columns.h5", four_columns), "trajectory")
+    refused(edited("nan.h5", lambda f: f["particles/flock/velocity/value"].__setitem__(
+        (2, 7, 1), np.inf)), "frame 2, row 7, column 1: a velocity that is not a finite number",
+        read=lambda t: t.velocities[::-1])
+    refused(edited("outside.h5", lambda f: f["particles/flock/position/value"].__setitem__(
+        (1, 0, 0), -1.0)), "frame 1, row 0, column 0: -1.0 lies outside the box",
+        read=lambda t: t[1])
+    (tmp_path / "text.h5").write_text("not HDF5")
+    refused(tmp_path / "text.h5", "not an HDF5 file")
+    with pytest.raises(FileNotFoundError):
+        boids.read_trajectory(tmp_path / "missing.h5")
+
+
+def test_a_trajectorys_predators_and_their_reach_are_read(tmp_path):
+    path = fly(tmp_path, "hunt", *FLOCKS["boids"], "--predators", "3")
+    with boids.read_trajectory(path) as t, h5py.File(path, "r") as f:
+        assert t.predators == 3
+        assert np.array_equal(t.predator_positions[:], f["particles/predators/position/value"][:])
+        assert t.predator_velocities[-1].shape == (3, 2)
+        assert np.array_equal(t.metrics["within_reach"], f["observables/within_reach/value"][:])
+    with boids.read_trajectory(fly(tmp_path, "plain", *FLOCKS["boids"])) as t:
+        assert t.predators == 0 and t.predator_positions is None
