@@ -166,8 +166,10 @@ FlockParams resolve_params(const FlockOptions& o) {
   if (o.obstacles) {
     p.obstacles = checked_obstacles(*o.obstacles, p.world, "obstacles", p.dimensions);
   }
-  if (!o.path_file.empty()) p.path = read_path_file(o.path_file, p.world, p.dimensions);
-  if (o.path) p.path = checked_path(*o.path, p.world, "path", p.dimensions);
+  if (!o.path_file.empty()) {
+    p.path = read_path_file(o.path_file, p.world, p.dimensions, resolve_precision(o));
+  }
+  if (o.path) p.path = checked_path(*o.path, p.world, "path", p.dimensions, resolve_precision(o));
   check_needs_and_models(o, p);
   check_flight_params(p, resolve_precision(o));
   return p;

@@ -359,7 +359,8 @@ TEST_F(Cli, BadModelAndVariantOptions) {
   expect_bad({"--path", path("path.csv"), "--dimensions", "3"}, {"path file", "'x,y,z'"});
   write_file(path("path.csv"), "x,y\n10,20\n10.000000001,20\n");
   expect_bad({"--path", path("path.csv"), "--precision", "float"},
-             {"--path: point 2", "the same point as the one before it in float precision"});
+             {"path file '" + path("path.csv") + "', line 3",
+              "the same point as the one before it in float precision"});
   expect_bad({"--path", path("missing.csv")}, {"path file", "missing.csv"});
   std::filesystem::remove(path("path.csv"));
   // A start that the variant cannot fly.

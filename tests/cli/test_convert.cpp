@@ -104,6 +104,11 @@ TEST_F(Convert, BadInputIsRefusedAndNothingIsWritten) {
   expect_refused({"text.h5", "x.gsd"}, "trajectory 'text.h5': not an HDF5 file");
   write_file(path("bad.ckpt"), "BOIDSCKP and then nothing");
   expect_refused({"bad.ckpt", "x.csv"}, "checkpoint 'bad.ckpt':");
+  // A position below 0 is refused as such, not against a world the size of a double.
+  write_file(path("negative.csv"), "x,y,vx,vy\n-1,2,0.5,0\n");
+  expect_refused({"negative.csv", "x.npy"},
+                 "state file 'negative.csv', line 2: x = -1 is negative: positions lie in [0, "
+                 "the world's side)");
   write_file(path("bad.csv"), "x,y,vx,vy\n1,2,3\n");
   expect_refused({"bad.csv", "x.npy"}, "state file 'bad.csv', line 2");
 }

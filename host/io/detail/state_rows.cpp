@@ -1,6 +1,7 @@
 #include "host/io/detail/state_rows.h"
 
 #include <cmath>
+#include <limits>
 
 #include "host/io/numeric_csv.h"
 
@@ -34,6 +35,12 @@ std::string row_problem(const double* v, int dimensions, const World& world) {
   }
   const double side[3] = {world.width, world.height, world.depth};
   for (int axis = 0; axis < dimensions; ++axis) {
+    // A world as large as a double (boids convert's, which knows no world) refuses only
+    // positions below 0: said so, not against a side of 1.8e308.
+    if (side[axis] == std::numeric_limits<double>::max() && v[axis] < 0) {
+      return names[axis] + " = " + shortest(v[axis]) +
+             " is negative: positions lie in [0, the world's side)";
+    }
     if (!(v[axis] >= 0 && v[axis] < side[axis])) {
       return names[axis] + " = " + shortest(v[axis]) + " is outside the world [0, " +
              shortest(side[axis]) + ")";
