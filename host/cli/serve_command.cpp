@@ -146,6 +146,8 @@ int serve_command(const std::vector<std::string>& args) {
   if (replay) replay->start(listener);
   server.start();
   std::cout << "serving " << serve::page_address(o.server, server.port()) << std::endl;
+  if (live)
+    std::cout << "the flock flies while a page watches it, and waits otherwise" << std::endl;
   while (!stop_requested()) {
     if (const std::string failure = source->failure(); !failure.empty())
       throw RuntimeError(failure);

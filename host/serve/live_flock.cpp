@@ -85,6 +85,9 @@ void LiveFlock::start(Listener listener) {
 
 std::shared_ptr<const Snapshot> LiveFlock::next(std::uint64_t after, std::uint64_t) {
   const std::lock_guard<std::mutex> lock(mutex_);
+  const bool was_idle = Clock::now() >= watched_until_;
+  watched_until_ = Clock::now() + kWatchedFor;
+  if (was_idle) wake_.notify_all();
   if (latest_ && latest_->number > after) return latest_;
   snapshot_wanted_ = true;
   wake_.notify_all();
@@ -149,7 +152,9 @@ void LiveFlock::loop() {
       std::unique_lock<std::mutex> lock(mutex_);
       for (;;) {
         if (stopping_) return;
-        const bool due = !paused_ || step_once_;
+        // Stepping is due while a page watches (a step asked for is due regardless).
+        const bool watched = Clock::now() < watched_until_;
+        const bool due = (!paused_ && watched) || step_once_;
         const bool work = !pending_.empty() || (snapshot_wanted_ && changed_);
         if (due && (steps_per_second_ <= 0 || Clock::now() >= next_step)) {
           stepping = true;

@@ -29,6 +29,9 @@ namespace boids::serve {
 
 class LiveFlock final : public FrameSource {
  public:
+  // How long a page's ask for a frame keeps the flock stepping.
+  static constexpr std::chrono::milliseconds kWatchedFor{2000};
+
   // Called on the stepping thread.
   using Listener = SourceListener;
 
@@ -43,7 +46,8 @@ class LiveFlock final : public FrameSource {
   void stop();
 
   // The latest snapshot when it is newer than `after`; else null, and the stepping thread
-  // makes a newer one after its next step (the cursor is a replay's).
+  // makes a newer one after its next step (the cursor is a replay's). A page asking is a page
+  // watching: the flock steps for a while after each ask (kWatchedFor), and waits otherwise.
   std::shared_ptr<const Snapshot> next(std::uint64_t after, std::uint64_t cursor) override;
 
   // Makes a page's change between steps (a change of a kind still waiting replaces it). Throws
@@ -78,8 +82,11 @@ class LiveFlock final : public FrameSource {
   SnapshotMaker snapshots_;                                     // the stepping thread's
   MetricsClock metrics_clock_;
   bool snapshot_wanted_ = true;  // under mutex_
-  bool changed_ = true;          // since the latest snapshot
-  std::string failure_;          // under mutex_
+  // Until when a page is watching: a page asks for frames as it draws them, and the flock
+  // steps only while one does (a page's tab in the background asks for none).
+  std::chrono::steady_clock::time_point watched_until_{};  // under mutex_
+  bool changed_ = true;                                    // since the latest snapshot
+  std::string failure_;                                    // under mutex_
   Listener listener_;
   std::thread thread_;
 };

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "host/base/errors.h"
@@ -247,6 +248,43 @@ TEST(LiveFlock, AFloodOfChangesCostsTheFlockOneOfEachKind) {
     EXPECT_NE(t.find("\"name\":\"radius\""), std::string::npos);
     break;
   }
+  EXPECT_EQ(flock.failure(), "");
+}
+
+// A live flock steps while a page watches it (asks for frames), and waits otherwise: before the
+// first page, and once the last has stopped asking for kWatchedFor. Its metrics, sent as it
+// steps, say which.
+TEST(LiveFlock, ItFliesWhileAPageWatchesAndWaitsOtherwise) {
+  SimulationConfig config;
+  config.backend = Backend::kCpu;
+  LiveFlock flock(config, make_initial_state(100, 3, config.params), 0);
+  std::mutex mutex;
+  int metrics = 0;  // messages sent as it stepped
+  flock.start({[] {},
+               [&](const std::string& text) {
+                 const std::lock_guard<std::mutex> lock(mutex);
+                 if (text.find("\"type\":\"metrics\"") != std::string::npos) ++metrics;
+               }});
+  const auto count = [&] {
+    const std::lock_guard<std::mutex> lock(mutex);
+    return metrics;
+  };
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  EXPECT_EQ(count(), 0);  // no page yet: no step
+  std::shared_ptr<const Snapshot> seen;
+  const auto watched_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(800);
+  while (std::chrono::steady_clock::now() < watched_until) {
+    if (auto next = flock.next(seen ? seen->number : 0, 0)) seen = next;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(seen);
+  EXPECT_GT(seen->step, 0u);
+  EXPECT_GT(count(), 0);
+  std::this_thread::sleep_for(LiveFlock::kWatchedFor + std::chrono::milliseconds(500));
+  const int once_idle = count();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  EXPECT_EQ(count(), once_idle);  // no page: it waits
+  flock.stop();
   EXPECT_EQ(flock.failure(), "");
 }
 
