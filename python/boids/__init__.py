@@ -11,7 +11,13 @@ A flock takes the options of ``boids run`` by their long names (``max_speed`` fo
 ValueError with the command line's message; a failure of the machine raises RuntimeError.
 """
 
+import numbers
 import os
+
+try:
+    import numpy as np
+except ImportError:  # the module's arrays are NumPy's: say so in one line
+    raise ImportError("boids needs NumPy (Debian: python3-numpy)") from None
 
 # OpenMP's idle threads sleep rather than spin unless the user chose otherwise, as in the
 # command line (host/io/omp_waiting.h): set before the module loads the OpenMP runtime, which
@@ -74,6 +80,40 @@ OPTIONS
         Ctrl-C stops a long call between steps; the flock keeps the steps it completed.
         """
         self._core.step(n)
+
+    def run(self, steps, every=None):
+        """Flies ``steps`` more steps and returns the metrics' history, as ``boids run
+        --metrics FILE --metrics-every K`` writes it: a row now, one every ``every`` steps of
+        the flight (at multiples of it, counted from its start), and one at the end. A pandas
+        DataFrame where pandas is installed (Debian's python3-pandas), else a dict of NumPy
+        arrays, each column named as the CSV's (``step``, ``polarization``, ...). ``every``
+        None: the start and the end alone.
+
+            >>> history = flock.run(2000, every=10)
+            >>> history["polarization"].iloc[-1]          # pandas
+        """
+        if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 0:
+            raise ValueError(f"steps: expected a whole number >= 0, got {steps!r}")
+        if every is not None and (isinstance(every, bool) or
+                                  not isinstance(every, numbers.Integral) or every < 1):
+            raise ValueError(f"every: expected a whole number >= 1, got {every!r}")
+        rows = []
+
+        def row():
+            rows.append({"step": self.steps_taken, **self.metrics()})
+
+        row()
+        end = self.steps_taken + int(steps)
+        while self.steps_taken < end:
+            upto = end if every is None else min(end, (self.steps_taken // every + 1) * every)
+            self.step(upto - self.steps_taken)
+            row()
+        columns = {name: np.array([r[name] for r in rows]) for name in rows[0]}
+        try:
+            import pandas
+        except ImportError:
+            return columns
+        return pandas.DataFrame(columns)
 
     @property
     def state(self):

@@ -1,6 +1,7 @@
 """boids.Flock against the command line: the same flight bit for bit on every backend, method
 and precision; states in and out exact; parameters and metrics as `boids run --json` has them."""
 
+import csv
 import subprocess
 
 import numpy as np
@@ -243,3 +244,25 @@ def test_files_are_read_once_when_the_flock_is_made(tmp_path):
 
 def test_zero_dimensional_arrays_are_numbers():
     assert boids.Flock(count=10, radius=np.array(5.0), backend="cpu").params["radius"] == 5
+
+
+def test_run_returns_the_metrics_history_as_the_command_line_writes_it(tmp_path):
+    """flock.run(steps, every=k) holds the rows boids run --metrics --metrics-every k writes."""
+    flock = boids.Flock(count=150, seed=4, backend="cpu")
+    flock.step(3)
+    history = flock.run(25, every=10)
+    run_cli("run", "--backend", "cpu", "--count", "150", "--seed", "4", "--steps", "28",
+            "--metrics", tmp_path / "m.csv", "--metrics-every", "10")
+    with open(tmp_path / "m.csv") as f:
+        rows = list(csv.DictReader(f))
+    wanted = [r for r in rows if int(r["step"]) >= 3]  # the flock's run began at step 3
+    steps = [3] + [int(r["step"]) for r in wanted]
+    assert list(history["step"]) == steps
+    for column in ("polarization", "order", "mean_nn_distance", "largest_flock"):
+        assert [float(v) for v in history[column]][1:] == \
+            pytest.approx([float(r[column]) for r in wanted], rel=0, abs=0)
+    pandas = pytest.importorskip("pandas", reason="python3-pandas is not installed")
+    assert isinstance(history, pandas.DataFrame)
+    assert list(flock.run(0)["step"]) == [28]
+    with pytest.raises(ValueError, match="every: expected a whole number >= 1"):
+        flock.run(5, every=0)
