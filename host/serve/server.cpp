@@ -152,6 +152,7 @@ class Server::Impl {
   FrameSource& source_;
   net::io_context io_;
   tcp::acceptor acceptor_;
+  net::steady_timer accept_pause_{io_};  // after a refused accept (out of file descriptors)
   std::thread thread_;
   mutable std::mutex pages_mutex_;
   std::vector<std::weak_ptr<PageSession>> pages_;  // in the order they came: the first steers
@@ -435,7 +436,18 @@ void Server::Impl::accept() {
       socket.set_option(tcp::no_delay(true), ec);
       std::make_shared<HttpSession>(std::move(socket), *this)->read();
     }
-    if (acceptor_.is_open()) accept();
+    if (!acceptor_.is_open()) return;
+    if (!ec || ec == net::error::operation_aborted || ec == net::error::connection_aborted) {
+      accept();
+      return;
+    }
+    // Out of file descriptors (EMFILE, ENFILE) or memory: the connection waits in the listen
+    // queue, and accepting again at once would spin the network thread on the same error.
+    // The pages already served go on; the next accept is tried in a tenth of a second.
+    accept_pause_.expires_after(std::chrono::milliseconds(100));
+    accept_pause_.async_wait([this](beast::error_code) {
+      if (acceptor_.is_open()) accept();
+    });
   });
 }
 

@@ -5,7 +5,16 @@
 // connection and nothing else; a token beyond loopback; a replay; SIGTERM ends it with exit 0.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <vector>
 
 #include "tests/support/serve_fixture.h"
 
@@ -277,3 +286,47 @@ TEST_F(Serve, BadOptionsAndABusyPortAreRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+// The CPU time process `pid` has taken, all its threads together, in seconds.
+double cpu_seconds(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int k = 3; k <= 15 && fields >> field; ++k) {
+    if (k >= 14) ticks += std::stod(field);  // utime, stime
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+}  // namespace
+
+// Out of file descriptors, the server waits for one rather than accepting again at once (which
+// spun its network thread on the same error), and serves again once connections close.
+TEST_F(Serve, OutOfFileDescriptorsItWaitsAndServesAgain) {
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &old), 0);
+  rlimit low = old;
+  low.rlim_cur = 48;  // the server's, inherited: its libraries take some
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "100"});
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &old), 0);
+  ASSERT_NE(address, "");
+  net::io_context io;
+  std::vector<std::unique_ptr<net::ip::tcp::socket>> held;
+  for (int k = 0; k < 80; ++k) {  // more than it has descriptors for
+    auto socket = std::make_unique<net::ip::tcp::socket>(io);
+    socket->connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
+    held.push_back(std::move(socket));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const double before = cpu_seconds(pid_);
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  EXPECT_LT(cpu_seconds(pid_) - before, 0.3);  // waiting, not spinning
+  held.clear();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(get(port_, "/").status, 200u);
+}
