@@ -224,4 +224,45 @@ TEST_F(Browser, DrawsThePredatorsWhite) {
   screenshot("predators");
 }
 
+// A page of another site cannot steer the flock: a page served from 127.0.0.2 (another origin,
+// another boids serve) opens a WebSocket to the flock served on 127.0.0.1; Chromium sends its
+// Origin, the server refuses the upgrade, and the flock flies on unpaused. Its own page, from
+// its own origin, steers it.
+TEST_F(Browser, AnotherSitesPageCannotSteerTheFlock) {
+  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "500"}), "");
+  const pid_t other =
+      spawn(BOIDS_EXECUTABLE,
+            {"serve", "--port", "0", "--bind", "127.0.0.2", "--backend", "cpu", "--count", "50"},
+            stem() + ".other.out", stem() + ".other.err");
+  std::string elsewhere;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (elsewhere.empty() && std::chrono::steady_clock::now() < end) {
+    const std::string out = read_file(stem() + ".other.out");
+    const std::size_t at = out.find("serving http://127.0.0.2:");
+    if (at != std::string::npos && out.find('\n', at) != std::string::npos)
+      elsewhere = out.substr(at + 8, out.find('\n', at) - at - 8);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(elsewhere.empty()) << read_file(stem() + ".other.err");
+  ASSERT_NO_FATAL_FAILURE(open(elsewhere));
+  ASSERT_TRUE(wait_for("window.boids !== undefined && window.boids.frames >= 1"));
+  Page watcher(port_);
+  watcher.until("role");
+  evaluate("(() => { window.attack = 'pending'; const ws = new WebSocket('ws://127.0.0.1:" +
+           std::to_string(port_) + R"(/ws');
+    ws.onopen = () => { ws.send(JSON.stringify({type: "pause", on: true})); window.attack = "open"; };
+    ws.onerror = () => { window.attack = "refused"; };
+  })())");
+  ASSERT_TRUE(wait_for("window.attack !== 'pending'"));
+  EXPECT_EQ(evaluate("window.attack"), "refused");
+  // The flock was not paused: the watcher, which steers, changes its rate and is told the
+  // flock flies on.
+  watcher.send({{"type", "rate"}, {"steps_per_second", 30}});
+  const json told = watcher.until("flock");
+  EXPECT_EQ(told["paused"], false) << told.dump();
+  EXPECT_EQ(told["steps_per_second"], 30);
+  kill(other, SIGKILL);
+  waitpid(other, nullptr, 0);
+}
+
 }  // namespace
