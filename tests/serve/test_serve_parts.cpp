@@ -16,8 +16,10 @@
 
 #include "host/base/errors.h"
 #include "host/core/controls.h"
+#include "host/core/flight_rules.h"
 #include "host/core/simulation.h"
 #include "host/model/initial_state.h"
+#include "host/model/param_table.h"
 #include "host/serve/frame.h"
 #include "host/serve/live_flock.h"
 #include "host/serve/messages.h"
@@ -206,6 +208,47 @@ TEST(Controls, AChangeIsCheckedAsTheCommandLinesOptionsAre) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("separation-radius"), std::string::npos) << e.what();
   }
+}
+
+// A slider's range is the set of values the flight accepts, given the rest: each end of every
+// control is accepted, for flocks of each model, with predators, a goal and arrival, walls
+// and a box; and turning the goal off after changing its weight or arrival is accepted.
+TEST(Controls, EveryEndOfEverySliderIsAccepted) {
+  std::vector<FlockParams> flocks;
+  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+    flocks.push_back(model_defaults(model, default_count(model)));
+  }
+  FlockParams hunted = model_defaults(Model::kBoids, 120);
+  hunted.predators = 3;
+  flocks.push_back(hunted);
+  FlockParams arriving = model_defaults(Model::kSteering, 220);
+  arriving.has_goal = true;
+  arriving.goal = {400, 300, 0};
+  arriving.arrival_radius = 50;
+  flocks.push_back(arriving);
+  FlockParams walled = model_defaults(Model::kBoids, 120);
+  walled.world.boundary = Boundary::kWalls;
+  flocks.push_back(walled);
+  FlockParams box = model_defaults(Model::kBoids, 120);
+  box.dimensions = 3;
+  box.world.depth = 100;
+  flocks.push_back(box);
+  for (const FlockParams& p : flocks) {
+    for (const Precision precision : {Precision::kFloat, Precision::kDouble}) {
+      for (const Control& c : controls_of(p)) {
+        for (const double end : {c.low, c.high}) {
+          EXPECT_NO_THROW(with_control(p, precision, c.name, end))
+              << to_string(p.model) << ", predators " << p.predators << ": " << c.name << " = "
+              << end;
+        }
+      }
+    }
+  }
+  FlockParams goal = with_control(arriving, Precision::kFloat, "goal-weight", 3);
+  goal = with_control(goal, Precision::kFloat, "arrival-radius", 20);
+  goal.has_goal = false;
+  reset_unneeded(goal);
+  EXPECT_NO_THROW(check_flight_params(goal, Precision::kFloat));
 }
 
 // Changes that wait for the stepping thread are coalesced: a flood of resets is one reset (one
