@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
 #include <set>
 
 #include "host/base/errors.h"
@@ -11,6 +10,27 @@
 
 namespace boids::tools {
 namespace {
+
+// Whether `text` is digits[.digits](e|E)[+]digits, a number as large ones are written (1e6,
+// 2.5E3), read by hand: std::regex recurses once a character and overflows the stack on a long
+// argument.
+bool written_with_exponent(const std::string& text) {
+  std::size_t at = 0;
+  const auto digits = [&] {
+    const std::size_t from = at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+    return at > from;
+  };
+  if (!digits()) return false;
+  if (at < text.size() && text[at] == '.') {
+    ++at;
+    if (!digits()) return false;
+  }
+  if (at == text.size() || (text[at] != 'e' && text[at] != 'E')) return false;
+  ++at;
+  if (at < text.size() && text[at] == '+') ++at;
+  return digits() && at == text.size();
+}
 
 [[noreturn]] void bad_value(const std::string& option, const std::string& text,
                             const std::string& expected) {
@@ -40,7 +60,7 @@ std::uint64_t parse_whole(const std::string& option, const std::string& text, st
   const std::string expected =
       "a whole number from " + std::to_string(least) + " to " + std::to_string(most);
   std::uint64_t value = 0;
-  if (std::regex_match(text, std::regex("[0-9]+(\\.[0-9]+)?[eE]\\+?[0-9]+"))) {
+  if (written_with_exponent(text)) {
     // As large numbers are written too (1e6, 2.5e3), where the number is whole; beyond 2^53 a
     // double no longer holds every whole number, and its digits must be given.
     const double number = std::strtod(text.c_str(), nullptr);

@@ -127,6 +127,9 @@ TEST(OptionValues, AWholeNumberMayBeWrittenWithAnExponent) {
              "to 2147483647");
   expect_has(message_of([] { tools::parse_whole("--seed", "1e17", 0); }),
              "write a number this large in digits");
+  // A long argument is read without recursion (std::regex's overflowed the stack).
+  expect_has(message_of([] { tools::parse_whole("--count", std::string(1000000, '7') + "e1", 1); }),
+             "expected a whole number from 1");
 }
 
 TEST(OptionValues, EchoedValuesAreEscapedAndCut) {

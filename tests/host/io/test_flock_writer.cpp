@@ -57,6 +57,7 @@ struct MemoryFile {
   std::mutex mutex;
   std::string bytes;
   void write(std::uint64_t at, const void* data, std::uint64_t size) {
+    if (size == 0) return;  // an empty share's data may be null
     std::lock_guard<std::mutex> lock(mutex);
     if (bytes.size() < at + size) bytes.resize(at + size, '\0');
     std::memcpy(&bytes[at], data, size);
