@@ -18,7 +18,7 @@ using namespace boids;
 using test_support::FlightVariant;
 
 #ifndef BOIDS_SOAK_STEPS
-#define BOIDS_SOAK_STEPS 1200  // 6 million boid-steps a variant (20 in sanitizer builds)
+#define BOIDS_SOAK_STEPS 1200  // 6 million boid-steps a variant
 #endif
 
 constexpr std::uint64_t kBoids = 5000;
