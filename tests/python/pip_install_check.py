@@ -1,7 +1,8 @@
 """`pip install .` into a fresh virtual environment, offline, with Debian's setuptools and
 wheel (--no-build-isolation), its core built in the build tree the suite was built in: then
 `import boids` and the `boids` command from the environment, away from the source and the
-build tree, and the Python suites that fly flocks run against the installed package.
+build tree, and the Python suites that fly flocks run against the installed package. And
+`pip wheel .`: a wheel whose metadata names the licence, the version and the dependencies.
 
 Usage: pip_install_check.py SOURCE_DIR BUILD_DIR WORK_DIR
 """
@@ -49,7 +50,24 @@ def main():
     run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
          os.path.join(tests, "test_flock.py"), os.path.join(tests, "test_trajectories.py")],
         env=env, cwd=WORK)
-    print("the installed package imports, its command runs, and its suites pass")
+    env["BOIDS_BUILD_DIR"] = BUILD
+    wheels = os.path.join(WORK, "wheels")
+    run([python, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index",
+         "--no-cache-dir", "-w", wheels, SOURCE], env=env, cwd=WORK)
+    import zipfile
+    [wheel] = [os.path.join(wheels, w) for w in os.listdir(wheels) if w.endswith(".whl")]
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    for line in (f"Version: {where[1]}", "License: BSD-3-Clause", "Requires-Dist: numpy",
+                 "Requires-Dist: h5py ; extra == 'trajectories'"):
+        if line not in metadata.splitlines():
+            sys.exit(f"FAIL: the wheel's metadata lacks {line!r}:\n{metadata}")
+    for member in ("boids/bin/boids", "boids/__init__.pyi", "boids/trajectory.py"):
+        if member not in names:
+            sys.exit(f"FAIL: the wheel lacks {member}")
+    print("the installed package imports, its command runs, its suites pass, and its wheel "
+          "names its licence, version and dependencies")
 
 
 if __name__ == "__main__":
