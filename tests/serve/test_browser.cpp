@@ -162,6 +162,10 @@ TEST_F(Browser, DrawsTheFlockInManyColours) {
   EXPECT_TRUE(drawn(16)) << evaluate(kCountColours);
   EXPECT_EQ(evaluate("document.getElementById('status').textContent.startsWith('step ')"), true)
       << evaluate("document.getElementById('status').textContent");
+  // The help says what the mouse does to a flat flock: no orbit.
+  const std::string help = evaluate("document.getElementById('help').textContent");
+  EXPECT_EQ(help.rfind("Hold the left button to scare the flock.", 0), 0u) << help;
+  EXPECT_EQ(help.find("orbit"), std::string::npos) << help;
   screenshot("flock");
 }
 
@@ -210,6 +214,8 @@ TEST_F(Browser, DrawsABoxInThreeDimensions) {
   ASSERT_NO_FATAL_FAILURE(open(address));
   ASSERT_TRUE(wait_for("window.boids.frames >= 10"));
   EXPECT_EQ(evaluate("window.boids.flock.dimensions"), 3);
+  EXPECT_EQ(evaluate("document.getElementById('help').textContent.startsWith('Drag to orbit.')"),
+            true);
   EXPECT_TRUE(drawn(16)) << evaluate(kCountColours);
   screenshot("box");
 }

@@ -47,9 +47,12 @@ export class Panel {
     const live = flock.mode === "live";
     for (const id of ["buttons", "model-row", "rate-row", "goal-row", "controls"]) this.element(id).hidden = !live;
     this.element("replay").hidden = flock.mode !== "replay";
-    // The pointer scares a live flock alone (the server's, in 2D).
-    this.element("help").textContent = (live ? "2D: hold the left button to scare the flock; " : "") +
-      "3D: drag to orbit. Right or shift drag: pan; wheel: zoom; H: the whole world";
+    // The help says what the mouse does to this flock: the pointer scares a live flock in 2D
+    // (the server's predator), a drag orbits a box.
+    const box3d = flock.dimensions === 3;
+    this.element("help").textContent =
+      (box3d ? "Drag to orbit. " : live ? "Hold the left button to scare the flock. " : "") +
+      "Right or shift drag: pan; wheel: zoom; H: the whole world";
     this.element("pause").textContent = flock.paused ? "Resume" : "Pause";
     if (!live) return;
     this.element("model").value = flock.model;
