@@ -204,6 +204,18 @@ TEST_F(Browser, AReplayPlaysItsFrames) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_EQ(steps, (std::set<std::uint64_t>{0, 10, 20, 30, 40, 50}));  // every frame, played
+  // The status, the scrubber and its label name the frame shown, whichever the player asked
+  // for next.
+  for (int k = 0; k < 20; ++k) {
+    const json agree = evaluate(R"((() => {
+      const n = window.boids.lastFrame.number;
+      return document.getElementById("status").textContent.startsWith(`frame ${n} of 6,`) &&
+             Number(document.getElementById("scrubber").value) === n - 1 &&
+             document.getElementById("frame-label").textContent === `${n} / 6`;
+    })())");
+    EXPECT_EQ(agree, true) << evaluate("document.getElementById('status').textContent");
+    std::this_thread::sleep_for(std::chrono::milliseconds(37));
+  }
   EXPECT_TRUE(drawn(12)) << evaluate(kCountColours);
   screenshot("replay");
 }

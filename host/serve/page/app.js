@@ -52,12 +52,14 @@ function takeFrame(buffer) {
   lastFrame = frame;
   window.boids.frames += 1;
   window.boids.lastFrame = { step: frame.step, count: frame.count, total: frame.total, stride: frame.stride,
-                            predators: frame.predators.count };
-  panel.status(`${flock.mode === "replay" ? "frame " + (replay.frame + 1) + " of " + flock.frames + ", " : ""}` +
+                            predators: frame.predators.count, number: frame.number };
+  // A replay's frame says which it is (its snapshot number is the frame's, from 1): the status
+  // names the frame shown, which the scrubber, asking for the next, may already have passed.
+  panel.status(`${flock.mode === "replay" ? "frame " + frame.number + " of " + flock.frames + ", " : ""}` +
                `step ${frame.step}, ${frame.total} boids${frame.paused ? ", paused" : ""}` +
                (flock.mode === "script" ? ", stepped by its script" : "") +
                (flock.device ? ` on ${flock.device}` : ""));
-  if (flock.mode === "replay") replay.arrived();
+  if (flock.mode === "replay") replay.arrived(frame.number);
   else askForFrame();
 }
 
@@ -109,15 +111,20 @@ const replay = {
     document.getElementById("play").textContent = this.playing ? "Pause" : "Play";
     this.seek(0);
   },
+  // Asks for `frame`; the scrubber and its label move when it arrives (arrived), so that they
+  // name the frame shown, as the status does.
   seek(frame) {
     this.frame = frame;
-    document.getElementById("scrubber").value = frame;
-    document.getElementById("frame-label").textContent = `${frame + 1} / ${flock.frames}`;
     this.waiting = true;
     send({ type: "seek", frame });
     askForFrame();
   },
-  arrived() { this.waiting = false; },
+  // The frame shown: the scrubber and its label follow it, not the one asked for next.
+  arrived(number) {
+    this.waiting = false;
+    document.getElementById("scrubber").value = number - 1;
+    document.getElementById("frame-label").textContent = `${number} / ${flock.frames}`;
+  },
   tick(now) {
     if (!flock || flock.mode !== "replay" || !this.playing || this.waiting || flock.frames < 2) return;
     const speed = Number(document.getElementById("speed").value);
