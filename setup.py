@@ -60,8 +60,10 @@ class CMakeBuild(build_ext):
             if name.startswith("_boids") or name.endswith(".pyi"):
                 shutil.copy2(os.path.join(built, name), package)
         shutil.copy2(os.path.join(tree, "bin", "boids"), os.path.join(package, "bin"))
-        for script in ("plot_metrics.py", "plot_sweep.py", "convert_gsd.py"):
-            shutil.copy2(os.path.join(SOURCE, "host", "cli", script), os.path.join(package, "bin"))
+        scripts = os.path.join(SOURCE, "host", "cli")  # the plots' and GSD's, run by the command
+        for script in os.listdir(scripts):
+            if script.endswith(".py"):
+                shutil.copy2(os.path.join(scripts, script), os.path.join(package, "bin"))
 
 
 setup(

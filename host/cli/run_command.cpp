@@ -206,8 +206,8 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
   // The default world is the published model's whatever the count: a flock much larger than
   // its model's example flies that much denser, which --count alone may not have meant.
   const double example = static_cast<double>(default_count(c.params.model));
-  const double example_density =
-      example / (example_world(c.params.model).width * example_world(c.params.model).height);
+  const World example_sides = example_world(c.params.model);
+  const double example_density = example / (example_sides.width * example_sides.height);
   if (!box && density >= 10 * example_density) {
     std::printf(
         "                     %.0f times the %s model's example density; --density %g "

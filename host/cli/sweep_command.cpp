@@ -238,8 +238,6 @@ void write_sweep_record(const SweepOptions& o, const std::vector<GridPoint>& gri
                         const std::vector<std::string>& args) {
   if (!tools::gets_record(o.csv_file)) return;
   nlohmann::ordered_json j;
-  j["file"] = o.csv_file;
-  j["made_by"] = tools::made_by("sweep", args);
   nlohmann::ordered_json params = nlohmann::ordered_json::array();
   for (const SweepParam& p : o.params) params.push_back({{"name", p.name}, {"values", p.values}});
   j["grid"] = params;
@@ -249,9 +247,8 @@ void write_sweep_record(const SweepOptions& o, const std::vector<GridPoint>& gri
   j["steps"] = o.steps;
   j["every"] = o.every;
   j["first_point"] = params_to_json(grid.front().config.params, ParamForm::kReport);
-  write_file_atomically(
-      tools::record_path(o.csv_file),
-      j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+  write_file_atomically(tools::record_path(o.csv_file),
+                        tools::record_text(o.csv_file, tools::made_by("sweep", args), j));
 }
 
 int sweep_command(const std::vector<std::string>& args) {

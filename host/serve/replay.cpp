@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
@@ -12,6 +13,13 @@ namespace {
 
 // Frames kept for pages watching near one another.
 constexpr std::size_t kRecentFrames = 8;
+
+// Puts `value` in `kept` under `key`, the lowest key making room once kRecentFrames are held.
+template <typename Map, typename Value>
+void keep(Map& kept, std::uint64_t key, Value value) {
+  if (kept.size() >= kRecentFrames) kept.erase(kept.begin());
+  kept.emplace(key, std::move(value));
+}
 
 }  // namespace
 
@@ -63,8 +71,7 @@ std::shared_ptr<const Snapshot> Replay::next(std::uint64_t after, std::uint64_t 
   if (failed != unreadable_.end()) throw RuntimeError(failed->second);
   if (!reading_.joinable()) {  // not started: read here
     auto snapshot = read(frame);
-    if (recent_.size() >= kRecentFrames) recent_.erase(recent_.begin());
-    recent_.emplace(number, snapshot);
+    keep(recent_, number, snapshot);
     return snapshot;
   }
   // Asked for once, however many pages ask; a page that moved on drops its older frames
@@ -110,11 +117,9 @@ void Replay::read_asked_frames() {
     }
     lock.lock();
     if (snapshot) {
-      if (recent_.size() >= kRecentFrames) recent_.erase(recent_.begin());
-      recent_.emplace(frame + 1, std::move(snapshot));
+      keep(recent_, frame + 1, std::move(snapshot));
     } else {
-      if (unreadable_.size() >= kRecentFrames) unreadable_.erase(unreadable_.begin());
-      unreadable_.emplace(frame, failure);
+      keep(unreadable_, frame, failure);
     }
     lock.unlock();
     if (listener_.snapshot_ready) listener_.snapshot_ready();

@@ -38,16 +38,21 @@ void add_record(OutputFiles& outputs, const std::string& option, const std::stri
   if (gets_record(path)) outputs.add(record_option(option), record_path(path));
 }
 
-void write_record(OutputFiles& outputs, const std::string& option, const std::string& path,
-                  const nlohmann::ordered_json& made, const nlohmann::ordered_json& what) {
-  if (!outputs.has(record_option(option))) return;
+std::string record_text(const std::string& path, const nlohmann::ordered_json& made,
+                        const nlohmann::ordered_json& what) {
   nlohmann::ordered_json j;
   j["file"] = path;
   j["made_by"] = made;
   j.update(what);
   // Strings as given (a path or an argument need not be UTF-8): replaced, not refused.
-  outputs.write(record_option(option),
-                j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+void write_record(OutputFiles& outputs, const std::string& option, const std::string& path,
+                  const nlohmann::ordered_json& made, const nlohmann::ordered_json& what) {
+  if (outputs.has(record_option(option))) {
+    outputs.write(record_option(option), record_text(path, made, what));
+  }
 }
 
 }  // namespace boids::tools

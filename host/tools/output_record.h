@@ -26,8 +26,11 @@ nlohmann::ordered_json made_by(const std::string& command, const std::vector<std
 // Adds the record of the output `option` (at `path`) to `outputs`, when it gets one.
 void add_record(OutputFiles& outputs, const std::string& option, const std::string& path);
 
-// Writes the record of `option` ({"file": its name, "made_by": made, then `what`}), when it
-// was added.
+// A record's text: {"file": `path`, "made_by": made, then `what`'s keys}.
+std::string record_text(const std::string& path, const nlohmann::ordered_json& made,
+                        const nlohmann::ordered_json& what);
+
+// Writes the record of `option` (record_text), when it was added.
 void write_record(OutputFiles& outputs, const std::string& option, const std::string& path,
                   const nlohmann::ordered_json& made, const nlohmann::ordered_json& what);
 
