@@ -307,6 +307,11 @@ double cpu_seconds(pid_t pid) {
 // Out of file descriptors, the server waits for one rather than accepting again at once (which
 // spun its network thread on the same error), and serves again once connections close.
 TEST_F(Serve, OutOfFileDescriptorsItWaitsAndServesAgain) {
+#if defined(__SANITIZE_ADDRESS__)
+  // The sanitizers test memory through a pipe of their own: with no descriptors left they take
+  // a readable object for an unreadable one and stop the server. The default pass runs it.
+  GTEST_SKIP() << "the sanitizers need the file descriptors this test takes away";
+#endif
   rlimit old{};
   ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &old), 0);
   rlimit low = old;
