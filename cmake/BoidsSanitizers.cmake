@@ -10,3 +10,15 @@ if(BOIDS_SANITIZE)
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# The kernels' instance units keep UndefinedBehaviorSanitizer's arithmetic checks (overflow,
+# shifts, division, unreachable code, bool and enum values) and leave its pointer checks
+# (alignment, null, object size, pointer overflow, bounds, vptr) to AddressSanitizer, which
+# checks every access they make: in these template-heavy units the pointer checks cost more
+# than half the sanitizers' build (docs/testing.md).
+function(boids_sanitize_kernel_units)
+  if(BOIDS_SANITIZE)
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS
+                 -fno-sanitize=alignment,null,object-size,pointer-overflow,bounds,vptr)
+  endif()
+endfunction()

@@ -20,7 +20,10 @@ import numpy as np
 BOIDS, MPIRUN, RANKS, WORK = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1",
-           OMP_WAIT_POLICY="passive")
+           OMP_WAIT_POLICY="passive",
+           # A refused run's ranks have all ended by the time mpirun would signal them: no
+           # second's wait before its SIGKILL.
+           OMPI_MCA_odls_base_sigkill_timeout="0")
 TIMEOUT = 300
 failures = []
 
@@ -372,7 +375,7 @@ def main():
     bench = os.path.join(os.path.dirname(BOIDS), "boids-bench")
     if os.path.exists(bench):
         table = os.path.join(WORK, "bench.csv")
-        run([MPIRUN, "--oversubscribe", "-np", str(RANKS), bench, "--counts", "3000",
+        run([MPIRUN, "--oversubscribe", "-np", str(RANKS), bench, "--quick", "--counts", "3000",
                       "--backend", "cpu", "--methods", "hashed", "--precisions", "float",
                       "--states", "random", "--repeats", "1", "--min-time", "0.01", "--csv",
                       table], "boids-bench")
@@ -384,7 +387,7 @@ def main():
               f"boids-bench over {RANKS} ranks names them: {rows}")
         if RANKS > 1:  # the ranks follow one flock at a time: two variants are refused
             done = subprocess.run(
-                [MPIRUN, "--oversubscribe", "-np", str(RANKS), bench, "--counts", "2000",
+                [MPIRUN, "--oversubscribe", "-np", str(RANKS), bench, "--quick", "--counts", "2000",
                  "--backend", "cpu", "--methods", "hashed", "--precisions", "float", "--states",
                  "random", "--variants", "seed,noise", "--repeats", "1", "--min-time", "0.01"],
                 env=ENV, capture_output=True, text=True, timeout=TIMEOUT)
