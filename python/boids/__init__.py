@@ -117,8 +117,9 @@ OPTIONS
 
     @property
     def state(self):
-        """The boids now: a new float64 array of shape (count, 4), rows x, y, vx, vy, in the
-        order they were given (input order), whatever order the backend keeps."""
+        """The boids now: a new float64 array of shape (count, 4), rows x, y, vx, vy (shape
+        (count, 6), rows x, y, z, vx, vy, vz, in three dimensions), in the order they were
+        given (input order), whatever order the backend keeps."""
         return self._core.state
 
     @property
@@ -129,13 +130,15 @@ OPTIONS
 
     @property
     def positions(self):
-        """A view of a new ``state``: columns x, y."""
-        return self._core.state[:, :2]
+        """A view of a new ``state``: columns x, y (x, y, z in three dimensions)."""
+        state = self._core.state
+        return state[:, : state.shape[1] // 2]
 
     @property
     def velocities(self):
-        """A view of a new ``state``: columns vx, vy."""
-        return self._core.state[:, 2:]
+        """A view of a new ``state``: columns vx, vy (vx, vy, vz in three dimensions)."""
+        state = self._core.state
+        return state[:, state.shape[1] // 2 :]
 
     def set_state(self, array):
         """Replaces every boid: ``array`` of shape (count, 4), checked as ``from_state`` checks

@@ -40,6 +40,15 @@ def test_states_of_six_columns_go_in_and_out_exactly():
     assert same_bits(again.state, flock.state)
 
 
+def test_positions_and_velocities_are_three_columns_each():
+    flock = boids.Flock(count=50, dimensions=3, backend="cpu", seed=4)
+    state = flock.state
+    assert same_bits(np.ascontiguousarray(flock.positions), state[:, :3].copy())
+    assert same_bits(np.ascontiguousarray(flock.velocities), state[:, 3:].copy())
+    flat = boids.Flock(count=50, backend="cpu", seed=4)
+    assert flat.positions.shape == (50, 2) and flat.velocities.shape == (50, 2)
+
+
 def test_spheres_as_rows():
     rows = [(20.0, 20.0, 20.0, 6.0), (40.0, 10.0, 30.0, 4.0)]
     flock = boids.Flock(count=300, dimensions=3, world=50, backend="cpu", obstacles=rows,
