@@ -231,12 +231,9 @@ std::string stopped_after(std::size_t done, std::size_t points, const std::strin
 
 }  // namespace
 
-// The CSV's record (host/tools/output_record.h), written as its rows begin: which boids, the
-// command, the grid and what every point flies (its first point's flight, whose parameters
-// the grid's vary).
-void write_sweep_record(const SweepOptions& o, const std::vector<GridPoint>& grid,
-                        const std::vector<std::string>& args) {
-  if (!tools::gets_record(o.csv_file)) return;
+// What a sweep is, for its CSV's record and its --json: the grid and what every point flies
+// (its first point's flight, whose parameters the grid's vary).
+nlohmann::ordered_json sweep_description(const SweepOptions& o, const std::vector<GridPoint>& grid) {
   nlohmann::ordered_json j;
   nlohmann::ordered_json params = nlohmann::ordered_json::array();
   for (const SweepParam& p : o.params) params.push_back({{"name", p.name}, {"values", p.values}});
@@ -247,8 +244,17 @@ void write_sweep_record(const SweepOptions& o, const std::vector<GridPoint>& gri
   j["steps"] = o.steps;
   j["every"] = o.every;
   j["first_point"] = params_to_json(grid.front().config.params, ParamForm::kReport);
-  write_file_atomically(tools::record_path(o.csv_file),
-                        tools::record_text(o.csv_file, tools::made_by("sweep", args), j));
+  return j;
+}
+
+// The CSV's record (host/tools/output_record.h), written as its rows begin: which boids, the
+// command, and the sweep.
+void write_sweep_record(const SweepOptions& o, const std::vector<GridPoint>& grid,
+                        const std::vector<std::string>& args) {
+  if (!tools::gets_record(o.csv_file)) return;
+  write_file_atomically(
+      tools::record_path(o.csv_file),
+      tools::record_text(o.csv_file, tools::made_by("sweep", args), sweep_description(o, grid)));
 }
 
 int sweep_command(const std::vector<std::string>& args) {
@@ -356,7 +362,10 @@ int sweep_command(const std::vector<std::string>& args) {
   }
   outputs.commit();
   if (o.json) {
-    print_sweep_json(o.params, grid, results);
+    nlohmann::ordered_json head;
+    head["made_by"] = tools::made_by("sweep", args);
+    head.update(sweep_description(o, grid));
+    print_sweep_json(head, o.params, grid, results);
   } else {
     print_sweep_table(o.params, grid, results, o.csv_file);
   }

@@ -22,9 +22,9 @@ nlohmann::ordered_json json_number(const std::string& text) {
 
 }  // namespace
 
-void print_sweep_json(const std::vector<SweepParam>& params, const std::vector<GridPoint>& grid,
-                      const std::vector<PointResult>& results) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+void print_sweep_json(const nlohmann::ordered_json& head, const std::vector<SweepParam>& params,
+                      const std::vector<GridPoint>& grid, const std::vector<PointResult>& results) {
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
   for (const PointResult& r : results) {
     nlohmann::ordered_json row;
     const std::vector<std::string> values = point_values(params, grid[r.index].point);
@@ -44,9 +44,11 @@ void print_sweep_json(const std::vector<SweepParam>& params, const std::vector<G
     row["largest_flock"] = s.largest_flock_mean;
     row["mean_nn_distance"] = s.nn_distance_mean;
     row["kept"] = r.kept;
-    j.push_back(row);
+    points.push_back(row);
   }
-  std::cout << j.dump(2) << std::endl;
+  nlohmann::ordered_json j = head;
+  j["points"] = points;
+  std::cout << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << std::endl;
 }
 
 // Every point of the grid, kept or flown; kept points are marked.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,10 @@ struct PointResult {
   bool kept = false;   // read back from --csv under --resume, not flown
 };
 
-// The points as a JSON array, a row a point.
-void print_sweep_json(const std::vector<SweepParam>& params, const std::vector<GridPoint>& grid,
-                      const std::vector<PointResult>& results);
+// One JSON object: `head` (which boids made it, with what command, and the sweep), then
+// "points", a row a point.
+void print_sweep_json(const nlohmann::ordered_json& head, const std::vector<SweepParam>& params,
+                      const std::vector<GridPoint>& grid, const std::vector<PointResult>& results);
 
 // The points as a table, those kept from `csv_file` marked.
 void print_sweep_table(const std::vector<SweepParam>& params, const std::vector<GridPoint>& grid,

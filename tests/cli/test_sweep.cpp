@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "host/base/errors.h"
+#include "host/base/version.h"
 #include "host/core/ensemble.h"
 #include "host/model/initial_state.h"
 #include "tests/support/cli_fixture.h"
@@ -202,7 +203,7 @@ TEST_F(Sweep, ARangeEndsAtItsStopAsWritten) {
   const boids::test_support::Result r =
       run(sweep({"--param", "noise=0:6.283185307179586:3.141592653589793", "--json"}));
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto json = nlohmann::json::parse(r.out);
+  const auto json = nlohmann::json::parse(r.out)["points"];
   ASSERT_EQ(json.size(), 3u);
   EXPECT_EQ(json[2]["noise"].get<double>(), 6.283185307179586);
 }
@@ -213,7 +214,14 @@ TEST_F(Sweep, RowsAreThePointsOfTheGridAndResumeLosesNone) {
       sweep({"--param", "noise=0.5:2.5:1", "--param=count=40,60", "--csv", csv, "--json"});
   const boids::test_support::Result first = run(args);
   ASSERT_EQ(first.code, 0) << first.err;
-  const auto json = nlohmann::json::parse(first.out);
+  const auto whole_json = nlohmann::json::parse(first.out);
+  // What made it: the version, the command, the grid and the first point's flight.
+  EXPECT_EQ(whole_json["made_by"]["boids_version"], boids::version());
+  EXPECT_EQ(whole_json["made_by"]["command"][1], "sweep");
+  EXPECT_EQ(whole_json["grid"][1]["name"], "count");
+  EXPECT_EQ(whole_json["replicas"], 3);
+  EXPECT_EQ(whole_json["first_point"]["noise"], 0.5);
+  const auto& json = whole_json["points"];
   ASSERT_EQ(json.size(), 6u);
   EXPECT_EQ(json[0]["noise"], 0.5);
   EXPECT_EQ(json[1]["count"], 60);

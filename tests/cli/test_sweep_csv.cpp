@@ -165,11 +165,12 @@ TEST_F(SweepCsv, EveryPointIsReportedKeptOrFlown) {
   ASSERT_EQ(first.code, 0) << first.err;
   const Result both = run(two_points(csv, {"--resume", "--json"}));
   ASSERT_EQ(both.code, 0) << both.err;
-  const auto json = nlohmann::json::parse(both.out);
+  const auto json = nlohmann::json::parse(both.out)["points"];
   ASSERT_EQ(json.size(), 2u);
   EXPECT_TRUE(json[0]["kept"].get<bool>());
   EXPECT_FALSE(json[1]["kept"].get<bool>());
-  EXPECT_EQ(json[0]["polarization"], nlohmann::json::parse(first.out)[0]["polarization"]);
+  EXPECT_EQ(json[0]["polarization"],
+            nlohmann::json::parse(first.out)["points"][0]["polarization"]);
   const Result table = run(two_points(csv, {"--resume"}));
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_NE(table.out.find("0.5 "), std::string::npos) << table.out;
@@ -227,7 +228,10 @@ TEST_F(SweepCsv, ParameterValuesAreExactAndDistinct) {
            "--replicas", "1", "--backend", "cpu", "--param", "noise=1:1.000001:1e-8", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   std::set<double> noises;
-  for (const auto& row : nlohmann::json::parse(r.out)) noises.insert(row["noise"].get<double>());
+  const auto report = nlohmann::json::parse(r.out);
+  for (const auto& row : report["points"]) {
+    noises.insert(row["noise"].get<double>());
+  }
   EXPECT_EQ(noises.size(), 101u);
   EXPECT_EQ(noises.count(1.00000001), 1u);  // as people write it, not 1.0000000099999999
 }
