@@ -29,10 +29,12 @@ from ._boids import _Flock, __version__  # noqa: E402
 from ._boids import info as _info
 from ._boids import param_rows as _param_rows
 from ._boids import validate as _validate
+from ._tables import table
+from .sweeping import sweep
 from .trajectory import Trajectory, read_trajectory
 
 __all__ = ["Flock", "DeviceArray", "DeviceState", "Trajectory", "info", "read_trajectory",
-           "validate", "__version__"]
+           "sweep", "validate", "__version__"]
 
 
 def _core_property(name, doc):
@@ -108,12 +110,7 @@ OPTIONS
             upto = end if every is None else min(end, (self.steps_taken // every + 1) * every)
             self.step(upto - self.steps_taken)
             row()
-        columns = {name: np.array([r[name] for r in rows]) for name in rows[0]}
-        try:
-            import pandas
-        except ImportError:
-            return columns
-        return pandas.DataFrame(columns)
+        return table(rows)
 
     @property
     def state(self):

@@ -1,0 +1,83 @@
+"""boids.sweep: the `boids sweep` engine from Python. It runs the `boids` command built with the
+module (the one `pip install .` puts beside it, or the build tree's), so that a sweep from
+Python flies, schedules, resumes and refuses exactly as the command line does."""
+
+import json
+import numbers
+import os
+import shutil
+import subprocess
+
+from ._tables import table
+
+
+def command():
+    """The path of the `boids` command this module goes with: the package's own (pip install),
+    BOIDS_COMMAND, the build tree's beside the module, or the first on PATH."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (os.path.join(here, "bin", "boids"), os.environ.get("BOIDS_COMMAND"),
+                 os.path.join(here, os.pardir, os.pardir, "bin", "boids"), shutil.which("boids")):
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return os.path.abspath(path)
+    raise RuntimeError("boids.sweep needs the boids command: install the package with pip, "
+                       "or set BOIDS_COMMAND to build/bin/boids")
+
+
+def _text(value):
+    """A value as the command line reads it: numbers as Python writes them (shortest round
+    trip), sequences (a goal, wind, world) joined by commas."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number or a word, got {value!r}")
+    if isinstance(value, (str, numbers.Number)):
+        return str(value)
+    return ",".join(_text(v) for v in value)
+
+
+def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="auto",
+          csv=None, resume=False, **params):
+    """Flies ``replicas`` flocks at every point of ``grid`` and returns the sweep's table, a row
+    a point: the grid's values, ``boids``, ``replicas``, ``samples``, the polarization's mean
+    (``polarization``), standard deviation and standard error, the Binder cumulant, the
+    susceptibility, and the mean flock count, largest flock and nearest-neighbour distance.
+    A pandas DataFrame where pandas is installed (its ``attrs`` hold what made it: the boids
+    version and command, the grid and the first point's flight), else a dict of NumPy arrays.
+
+    ``grid`` maps a parameter to its values: a sequence (``[0.5, 1, 2]``) or the command line's
+    ``"START:STOP:STEP"``; the grid is every combination. The other keywords are the flocks'
+    options, as ``Flock`` takes them (``model="vicsek"``, ``count=400``); ``csv`` writes a row
+    a point as each finishes (with its record beside it), and ``resume`` keeps the points a
+    CSV already holds. Samples are taken every ``every`` steps of ``steps``, after ``discard``.
+
+        >>> phases = boids.sweep({"noise": "0.5:5:0.5"}, model="vicsek", count=400,
+        ...                      replicas=8, discard=2000, steps=2000)
+        >>> phases.plot(x="noise", y="polarization", yerr="polarization_sem")
+
+    It is ``boids sweep --json`` run by the command beside the module: ValueError with the
+    command line's message for bad input, RuntimeError for a failure of the machine; Ctrl-C
+    stops it (the CSV keeps the points finished).
+    """
+    if not isinstance(grid, dict) or not grid:
+        raise ValueError(f"grid: expected a dict of parameters and their values, got {grid!r}")
+    args = ["sweep", "--json", "--replicas", _text(replicas), "--discard", _text(discard),
+            "--steps", _text(steps), "--every", _text(every), "--seed", _text(seed),
+            "--schedule", _text(schedule)]
+    for name, values in grid.items():
+        args += ["--param", f"{str(name).replace('_', '-')}={_text(values)}"]
+    for name, value in params.items():
+        if value is not None:
+            args += ["--" + name.replace("_", "-"), _text(value)]
+    if csv is not None:
+        args += ["--csv", os.fspath(csv)]
+    if resume:
+        args.append("--resume")
+    done = subprocess.run([command()] + args, capture_output=True, text=True)
+    if done.returncode != 0:
+        said = [line for line in done.stderr.splitlines() if line.startswith("boids: error: ")]
+        message = said[0].removeprefix("boids: error: ") if said else done.stderr.strip()
+        raise (ValueError if done.returncode == 2 else RuntimeError)(
+            message or f"boids sweep exited {done.returncode}")
+    report = json.loads(done.stdout)
+    points = table(report.pop("points"))
+    if hasattr(points, "attrs"):
+        points.attrs.update(report)
+    return points

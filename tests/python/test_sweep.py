@@ -1,0 +1,52 @@
+"""boids.sweep: the command line's sweep from Python, its points the same numbers as `boids sweep
+--json` prints, what made them in the table's attrs, a CSV resumed, and the command line's
+refusals as ValueError."""
+
+import json
+
+import numpy as np
+import pandas
+import pytest
+
+import boids
+from conftest import cli_error, run_cli
+
+VICSEK = dict(model="vicsek", count=60, replicas=2, discard=10, steps=20, every=5,
+              backend="cpu")
+
+
+def test_the_points_are_the_command_lines():
+    points = boids.sweep({"noise": [0.5, 3], "radius": "1:1.5:0.5"}, **VICSEK)
+    cli = json.loads(run_cli("sweep", "--json", "--model", "vicsek", "--count", 60,
+                             "--replicas", 2, "--discard", 10, "--steps", 20, "--every", 5,
+                             "--backend", "cpu", "--param", "noise=0.5,3",
+                             "--param", "radius=1:1.5:0.5").stdout)
+    assert isinstance(points, pandas.DataFrame)
+    assert len(points) == 4 and len(cli["points"]) == 4
+    for column in ("noise", "radius", "polarization", "polarization_sem", "binder"):
+        assert np.array_equal(points[column].to_numpy(),
+                              np.array([p[column] for p in cli["points"]])), column
+    made = points.attrs["made_by"]
+    assert made["boids_version"] == boids.__version__
+    assert made["command"][:3] == ["boids", "sweep", "--json"]
+    assert points.attrs["replicas"] == 2 and points.attrs["first_point"]["model"] == "vicsek"
+
+
+def test_a_csv_is_written_and_resumed(tmp_path):
+    csv = tmp_path / "phases.csv"
+    first = boids.sweep({"noise": [1]}, csv=csv, **VICSEK)
+    both = boids.sweep({"noise": [1, 2]}, csv=str(csv), resume=True, **VICSEK)
+    assert list(both["kept"]) == [True, False]
+    assert both["polarization"][0] == first["polarization"][0]
+    assert (tmp_path / "phases.csv.json").exists()
+
+
+def test_bad_input_is_the_command_lines_refusal():
+    with pytest.raises(ValueError) as refused:
+        boids.sweep({"noise": [1]}, replicas=0, **{k: v for k, v in VICSEK.items()
+                                                   if k != "replicas"})
+    assert str(refused.value) == cli_error("sweep", "--param", "noise=1", "--replicas", 0)
+    with pytest.raises(ValueError, match="grid"):
+        boids.sweep([("noise", 1)])
+    with pytest.raises(ValueError, match="radius"):
+        boids.sweep({"noise": [1]}, radius=-1, **VICSEK)
