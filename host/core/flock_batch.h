@@ -21,14 +21,14 @@ class FlockBatch {
   std::size_t size() const { return counts_.size(); }
   std::uint64_t count(std::size_t flock) const { return counts_[flock]; }
 
-  // Advances every flock; returns once the steps are done.
+  /// Advances every flock; returns once the steps are done.
   virtual void step(std::uint64_t steps) = 0;
 
-  // Each flock's metrics, as Simulation::metrics() measures it alone (to rounding in the sums
-  // on a GPU, whose segmented sums add in another order).
+  /// Each flock's metrics, as Simulation::metrics() measures it alone (to rounding in the sums
+  /// on a GPU, whose segmented sums add in another order).
   virtual std::vector<FlockMetrics> metrics() = 0;
 
-  // Flock f's state, in its input order and double precision.
+  /// Flock f's state, in its input order and double precision.
   virtual FlockState state(std::size_t flock) const = 0;
 
   virtual std::string device() const = 0;
@@ -41,18 +41,18 @@ class FlockBatch {
   std::vector<std::uint64_t> counts_;
 };
 
-// Whether `configs` can fly as one batch: the hashed method on the cpu or cuda backend, one
-// model and one precision, in two dimensions, metric neighbours (a boid's topological ones
-// are searched ring by ring, a thread a boid, which the batch's blocks do not do).
+/// Whether `configs` can fly as one batch: the hashed method on the cpu or cuda backend, one
+/// model and one precision, in two dimensions, metric neighbours (a boid's topological ones
+/// are searched ring by ring, a thread a boid, which the batch's blocks do not do).
 bool batchable(const std::vector<SimulationConfig>& configs);
 
-// A batch of the flocks `initial[f]` under `configs[f]`. Throws InputError for configurations
-// that cannot share a batch or a flock without boids, and RuntimeError when the backend cannot
-// run here or the batch does not fit in its memory.
+/// A batch of the flocks `initial[f]` under `configs[f]`. Throws InputError for configurations
+/// that cannot share a batch or a flock without boids, and RuntimeError when the backend cannot
+/// run here or the batch does not fit in its memory.
 std::unique_ptr<FlockBatch> make_batch(const std::vector<SimulationConfig>& configs,
                                        const std::vector<FlockState>& initial);
 
-// The backends' batches (host/backends/kernel_batch.h).
+/// The backends' batches (host/backends/kernel_batch.h).
 std::unique_ptr<FlockBatch> make_cpu_batch(const std::vector<SimulationConfig>& configs,
                                            const std::vector<FlockState>& initial);
 std::unique_ptr<FlockBatch> make_cuda_batch(const std::vector<SimulationConfig>& configs,

@@ -14,11 +14,11 @@
 
 namespace boids {
 
-// A tool's main: prepares the process (host/io/tool_process.h: its signals) and
-// returns what `body` returns; an exception is printed as `tool: error: ...` on stderr and
-// gives exit code 2 for an InputError, 1 for anything else; a command stopped by a signal says
-// where, as `tool: stopped by SIGINT ...`, and exits 128 + the signal. What the tool printed must
-// have reached its standard output (not a full disk or a closed pipe), or the exit code is 1.
+/// A tool's main: prepares the process (host/io/tool_process.h: its signals) and
+/// returns what `body` returns; an exception is printed as `tool: error: ...` on stderr and
+/// gives exit code 2 for an InputError, 1 for anything else; a command stopped by a signal says
+/// where, as `tool: stopped by SIGINT ...`, and exits 128 + the signal. What the tool printed must
+/// have reached its standard output (not a full disk or a closed pipe), or the exit code is 1.
 template <typename Body>
 int main_reporting_errors(const char* tool, Body&& body) {
   prepare_tool_process();

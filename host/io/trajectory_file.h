@@ -49,64 +49,64 @@
 
 namespace boids {
 
-// A run parameter, stored as an attribute of /parameters.
+/// A run parameter, stored as an attribute of /parameters.
 using TrajectoryParameter = std::variant<std::int64_t, double, std::string, std::vector<double>>;
 using TrajectoryParameters = std::vector<std::pair<std::string, TrajectoryParameter>>;
 
-// What the file describes; fixed for the whole trajectory.
+/// What the file describes; fixed for the whole trajectory.
 struct TrajectoryHeader {
-  std::uint64_t count = 0;      // boids, N
-  std::uint64_t predators = 0;  // K: the second particle group's (none: no group)
-  World world;                  // the box
-  int dimensions = 2;           // 2, or 3: the flock's
-  int layout_dimensions = 0;    // the file's: 0 for the flock's, or 3 for a flat flock in a box
-  bool xdmf = true;             // describe the frames in XDMF beside the file (xdmf_file.h)
-  std::string creator_version;  // /h5md/creator/version
+  std::uint64_t count = 0;      ///< boids, N
+  std::uint64_t predators = 0;  ///< K: the second particle group's (none: no group)
+  World world;                  ///< the box
+  int dimensions = 2;           ///< 2, or 3: the flock's
+  int layout_dimensions = 0;    ///< the file's: 0 for the flock's, or 3 for a flat flock in a box
+  bool xdmf = true;             ///< describe the frames in XDMF beside the file (xdmf_file.h)
+  std::string creator_version;  ///< /h5md/creator/version
   TrajectoryParameters parameters;
 };
 
-// How a frame's per-boid rows are cut into chunks, each compressed as compress_row_chunks
-// (host/io/trajectory_chunks.h) compresses it: `count` rows of `columns` (2, or 3: a flat
-// flock in a box has z = vz = 0) in chunks of `chunk_boids` rows, deflated at `level`.
+/// How a frame's per-boid rows are cut into chunks, each compressed as compress_row_chunks
+/// (host/io/trajectory_chunks.h) compresses it: `count` rows of `columns` (2, or 3: a flat
+/// flock in a box has z = vz = 0) in chunks of `chunk_boids` rows, deflated at `level`.
 struct TrajectoryFrameLayout {
   std::uint64_t count = 0, chunk_boids = 0;
   int columns = 2;
   int level = 0;
 };
 
-// A frame's chunks, compressed by whoever holds the boids: `chunks(quantity, first, out)`
-// fills out[k] with chunk first + k of the positions (quantity 0) or the velocities (1).
-// The writer asks for each quantity's chunks in order, a batch at a time.
+/// A frame's chunks, compressed by whoever holds the boids: `chunks(quantity, first, out)`
+/// fills out[k] with chunk first + k of the positions (quantity 0) or the velocities (1).
+/// The writer asks for each quantity's chunks in order, a batch at a time.
 using TrajectoryChunks = std::function<void(int quantity, std::uint64_t first,
                                             std::vector<std::vector<unsigned char>>& out)>;
 
 class TrajectoryWriter {
  public:
-  // Creates the file under a temporary name beside `path`. The first whole frame replaces
-  // `path` with it, so a run that fails before its first frame leaves an existing file
-  // untouched. Throws RuntimeError naming the file when it cannot be created.
+  /// Creates the file under a temporary name beside `path`. The first whole frame replaces
+  /// `path` with it, so a run that fails before its first frame leaves an existing file
+  /// untouched. Throws RuntimeError naming the file when it cannot be created.
   TrajectoryWriter(const std::string& path, const TrajectoryHeader& header);
 
-  // Closes the file; one without a whole frame is removed. Reports no error: call close().
+  /// Closes the file; one without a whole frame is removed. Reports no error: call close().
   ~TrajectoryWriter();
 
   TrajectoryWriter(const TrajectoryWriter&) = delete;
   TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
 
-  // Adds a frame: `state` in input order (header.count boids, and header.predators
-  // predators) and the metrics, at `step` and `time`, both increasing. Throws RuntimeError (the
-  // file keeps its whole frames) when the frame cannot be written; the writer then takes no more
-  // frames.
+  /// Adds a frame: `state` in input order (header.count boids, and header.predators
+  /// predators) and the metrics, at `step` and `time`, both increasing. Throws RuntimeError (the
+  /// file keeps its whole frames) when the frame cannot be written; the writer then takes no more
+  /// frames.
   void append(std::uint64_t step, double time, const FlockState& state,
               const FlockMetrics& metrics);
-  // The same, the frame's per-boid rows compressed by `chunks` (a flock spread over MPI ranks
-  // compresses each rank's own boids, host/mpi/rank_files.cpp), cut as frame_layout() says,
-  // and asked for `at_once` chunks at a time.
+  /// The same, the frame's per-boid rows compressed by `chunks` (a flock spread over MPI ranks
+  /// compresses each rank's own boids, host/mpi/rank_files.cpp), cut as frame_layout() says,
+  /// and asked for `at_once` chunks at a time.
   void append(std::uint64_t step, double time, const TrajectoryChunks& chunks,
               const FlockMetrics& metrics, std::uint64_t at_once);
   TrajectoryFrameLayout frame_layout() const;
 
-  // Flushes and closes the file; throws RuntimeError when that fails.
+  /// Flushes and closes the file; throws RuntimeError when that fails.
   void close();
 
   std::uint64_t frames() const;
@@ -117,7 +117,7 @@ class TrajectoryWriter {
   std::unique_ptr<File> file_;
 };
 
-// Boids per chunk of the position and velocity datasets: a chunk is (1, min(N, this), D).
+/// Boids per chunk of the position and velocity datasets: a chunk is (1, min(N, this), D).
 inline constexpr std::uint64_t kTrajectoryChunkBoids = 65536;
 
 }  // namespace boids

@@ -10,107 +10,107 @@
 
 namespace boids {
 
-// The rules the boids follow.
-//   boids     the published step: separation, alignment and cohesion as velocity changes,
-//             speed kept in [v_max / 2, v_max]
-//   steering  Reynolds' steering behaviours: each rule a desired velocity steered towards, a
-//             maximum force, a time step, speed kept in [0.35 v_max, v_max]
-//   vicsek    Vicsek et al. 1995: constant speed, the mean heading of the neighbours (the boid
-//             itself included) plus noise
+/// The rules the boids follow.
+///   boids     the published step: separation, alignment and cohesion as velocity changes,
+///             speed kept in [v_max / 2, v_max]
+///   steering  Reynolds' steering behaviours: each rule a desired velocity steered towards, a
+///             maximum force, a time step, speed kept in [0.35 v_max, v_max]
+///   vicsek    Vicsek et al. 1995: constant speed, the mean heading of the neighbours (the boid
+///             itself included) plus noise
 enum class Model { kBoids, kSteering, kVicsek };
 
-// What lies at the world's edges: a torus (the boids model's), or walls that turn boids back.
+/// What lies at the world's edges: a torus (the boids model's), or walls that turn boids back.
 enum class Boundary { kTorus, kWalls };
 
-// How a step updates the boids: all from the same snapshot (every backend), or one after the
-// other, each seeing the new state of those before it (the steering lab's own loop; the
-// reference backend only).
+/// How a step updates the boids: all from the same snapshot (every backend), or one after the
+/// other, each seeing the new state of those before it (the steering lab's own loop; the
+/// reference backend only).
 enum class Update { kSynchronous, kInPlace };
 
 std::string to_string(Model model);
 std::string to_string(Boundary boundary);
 std::string to_string(Update update);
-// The names to_string gives, back; nullopt for any other.
+/// The names to_string gives, back; nullopt for any other.
 std::optional<Model> parse_model(const std::string& name);
 std::optional<Boundary> parse_boundary(const std::string& name);
 std::optional<Update> parse_update(const std::string& name);
 
-// The rectangle the boids live in: positions in [0, width) x [0, height), and [0, depth) in
-// three dimensions (a box).
+/// The rectangle the boids live in: positions in [0, width) x [0, height), and [0, depth) in
+/// three dimensions (a box).
 struct World {
   double width = 100.0;
   double height = 100.0;
   Boundary boundary = Boundary::kTorus;
-  double depth = 100.0;  // in 3D only
+  double depth = 100.0;  ///< in 3D only
 
   bool torus() const { return boundary == Boundary::kTorus; }
   bool square() const { return width == height; }
 };
 
-// A disc (a sphere, in three dimensions) no boid may enter.
+/// A disc (a sphere, in three dimensions) no boid may enter.
 struct Obstacle {
   double x = 0, y = 0, radius = 0;
-  double z = 0;  // in three dimensions, where it is a sphere
+  double z = 0;  ///< in three dimensions, where it is a sphere
 };
 
 struct Vec3 {
-  double x = 0, y = 0, z = 0;  // z in three dimensions only
+  double x = 0, y = 0, z = 0;  ///< z in three dimensions only
 };
 
-// The model's parameters; the defaults are the published example's, and every variant is off.
+/// The model's parameters; the defaults are the published example's, and every variant is off.
 struct FlockParams {
   Model model = Model::kBoids;
-  int dimensions = 2;       // 2, or 3: the same rules in a box (docs/3d.md)
-  double radius = 10.0;     // perception radius r
-  double separation = 1.5;  // weight of the separation rule
-  double alignment = 1.0;   // weight of the alignment rule
-  double cohesion = 1.0;    // weight of the cohesion rule
-  double max_speed = 1.0;   // v_max; under the Vicsek model, the constant speed V
-  // The floor of the speed clamp; < 0 means the model's own: v_max / 2 (0.35 v_max under
-  // steering). The Vicsek model's speed is constant.
+  int dimensions = 2;       ///< 2, or 3: the same rules in a box (docs/3d.md)
+  double radius = 10.0;     ///< perception radius r
+  double separation = 1.5;  ///< weight of the separation rule
+  double alignment = 1.0;   ///< weight of the alignment rule
+  double cohesion = 1.0;    ///< weight of the cohesion rule
+  double max_speed = 1.0;   ///< v_max; under the Vicsek model, the constant speed V
+  /// The floor of the speed clamp; < 0 means the model's own: v_max / 2 (0.35 v_max under
+  /// steering). The Vicsek model's speed is constant.
   double min_speed = -1;
   World world;
-  // Separation acts closer than this; 0 means the model's own: r / 2 (0.45 r for steering).
+  /// Separation acts closer than this; 0 means the model's own: r / 2 (0.45 r for steering).
   double separation_radius = 0.0;
-  double fov = 360.0;  // field of view in degrees, (0, 360]: neighbours ahead only
-  // Topological neighbours (Ballerini et al. 2008): each boid heeds the K boids nearest to it
-  // that it sees, however far, ties to the lower index, in place of all it sees within r
-  // (docs/models.md); 0 is off. At most kMostNearest.
+  double fov = 360.0;  ///< field of view in degrees, (0, 360]: neighbours ahead only
+  /// Topological neighbours (Ballerini et al. 2008): each boid heeds the K boids nearest to it
+  /// that it sees, however far, ties to the lower index, in place of all it sees within r
+  /// (docs/models.md); 0 is off. At most kMostNearest.
   int nearest = 0;
-  double noise = 0.0;        // eta in radians, [0, 2 pi]: headings turn by U(-eta/2, eta/2)
-  double dt = 1.0 / 60.0;    // time step of the steering model (boids and Vicsek step by 1)
-  double wall_distance = 0;  // walls push boids closer than this; 0 means the radius
+  double noise = 0.0;        ///< eta in radians, [0, 2 pi]: headings turn by U(-eta/2, eta/2)
+  double dt = 1.0 / 60.0;    ///< time step of the steering model (boids and Vicsek step by 1)
+  double wall_distance = 0;  ///< walls push boids closer than this; 0 means the radius
   bool has_goal = false;
-  Vec3 goal;  // steered towards with goal_weight, when has_goal
+  Vec3 goal;  ///< steered towards with goal_weight, when has_goal
   double goal_weight = 1.0;
-  // Reynolds' arrival, under the steering model: within this distance of the goal the desired
-  // velocity falls with the distance, v_max (g - x) / max(|g - x|, R), and the least speed
-  // with it, so that the flock settles at the goal; 0 is off.
+  /// Reynolds' arrival, under the steering model: within this distance of the goal the desired
+  /// velocity falls with the distance, v_max (g - x) / max(|g - x|, R), and the least speed
+  /// with it, so that the flock settles at the goal; 0 is off.
   double arrival_radius = 0.0;
-  // Reynolds' wander, its weight (boids and steering models): each boid steers across its
-  // heading along a drift of components wandering in [-1, 1], smooth in the step and keyed by
-  // (seed, step, boid) as the noise is; 0 is off (docs/models.md).
+  /// Reynolds' wander, its weight (boids and steering models): each boid steers across its
+  /// heading along a drift of components wandering in [-1, 1], smooth in the step and keyed by
+  /// (seed, step, boid) as the noise is; 0 is off (docs/models.md).
   double wander = 0.0;
-  // Reynolds' path following: the points of a polyline the boids follow, closed when the last
-  // repeats the first (in three dimensions with a z); a boid predicted farther than path_radius
-  // from it (0: the perception radius) steers, with path_weight, for a point farther along it
-  // (docs/models.md). Empty: off.
+  /// Reynolds' path following: the points of a polyline the boids follow, closed when the last
+  /// repeats the first (in three dimensions with a z); a boid predicted farther than path_radius
+  /// from it (0: the perception radius) steers, with path_weight, for a point farther along it
+  /// (docs/models.md). Empty: off.
   std::vector<Vec3> path;
   double path_radius = 0.0;
   double path_weight = 1.0;
-  // Predators as agents (Reynolds' pursuit and evasion, docs/models.md): this many predators
-  // fly in the world, each steering for where the boid nearest to it will be, at most
-  // predator_speed fast (0: 1.5 v_max); boids closer than flee_radius (0: 2 r) to one steer
-  // away from where it will be. 0 is off. Their state is the FlockState's `predators`.
+  /// Predators as agents (Reynolds' pursuit and evasion, docs/models.md): this many predators
+  /// fly in the world, each steering for where the boid nearest to it will be, at most
+  /// predator_speed fast (0: 1.5 v_max); boids closer than flee_radius (0: 2 r) to one steer
+  /// away from where it will be. 0 is off. Their state is the FlockState's `predators`.
   int predators = 0;
   double predator_speed = 0.0;
   double flee_radius = 0.0;
-  Vec3 wind;  // a velocity added every step (times dt) before the clamp
+  Vec3 wind;  ///< a velocity added every step (times dt) before the clamp
   std::vector<Obstacle> obstacles;
   Update update = Update::kSynchronous;
 
-  // The defaults that follow from the other parameters, which 0 stands for in the fields
-  // above, and the values in effect.
+  /// The defaults that follow from the other parameters, which 0 stands for in the fields
+  /// above, and the values in effect.
   double model_separation_radius() const {
     return model == Model::kSteering ? radius * 0.45 : radius / 2;
   }
@@ -131,40 +131,40 @@ struct FlockParams {
   double effective_flee_radius() const {
     return flee_radius > 0 ? flee_radius : model_flee_radius();
   }
-  // Whether the path returns to its start (its last point repeats its first).
+  /// Whether the path returns to its start (its last point repeats its first).
   bool path_closed() const {
     return path.size() > 2 && path.front().x == path.back().x && path.front().y == path.back().y &&
            path.front().z == path.back().z;
   }
-  // Whether every option has its default, so that the step is exactly the published step.
+  /// Whether every option has its default, so that the step is exactly the published step.
   bool seed_model() const;
 };
 
-// How far one step reaches, which the world's smaller side bounds (host/core/value_limits.h).
-// A step must stay below the side by kMoveMargin, so that rounding (of the parameters to float,
-// of the clamp, of the noise's rotation) cannot stretch it to the side.
+/// How far one step reaches, which the world's smaller side bounds (host/core/value_limits.h).
+/// A step must stay below the side by kMoveMargin, so that rounding (of the parameters to float,
+/// of the clamp, of the noise's rotation) cannot stretch it to the side.
 inline constexpr double kMoveMargin = 1 + 0x1.0p-16;
 
-// The world's smallest side: of the box, in three dimensions.
+/// The world's smallest side: of the box, in three dimensions.
 double smaller_side(const FlockParams& params);
 
-// The wind's length.
+/// The wind's length.
 double wind_length(const FlockParams& params);
 
-// The farthest one step can move a boid along an axis: v_max (boids: wind and the world's
-// terms act before the clamp), v_max * dt (steering), V + |wind| (Vicsek: wind drifts the
-// particles after their heading is set).
+/// The farthest one step can move a boid along an axis: v_max (boids: wind and the world's
+/// terms act before the clamp), v_max * dt (steering), V + |wind| (Vicsek: wind drifts the
+/// particles after their heading is set).
 double furthest_move(const FlockParams& params);
 
-// Positions in the world and velocities, one entry per particle (structure of arrays, as in the
-// published step). In three dimensions z and vz too; in two they stay empty.
+/// Positions in the world and velocities, one entry per particle (structure of arrays, as in the
+/// published step). In three dimensions z and vz too; in two they stay empty.
 struct Particles {
   std::vector<double> x, y, vx, vy;
   std::vector<double> z, vz;
   int dimensions = 2;
 
   std::size_t size() const { return x.size(); }
-  // Its columns in the order files store them: x, y[, z], vx, vy[, vz].
+  /// Its columns in the order files store them: x, y[, z], vx, vy[, vz].
   std::vector<std::vector<double>*> columns() {
     if (dimensions == 3) return {&x, &y, &z, &vx, &vy, &vz};
     return {&x, &y, &vx, &vy};
@@ -185,33 +185,33 @@ struct Particles {
   }
 };
 
-// A flock's state: its boids, in input order, and the predators that hunt them (as many as
-// FlockParams::predators; none without).
+/// A flock's state: its boids, in input order, and the predators that hunt them (as many as
+/// FlockParams::predators; none without).
 struct FlockState : Particles {
   Particles predators;
 };
 
 inline constexpr double kPi = 3.141592653589793;
 
-// Largest flock the engine accepts: indices are 32-bit on every backend.
+/// Largest flock the engine accepts: indices are 32-bit on every backend.
 inline constexpr std::uint64_t kMaxBoids = 2147483647;
 
-// Most obstacles a flight takes: every boid near an obstacle tests it each step, and a
-// checkpoint's header holds them all.
+/// Most obstacles a flight takes: every boid near an obstacle tests it each step, and a
+/// checkpoint's header holds them all.
 inline constexpr std::uint64_t kMaxObstacles = 100000;
 
-// Most points a path takes: every boid tests every segment each step.
+/// Most points a path takes: every boid tests every segment each step.
 inline constexpr std::uint64_t kMaxPathPoints = 100000;
 
-// The most topological neighbours a boid heeds (--nearest).
+/// The most topological neighbours a boid heeds (--nearest).
 inline constexpr int kMaxNearest = 32;
 
-// The most predators a flight takes: every boid tests every predator each step.
+/// The most predators a flight takes: every boid tests every predator each step.
 inline constexpr int kMaxPredators = 1000;
 
-// Most steps a flight takes, counted from its start (10^18; a step of a single boid takes a
-// nanosecond, so no flight comes near it): the step counter, its sums with a run's or a
-// Python call's steps, and H5MD's int64 `step` stay far from wrapping.
+/// Most steps a flight takes, counted from its start (10^18; a step of a single boid takes a
+/// nanosecond, so no flight comes near it): the step counter, its sums with a run's or a
+/// Python call's steps, and H5MD's int64 `step` stay far from wrapping.
 inline constexpr std::uint64_t kMaxSteps = 1000000000000000000ULL;
 
 }  // namespace boids

@@ -46,7 +46,7 @@ class Flock:
     """A flock of boids on one backend.
 
     Its options are those of ``boids run`` by their long names (``max_speed`` for
-    ``--max-speed``), each a row of the table of parameters that every front end reads:
+    ``--max-speed``), each a row of the table of parameters that every front end reads::
 
 OPTIONS
 
@@ -235,8 +235,10 @@ def _options_doc():
     import textwrap
     lines = []
     for keyword, text in _param_rows():
-        lines += textwrap.wrap(text, 96, initial_indent=f"    {keyword:<19}",
-                               subsequent_indent=" " * 23)
+        # A literal block under the paragraph that introduces it (indented past it), so that
+        # help() and the documentation site show the same columns.
+        lines += textwrap.wrap(text, 96, initial_indent=f"        {keyword:<19}",
+                               subsequent_indent=" " * 27)
     return "\n".join(lines)
 
 
