@@ -8,7 +8,8 @@
 A flock takes the options of ``boids run`` by their long names (``max_speed`` for
 ``--max-speed``), accepts and refuses them alike, and flies the same flight: the state after
 ``flock.step(600)`` equals ``boids run --steps 600 --save`` bit for bit. Bad input raises
-ValueError with the command line's message; a failure of the machine raises RuntimeError.
+ValueError with the command line's message, its flags named as these keywords (``max_speed``
+for ``--max-speed``); a failure of the machine raises RuntimeError.
 """
 
 import numbers
@@ -30,11 +31,16 @@ from ._boids import info as _info
 from ._boids import param_rows as _param_rows
 from ._boids import validate as _validate
 from ._tables import table
+from ._words import python_words
 from .sweeping import sweep
 from .trajectory import Trajectory, read_trajectory
 
 __all__ = ["Flock", "DeviceArray", "DeviceState", "Trajectory", "info", "read_trajectory",
            "sweep", "validate", "__version__"]
+
+
+# The keywords Flock takes, as the table of parameters names them: a refusal names these.
+_KEYWORDS = frozenset(keyword for keyword, _ in _param_rows())
 
 
 def _core_property(name, doc):
@@ -59,7 +65,8 @@ OPTIONS
                  **params):
         params.update(count=count, seed=seed, backend=backend, method=method,
                       precision=precision)
-        self._core = _Flock(params, None)
+        with python_words(_KEYWORDS):
+            self._core = _Flock(params, None)
 
     @classmethod
     def from_state(cls, array, seed=42, backend="auto", method=None, precision=None, **params):
@@ -72,7 +79,8 @@ OPTIONS
         """
         params.update(seed=seed, backend=backend, method=method, precision=precision)
         flock = cls.__new__(cls)
-        flock._core = _Flock(params, array)
+        with python_words(_KEYWORDS):
+            flock._core = _Flock(params, array)
         return flock
 
     def step(self, n=1):
@@ -140,7 +148,8 @@ OPTIONS
     def set_state(self, array):
         """Replaces every boid: ``array`` of shape (count, 4), checked as ``from_state`` checks
         it. The steps taken go on (the noise stays keyed by them), and the predators fly on."""
-        self._core.set_state(array)
+        with python_words(_KEYWORDS):
+            self._core.set_state(array)
 
     def metrics(self):
         """The boids model's metrics, as ``boids run --json`` names them: polarization, order,
@@ -160,7 +169,8 @@ OPTIONS
         backend, method, precision are fixed for a flock's life. A change given as None
         returns to the default.
         """
-        self._core.set_params(changes)
+        with python_words(_KEYWORDS):
+            self._core.set_params(changes)
 
     def device_state(self):
         """The flock in GPU memory, without a copy (cuda backend): a DeviceState whose

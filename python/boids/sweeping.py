@@ -8,7 +8,13 @@ import os
 import shutil
 import subprocess
 
+from ._boids import param_rows
 from ._tables import table
+from ._words import in_python_words
+
+# What a refusal names: the flocks' keywords, the sweep's own, and the grid for --param.
+_KEYWORDS = frozenset([keyword for keyword, _ in param_rows()] +
+                      ["replicas", "discard", "steps", "every", "schedule", "csv", "resume"])
 
 
 def command():
@@ -53,7 +59,8 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
         >>> phases.plot(x="noise", y="polarization", yerr="polarization_sem")
 
     It is ``boids sweep --json`` run by the command beside the module: ValueError with the
-    command line's message for bad input, RuntimeError for a failure of the machine; Ctrl-C
+    command line's message for bad input (its flags named as these keywords, ``--param`` as
+    ``grid``), RuntimeError for a failure of the machine; Ctrl-C
     stops it (the CSV keeps the points finished).
     """
     if not isinstance(grid, dict) or not grid:
@@ -74,6 +81,7 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
     if done.returncode != 0:
         said = [line for line in done.stderr.splitlines() if line.startswith("boids: error: ")]
         message = said[0].removeprefix("boids: error: ") if said else done.stderr.strip()
+        message = in_python_words(message, _KEYWORDS, {"param": "grid"})
         raise (ValueError if done.returncode == 2 else RuntimeError)(
             message or f"boids sweep exited {done.returncode}")
     report = json.loads(done.stdout)

@@ -45,8 +45,12 @@ def test_bad_input_is_the_command_lines_refusal():
     with pytest.raises(ValueError) as refused:
         boids.sweep({"noise": [1]}, replicas=0, **{k: v for k, v in VICSEK.items()
                                                    if k != "replicas"})
-    assert str(refused.value) == cli_error("sweep", "--param", "noise=1", "--replicas", 0)
+    assert str(refused.value) == cli_error("sweep", "--param", "noise=1", "--replicas", 0).replace(
+        "--replicas", "replicas")
     with pytest.raises(ValueError, match="grid"):
         boids.sweep([("noise", 1)])
+    with pytest.raises(ValueError, match="^grid: ") as refused:
+        boids.sweep({"bogus": [1]}, **VICSEK)
+    assert "--param" not in str(refused.value)
     with pytest.raises(ValueError, match="radius"):
         boids.sweep({"noise": [1]}, radius=-1, **VICSEK)
