@@ -49,7 +49,8 @@ for eta, phase in ((1.5, "ordered"), (5.0, "disordered")):
     spread = np.array([np.std(samples[b]) for b in divisions])
     alpha = np.polyfit(np.log(mean), np.log(spread), 1)[0]
     polarization = flock.metrics()["polarization"]
-    ax.loglog(mean, spread, "o-", label=f"{phase}: η = {eta}, φ = {polarization:.2f}, α = {alpha:.2f}")
+    ax.loglog(mean, spread, "o-",
+              label=f"{phase}: η = {eta}, φ = {polarization:.2f}, α = {alpha:.2f}")
 reference = np.array([1, count / 4])
 ax.loglog(reference, 0.5 * reference**0.5, "k:", lw=0.8, label="slope 0.5")
 ax.loglog(reference, 0.5 * reference**0.8, "k--", lw=0.8, label="slope 0.8")

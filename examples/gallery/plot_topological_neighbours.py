@@ -4,12 +4,13 @@ Topological against metric neighbours as the density changes
 
 Starlings heed about 7 nearest neighbours, however far, rather than every bird within a
 distance (Ballerini et al. 2008, PNAS 105:1232); the paper argues that this keeps a flock
-together as its density changes. Does it keep boids' flocks together? Here the published example's 120 boids fly in ever larger
-worlds, with the metric rule (all within the radius 10) and with ``nearest=7``, under a little
-noise (0.3 radians a step), and the largest flock's share of the boids and the polarization are
-averaged over the flight's last third. Under noise the metric flock holds together as well or
-better at every density here, as docs/topological.md found over 20 seeds and 6,000 steps; the
-site's build flies 4 seeds for 1,500 steps.
+together as its density changes. Does it keep boids' flocks together? Here the published
+example's 120 boids fly in ever larger worlds, with the metric rule (all within the radius 10)
+and with ``nearest=7``, under a little noise (0.3 radians a step), and the largest flock's
+share of the boids and the polarization are averaged over the flight's last third. Under
+noise the metric flock holds together as well or better at most densities here, as
+docs/topological.md found over 20 seeds and 6,000 steps; the site's build flies 4 seeds for
+1,500 steps.
 """
 import os
 
