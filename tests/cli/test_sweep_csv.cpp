@@ -169,8 +169,7 @@ TEST_F(SweepCsv, EveryPointIsReportedKeptOrFlown) {
   ASSERT_EQ(json.size(), 2u);
   EXPECT_TRUE(json[0]["kept"].get<bool>());
   EXPECT_FALSE(json[1]["kept"].get<bool>());
-  EXPECT_EQ(json[0]["polarization"],
-            nlohmann::json::parse(first.out)["points"][0]["polarization"]);
+  EXPECT_EQ(json[0]["polarization"], nlohmann::json::parse(first.out)["points"][0]["polarization"]);
   const Result table = run(two_points(csv, {"--resume"}));
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_NE(table.out.find("0.5 "), std::string::npos) << table.out;
