@@ -1,12 +1,24 @@
 #!/usr/bin/python3
-"""Draws a sweep of `boids sweep` (its CSV): the polarization with its standard error against
-the first parameter, one curve per value of the second, and the Binder cumulant below it.
+"""Draws a sweep of `boids sweep` (its CSV) against the first parameter, one curve per value of
+the others: the polarization, the susceptibility and the Binder cumulant, each with its
+standard error over the replicas.
 
     plot_sweep.py SWEEP.csv PARAMETERS TITLE OUT.png   (PARAMETERS: how many columns lead)
     plot_sweep.py --check      exit 0 when matplotlib can be imported
 """
 import csv
 import sys
+
+# The parameters' symbols and units on an axis; another parameter is named as --param names it.
+AXES = {"noise": "noise η (radians)", "density": "density ρ (boids per unit area or volume)",
+        "radius": "perception radius r", "count": "boids N", "speed": "speed v₀",
+        "max-speed": "maximum speed v_max", "min-speed": "minimum speed v_min",
+        "separation": "separation weight", "alignment": "alignment weight",
+        "cohesion": "cohesion weight", "fov": "field of view (degrees)",
+        "nearest": "nearest neighbours k", "dt": "time step dt", "world": "world side L",
+        "separation-radius": "separation radius", "wander": "wander weight",
+        "predators": "predators", "flee-radius": "flee radius",
+        "predator-speed": "predator speed"}
 
 
 def main(argv):
@@ -32,26 +44,27 @@ def main(argv):
     for r in rows:
         key = tuple(r[1:params])
         curves.setdefault(key, []).append(r)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), dpi=110, sharex=True,
-                                      gridspec_kw={"height_ratios": [2, 1]})
+    fig, (top, middle, bottom) = plt.subplots(3, 1, figsize=(8, 9), dpi=110, sharex=True,
+                                              gridspec_kw={"height_ratios": [2, 1, 1]})
+    panels = ((top, "polarization"), (middle, "susceptibility"), (bottom, "binder"))
     for key, members in sorted(curves.items(), key=lambda kv: [float(v) for v in kv[0]]):
         members.sort(key=lambda r: float(r[0]))
         x = [float(r[0]) for r in members]
         label = ", ".join(f"{header[1 + i]} = {v}" for i, v in enumerate(key)) or None
-        top.errorbar(x, [float(r[column["polarization"]]) for r in members],
-                     yerr=[float(r[column["polarization_sem"]]) for r in members],
-                     marker="o", markersize=3, capsize=2, label=label)
-        bottom.plot(x, [float(r[column["binder"]]) for r in members], marker="o", markersize=3,
-                    label=label)
+        for ax, name in panels:
+            ax.errorbar(x, [float(r[column[name]]) for r in members],
+                        yerr=[float(r[column[name + "_sem"]]) for r in members],
+                        marker="o", markersize=3, capsize=2, label=label)
     top.set_ylabel("polarization φ")
     top.set_ylim(0, 1.02)
-    top.grid(True, alpha=0.3)
     if curve_name:
         top.legend(fontsize=8)
-    top.set_title(argv[3])
-    bottom.set_ylabel("Binder cumulant U")
-    bottom.set_xlabel(x_name)
-    bottom.grid(True, alpha=0.3)
+    top.set_title(argv[3], fontsize=10)
+    middle.set_ylabel("susceptibility\nχ = N (⟨φ²⟩ − ⟨φ⟩²)")
+    bottom.set_ylabel("Binder cumulant\nU = 1 − ⟨φ⁴⟩ / 3⟨φ²⟩²")
+    bottom.set_xlabel(AXES.get(x_name, x_name))
+    for ax, _ in panels:
+        ax.grid(True, alpha=0.3)
     fig.tight_layout()
     fig.savefig(argv[4])
     return 0

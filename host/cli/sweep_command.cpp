@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -233,7 +234,8 @@ std::string stopped_after(std::size_t done, std::size_t points, const std::strin
 
 // What a sweep is, for its CSV's record and its --json: the grid and what every point flies
 // (its first point's flight, whose parameters the grid's vary).
-nlohmann::ordered_json sweep_description(const SweepOptions& o, const std::vector<GridPoint>& grid) {
+nlohmann::ordered_json sweep_description(const SweepOptions& o,
+                                         const std::vector<GridPoint>& grid) {
   nlohmann::ordered_json j;
   nlohmann::ordered_json params = nlohmann::ordered_json::array();
   for (const SweepParam& p : o.params) params.push_back({{"name", p.name}, {"values", p.values}});
@@ -245,6 +247,24 @@ nlohmann::ordered_json sweep_description(const SweepOptions& o, const std::vecto
   j["every"] = o.every;
   j["first_point"] = params_to_json(grid.front().config.params, ParamForm::kReport);
   return j;
+}
+
+// What the plot's title says: the model, the density (the first point's, when the grid varies
+// it), the transient, the measured steps and their samples, the replicas.
+std::string plot_title(const SweepOptions& o, const std::vector<GridPoint>& grid) {
+  const FlockParams& first = grid.front().config.params;
+  const World& w = first.world;
+  const double volume = w.width * w.height * (first.dimensions == 3 ? w.depth : 1.0);
+  char text[320];
+  std::snprintf(
+      text, sizeof text,
+      "%s model, %d dimensions, density %.4g, %llu replicas a point\n"
+      "%llu steps discarded, then %llu measured, a sample every %llu (%llu each)",
+      to_string(first.model).c_str(), first.dimensions,
+      static_cast<double>(grid.front().count) / volume, static_cast<unsigned long long>(o.replicas),
+      static_cast<unsigned long long>(o.discard), static_cast<unsigned long long>(o.steps),
+      static_cast<unsigned long long>(o.every), static_cast<unsigned long long>(o.steps / o.every));
+  return text;
 }
 
 // The CSV's record (host/tools/output_record.h), written as its rows begin: which boids, the
@@ -336,7 +356,7 @@ int sweep_command(const std::vector<std::string>& args) {
           PointResult r;
           r.index = p;
           r.count = grid[p].count;
-          r.statistics = ensemble_statistics(samples[p], grid[p].count);
+          r.statistics = ensemble_statistics(samples[p], grid[p].count, o.every);
           r.flight = grid[p].flight;
           r.seconds =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -355,10 +375,7 @@ int sweep_command(const std::vector<std::string>& args) {
   std::sort(results.begin(), results.end(),
             [](const PointResult& a, const PointResult& b) { return a.index < b.index; });
   if (outputs.has("--plot")) {
-    const std::string title = to_string(resolve_model(o.flock)) + " model, " +
-                              std::to_string(o.replicas) + " replicas a point, " +
-                              std::to_string(o.steps / o.every) + " samples each";
-    plot_sweep(o.params, title, grid, results, outputs);
+    plot_sweep(o.params, plot_title(o, grid), grid, results, outputs);
   }
   outputs.commit();
   if (o.json) {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -21,10 +22,20 @@ namespace boids::cli {
 namespace {
 
 // The statistics after a point's values, boids, replicas and samples; then flight and seconds.
-constexpr const char* kStatisticNames[] = {"polarization",  "polarization_std", "polarization_sem",
-                                           "binder",        "susceptibility",   "flocks",
-                                           "largest_flock", "mean_nn_distance"};
-constexpr std::size_t kFieldsAfterValues = 13;
+constexpr const char* kStatisticNames[] = {
+    "polarization",      "polarization_std", "polarization_sem",   "binder",
+    "binder_sem",        "susceptibility",   "susceptibility_sem", "autocorrelation_steps",
+    "effective_samples", "flocks",           "largest_flock",      "mean_nn_distance"};
+constexpr std::size_t kStatistics = sizeof kStatisticNames / sizeof kStatisticNames[0];
+constexpr std::size_t kFieldsAfterValues = 3 + kStatistics + 2;
+
+// The statistics' fields, in kStatisticNames' order: the one list a row is written and read by.
+std::array<double*, kStatistics> statistic_fields(EnsembleStatistics& s) {
+  return {
+      &s.polarization_mean, &s.polarization_std, &s.polarization_sem,   &s.binder,
+      &s.binder_sem,        &s.susceptibility,   &s.susceptibility_sem, &s.autocorrelation_steps,
+      &s.effective_samples, &s.flocks_mean,      &s.largest_flock_mean, &s.nn_distance_mean};
+}
 
 std::string reason(int error) {
   return std::strerror(error);
@@ -94,17 +105,14 @@ class RowReader {
     r.count = count_field(f[n], "boids", number);
     s.replicas = count_field(f[n + 1], "replicas", number);
     s.samples = count_field(f[n + 2], "samples", number);
-    double* const statistics[] = {
-        &s.polarization_mean, &s.polarization_std, &s.polarization_sem,   &s.binder,
-        &s.susceptibility,    &s.flocks_mean,      &s.largest_flock_mean, &s.nn_distance_mean};
-    for (std::size_t k = 0; k < 8; ++k) {
-      *statistics[k] = number_field(f[n + 3 + k], kStatisticNames[k], number);
+    for (std::size_t k = 0; k < kStatistics; ++k) {
+      *statistic_fields(s)[k] = number_field(f[n + 3 + k], kStatisticNames[k], number);
     }
-    r.flight = f[n + 11];
+    r.flight = f[n + 3 + kStatistics];
     if (!is_flight(r.flight)) {
       refuse_line(number, "its flight is " + quoted(r.flight) + ", not 16 hexadecimal digits");
     }
-    r.seconds = number_field(f[n + 12], "elapsed_seconds", number);
+    r.seconds = number_field(f[n + 4 + kStatistics], "elapsed_seconds", number);
     return r;
   }
 
@@ -176,10 +184,10 @@ std::string sweep_csv_row(const std::vector<std::string>& values, std::uint64_t 
   std::ostringstream row;
   row.precision(17);
   for (const std::string& value : values) row << value << ",";
-  row << count << "," << s.replicas << "," << s.samples << "," << s.polarization_mean << ","
-      << s.polarization_std << "," << s.polarization_sem << "," << s.binder << ","
-      << s.susceptibility << "," << s.flocks_mean << "," << s.largest_flock_mean << ","
-      << s.nn_distance_mean << "," << flight << "," << seconds;
+  row << count << "," << s.replicas << "," << s.samples;
+  EnsembleStatistics copy = s;
+  for (const double* field : statistic_fields(copy)) row << "," << *field;
+  row << "," << flight << "," << seconds;
   return row.str();
 }
 

@@ -151,48 +151,4 @@ EnsembleSchedule ensemble_schedule(const std::vector<EnsembleFlock>& flocks, Ens
   return schedule;
 }
 
-EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSample>>& replicas,
-                                       std::uint64_t count) {
-  EnsembleStatistics s;
-  s.replicas = replicas.size();
-  double phi = 0, phi2 = 0, phi4 = 0, flocks = 0, largest = 0, nn = 0;
-  std::vector<double> replica_means;
-  for (const auto& samples : replicas) {
-    double sum = 0;
-    for (const EnsembleSample& x : samples) {
-      const double p2 = x.polarization * x.polarization;
-      phi += x.polarization;
-      phi2 += p2;
-      phi4 += p2 * p2;
-      flocks += x.flocks;
-      largest += x.largest_flock;
-      nn += x.mean_nn_distance;
-      sum += x.polarization;
-    }
-    s.samples += samples.size();
-    if (!samples.empty()) replica_means.push_back(sum / static_cast<double>(samples.size()));
-  }
-  if (s.samples == 0) return s;
-  const double n = static_cast<double>(s.samples);
-  phi /= n;
-  phi2 /= n;
-  phi4 /= n;
-  s.polarization_mean = phi;
-  s.polarization_std = std::sqrt(std::max(0.0, phi2 - phi * phi) * n / std::max(1.0, n - 1));
-  s.binder = phi2 > 0 ? 1 - phi4 / (3 * phi2 * phi2) : 0;
-  s.susceptibility = static_cast<double>(count) * std::max(0.0, phi2 - phi * phi);
-  s.flocks_mean = flocks / n;
-  s.largest_flock_mean = largest / n;
-  s.nn_distance_mean = nn / n;
-  if (replica_means.size() > 1) {
-    double mean = 0, square = 0;
-    for (double m : replica_means) mean += m;
-    mean /= static_cast<double>(replica_means.size());
-    for (double m : replica_means) square += (m - mean) * (m - mean);
-    const double k = static_cast<double>(replica_means.size());
-    s.polarization_sem = std::sqrt(square / (k - 1) / k);
-  }
-  return s;
-}
-
 }  // namespace boids

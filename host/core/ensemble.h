@@ -66,17 +66,27 @@ inline constexpr std::uint64_t kBatchBoids = 1 << 22;
 EnsembleSchedule ensemble_schedule(const std::vector<EnsembleFlock>& flocks,
                                    EnsembleWay way = EnsembleWay::kAuto);
 
-/// The order parameter's statistics over an ensemble of flocks of `count` boids: every sample of
-/// every replica counts once; the standard error is over the replicas' means (a flock's samples
-/// are correlated in time; replicas are independent).
+/// The order parameter's statistics over an ensemble of flocks of `count` boids, sampled every
+/// `every` steps (host/core/ensemble_statistics.cpp): every sample of every replica counts once.
+/// A flock's samples are correlated in time and replicas are independent, so the standard
+/// errors are over the replicas: of their means for the polarization, by the jackknife (each
+/// replica left out in turn) for the Binder cumulant and the susceptibility; 0 with one
+/// replica.
 struct EnsembleStatistics {
   std::uint64_t replicas = 0, samples = 0;
   double polarization_mean = 0, polarization_std = 0, polarization_sem = 0;
   double binder = 0;          ///< U = 1 - mean(phi^4) / (3 mean(phi^2)^2), the Binder cumulant
   double susceptibility = 0;  ///< N (mean(phi^2) - mean(phi)^2)
+  double binder_sem = 0, susceptibility_sem = 0;
+  /// The polarization's integrated autocorrelation time, in steps: the mean over replicas of
+  /// 1/2 + the sum of its normalised autocorrelation up to Sokal's window (the first lag at
+  /// least 5 times the time summed so far), times `every`.
+  double autocorrelation_steps = 0;
+  /// Independent samples the samples are worth: samples / (2 tau), tau in samples.
+  double effective_samples = 0;
   double flocks_mean = 0, largest_flock_mean = 0, nn_distance_mean = 0;
 };
 EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSample>>& replicas,
-                                       std::uint64_t count);
+                                       std::uint64_t count, std::uint64_t every = 1);
 
 }  // namespace boids

@@ -43,8 +43,10 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
           csv=None, resume=False, **params):
     """Flies ``replicas`` flocks at every point of ``grid`` and returns the sweep's table, a row
     a point: the grid's values, ``boids``, ``replicas``, ``samples``, the polarization's mean
-    (``polarization``), standard deviation and standard error, the Binder cumulant, the
-    susceptibility, and the mean flock count, largest flock and nearest-neighbour distance.
+    (``polarization``), standard deviation and standard error, the Binder cumulant and the
+    susceptibility with their standard errors, the polarization's autocorrelation time in steps
+    and the effective samples, and the mean flock count, largest flock and nearest-neighbour
+    distance.
     A pandas DataFrame where pandas is installed (its ``attrs`` hold what made it: the boids
     version and command, the grid and the first point's flight), else a dict of NumPy arrays.
 

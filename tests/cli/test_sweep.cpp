@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -135,6 +137,63 @@ TEST(Ensemble, StatisticsFollowTheirDefinitions) {
   const auto ordered = boids::ensemble_statistics({{{0.9, 1, 1, 1}, {0.9, 1, 1, 1}}}, 10);
   EXPECT_NEAR(ordered.binder, 2.0 / 3, 1e-15);
   EXPECT_NEAR(ordered.susceptibility, 0, 1e-15);
+  EXPECT_EQ(ordered.binder_sem, 0);               // one replica: no error over replicas
+  EXPECT_EQ(ordered.autocorrelation_steps, 0.5);  // no variance: no memory
+}
+
+// The errors of the Binder cumulant and the susceptibility are the jackknife's over replicas:
+// leaving out each replica in turn, as written out here for three.
+TEST(Ensemble, TheCumulantsErrorsAreTheJackknifesOverReplicas) {
+  const std::vector<std::vector<double>> phis = {{0.1, 0.5, 0.3}, {0.7, 0.6}, {0.2, 0.9, 0.4}};
+  std::vector<std::vector<EnsembleSample>> r;
+  for (const auto& series : phis) {
+    r.emplace_back();
+    for (double p : series) r.back().push_back({p, 1, 1, 1});
+  }
+  const boids::EnsembleStatistics s = boids::ensemble_statistics(r, 100);
+  std::vector<double> binders, chis;
+  for (std::size_t out = 0; out < phis.size(); ++out) {
+    double n = 0, m1 = 0, m2 = 0, m4 = 0;
+    for (std::size_t k = 0; k < phis.size(); ++k) {
+      if (k == out) continue;
+      for (double p : phis[k]) n += 1, m1 += p, m2 += p * p, m4 += p * p * p * p;
+    }
+    binders.push_back(1 - (m4 / n) / (3 * (m2 / n) * (m2 / n)));
+    chis.push_back(100 * (m2 / n - (m1 / n) * (m1 / n)));
+  }
+  auto jackknife = [](const std::vector<double>& x) {
+    const double mean = (x[0] + x[1] + x[2]) / 3;
+    double square = 0;
+    for (double v : x) square += (v - mean) * (v - mean);
+    return std::sqrt(square * 2 / 3);
+  };
+  EXPECT_NEAR(s.binder_sem, jackknife(binders), 1e-12);
+  EXPECT_NEAR(s.susceptibility_sem, jackknife(chis), 1e-10);
+  EXPECT_GT(s.binder_sem, 0);
+}
+
+// The integrated autocorrelation time of an AR(1) series x' = a x + noise is (1 + a) / (2 (1 - a))
+// samples: 4.5 for a = 0.8; white noise's is 1/2. Sixteen replicas of 20,000 samples each.
+TEST(Ensemble, TheAutocorrelationTimeIsThatOfTheSeries) {
+  std::mt19937_64 random(7);
+  std::normal_distribution<double> noise(0, 0.01);
+  auto replicas = [&](double a) {
+    std::vector<std::vector<EnsembleSample>> r(16);
+    for (auto& series : r) {
+      double x = 0;
+      for (int k = 0; k < 20000; ++k) {
+        x = a * x + noise(random);
+        series.push_back({0.5 + x, 1, 1, 1});
+      }
+    }
+    return r;
+  };
+  const boids::EnsembleStatistics slow = boids::ensemble_statistics(replicas(0.8), 100, 10);
+  EXPECT_NEAR(slow.autocorrelation_steps, 45, 3);  // 4.5 samples of 10 steps
+  EXPECT_NEAR(slow.effective_samples, 16 * 20000 / 9.0, 16 * 20000 / 9.0 * 0.07);
+  const boids::EnsembleStatistics white = boids::ensemble_statistics(replicas(0), 100, 10);
+  EXPECT_NEAR(white.autocorrelation_steps, 5, 0.5);
+  EXPECT_NEAR(white.effective_samples, 16 * 20000, 16 * 20000 * 0.1);
 }
 
 class Sweep : public boids::test_support::CliFixture {
