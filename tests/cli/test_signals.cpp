@@ -263,7 +263,7 @@ TEST_F(Signals, AStopSignalEndsASweepKeepingItsFinishedRows) {
 // thread the limit has room for. Before, the refusal blamed the machine, which had gigabytes
 // free, or libgomp ended the process with "Thread creation failed".
 TEST_F(Signals, AnAddressSpaceLimitIsNamedWithWhatWasNeeded) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(BOIDS_SANITIZED)
   GTEST_SKIP() << "AddressSanitizer reserves more address space than any limit leaves";
 #endif
   const Result refused =

@@ -307,7 +307,7 @@ double cpu_seconds(pid_t pid) {
 // Out of file descriptors, the server waits for one rather than accepting again at once (which
 // spun its network thread on the same error), and serves again once connections close.
 TEST_F(Serve, OutOfFileDescriptorsItWaitsAndServesAgain) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(BOIDS_SANITIZED)
   // The sanitizers test memory through a pipe of their own: with no descriptors left they take
   // a readable object for an unreadable one and stop the server. The default pass runs it.
   GTEST_SKIP() << "the sanitizers need the file descriptors this test takes away";

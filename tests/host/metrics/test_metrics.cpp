@@ -476,7 +476,7 @@ TEST(BruteForce, MeasureFlockMatchesAllPairs) {
 // million boids (31,000 neighbours each in the first) take a minute apiece, for the same code
 // the flocks above run through under them.
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(BOIDS_SANITIZED)
 #define BOIDS_SKIP_A_MILLION() \
   GTEST_SKIP() << "a million boids are the default build's: minutes under the sanitizers"
 #else
