@@ -192,8 +192,12 @@ double largest_max_speed(const FlockParams& p) {
 double fastest(const FlockParams& p) {
   return largest_max_speed(p);
 }
+// A thousandth of the fastest, or of the perception radius a step where that is slower: a
+// large world's fastest is thousands of radii a step, and the model's own speed must stay
+// within the slider's reach.
 double slowest(const FlockParams& p) {
-  return largest_max_speed(p) / 1000;
+  const double step = p.model == Model::kSteering ? p.dt : 1.0;
+  return std::min(largest_max_speed(p), p.radius / step) / 1000;
 }
 // Wind, each axis: within v_max; under Vicsek, all axes together within the room the speed
 // leaves of a step.

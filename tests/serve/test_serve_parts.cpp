@@ -182,10 +182,22 @@ TEST(Controls, TheTableFollowsTheModelAndTheWorld) {
   FlockParams vicsek = boids_params;
   vicsek.model = Model::kVicsek;
   for (const Control& c : controls_of(vicsek)) EXPECT_NE(c.name, "alignment");
-  for (const Control& c : controls_of(boids_params)) {
-    SCOPED_TRACE(c.name);
-    EXPECT_LE(c.low, c.value);
-    EXPECT_LE(c.value, c.high);
+  // Every slider holds the value in effect, in the models' worlds and in the square one of
+  // 100,000 boids at the example's density (for the boids model, side 2,887: its fastest
+  // speed is 2,887 a step).
+  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+    const std::uint64_t count = default_count(model);
+    FlockParams example = model_defaults(model, count);
+    FlockParams large = example;
+    large.world.width = large.world.height = std::sqrt(
+        100000.0 * example.world.width * example.world.height / static_cast<double>(count));
+    for (const FlockParams& p : {example, large}) {
+      for (const Control& c : controls_of(p)) {
+        SCOPED_TRACE(to_string(model) + " in " + std::to_string(p.world.width) + ": " + c.name);
+        EXPECT_LE(c.low, c.value);
+        EXPECT_LE(c.value, c.high);
+      }
+    }
   }
 }
 
