@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "host/base/checksum.h"
 #include "host/base/errors.h"
@@ -29,8 +30,11 @@ constexpr const char* kStatisticNames[] = {
 constexpr std::size_t kStatistics = sizeof kStatisticNames / sizeof kStatisticNames[0];
 constexpr std::size_t kFieldsAfterValues = 3 + kStatistics + 2;
 
-// The statistics' fields, in kStatisticNames' order: the one list a row is written and read by.
-std::array<double*, kStatistics> statistic_fields(EnsembleStatistics& s) {
+// The statistics' fields, in kStatisticNames' order: the one list a row (and a JSON point) is
+// written and read by.
+template <typename Statistics>
+std::array<decltype(&std::declval<Statistics&>().binder), kStatistics> statistic_fields(
+    Statistics& s) {
   return {
       &s.polarization_mean, &s.polarization_std, &s.polarization_sem,   &s.binder,
       &s.binder_sem,        &s.susceptibility,   &s.susceptibility_sem, &s.autocorrelation_steps,
@@ -105,8 +109,9 @@ class RowReader {
     r.count = count_field(f[n], "boids", number);
     s.replicas = count_field(f[n + 1], "replicas", number);
     s.samples = count_field(f[n + 2], "samples", number);
+    const auto fields = statistic_fields(s);
     for (std::size_t k = 0; k < kStatistics; ++k) {
-      *statistic_fields(s)[k] = number_field(f[n + 3 + k], kStatisticNames[k], number);
+      *fields[k] = number_field(f[n + 3 + k], kStatisticNames[k], number);
     }
     r.flight = f[n + 3 + kStatistics];
     if (!is_flight(r.flight)) {
@@ -179,14 +184,21 @@ std::string sweep_flight(const SimulationConfig& config, const EnsemblePlan& pla
   return text;
 }
 
+std::vector<std::pair<const char*, double>> statistic_columns(const EnsembleStatistics& s) {
+  std::vector<std::pair<const char*, double>> columns;
+  const auto fields = statistic_fields(s);
+  for (std::size_t k = 0; k < kStatistics; ++k)
+    columns.emplace_back(kStatisticNames[k], *fields[k]);
+  return columns;
+}
+
 std::string sweep_csv_row(const std::vector<std::string>& values, std::uint64_t count,
                           const EnsembleStatistics& s, const std::string& flight, double seconds) {
   std::ostringstream row;
   row.precision(17);
   for (const std::string& value : values) row << value << ",";
   row << count << "," << s.replicas << "," << s.samples;
-  EnsembleStatistics copy = s;
-  for (const double* field : statistic_fields(copy)) row << "," << *field;
+  for (const double* field : statistic_fields(s)) row << "," << *field;
   row << "," << flight << "," << seconds;
   return row.str();
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/core/ensemble.h"
@@ -22,6 +23,10 @@ std::string sweep_csv_header(const std::vector<std::string>& params);
 // beside the replicas and samples (the configuration with its backend, method, precision and
 // first seed, and the plan), so that --resume keeps only points this sweep would fly alike.
 std::string sweep_flight(const SimulationConfig& config, const EnsemblePlan& plan);
+
+// A point's statistics, each with its name as the CSV's header and the JSON's keys give it, in
+// the CSV's order.
+std::vector<std::pair<const char*, double>> statistic_columns(const EnsembleStatistics& s);
 
 // A point's row: its values (as given), the flocks' size, the statistics, its flight and the
 // seconds since the sweep started.

@@ -35,18 +35,7 @@ void print_sweep_json(const nlohmann::ordered_json& head, const std::vector<Swee
     row["boids"] = r.count;
     row["replicas"] = s.replicas;
     row["samples"] = s.samples;
-    row["polarization"] = s.polarization_mean;
-    row["polarization_std"] = s.polarization_std;
-    row["polarization_sem"] = s.polarization_sem;
-    row["binder"] = s.binder;
-    row["binder_sem"] = s.binder_sem;
-    row["susceptibility"] = s.susceptibility;
-    row["susceptibility_sem"] = s.susceptibility_sem;
-    row["autocorrelation_steps"] = s.autocorrelation_steps;
-    row["effective_samples"] = s.effective_samples;
-    row["flocks"] = s.flocks_mean;
-    row["largest_flock"] = s.largest_flock_mean;
-    row["mean_nn_distance"] = s.nn_distance_mean;
+    for (const auto& [name, value] : statistic_columns(s)) row[name] = value;
     row["kept"] = r.kept;
     points.push_back(row);
   }

@@ -34,26 +34,27 @@ double susceptibility_of(const Moments& m, std::uint64_t count) {
   return static_cast<double>(count) * std::max(0.0, phi2 - phi * phi);
 }
 
+// The sum of the squared deviations of `values` from their mean.
+double squared_deviations(const std::vector<double>& values) {
+  double mean = 0, square = 0;
+  for (double v : values) mean += v;
+  mean /= static_cast<double>(values.size());
+  for (double v : values) square += (v - mean) * (v - mean);
+  return square;
+}
+
 // The standard error of the mean of `values`, each an independent estimate.
 double standard_error(const std::vector<double>& values) {
   if (values.size() < 2) return 0;
   const double k = static_cast<double>(values.size());
-  double mean = 0, square = 0;
-  for (double m : values) mean += m;
-  mean /= k;
-  for (double m : values) square += (m - mean) * (m - mean);
-  return std::sqrt(square / (k - 1) / k);
+  return std::sqrt(squared_deviations(values) / (k - 1) / k);
 }
 
 // The jackknife's standard error of an estimate from the estimates with each part left out.
 double jackknife_error(const std::vector<double>& left_out) {
-  const double k = static_cast<double>(left_out.size());
   if (left_out.size() < 2) return 0;
-  double mean = 0, square = 0;
-  for (double x : left_out) mean += x;
-  mean /= k;
-  for (double x : left_out) square += (x - mean) * (x - mean);
-  return std::sqrt(square * (k - 1) / k);
+  const double k = static_cast<double>(left_out.size());
+  return std::sqrt(squared_deviations(left_out) * (k - 1) / k);
 }
 
 // The integrated autocorrelation time of `x`, in samples: 1/2 for a series without variance or

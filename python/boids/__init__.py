@@ -31,16 +31,12 @@ from ._boids import info as _info
 from ._boids import param_rows as _param_rows
 from ._boids import validate as _validate
 from ._tables import table
-from ._words import python_words
+from ._words import FLOCK_KEYWORDS, python_words
 from .sweeping import sweep
 from .trajectory import Trajectory, read_trajectory
 
 __all__ = ["Flock", "DeviceArray", "DeviceState", "Trajectory", "info", "read_trajectory",
            "sweep", "validate", "__version__"]
-
-
-# The keywords Flock takes, as the table of parameters names them: a refusal names these.
-_KEYWORDS = frozenset(keyword for keyword, _ in _param_rows())
 
 
 def _core_property(name, doc):
@@ -65,7 +61,7 @@ OPTIONS
                  **params):
         params.update(count=count, seed=seed, backend=backend, method=method,
                       precision=precision)
-        with python_words(_KEYWORDS):
+        with python_words(FLOCK_KEYWORDS):
             self._core = _Flock(params, None)
 
     @classmethod
@@ -79,7 +75,7 @@ OPTIONS
         """
         params.update(seed=seed, backend=backend, method=method, precision=precision)
         flock = cls.__new__(cls)
-        with python_words(_KEYWORDS):
+        with python_words(FLOCK_KEYWORDS):
             flock._core = _Flock(params, array)
         return flock
 
@@ -148,7 +144,7 @@ OPTIONS
     def set_state(self, array):
         """Replaces every boid: ``array`` of shape (count, 4), checked as ``from_state`` checks
         it. The steps taken go on (the noise stays keyed by them), and the predators fly on."""
-        with python_words(_KEYWORDS):
+        with python_words(FLOCK_KEYWORDS):
             self._core.set_state(array)
 
     def metrics(self):
@@ -169,7 +165,7 @@ OPTIONS
         backend, method, precision are fixed for a flock's life. A change given as None
         returns to the default.
         """
-        with python_words(_KEYWORDS):
+        with python_words(FLOCK_KEYWORDS):
             self._core.set_params(changes)
 
     def device_state(self):

@@ -4,6 +4,11 @@ flag that a keyword gives named as that keyword (``max_speed`` for ``--max-speed
 import contextlib
 import re
 
+from ._boids import param_rows
+
+# The keywords Flock takes, as the table of parameters names them: a refusal names these.
+FLOCK_KEYWORDS = frozenset(keyword for keyword, _ in param_rows())
+
 _FLAG = re.compile(r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
 
 

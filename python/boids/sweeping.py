@@ -8,13 +8,12 @@ import os
 import shutil
 import subprocess
 
-from ._boids import param_rows
 from ._tables import table
-from ._words import in_python_words
+from ._words import FLOCK_KEYWORDS, in_python_words
 
 # What a refusal names: the flocks' keywords, the sweep's own, and the grid for --param.
-_KEYWORDS = frozenset([keyword for keyword, _ in param_rows()] +
-                      ["replicas", "discard", "steps", "every", "schedule", "csv", "resume"])
+_KEYWORDS = FLOCK_KEYWORDS | {"replicas", "discard", "steps", "every", "schedule", "csv",
+                              "resume"}
 
 
 def command():
@@ -46,9 +45,9 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
     (``polarization``), standard deviation and standard error, the Binder cumulant and the
     susceptibility with their standard errors, the polarization's autocorrelation time in steps
     and the effective samples, and the mean flock count, largest flock and nearest-neighbour
-    distance.
-    A pandas DataFrame where pandas is installed (its ``attrs`` hold what made it: the boids
-    version and command, the grid and the first point's flight), else a dict of NumPy arrays.
+    distance. A pandas DataFrame where pandas is installed (its ``attrs`` hold what made it:
+    the boids version and command, the grid and the first point's flight), else a dict of NumPy
+    arrays.
 
     ``grid`` maps a parameter to its values: a sequence (``[0.5, 1, 2]``) or the command line's
     ``"START:STOP:STEP"``; the grid is every combination. The other keywords are the flocks'
@@ -62,8 +61,8 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
 
     It is ``boids sweep --json`` run by the command beside the module: ValueError with the
     command line's message for bad input (its flags named as these keywords, ``--param`` as
-    ``grid``), RuntimeError for a failure of the machine; Ctrl-C
-    stops it (the CSV keeps the points finished).
+    ``grid``), RuntimeError for a failure of the machine; Ctrl-C stops it (the CSV keeps the
+    points finished).
     """
     if not isinstance(grid, dict) or not grid:
         raise ValueError(f"grid: expected a dict of parameters and their values, got {grid!r}")
