@@ -36,6 +36,7 @@
 // is thus always the last whole frame's, plus unreferenced bytes at its end.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -48,6 +49,11 @@
 #include "host/model/flock.h"
 
 namespace boids {
+
+/// The flock's metrics a trajectory records a value of each frame, /observables/NAME/value
+/// (with predators, within_reach too).
+inline constexpr std::array<const char*, 6> kTrajectoryObservables = {
+    "polarization", "order", "flocks", "largest_flock", "mean_nn_distance", "mean_neighbors"};
 
 /// A run parameter, stored as an attribute of /parameters.
 using TrajectoryParameter = std::variant<std::int64_t, double, std::string, std::vector<double>>;

@@ -13,6 +13,7 @@
 #include "host/base/memory.h"
 #include "host/base/message_text.h"
 #include "host/io/detail/hdf5_support.h"
+#include "host/io/trajectory_file.h"
 
 namespace boids {
 
@@ -236,6 +237,44 @@ class TrajectoryReader::File {
     }
   }
 
+ public:
+  // A series of numbers as doubles, its whole frames only; none where the file lacks it or
+  // holds something else there (an observable is the run's record, not needed to replay).
+  std::vector<double> optional_series(const std::string& name) const {
+    if (H5Lexists(file_.get(), name.c_str(), H5P_DEFAULT) <= 0) return {};
+    const Id set(H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!set.valid()) return {};
+    const Id space(H5Dget_space(set.get()), H5Sclose);
+    if (!space.valid() || H5Sget_simple_extent_ndims(space.get()) != 1) return {};
+    hsize_t length = 0;
+    H5Sget_simple_extent_dims(space.get(), &length, nullptr);
+    std::vector<double> values(length);
+    if (length == 0 ||
+        H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+      return {};
+    }
+    values.resize(std::min<std::uint64_t>(values.size(), frames_));
+    return values;
+  }
+
+  std::optional<double> number_attribute(const char* group, const std::string& name) const {
+    if (H5Lexists(file_.get(), group, H5P_DEFAULT) <= 0) return std::nullopt;
+    const Id g(H5Gopen2(file_.get(), group, H5P_DEFAULT), H5Gclose);
+    if (!g.valid() || H5Aexists(g.get(), name.c_str()) <= 0) return std::nullopt;
+    const Id attribute(H5Aopen(g.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
+    const Id space(H5Aget_space(attribute.get()), H5Sclose);
+    const Id type(H5Aget_type(attribute.get()), H5Tclose);
+    const H5T_class_t kind = H5Tget_class(type.get());
+    double value = 0;
+    if ((kind != H5T_FLOAT && kind != H5T_INTEGER) ||
+        H5Sget_simple_extent_npoints(space.get()) != 1 ||
+        H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &value) < 0) {
+      return std::nullopt;
+    }
+    return value;
+  }
+
+ private:
   std::string path_;
   Id file_, position_, velocity_, predator_position_, predator_velocity_;
 };
@@ -265,6 +304,19 @@ World TrajectoryReader::world() const {
 }
 FlockState TrajectoryReader::frame(std::uint64_t k) const {
   return file_->frame(k);
+}
+std::map<std::string, std::vector<double>> TrajectoryReader::observables() const {
+  std::map<std::string, std::vector<double>> found;
+  std::vector<std::string> names(kTrajectoryObservables.begin(), kTrajectoryObservables.end());
+  names.push_back("within_reach");  // with predators
+  for (const std::string& name : names) {
+    std::vector<double> values = file_->optional_series("/observables/" + name + "/value");
+    if (!values.empty()) found.emplace(name, std::move(values));
+  }
+  return found;
+}
+std::optional<double> TrajectoryReader::parameter(const std::string& name) const {
+  return file_->number_attribute("/parameters", name);
 }
 
 }  // namespace boids

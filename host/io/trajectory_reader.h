@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,12 @@ class TrajectoryReader {
   const std::vector<std::int64_t>& steps() const;
   const std::vector<double>& times() const;
   World world() const;  // the box's sides (depth 1 for a flat flock written in 3D)
+
+  // The flock's observables as the run recorded them (/observables/NAME/value: polarization,
+  // order, flocks, largest_flock, ...), one value a whole frame; those the file lacks are absent.
+  std::map<std::string, std::vector<double>> observables() const;
+  // A number among the run's parameters (/parameters, an attribute: "radius", ...), if there.
+  std::optional<double> parameter(const std::string& name) const;
 
   // Frame `frame`'s boids, in input order: the file's columns (z = 0 for a flat flock in 3D);
   // and its predators where the file has their group.

@@ -27,8 +27,7 @@ inline constexpr hsize_t kSeriesChunk = 256;
 
 inline constexpr const char* kOption = "--trajectory";
 
-inline constexpr std::array<const char*, 6> kObservables = {
-    "polarization", "order", "flocks", "largest_flock", "mean_nn_distance", "mean_neighbors"};
+inline constexpr const auto& kObservables = kTrajectoryObservables;
 
 }  // namespace trajectory_writing
 
