@@ -31,7 +31,8 @@ std::shared_ptr<const Snapshot> SnapshotMaker::make(const Simulation& sim, bool 
   sim.state_into(StateView::of(state_));
   state_.predators = sim.predators();
   const std::shared_ptr<Snapshot> snapshot = unused();
-  make_snapshot_into(*snapshot, state_, params.world, sim.steps_taken(), ++made_, paused);
+  make_snapshot_into(*snapshot, state_, params.world, sim.steps_taken(), ++made_, paused,
+                     params.radius);
   return snapshot;
 }
 

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "host/metrics/boid_measures.h"
+
 namespace boids::serve {
 namespace {
 
@@ -64,9 +66,9 @@ std::uint8_t quantise_elevation(double vx, double vy, double vz) {
 }
 
 Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_t step,
-                       std::uint64_t number, bool paused) {
+                       std::uint64_t number, bool paused, double radius) {
   Snapshot s;
-  make_snapshot_into(s, state, world, step, number, paused);
+  make_snapshot_into(s, state, world, step, number, paused, radius);
   return s;
 }
 
@@ -94,43 +96,125 @@ void quantise_into(QuantisedGroup& to, const Particles& from, const World& world
   }
 }
 
-// The bytes of a group of `count` in a frame: 5 or 8 a particle, padded to an even length.
-std::size_t group_bytes(std::uint64_t count, int dimensions) {
-  const auto bytes = static_cast<std::size_t>(count) * (dimensions == 3 ? 8 : 5);
+// The bytes of a group of `count` in a frame: 5 or 8 a particle (a byte more when coloured),
+// padded to an even length.
+std::size_t group_bytes(std::uint64_t count, int dimensions, bool coloured = false) {
+  const auto bytes = static_cast<std::size_t>(count) * ((dimensions == 3 ? 8 : 5) + coloured);
   return bytes + bytes % 2;
+}
+
+// Each boid's speed in 255ths of the fastest's.
+void speed_bytes(ColourBytes& out, const Particles& p) {
+  const std::size_t n = p.size();
+  std::vector<double> speeds(n);
+  double fastest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double vz = p.dimensions == 3 ? p.vz[i] : 0.0;
+    speeds[i] = std::sqrt(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + vz * vz);
+    if (std::isfinite(speeds[i])) fastest = std::max(fastest, speeds[i]);
+  }
+  out.top = static_cast<float>(fastest);
+  out.bytes.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double share = fastest > 0 && std::isfinite(speeds[i]) ? speeds[i] / fastest : 0.0;
+    out.bytes[i] = static_cast<std::uint8_t>(std::lround(share * 255));
+  }
+}
+
+// The boids where their bins' middles lie: close enough to count neighbours and flocks by.
+FlockState decoded(const Snapshot& s) {
+  FlockState state;
+  state.dimensions = s.dimensions;
+  state.resize(s.count());
+  std::vector<double>* axes[3] = {&state.x, &state.y, &state.z};
+  const double sides[3] = {s.world.width, s.world.height, s.world.depth};
+  for (int a = 0; a < s.dimensions; ++a) {
+    for (std::size_t i = 0; i < s.count(); ++i)
+      (*axes[a])[i] = decoded_position(s.boids.position[a][i], sides[a]);
+  }
+  return state;
+}
+
+void neighbor_bytes(ColourBytes& out, const Snapshot& s) {
+  const std::vector<std::uint32_t> counts = neighbor_counts(decoded(s), s.radius, s.world);
+  const std::uint32_t most = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+  out.top = static_cast<float>(most);
+  out.bytes.resize(counts.size());
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    out.bytes[i] =
+        most == 0 ? 0 : static_cast<std::uint8_t>((counts[i] * 255ull + most / 2) / most);
+}
+
+void flock_bytes(ColourBytes& out, const Snapshot& s) {
+  const std::vector<std::uint32_t> ranks = flock_ranks(decoded(s), s.radius, s.world);
+  std::vector<std::uint64_t> sizes;
+  for (const std::uint32_t r : ranks) {
+    if (r >= sizes.size()) sizes.resize(r + 1, 0);
+    sizes[r] += 1;
+  }
+  out.top = static_cast<float>(sizes.size());  // how many flocks
+  out.bytes.resize(ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    out.bytes[i] = sizes[ranks[i]] == 1 ? 255 : static_cast<std::uint8_t>(std::min(ranks[i], 254u));
 }
 
 }  // namespace
 
+const ColourBytes* Snapshot::colour_bytes(Colouring colouring) const {
+  const auto c = static_cast<std::size_t>(colouring);
+  if (colouring == Colouring::kHeading) return nullptr;
+  const std::lock_guard<std::mutex> lock(colours->mutex);
+  if (!colours->made[c]) {
+    if (colouring == Colouring::kSpeed || !(radius > 0)) return nullptr;  // speeds come made
+    if (colouring == Colouring::kNeighbors) neighbor_bytes(colours->by[c], *this);
+    if (colouring == Colouring::kFlock) flock_bytes(colours->by[c], *this);
+    colours->made[c] = true;
+  }
+  return &colours->by[c];
+}
+
+namespace {}  // namespace
+
 void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world,
-                        std::uint64_t step, std::uint64_t number, bool paused) {
+                        std::uint64_t step, std::uint64_t number, bool paused, double radius) {
   s.step = step;
   s.number = number;
   s.dimensions = state.dimensions;
   s.world = world;
   s.paused = paused;
+  s.radius = radius;
   quantise_into(s.boids, state, world, state.dimensions);
   quantise_into(s.predators, state.predators, world, state.dimensions);
+  // No page holds a snapshot made again (host/serve/flock_news.h): its colours are its own.
+  auto& colours = *s.colours;
+  for (bool& made : colours.made) made = false;
+  speed_bytes(colours.by[static_cast<int>(Colouring::kSpeed)], state);
+  colours.made[static_cast<int>(Colouring::kSpeed)] = true;
 }
 
-std::size_t frame_bytes(std::uint64_t boids, int dimensions, std::uint64_t predators) {
-  return kFrameHeaderBytes + group_bytes(boids, dimensions) + group_bytes(predators, dimensions);
+std::size_t frame_bytes(std::uint64_t boids, int dimensions, std::uint64_t predators,
+                        bool coloured) {
+  return kFrameHeaderBytes + group_bytes(boids, dimensions, coloured) +
+         group_bytes(predators, dimensions);
 }
 
-std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids) {
+std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids, Colouring colouring) {
   std::string out;
-  encode_frame_into(out, snapshot, max_boids);
+  encode_frame_into(out, snapshot, max_boids, colouring);
   return out;
 }
 
-void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t max_boids) {
+void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t max_boids,
+                       Colouring colouring) {
   const std::uint64_t total = snapshot.count();
   const std::uint64_t most = std::max<std::uint64_t>(max_boids, 1);
   const std::uint64_t stride = total <= most ? 1 : (total + most - 1) / most;
   const std::uint64_t boids = total == 0 ? 0 : (total + stride - 1) / stride;
   const bool box = snapshot.dimensions == 3;
   const std::uint64_t predators = snapshot.predators.count();
-  out.resize(frame_bytes(boids, snapshot.dimensions, predators));
+  const ColourBytes* colours = snapshot.colour_bytes(colouring);
+  if (!colours) colouring = Colouring::kHeading;
+  out.resize(frame_bytes(boids, snapshot.dimensions, predators, colours != nullptr));
   std::memcpy(&out[0], "BOID", 4);
   put<std::uint8_t>(out, 4, kFrameVersion);
   put<std::uint8_t>(out, 5, static_cast<std::uint8_t>(snapshot.dimensions));
@@ -144,11 +228,13 @@ void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t
   put<float>(out, 36, static_cast<float>(box ? snapshot.world.depth : 0.0));
   put<std::uint64_t>(out, 40, snapshot.number);
   put<std::uint32_t>(out, 48, static_cast<std::uint32_t>(predators));
-  put<std::uint32_t>(out, 52, 0);
+  put<std::uint32_t>(out, kFrameHeldAt, 0);  // the server's, as it sends the frame
+  put<std::uint32_t>(out, 56, static_cast<std::uint8_t>(colouring));  // and 3 bytes of 0
+  put<float>(out, 60, colours ? colours->top : 0.0f);
   std::size_t at = kFrameHeaderBytes;
   // Each array of a group in turn: whole (a copy) or every stride-th particle; then the pad.
-  const auto put_group = [&](const QuantisedGroup& group, std::uint64_t taken,
-                             std::uint64_t every) {
+  const auto put_group = [&](const QuantisedGroup& group, std::uint64_t taken, std::uint64_t every,
+                             const ColourBytes* coloured) {
     const std::size_t start = at;
     const auto put_array = [&](const auto& from) {
       using T = typename std::decay_t<decltype(from)>::value_type;
@@ -162,10 +248,11 @@ void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t
     };
     for (int a = 0; a < (box ? 3 : 2); ++a) put_array(group.position[a]);
     for (int h = 0; h < (box ? 2 : 1); ++h) put_array(group.heading[h]);
+    if (coloured) put_array(coloured->bytes);
     if ((at - start) % 2 == 1) out[at++] = 0;
   };
-  put_group(snapshot.boids, boids, stride);
-  put_group(snapshot.predators, predators, 1);
+  put_group(snapshot.boids, boids, stride, colours);
+  put_group(snapshot.predators, predators, 1, nullptr);
 }
 
 }  // namespace boids::serve

@@ -4,20 +4,28 @@
 // never subsampled. The page decodes it (host/serve/page/frames.js); the two sides are held
 // together by tests/serve/test_serve_parts.cpp and the browser's tests.
 //
-// Layout, little-endian: a 56-byte header, then the boids' arrays and the predators', each a
+// Layout, little-endian: a 64-byte header, then the boids' arrays and the predators', each a
 // field (so that the page reads them as typed arrays without copying): x, y[, z] as uint16,
-// then the azimuth as uint8 [, the elevation as uint8], each group padded with a zero byte to
-// an even length (so that the next group's uint16 arrays are aligned).
+// then the azimuth as uint8 [, the elevation as uint8], then, for the boids alone and when the
+// page colours them by something else than their heading, a byte each of that; each group
+// padded with a zero byte to an even length (so that the next group's uint16 arrays are
+// aligned).
 //
-//   0  "BOID"                       4  format version (2)      5  dimensions (2 or 3)
+//   0  "BOID"                       4  format version (3)      5  dimensions (2 or 3)
 //   6  uint16: flags (bit 0: paused)                           8  uint64: step
 //  16  uint32: boids in this frame  20  uint32: boids in the flock (the frame holds boids
 //      0, stride, 2 stride, ... of the flock in input order)   24  uint32: stride
 //  28  float32 x 3: the world's width, height, depth           40  uint64: the frame's number
-//  48  uint32: predators            52  4 bytes of 0
+//  48  uint32: predators
+//  52  uint32: microseconds the server held the page's ask (waiting for a newer snapshot,
+//      encoding, behind its other messages): the page takes them from its measure of the link
+//  56  uint8: the colouring the boids' bytes hold (Colouring; 0: none, the heading)
+//  57  3 bytes of 0                 60  float32: the value of the byte 255 (speed, neighbours)
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,8 +33,21 @@
 
 namespace boids::serve {
 
-inline constexpr std::size_t kFrameHeaderBytes = 56;
-inline constexpr std::uint8_t kFrameVersion = 2;
+inline constexpr std::size_t kFrameHeaderBytes = 64;
+inline constexpr std::uint8_t kFrameVersion = 3;
+inline constexpr std::size_t kFrameHeldAt = 52;  // where the server writes its hold
+
+// What a page colours its boids by: their heading (the frame's own), their speed (0 to the
+// fastest boid of the frame), their neighbours within the flock's radius (0 to the most any
+// boid has), or their flock (its rank by size: 0 the largest, ... 254; 255 a boid alone).
+enum class Colouring : std::uint8_t { kHeading = 0, kSpeed = 1, kNeighbors = 2, kFlock = 3 };
+inline constexpr const char* kColourings[] = {"heading", "speed", "neighbors", "flock"};
+
+// A byte a boid in input order, and the value of the byte 255.
+struct ColourBytes {
+  std::vector<std::uint8_t> bytes;
+  float top = 0;
+};
 
 // Particles quantised, in input order: x, y[, z] and azimuth[, elevation].
 struct QuantisedGroup {
@@ -38,6 +59,8 @@ struct QuantisedGroup {
 // Every boid of a flock at one step, and its predators, quantised: what the stepping thread
 // hands to the clients, each of which takes its own subsample of the boids.
 struct Snapshot {
+  Snapshot() : colours(std::make_shared<Colours>()) {}
+
   std::uint64_t step = 0;
   std::uint64_t number = 0;  // counts the snapshots of a flight: a client sends each once
   int dimensions = 2;
@@ -45,7 +68,21 @@ struct Snapshot {
   bool paused = false;
   QuantisedGroup boids;
   QuantisedGroup predators;
+  double radius = 0;  // the flock's, for its neighbours and flocks; 0 where it is not known
   std::size_t count() const { return boids.count(); }
+
+  // The boids' bytes of `colouring`; null for the heading, and where the snapshot cannot tell
+  // (neighbours and flocks of a flock whose radius it does not know). Speeds are made with the
+  // snapshot; neighbours and flocks when a page first asks for them, from the quantised
+  // positions, once for every page.
+  const ColourBytes* colour_bytes(Colouring colouring) const;
+
+  struct Colours {
+    std::mutex mutex;
+    ColourBytes by[4];  // by Colouring
+    bool made[4] = {false, false, false, false};
+  };
+  std::shared_ptr<Colours> colours;  // shared by copies of a snapshot, made again by _into
 };
 
 // The quantised coordinate of `value` in [0, side): floor(value / side * 65536), within
@@ -63,17 +100,22 @@ std::uint8_t quantise_elevation(double vx, double vy, double vz);
 // memory of what they fill: fresh pages cost more than the quantisation (bench/results:
 // serve's frames).
 Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_t step,
-                       std::uint64_t number, bool paused);
+                       std::uint64_t number, bool paused, double radius = 0);
 void make_snapshot_into(Snapshot& snapshot, const FlockState& state, const World& world,
-                        std::uint64_t step, std::uint64_t number, bool paused);
+                        std::uint64_t step, std::uint64_t number, bool paused, double radius = 0);
 
 // The frame of `snapshot` for a client that takes at most `max_boids` boids: every boid when
 // they fit, else every stride-th (the stride the smallest that fits), the same boids each frame
-// so that the page can interpolate them.
-std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids);
-void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t max_boids);
+// so that the page can interpolate them; coloured as asked where the snapshot can tell, else
+// by heading (the header says which).
+std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids,
+                         Colouring colouring = Colouring::kHeading);
+void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t max_boids,
+                       Colouring colouring = Colouring::kHeading);
 
-// The bytes a frame of `boids` boids and `predators` predators in `dimensions` takes.
-std::size_t frame_bytes(std::uint64_t boids, int dimensions, std::uint64_t predators = 0);
+// The bytes a frame of `boids` boids and `predators` predators in `dimensions` takes, with a
+// byte a boid more when `coloured`.
+std::size_t frame_bytes(std::uint64_t boids, int dimensions, std::uint64_t predators = 0,
+                        bool coloured = false);
 
 }  // namespace boids::serve

@@ -81,7 +81,8 @@ const Kind& kind_of(const json& message) {
     if (type == kind.name) {
       for (const auto& [key, value] : message.items()) {
         bool known = key == "type" ||
-                     (key == "z" && (kind.type == Type::kGoal || kind.type == Type::kPredator));
+                     (key == "z" && (kind.type == Type::kGoal || kind.type == Type::kPredator)) ||
+                     (key == "colour" && kind.type == Type::kNext);
         for (const char* f : kind.fields) known = known || key == f;
         if (!known) throw InputError("a \"" + type + "\" message has no field " + quoted(key));
       }
@@ -102,6 +103,13 @@ double checked_rate(const std::string& what, double rate) {
   return rate;
 }
 
+std::optional<Colouring> parse_colouring(std::string_view name) {
+  for (std::size_t c = 0; c < std::size(kColourings); ++c) {
+    if (name == kColourings[c]) return static_cast<Colouring>(c);
+  }
+  return std::nullopt;
+}
+
 ClientMessage parse_client_message(std::string_view bytes) {
   if (bytes.size() > kMaxMessageBytes) {
     throw InputError("a message of " + std::to_string(bytes.size()) + " bytes (at most " +
@@ -116,6 +124,11 @@ ClientMessage parse_client_message(std::string_view bytes) {
   switch (kind.type) {
     case Type::kNext:
       m.count = count(message, "max_boids", 1);
+      if (message.contains("colour")) {
+        const std::optional<Colouring> c = parse_colouring(text(message, "colour"));
+        if (!c) throw InputError("unknown colouring " + quoted(text(message, "colour")));
+        m.colouring = *c;
+      }
       break;
     case Type::kSet:
       m.name = text(message, "name");

@@ -4,7 +4,8 @@
 // mistyped field, a number out of range, a binary frame) is refused, and the server then closes
 // that connection (host/serve/server.h).
 //
-//   {"type": "next", "max_boids": N}        the next frame, once the page is ready for it
+//   {"type": "next", "max_boids": N[, "colour": "heading" | "speed" | "neighbors" | "flock"]}
+//                                            the next frame, once the page is ready for it
 //   {"type": "set", "name": C, "value": V}  a control (host/core/controls.h)
 //   {"type": "pause", "on": B}   {"type": "step"}   {"type": "reset"}
 //   {"type": "model", "model": "boids" | "steering" | "vicsek"}   a new flock of that model
@@ -15,10 +16,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "host/model/flock.h"
+#include "host/serve/frame.h"
 
 namespace boids::serve {
 
@@ -40,7 +43,11 @@ struct ClientMessage {
   bool on = false;          // pause, goal, predator
   Vec3 at;                  // goal, predator
   Model model = Model::kBoids;
+  Colouring colouring = Colouring::kHeading;  // next
 };
+
+// The colouring named `name` (kColourings), if it is one.
+std::optional<Colouring> parse_colouring(std::string_view name);
 
 // Throws InputError saying what is wrong (one line) unless `text` is a message of the protocol.
 ClientMessage parse_client_message(std::string_view text);

@@ -1,6 +1,7 @@
 #include "host/serve/replay.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <utility>
 
@@ -28,6 +29,8 @@ Replay::Replay(const std::string& path) : path_(path), reader_(path), frames_(re
   if (frames_ == 0) {
     throw InputError("trajectory " + quoted_path(path) + ": no whole frame to replay");
   }
+  radius_ = reader_.parameter("radius").value_or(0.0);
+  if (!(std::isfinite(radius_) && radius_ > 0)) radius_ = 0;  // not known: no neighbours
   description_ = describe();  // once: the reader is the reading thread's from its start
 }
 
@@ -40,16 +43,22 @@ std::string Replay::describe() const {
   nlohmann::json w = {
       {"width", world.width}, {"height", world.height}, {"boundary", to_string(world.boundary)}};
   if (reader_.dimensions() == 3) w["depth"] = world.depth;
-  const nlohmann::json j = {{"type", "flock"},
-                            {"mode", "replay"},
-                            {"file", path_},
-                            {"count", reader_.count()},
-                            {"dimensions", reader_.dimensions()},
-                            {"world", w},
-                            {"frames", reader_.frames()},
-                            {"steps", reader_.steps()},
-                            {"times", reader_.times()},
-                            {"controls", nlohmann::json::array()}};
+  nlohmann::json j = {{"type", "flock"},
+                      {"mode", "replay"},
+                      {"file", path_},
+                      {"count", reader_.count()},
+                      {"dimensions", reader_.dimensions()},
+                      {"world", w},
+                      {"frames", reader_.frames()},
+                      {"steps", reader_.steps()},
+                      {"times", reader_.times()},
+                      {"controls", nlohmann::json::array()}};
+  // What the page charts (the run's record of each frame) and what colouring by neighbours
+  // or flocks needs (the radius), where the file holds them.
+  nlohmann::json observables = nlohmann::json::object();
+  for (const auto& [name, values] : reader_.observables()) observables[name] = values;
+  j["observables"] = observables;
+  if (radius_ > 0) j["radius"] = radius_;
   return page_text(j);
 }
 
@@ -57,7 +66,7 @@ std::shared_ptr<const Snapshot> Replay::read(std::uint64_t frame) {
   const World world = reader_.world();
   return std::make_shared<const Snapshot>(
       make_snapshot(reader_.frame(frame), world, static_cast<std::uint64_t>(reader_.steps()[frame]),
-                    frame + 1, false));
+                    frame + 1, false, radius_));
 }
 
 std::shared_ptr<const Snapshot> Replay::next(std::uint64_t after, std::uint64_t cursor) {

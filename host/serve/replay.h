@@ -47,6 +47,7 @@ class Replay final : public FrameSource {
   std::string path_;
   TrajectoryReader reader_;  // the reading thread's alone once it runs
   std::uint64_t frames_ = 0;
+  double radius_ = 0;  // the run's, where the file says it
   std::string description_;
   mutable std::mutex mutex_;
   std::condition_variable asked_;

@@ -6,9 +6,12 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -197,7 +200,7 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
     wants_frame_ = false;
     seen_ = snapshot->number;
     frame_queued_ = true;
-    encode_frame_into(spare_frame_, *snapshot, max_boids_);
+    encode_frame_into(spare_frame_, *snapshot, max_boids_, colouring_);
     queue(std::move(spare_frame_), true);
   }
 
@@ -245,7 +248,9 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
     using Type = ClientMessage::Type;
     if (message.type == Type::kNext) {
       wants_frame_ = true;
+      asked_at_ = std::chrono::steady_clock::now();
       max_boids_ = message.count;
+      colouring_ = message.colouring;
       offer_frame();
       return;
     }
@@ -299,6 +304,7 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
   void write() {
     writing_ = true;
     ws_.binary(outgoing_.front().binary);
+    if (outgoing_.front().binary) stamp_hold(outgoing_.front().bytes);
     ws_.async_write(net::buffer(outgoing_.front().bytes),
                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
                       self->writing_ = false;
@@ -321,6 +327,16 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
                     });
   }
 
+  // The microseconds since the page asked for this frame, in its header: the page takes the
+  // server's time from what it measures of its link.
+  void stamp_hold(std::string& frame) const {
+    const auto held = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - asked_at_);
+    const auto micros = static_cast<std::uint32_t>(
+        std::clamp<std::int64_t>(held.count(), 0, std::numeric_limits<std::uint32_t>::max()));
+    std::memcpy(&frame[kFrameHeldAt], &micros, sizeof micros);
+  }
+
   websocket::stream<beast::tcp_stream> ws_;
   Server::Impl& server_;
   beast::flat_buffer incoming_;
@@ -330,6 +346,8 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
   bool writing_ = false, closing_ = false;
   bool wants_frame_ = false, frame_queued_ = false;
   std::uint64_t max_boids_ = 1, seen_ = 0, cursor_ = 0;
+  Colouring colouring_ = Colouring::kHeading;
+  std::chrono::steady_clock::time_point asked_at_ = std::chrono::steady_clock::now();
 };
 
 // One HTTP connection: the page's files, or the upgrade to a page's WebSocket.

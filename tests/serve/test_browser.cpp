@@ -217,7 +217,109 @@ TEST_F(Browser, AReplayPlaysItsFrames) {
     std::this_thread::sleep_for(std::chrono::milliseconds(37));
   }
   EXPECT_TRUE(drawn(12)) << evaluate(kCountColours);
+  // The chart holds the whole recording, its line at the frame shown, and the readouts read
+  // the recording there.
+  EXPECT_EQ(evaluate("window.boids.panel.chart.data[0]"), json({0, 10, 20, 30, 40, 50}));
+  EXPECT_EQ(evaluate("window.boids.panel.chart.data[1].filter((v) => v >= 0 && v <= 1).length"), 6);
+  for (int k = 0; k < 10; ++k) {
+    const json agree = evaluate(R"((() => {
+      const step = window.boids.lastFrame.step;
+      return window.boids.panel.chart.mark === step &&
+             document.getElementById("read-step").textContent === String(step);
+    })())");
+    EXPECT_EQ(agree, true) << evaluate("document.getElementById('read-step').textContent");
+    std::this_thread::sleep_for(std::chrono::milliseconds(37));
+  }
   screenshot("replay");
+}
+
+// The world is never under the panel: they lie side by side, and the panel folds away.
+TEST_F(Browser, TheWorldLiesBesideThePanelWhichFolds) {
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "1000"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 3"));
+  const std::string rects = R"((() => {
+    const r = (id) => document.getElementById(id).getBoundingClientRect();
+    return [r("flock").left, r("flock").right, r("panel").left, r("panel").right, innerWidth];
+  })())";
+  const json open_panel = evaluate(rects);
+  EXPECT_LE(open_panel[1].get<double>(), open_panel[2].get<double>()) << open_panel.dump();
+  EXPECT_GT(open_panel[1].get<double>(), 0.5 * open_panel[4].get<double>()) << open_panel.dump();
+  evaluate("document.getElementById('fold').click()");
+  ASSERT_TRUE(
+      wait_for("document.getElementById('flock').getBoundingClientRect().width >= "
+               "innerWidth - 40"));
+  const json folded = evaluate(rects);
+  EXPECT_LE(folded[1].get<double>(), folded[2].get<double>()) << folded.dump();
+  EXPECT_TRUE(drawn(8));
+  screenshot("folded");
+  evaluate("document.getElementById('fold').click()");
+  EXPECT_TRUE(wait_for("document.getElementById('panel').getBoundingClientRect().width > 300"));
+}
+
+// The chart has axes, and the readouts say the flock's values as numbers.
+TEST_F(Browser, ChartsTheOrderWithAxesAndReadouts) {
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "1000"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.panel.chart.data[0].length >= 3"));
+  EXPECT_GE(evaluate("document.querySelectorAll('#chart .u-axis').length"), 2);
+  EXPECT_EQ(evaluate("document.getElementById('chart').innerText.includes('step')"), true);
+  const json readouts = evaluate(R"((() => ["step", "polarization", "order", "flocks"].map(
+      (k) => Number(document.getElementById("read-" + k).textContent)))())");
+  ASSERT_EQ(readouts.size(), 4u);
+  EXPECT_GT(readouts[0].get<double>(), 0) << readouts.dump();
+  EXPECT_GE(readouts[1].get<double>(), 0) << readouts.dump();
+  EXPECT_LE(readouts[1].get<double>(), 1) << readouts.dump();
+  EXPECT_GE(readouts[3].get<double>(), 1) << readouts.dump();
+  // The chart's last point is the flock's last measure.
+  EXPECT_EQ(evaluate("window.boids.panel.chart.data[0].at(-1) <= window.boids.lastFrame.step"),
+            true);
+  screenshot("chart");
+}
+
+// The page picks what the boids are coloured by; the frames then carry it, and the scale says
+// what the colours mean.
+TEST_F(Browser, ColoursTheBoidsByWhatThePagePicks) {
+  const std::string address =
+      serve({"--port", "0", "--backend", "cpu", "--count", "3000", "--world", "800"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 3"));
+  const auto pick = [&](const std::string& colouring) {
+    evaluate("(() => { const s = document.getElementById('colour'); s.value = '" + colouring +
+             "'; s.dispatchEvent(new Event('change')); })()");
+    return wait_for("window.boids.lastFrame.colouring === '" + colouring + "'");
+  };
+  ASSERT_TRUE(pick("flock"));
+  EXPECT_GT(evaluate("window.boids.lastFrame.colourTop").get<double>(), 1);  // many flocks
+  EXPECT_TRUE(wait_for("document.getElementById('colour-scale').textContent.includes('flocks')"));
+  EXPECT_TRUE(drawn(8)) << evaluate(kCountColours);
+  screenshot("flocks");
+  ASSERT_TRUE(pick("neighbors"));
+  EXPECT_TRUE(
+      wait_for("document.getElementById('colour-high').textContent.endsWith('neighbours')"));
+  ASSERT_TRUE(pick("speed"));
+  EXPECT_GT(evaluate("window.boids.lastFrame.colourTop").get<double>(), 0);
+  ASSERT_TRUE(pick("heading"));
+}
+
+// On loopback the link carries a whole flock of 100,000 boids in 3D, however slowly the flock
+// steps: the time the server waits for the flock's next step (half a second here) is not the
+// link's.
+TEST_F(Browser, ALoopbackCarriesAWholeLargeFlock) {
+  const std::string address = serve(
+      {"--port", "0", "--backend", "cpu", "--count", "100000", "--dimensions", "3", "--rate", "2"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 3"));
+  std::set<std::uint32_t> strides;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (evaluate("window.boids.frames") < 8 && std::chrono::steady_clock::now() < end) {
+    strides.insert(evaluate("window.boids.lastFrame.stride").get<std::uint32_t>());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(strides, std::set<std::uint32_t>{1})
+      << evaluate("document.getElementById('showing').textContent");
+  EXPECT_EQ(evaluate("window.boids.lastFrame.count"), 100000);
+  EXPECT_GT(evaluate("window.boids.lastFrame.held").get<double>(), 0.01);  // the step's wait
 }
 
 TEST_F(Browser, DrawsABoxInThreeDimensions) {

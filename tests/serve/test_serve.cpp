@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/serve/frame.h"
 #include "tests/support/serve_fixture.h"
 
 namespace {
@@ -23,6 +24,7 @@ namespace {
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 namespace net = boost::asio;
+using boids::serve::kFrameHeaderBytes;
 using boids::test_support::get;
 using boids::test_support::Page;
 using boids::test_support::read_file;
@@ -62,13 +64,13 @@ TEST_F(Serve, APageGetsTheFlockItsFramesAndSteersIt) {
   EXPECT_EQ(flock["dimensions"], 2);
   EXPECT_EQ(page.until("role")["steer"], true);
   json frame = page.frame(1 << 20);
-  EXPECT_EQ(frame["binary"], 56 + 1000 * 5);
+  EXPECT_EQ(frame["binary"], kFrameHeaderBytes + 1000 * 5);
   EXPECT_EQ(page.last.substr(0, 4), "BOID");
   EXPECT_EQ(page.at<std::uint32_t>(16), 1000u);
   const std::uint64_t first = page.at<std::uint64_t>(8), first_number = page.at<std::uint64_t>(40);
   // A budget of 300 boids: every fourth, 250 of them.
   frame = page.frame(300);
-  EXPECT_EQ(frame["binary"], 56 + 250 * 5);
+  EXPECT_EQ(frame["binary"], kFrameHeaderBytes + 250 * 5);
   EXPECT_EQ(page.at<std::uint32_t>(24), 4u);
   EXPECT_GT(page.at<std::uint64_t>(8), first);  // the flock flew on
   EXPECT_GT(page.at<std::uint64_t>(40), first_number);
@@ -97,7 +99,7 @@ TEST_F(Serve, OnePageSteersWhileOthersWatch) {
   second.send({{"type", "pause"}, {"on", true}});
   EXPECT_NE(second.until("refused")["message"].get<std::string>().find("this one watches"),
             std::string::npos);
-  EXPECT_EQ(second.frame(1000)["binary"], 56 + 200 * 5);  // a watcher gets frames
+  EXPECT_EQ(second.frame(1000)["binary"], kFrameHeaderBytes + 200 * 5);  // a watcher gets frames
   first.ws.close(websocket::close_code::normal);
   EXPECT_EQ(second.until("role")["steer"], true);  // the next page steers once the first leaves
 }
@@ -133,7 +135,7 @@ TEST_F(Serve, AMessageOutsideTheProtocolClosesItsConnectionAlone) {
   beast::flat_buffer buffer;
   for (int i = 0; i < 100 && !ec; ++i) binary.ws.read(buffer, ec);
   EXPECT_EQ(ec, websocket::error::closed);
-  EXPECT_EQ(watcher.frame(1000)["binary"], 56 + 200 * 5);  // the others go on
+  EXPECT_EQ(watcher.frame(1000)["binary"], kFrameHeaderBytes + 200 * 5);  // the others go on
   EXPECT_EQ(get(port_, "/").status, 200u);
 }
 
@@ -221,7 +223,7 @@ TEST_F(Serve, AReplayIsCheckedAndDescribedWhole) {
   Page page(port_);
   const json flock = page.receive();
   EXPECT_EQ(flock["world"]["boundary"], "walls");
-  EXPECT_EQ(page.frame(1000)["binary"], 56 + 100 * 5);
+  EXPECT_EQ(page.frame(1000)["binary"], kFrameHeaderBytes + 100 * 5);
   EXPECT_EQ(get(port_, "/").status, 200u);
 }
 
@@ -235,9 +237,17 @@ TEST_F(Serve, ReplaysATrajectoryFrameByFrame) {
   EXPECT_EQ(flock["mode"], "replay");
   EXPECT_EQ(flock["frames"], 4);
   EXPECT_EQ(flock["steps"], json({0, 10, 20, 30}));
+  // What the page charts, the run's record of each frame, and the radius it colours by.
+  EXPECT_EQ(flock["observables"]["polarization"].size(), 4u);
+  EXPECT_EQ(flock["observables"]["largest_flock"].size(), 4u);
+  EXPECT_EQ(flock["radius"], 10);
   page.send({{"type", "seek"}, {"frame", 2}});
-  EXPECT_EQ(page.frame(1000)["binary"], 56 + 150 * 5);
+  EXPECT_EQ(page.frame(1000)["binary"], kFrameHeaderBytes + 150 * 5);
   EXPECT_EQ(page.at<std::uint64_t>(8), 20u);
+  page.send({{"type", "seek"}, {"frame", 1}});
+  EXPECT_EQ(page.frame(1000, "flock")["binary"], kFrameHeaderBytes + 150 * 6);
+  EXPECT_EQ(page.at<std::uint64_t>(8), 10u);
+  EXPECT_EQ(page.at<std::uint8_t>(56), 3);  // coloured by flock
   page.send({{"type", "pause"}, {"on", true}});
   EXPECT_NE(page.until("refused")["message"].get<std::string>().find("cannot be steered"),
             std::string::npos);
@@ -251,7 +261,8 @@ TEST_F(Serve, AReplayCarriesItsPredators) {
   ASSERT_NE(serve({"--port", "0", "--replay", "t.h5"}), "");
   Page page(port_);
   EXPECT_EQ(page.receive()["mode"], "replay");
-  EXPECT_EQ(page.frame(1000)["binary"], 56 + 150 * 5 + 3 * 5 + 1);  // the predators' pad
+  EXPECT_EQ(page.frame(1000)["binary"],
+            kFrameHeaderBytes + 150 * 5 + 3 * 5 + 1);  // the predators' pad
   EXPECT_EQ(page.at<std::uint32_t>(48), 3u);
 }
 
@@ -259,7 +270,7 @@ TEST_F(Serve, AFlockInABoxSendsEightBytesABoid) {
   ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "400", "--dimensions", "3"}), "");
   Page page(port_);
   EXPECT_EQ(page.receive()["dimensions"], 3);
-  EXPECT_EQ(page.frame(1 << 20)["binary"], 56 + 400 * 8);
+  EXPECT_EQ(page.frame(1 << 20)["binary"], kFrameHeaderBytes + 400 * 8);
   EXPECT_EQ(page.at<std::uint8_t>(5), 3);
 }
 

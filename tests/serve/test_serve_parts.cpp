@@ -77,13 +77,17 @@ TEST(Frame, LayoutIsWhatThePageReads) {
   EXPECT_EQ(read_at<float>(frame, 28), 100.0f);
   EXPECT_EQ(read_at<std::uint64_t>(frame, 40), 3u);
   EXPECT_EQ(read_at<std::uint32_t>(frame, 48), 0u);  // no predators
-  EXPECT_EQ(read_at<std::uint32_t>(frame, 52), 0u);
+  EXPECT_EQ(read_at<std::uint32_t>(frame, 52), 0u);  // held: the server's to write
+  EXPECT_EQ(read_at<std::uint32_t>(frame, 56), 0u);  // coloured by heading, then zeros
+  EXPECT_EQ(read_at<float>(frame, 60), 0.0f);
   for (const std::size_t i : {0, 1, 500, 999}) {
-    const double x = decoded_position(read_at<std::uint16_t>(frame, 56 + 2 * i), 100);
-    const double y = decoded_position(read_at<std::uint16_t>(frame, 56 + 2000 + 2 * i), 100);
+    const double x =
+        decoded_position(read_at<std::uint16_t>(frame, kFrameHeaderBytes + 2 * i), 100);
+    const double y =
+        decoded_position(read_at<std::uint16_t>(frame, kFrameHeaderBytes + 2000 + 2 * i), 100);
     EXPECT_NEAR(x, state.x[i], 100.0 / 65536);
     EXPECT_NEAR(y, state.y[i], 100.0 / 65536);
-    EXPECT_EQ(read_at<std::uint8_t>(frame, 56 + 4000 + i),
+    EXPECT_EQ(read_at<std::uint8_t>(frame, kFrameHeaderBytes + 4000 + i),
               quantise_azimuth(state.vx[i], state.vy[i]));
   }
 }
@@ -102,7 +106,7 @@ TEST(Frame, ASubsampleTakesEveryStrideThBoidAndFitsTheBudget) {
   EXPECT_EQ(frame.size(), frame_bytes(boids, 3));
   EXPECT_EQ(frame.size(), kFrameHeaderBytes + boids * 8);  // no predators
   // Boid k of the frame is boid k * stride of the flock, in every array.
-  const std::size_t z = 56 + 4 * boids, elevation = 56 + 7 * boids;
+  const std::size_t z = kFrameHeaderBytes + 4 * boids, elevation = kFrameHeaderBytes + 7 * boids;
   for (const std::uint32_t k : {0u, 1u, 90u}) {
     EXPECT_EQ(read_at<std::uint16_t>(frame, z + 2 * k), s.boids.position[2][k * stride]);
     EXPECT_EQ(read_at<std::uint8_t>(frame, elevation + k), s.boids.heading[1][k * stride]);
@@ -120,9 +124,9 @@ TEST(Frame, PredatorsFollowTheBoidsWholeAfterAnEvenPad) {
   ASSERT_EQ(boids, 91u);
   EXPECT_EQ(read_at<std::uint32_t>(frame, 48), 3u);
   EXPECT_EQ(frame.size(), frame_bytes(boids, 2, 3));
-  EXPECT_EQ(frame.size(), 56u + 456 + 16);  // 3 predators: 15 bytes and a pad
-  EXPECT_EQ(read_at<std::uint8_t>(frame, 56 + 455), 0);
-  const std::size_t at = 56 + 456;  // the predators' x, y, azimuth
+  EXPECT_EQ(frame.size(), kFrameHeaderBytes + 456 + 16);  // 3 predators: 15 bytes and a pad
+  EXPECT_EQ(read_at<std::uint8_t>(frame, kFrameHeaderBytes + 455), 0);
+  const std::size_t at = kFrameHeaderBytes + 456;  // the predators' x, y, azimuth
   for (std::size_t k = 0; k < 3; ++k) {
     const Particles& p = state.predators;
     EXPECT_NEAR(decoded_position(read_at<std::uint16_t>(frame, at + 2 * k), 100), p.x[k],

@@ -72,8 +72,8 @@ struct Page {
     ADD_FAILURE() << "no " << type << " message";
     return {};
   }
-  json frame(std::uint64_t max_boids) {
-    send({{"type", "next"}, {"max_boids", max_boids}});
+  json frame(std::uint64_t max_boids, const std::string& colour = "heading") {
+    send({{"type", "next"}, {"max_boids", max_boids}, {"colour", colour}});
     for (int i = 0; i < 200; ++i) {
       const json m = receive();
       if (m.contains("binary")) return m;

@@ -9,31 +9,38 @@ const canvas = document.getElementById("flock");
 const view = new FlockView(canvas);
 let socket = null;
 const send = (message) => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message)); };
-const panel = new Panel(send);
+const panel = new Panel(send, (index) => replay.seek(index));
 
 // Frames and their arrival times, for drawing between them.
 let flock = null;
 let frameTimes = [0, 0];
 let asked = 0;           // when the last frame was asked for
 let maxBoids = 2 ** 31;  // what the link carries at the frame rate aimed at
-let linkRate = 0;        // bytes a second, measured
+let linkRate = 0;        // bytes a second, measured: the best of `rates`
+const rates = [];        // the last frames' rates
 let lastFrame = null;
 const AIM_SECONDS = 1 / 30;
-window.boids = { frames: 0, flock: null, lastFrame: null, metrics: null };  // for tests and the console
+window.boids = { frames: 0, flock: null, lastFrame: null, metrics: null, panel };  // for tests and the console
 
 function askForFrame() {
   asked = performance.now();
-  send({ type: "next", max_boids: maxBoids });
+  send({ type: "next", max_boids: maxBoids, colour: panel.colouring() });
 }
 
-// The link's rate from the frame just taken; the boids a frame may hold to keep the aim,
+// The link's rate from the frame just taken, `arrived` when its message came: the time from
+// the ask, less what the server held it (waiting for a newer step, encoding). Delays add to a
+// frame's time and never take from it (the page busy drawing, a hiccup), so the link carries
+// the best of the last few frames' rates; a frame too small to say (its time mostly the round
+// trip) counts only where it is faster. Then the boids a frame may hold to keep the aim,
 // besides its header and its predators (never subsampled).
-function measureLink(frame) {
-  const seconds = Math.max((performance.now() - asked) / 1000, 1e-4);
+function measureLink(frame, arrived) {
+  const seconds = Math.max((arrived - asked) / 1000 - frame.held, 1e-3);
   const rate = frame.bytes / seconds;
-  linkRate = linkRate === 0 ? rate : 0.8 * linkRate + 0.2 * rate;
-  const each = bytesPerBoid(frame.dimensions);
-  const fixed = HEADER_BYTES + frame.predators.count * each;
+  if (frame.bytes >= 65536 || rate > linkRate) rates.push(rate);
+  if (rates.length > 8) rates.shift();
+  linkRate = Math.max(...rates);
+  const each = bytesPerBoid(frame.dimensions, frame.colour !== null);
+  const fixed = HEADER_BYTES + frame.predators.count * bytesPerBoid(frame.dimensions, false);
   const fits = Math.floor(Math.max(0, linkRate * AIM_SECONDS - fixed) / each);
   maxBoids = Math.max(1000, Math.min(2 ** 31, fits));
   if (frame.stride > 1) {
@@ -44,15 +51,20 @@ function measureLink(frame) {
   }
 }
 
-function takeFrame(buffer) {
+function takeFrame(buffer, arrived) {
   const frame = decodeFrame(buffer);
-  measureLink(frame);
+  measureLink(frame, arrived);
   view.upload(frame);
+  if (!lastFrame || lastFrame.colouring !== frame.colouring || lastFrame.colourTop !== frame.colourTop) {
+    panel.scaleShown(frame);
+  }
   frameTimes = [frameTimes[1], performance.now()];
   lastFrame = frame;
   window.boids.frames += 1;
   window.boids.lastFrame = { step: frame.step, count: frame.count, total: frame.total, stride: frame.stride,
-                            predators: frame.predators.count, number: frame.number };
+                            predators: frame.predators.count, number: frame.number,
+                            colouring: frame.colouring, colourTop: frame.colourTop, held: frame.held };
+  window.boids.linkRate = linkRate;
   // A replay's frame says which it is (its snapshot number is the frame's, from 1): the status
   // names the frame shown, which the scrubber, asking for the next, may already have passed.
   panel.status(`${flock.mode === "replay" ? "frame " + frame.number + " of " + flock.frames + ", " : ""}` +
@@ -70,7 +82,10 @@ function takeText(text) {
     window.boids.flock = message;
     view.setWorld([message.world.width, message.world.height, message.world.depth || 0], message.dimensions);
     panel.describe(message);
-    if (message.mode === "replay") replay.start(message);
+    if (message.mode === "replay") {
+      panel.recorded(message);
+      replay.start(message);
+    }
   } else if (message.type === "metrics") {
     window.boids.metrics = message;
     panel.measure(message);
@@ -89,7 +104,7 @@ function connect() {
   socket.onopen = () => { panel.status("connected"); askForFrame(); };
   socket.onmessage = (event) => {
     if (typeof event.data === "string") takeText(event.data);
-    else takeFrame(event.data);
+    else takeFrame(event.data, event.timeStamp);
   };
   socket.onclose = (event) => {
     panel.status(`disconnected${event.reason ? ": " + event.reason : ""}; reconnecting...`);
@@ -122,6 +137,7 @@ const replay = {
   // The frame shown: the scrubber and its label follow it, not the one asked for next.
   arrived(number) {
     this.waiting = false;
+    panel.replayAt(number - 1);
     document.getElementById("scrubber").value = number - 1;
     document.getElementById("frame-label").textContent = `${number} / ${flock.frames}`;
   },

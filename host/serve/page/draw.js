@@ -1,14 +1,19 @@
 // Draws the flock with WebGL2: each boid a small triangle pointing along its heading, coloured
-// by it (the hue of its azimuth, as the native viewer), between its last two frames'
-// positions (a boid that wrapped around the torus jumps), in a 2D view (pan, zoom) or a 3D
-// one (orbit, pan, zoom), with the world's outline. Predators are white triangles 2.5 times a
+// by it (the hue of its azimuth, as the native viewer) or by the byte the frame carries (its
+// speed or neighbours on a viridis scale, its flock a hue of its own, a boid alone grey),
+// between its last two frames' positions (a boid that wrapped around the torus jumps), in a
+// 2D view (pan, zoom) or a 3D one (orbit, pan, zoom), with the world's outline. Predators are white triangles 2.5 times a
 // boid's size, as the native viewer draws them.
+
+import { COLOURINGS } from "./frames.js";
 
 const BOID_VERTEX = `#version 300 es
 in vec2 corner;          // the triangle in the boid's frame: x ahead, y to the side
 in float px, py, pz;     // the previous frame's position: bins of 1/65536 of the world
 in float cx, cy, cz;     // the current frame's
 in float azimuth_byte, elevation_byte;
+in float colour_byte;    // the frame's colouring, when not the heading
+uniform int colouring;   // 0 heading, 1 speed, 2 neighbours (a scale), 3 flock (a hue each)
 uniform float blend;     // 0 at the previous frame, 1 at the current
 uniform vec3 world;
 uniform mat4 transform;  // world to clip space
@@ -21,6 +26,22 @@ out vec3 colour;
 vec3 hue(float h) {
   vec3 k = mod(vec3(5.0, 3.0, 1.0) + h * 6.0, 6.0);
   return 1.0 - 0.8 * clamp(min(k, 4.0 - k), 0.0, 1.0);
+}
+
+// viridis through five of its colours (the page's scale bar draws the same five).
+vec3 scale(float t) {
+  vec3 stops[5] = vec3[5](vec3(0.267, 0.004, 0.329), vec3(0.231, 0.322, 0.545),
+                          vec3(0.129, 0.569, 0.549), vec3(0.369, 0.788, 0.384),
+                          vec3(0.992, 0.906, 0.145));
+  float at = clamp(t, 0.0, 1.0) * 4.0;
+  int i = min(int(at), 3);
+  return mix(stops[i], stops[i + 1], at - float(i));
+}
+
+vec3 painted() {
+  if (colouring == 1 || colouring == 2) return scale(colour_byte / 255.0);
+  if (colouring == 3) return colour_byte > 254.5 ? vec3(0.35) : hue(fract(colour_byte * 0.618034 + 0.02));
+  return hue(azimuth_byte / 256.0);
 }
 
 void main() {
@@ -38,7 +59,7 @@ void main() {
   vec2 side = vec2(-along.y, along.x);
   vec2 offset = (corner.x * along + corner.y * side) * size * pixel;
   gl_Position = vec4(here.xy / here.w + offset, here.z / here.w, 1.0);
-  colour = predator ? vec3(1.0) : hue(azimuth_byte / 256.0);
+  colour = predator ? vec3(1.0) : painted();
 }`;
 
 const BOID_FRAGMENT = `#version 300 es
@@ -108,13 +129,15 @@ class Group {
       this.current.push(gl.createBuffer());
     }
     this.heading = [gl.createBuffer(), gl.createBuffer()];
+    this.colour = gl.createBuffer();
+    this.colouring = 0;  // what this.colour holds: 0 nothing (the heading)
     this.count = 0;
     this.stride = 0;
     this.dimensions = 0;
   }
 
   // A new frame: the current positions become the previous ones (unless the particles differ).
-  upload(gl, group, stride, dimensions) {
+  upload(gl, group, stride, dimensions, colouring) {
     const same = group.count === this.count && stride === this.stride && dimensions === this.dimensions;
     [this.previous, this.current] = [this.current, this.previous];
     for (let a = 0; a < dimensions; ++a) {
@@ -128,6 +151,11 @@ class Group {
     for (let h = 0; h < group.heading.length; ++h) {
       gl.bindBuffer(gl.ARRAY_BUFFER, this.heading[h]);
       gl.bufferData(gl.ARRAY_BUFFER, group.heading[h], gl.STREAM_DRAW);
+    }
+    this.colouring = group.colour ? colouring : 0;
+    if (group.colour) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.colour);
+      gl.bufferData(gl.ARRAY_BUFFER, group.colour, gl.STREAM_DRAW);
     }
     this.count = group.count;
     this.stride = stride;
@@ -183,8 +211,9 @@ export class FlockView {
   }
 
   upload(frame) {
-    this.flock.upload(this.gl, frame, frame.stride, frame.dimensions);
-    this.predators.upload(this.gl, frame.predators, 1, frame.dimensions);
+    const colouring = Math.max(0, COLOURINGS.indexOf(frame.colouring));
+    this.flock.upload(this.gl, frame, frame.stride, frame.dimensions, colouring);
+    this.predators.upload(this.gl, frame.predators, 1, frame.dimensions, 0);
   }
 
   transform() {
@@ -271,6 +300,9 @@ export class FlockView {
         }
       }
       bind("azimuth_byte", group.heading[0], 1, gl.UNSIGNED_BYTE, 1);
+      gl.uniform1i(gl.getUniformLocation(p, "colouring"), group.colouring);
+      if (group.colouring > 0) bind("colour_byte", group.colour, 1, gl.UNSIGNED_BYTE, 1);
+      else unbind("colour_byte");
       if (box) bind("elevation_byte", group.heading[1], 1, gl.UNSIGNED_BYTE, 1);
       else unbind("elevation_byte");
       gl.drawArraysInstanced(gl.TRIANGLES, 0, 3, group.count);

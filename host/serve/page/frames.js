@@ -1,11 +1,13 @@
-// Decodes a frame of `boids serve` (host/serve/frame.h): a 56-byte header, then the boids and
+// Decodes a frame of `boids serve` (host/serve/frame.h): a 64-byte header, then the boids and
 // the predators, each group x, y[, z] as uint16 (the world in 65536 bins) and the heading as
-// uint8 (azimuth[, elevation]), padded to an even length.
-export const HEADER_BYTES = 56;
+// uint8 (azimuth[, elevation]), the boids then a byte each of what they are coloured by (when
+// not their heading), each group padded to an even length.
+export const HEADER_BYTES = 64;
+export const COLOURINGS = ["heading", "speed", "neighbors", "flock"];
 
 // A group of `count` particles from byte `at`: its arrays, and where the next group starts.
-function decodeGroup(buffer, at, count, dimensions) {
-  const group = { count, position: [], heading: [] };
+function decodeGroup(buffer, at, count, dimensions, coloured) {
+  const group = { count, position: [], heading: [], colour: null };
   for (let a = 0; a < dimensions; ++a) {
     group.position.push(new Uint16Array(buffer, at, count));
     at += 2 * count;
@@ -14,17 +16,22 @@ function decodeGroup(buffer, at, count, dimensions) {
     group.heading.push(new Uint8Array(buffer, at, count));
     at += count;
   }
+  if (coloured) {
+    group.colour = new Uint8Array(buffer, at, count);
+    at += count;
+  }
   return [group, at + (at % 2)];
 }
 
 export function decodeFrame(buffer) {
   const view = new DataView(buffer);
   const magic = String.fromCharCode(...new Uint8Array(buffer, 0, 4));
-  if (magic !== "BOID" || view.getUint8(4) !== 2) throw new Error("not a frame of boids serve");
+  if (magic !== "BOID" || view.getUint8(4) !== 3) throw new Error("not a frame of this boids serve");
   const dimensions = view.getUint8(5);
   const count = view.getUint32(16, true);
-  const [boids, after] = decodeGroup(buffer, HEADER_BYTES, count, dimensions);
-  const [predators, end] = decodeGroup(buffer, after, view.getUint32(48, true), dimensions);
+  const colouring = view.getUint8(56);
+  const [boids, after] = decodeGroup(buffer, HEADER_BYTES, count, dimensions, colouring !== 0);
+  const [predators, end] = decodeGroup(buffer, after, view.getUint32(48, true), dimensions, false);
   if (end !== buffer.byteLength) throw new Error("a frame of the wrong size");
   return {
     dimensions,
@@ -35,13 +42,18 @@ export function decodeFrame(buffer) {
     stride: view.getUint32(24, true),
     world: [view.getFloat32(28, true), view.getFloat32(32, true), view.getFloat32(36, true)],
     number: Number(view.getBigUint64(40, true)),
+    held: view.getUint32(52, true) / 1e6,  // seconds the server held the ask
+    colouring: COLOURINGS[colouring] || "heading",
+    colourTop: view.getFloat32(60, true),
     bytes: buffer.byteLength,
     position: boids.position,
     heading: boids.heading,
+    colour: boids.colour,
     predators,
   };
 }
 
-export function bytesPerBoid(dimensions) {
-  return dimensions === 3 ? 8 : 5;
+// A boid's bytes in a frame: position, heading and, coloured, one more.
+export function bytesPerBoid(dimensions, coloured) {
+  return (dimensions === 3 ? 8 : 5) + (coloured ? 1 : 0);
 }

@@ -1,5 +1,7 @@
 // The panel: the flock's controls as the server describes them (host/core/controls.h), each a
-// slider sending its value; the buttons; and the charts of the order over the steps.
+// slider sending its value; the buttons; the readouts and the chart of the flock's order over
+// its steps (charts.js); what the boids are coloured by, and its scale; the fold.
+import { Chart } from "./charts.js";
 
 function format(value) {
   if (value === 0) return "0";
@@ -19,10 +21,23 @@ function fromSlider(c, position) {
 }
 
 export class Panel {
-  constructor(send) {
+  // `seek(index)`: a replay's seek, which a click on its chart asks for.
+  constructor(send, seek) {
     this.send = send;
-    this.series = { polarization: [], largest_share: [], order: [] };
     this.element = (id) => document.getElementById(id);
+    this.chart = new Chart(this.element("chart"), (index) => {
+      if (this.flock && this.flock.mode === "replay") seek(index);
+    });
+    const fold = () => {
+      const folded = document.body.classList.toggle("folded");
+      this.element("fold").innerHTML = folded ? "&laquo;" : "&raquo;";
+      this.element("fold").title = folded ? "Unfold the panel (F)" : "Fold the panel away (F)";
+    };
+    this.element("fold").onclick = fold;
+    window.addEventListener("keydown", (e) => {
+      if ((e.key === "f" || e.key === "F") && e.target.tagName !== "INPUT") fold();
+    });
+    this.element("colour").onchange = () => this.scaleShown(null);
     this.element("pause").onclick = () => send({ type: "pause", on: !this.paused });
     this.element("step").onclick = () => send({ type: "step" });
     this.element("reset").onclick = () => send({ type: "reset" });
@@ -47,12 +62,17 @@ export class Panel {
     const live = flock.mode === "live";
     for (const id of ["buttons", "model-row", "rate-row", "goal-row", "controls"]) this.element(id).hidden = !live;
     this.element("replay").hidden = flock.mode !== "replay";
+    // Neighbours and flocks are counted within the flock's radius, which an old recording
+    // may not say.
+    for (const option of this.element("colour").options) {
+      option.disabled = (option.value === "neighbors" || option.value === "flock") && !(flock.radius > 0);
+    }
     // The help says what the mouse does to this flock: the pointer scares a live flock in 2D
     // (the server's predator), a drag orbits a box.
     const box3d = flock.dimensions === 3;
     this.element("help").textContent =
       (box3d ? "Drag to orbit. " : live ? "Hold the left button to scare the flock. " : "") +
-      "Right or shift drag: pan; wheel: zoom; H: the whole world";
+      "Right or shift drag: pan; wheel: zoom; H: the whole world; F: fold the panel";
     this.element("pause").textContent = flock.paused ? "Resume" : "Pause";
     if (!live) return;
     this.element("model").value = flock.model;
@@ -90,24 +110,62 @@ export class Panel {
   showing(text) { this.element("showing").textContent = text; }
   refused(text) { this.element("refused").textContent = text; }
 
-  // A "metrics" message: one more point on each chart (the last 300).
+  // What the page asks its frames to be coloured by.
+  colouring() { return this.element("colour").value; }
+
+  // The scale of the colours a frame shows (null before one comes): a bar from 0 to its top
+  // for a speed or a neighbour count, words for a heading or flocks; and why a frame is not
+  // coloured as asked.
+  scaleShown(frame) {
+    const asked = this.colouring();
+    const bar = this.element("colour-bar"), low = this.element("colour-low"), high = this.element("colour-high");
+    const shown = frame ? frame.colouring : asked;
+    bar.className = shown === "speed" || shown === "neighbors" ? "sequential" : "";
+    low.textContent = high.textContent = "";
+    if (frame && shown !== asked) {
+      low.textContent = "this flock cannot be coloured by " + asked + " (its radius is not known)";
+    } else if (shown === "heading") {
+      low.textContent = "the hue of each boid's heading";
+    } else if (shown === "flock") {
+      low.textContent = frame ? `${frame.colourTop} flocks, each a colour; a boid alone grey` : "";
+    } else if (frame) {
+      low.textContent = "0";
+      high.textContent = shown === "speed" ? format(frame.colourTop) : `${frame.colourTop} neighbours`;
+    }
+  }
+
+  // The readouts: a "metrics" message's values (or a replay's at its frame).
+  readout(m) {
+    const count = this.flock ? this.flock.count : 0;
+    const number = (v) => (v === undefined || v === null ? "–" : v.toFixed(3));
+    this.element("read-step").textContent = m.step === undefined ? "–" : String(m.step);
+    this.element("read-polarization").textContent = number(m.polarization);
+    this.element("read-order").textContent = number(m.order);
+    this.element("read-largest").textContent = m.largest_share === undefined || m.largest_share === null
+      ? "–" : `${(100 * m.largest_share).toFixed(1)} % (${Math.round(m.largest_share * count)} boids)`;
+    this.element("read-flocks").textContent = m.flocks === undefined || m.flocks === null ? "–" : String(m.flocks);
+  }
+
+  // A live flock's "metrics" message: a point on the chart, and the readouts.
   measure(m) {
-    for (const key of Object.keys(this.series)) {
-      this.series[key].push(m[key]);
-      if (this.series[key].length > 300) this.series[key].shift();
-    }
-    const canvas = this.element("chart"), g = canvas.getContext("2d");
-    g.clearRect(0, 0, canvas.width, canvas.height);
-    const colours = { polarization: "#88c0d0", largest_share: "#a3be8c", order: "#ebcb8b" };
-    for (const [key, values] of Object.entries(this.series)) {
-      g.strokeStyle = colours[key];
-      g.beginPath();
-      values.forEach((v, i) => {
-        const x = (i / 299) * canvas.width, y = (1 - v) * (canvas.height - 4) + 2;
-        if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
-      });
-      g.stroke();
-    }
-    this.element("legend").title = `step ${m.step}`;
+    this.chart.add(m);
+    this.readout(m);
+  }
+
+  // A replay's recording of its metrics, charted whole; the flock's largest flock as a share.
+  recorded(flock) {
+    const o = flock.observables || {};
+    const share = o.largest_flock ? o.largest_flock.map((v) => v / flock.count) : undefined;
+    this.series = { polarization: o.polarization, order: o.order, largest_share: share, flocks: o.flocks };
+    this.chart.whole(flock.steps, this.series);
+    if (!o.polarization) this.element("read-step").title = "this recording holds no metrics";
+  }
+
+  // A replay's frame `index` shown: the chart's line and the readouts there.
+  replayAt(index) {
+    const at = (key) => (this.series && this.series[key] ? this.series[key][index] : undefined);
+    this.chart.show(this.flock.steps[index]);
+    this.readout({ step: this.flock.steps[index], polarization: at("polarization"), order: at("order"),
+                   largest_share: at("largest_share"), flocks: at("flocks") });
   }
 }

@@ -1,0 +1,116 @@
+// A frame's colours (host/serve/frame.h): the byte a boid the page colours it by, its speed,
+// its neighbours or its flock, after its headings, with the header naming what they are and
+// their scale; and the page's ask for them (host/serve/messages.h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "host/base/errors.h"
+#include "host/model/initial_state.h"
+#include "host/serve/frame.h"
+#include "host/serve/messages.h"
+
+namespace {
+
+using namespace boids;
+using namespace boids::serve;
+
+template <typename T>
+T read_at(const std::string& bytes, std::size_t at) {
+  T value;
+  std::memcpy(&value, bytes.data() + at, sizeof value);
+  return value;
+}
+
+// Boids at `xs` (y = 50) with velocities (vx, 0), in a 100 x 100 torus.
+FlockState row(const std::vector<double>& xs, const std::vector<double>& vxs) {
+  FlockState s;
+  s.resize(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    s.x[i] = xs[i];
+    s.y[i] = 50;
+    s.vx[i] = vxs[i];
+    s.vy[i] = 0;
+  }
+  return s;
+}
+
+const World kWorld{100, 100, Boundary::kTorus};
+
+// The colour bytes of a 2D frame of `boids` boids without predators.
+std::vector<std::uint8_t> colours_of(const std::string& frame, std::size_t boids) {
+  const std::size_t at = kFrameHeaderBytes + 5 * boids;
+  return {frame.begin() + static_cast<std::ptrdiff_t>(at),
+          frame.begin() + static_cast<std::ptrdiff_t>(at + boids)};
+}
+
+TEST(FrameColours, SpeedIsAShareOfTheFastest) {
+  const FlockState s = row({10, 20, 30, 40}, {2, 1, 0, -0.5});
+  const std::string frame = encode_frame(make_snapshot(s, kWorld, 0, 1, false), 100,
+                                         Colouring::kSpeed);
+  EXPECT_EQ(read_at<std::uint8_t>(frame, 56), 1);  // speed
+  EXPECT_EQ(read_at<float>(frame, 60), 2.0f);      // the byte 255 is the fastest
+  ASSERT_EQ(frame.size(), frame_bytes(4, 2, 0, true));
+  EXPECT_EQ(colours_of(frame, 4), (std::vector<std::uint8_t>{255, 128, 0, 64}));
+}
+
+TEST(FrameColours, ASubsampleTakesTheSameBoidsColours) {
+  FlockParams params;
+  const FlockState s = make_initial_state(1001, 7, params);
+  const Snapshot snapshot = make_snapshot(s, params.world, 0, 1, false);
+  const std::string frame = encode_frame(snapshot, 100, Colouring::kSpeed);
+  const std::uint32_t boids = read_at<std::uint32_t>(frame, 16), stride = read_at<std::uint32_t>(frame, 24);
+  ASSERT_EQ(frame.size(), frame_bytes(boids, 2, 0, true));
+  const std::vector<std::uint8_t> bytes = colours_of(frame, boids);
+  const ColourBytes* all = snapshot.colour_bytes(Colouring::kSpeed);
+  ASSERT_NE(all, nullptr);
+  for (std::uint32_t k = 0; k < boids; ++k) ASSERT_EQ(bytes[k], all->bytes[k * stride]);
+}
+
+TEST(FrameColours, NeighboursAreAShareOfTheMost) {
+  // Within radius 5: 0-1, 1-2 and 3-4; 5 alone.
+  const FlockState s = row({10, 13, 16, 40, 42, 70}, {1, 1, 1, 1, 1, 1});
+  const std::string frame = encode_frame(make_snapshot(s, kWorld, 0, 1, false, 5), 100,
+                                         Colouring::kNeighbors);
+  EXPECT_EQ(read_at<std::uint8_t>(frame, 56), 2);
+  EXPECT_EQ(read_at<float>(frame, 60), 2.0f);  // boid 1 has the most: 2
+  EXPECT_EQ(colours_of(frame, 6), (std::vector<std::uint8_t>{128, 255, 128, 128, 128, 0}));
+}
+
+TEST(FrameColours, FlocksAreRankedBySizeAndALoneBoidIsNone) {
+  const FlockState s = row({40, 42, 10, 13, 16, 70}, {1, 1, 1, 1, 1, 1});
+  const std::string frame =
+      encode_frame(make_snapshot(s, kWorld, 0, 1, false, 5), 100, Colouring::kFlock);
+  EXPECT_EQ(read_at<std::uint8_t>(frame, 56), 3);
+  EXPECT_EQ(read_at<float>(frame, 60), 3.0f);  // three flocks, one of them a boid alone
+  EXPECT_EQ(colours_of(frame, 6), (std::vector<std::uint8_t>{1, 1, 0, 0, 0, 255}));
+}
+
+// A recording that does not say its radius cannot count neighbours: its frames are coloured
+// by heading, and say so.
+TEST(FrameColours, WithoutARadiusTheHeadingIsSent) {
+  const FlockState s = row({10, 13}, {1, 1});
+  const Snapshot snapshot = make_snapshot(s, kWorld, 0, 1, false);
+  for (const Colouring c : {Colouring::kNeighbors, Colouring::kFlock, Colouring::kHeading}) {
+    const std::string frame = encode_frame(snapshot, 100, c);
+    EXPECT_EQ(read_at<std::uint8_t>(frame, 56), 0);
+    EXPECT_EQ(frame.size(), frame_bytes(2, 2));
+  }
+}
+
+TEST(FrameColours, APageAsksForAColouringByName) {
+  EXPECT_EQ(parse_client_message(R"({"type":"next","max_boids":5})").colouring,
+            Colouring::kHeading);
+  const ClientMessage m = parse_client_message(R"({"type":"next","max_boids":5,"colour":"flock"})");
+  EXPECT_EQ(m.colouring, Colouring::kFlock);
+  EXPECT_EQ(m.count, 5u);
+  EXPECT_THROW(parse_client_message(R"({"type":"next","max_boids":5,"colour":"mood"})"),
+               InputError);
+  EXPECT_THROW(parse_client_message(R"({"type":"next","max_boids":5,"colour":3})"), InputError);
+  EXPECT_THROW(parse_client_message(R"({"type":"step","colour":"speed"})"), InputError);
+}
+
+}  // namespace
