@@ -49,8 +49,8 @@ std::vector<std::uint8_t> colours_of(const std::string& frame, std::size_t boids
 
 TEST(FrameColours, SpeedIsAShareOfTheFastest) {
   const FlockState s = row({10, 20, 30, 40}, {2, 1, 0, -0.5});
-  const std::string frame = encode_frame(make_snapshot(s, kWorld, 0, 1, false), 100,
-                                         Colouring::kSpeed);
+  const std::string frame =
+      encode_frame(make_snapshot(s, kWorld, 0, 1, false), 100, Colouring::kSpeed);
   EXPECT_EQ(read_at<std::uint8_t>(frame, 56), 1);  // speed
   EXPECT_EQ(read_at<float>(frame, 60), 2.0f);      // the byte 255 is the fastest
   ASSERT_EQ(frame.size(), frame_bytes(4, 2, 0, true));
@@ -62,7 +62,8 @@ TEST(FrameColours, ASubsampleTakesTheSameBoidsColours) {
   const FlockState s = make_initial_state(1001, 7, params);
   const Snapshot snapshot = make_snapshot(s, params.world, 0, 1, false);
   const std::string frame = encode_frame(snapshot, 100, Colouring::kSpeed);
-  const std::uint32_t boids = read_at<std::uint32_t>(frame, 16), stride = read_at<std::uint32_t>(frame, 24);
+  const std::uint32_t boids = read_at<std::uint32_t>(frame, 16),
+                      stride = read_at<std::uint32_t>(frame, 24);
   ASSERT_EQ(frame.size(), frame_bytes(boids, 2, 0, true));
   const std::vector<std::uint8_t> bytes = colours_of(frame, boids);
   const ColourBytes* all = snapshot.colour_bytes(Colouring::kSpeed);
@@ -73,8 +74,8 @@ TEST(FrameColours, ASubsampleTakesTheSameBoidsColours) {
 TEST(FrameColours, NeighboursAreAShareOfTheMost) {
   // Within radius 5: 0-1, 1-2 and 3-4; 5 alone.
   const FlockState s = row({10, 13, 16, 40, 42, 70}, {1, 1, 1, 1, 1, 1});
-  const std::string frame = encode_frame(make_snapshot(s, kWorld, 0, 1, false, 5), 100,
-                                         Colouring::kNeighbors);
+  const std::string frame =
+      encode_frame(make_snapshot(s, kWorld, 0, 1, false, 5), 100, Colouring::kNeighbors);
   EXPECT_EQ(read_at<std::uint8_t>(frame, 56), 2);
   EXPECT_EQ(read_at<float>(frame, 60), 2.0f);  // boid 1 has the most: 2
   EXPECT_EQ(colours_of(frame, 6), (std::vector<std::uint8_t>{128, 255, 128, 128, 128, 0}));
