@@ -12,6 +12,7 @@
 #include "host/base/message_text.h"
 #include "host/base/version.h"
 #include "host/cli/commands.h"
+#include "host/cli/flight_change.h"
 #include "host/config/flock_host.h"
 #include "host/config/flock_options.h"
 #include "host/io/checkpoint.h"
@@ -65,6 +66,7 @@ struct RunOptions {
   std::uint64_t metrics_every = 0;     // 0: not given
   std::uint64_t checkpoint_every = 0;  // 0: at the end only
   TrajectoryOptions trajectory;
+  bool new_flight = false;  // --new-flight: --resume with parameters changed
   bool json = false;
   bool help = false;
 };
@@ -120,6 +122,11 @@ OptionParser make_parser(RunOptions& o) {
                    "its options come from the checkpoint (give none of them), and --steps is "
                    "the step to end at, counted from the flight's start",
                    [&o](const std::string& v) { o.resume_file = parse_file_name("--resume", v); });
+  parser.add_flag("--new-flight",
+                  "with --resume: change the flight from the checkpoint's step by the model's "
+                  "options given (a quench, an anneal): a new flight, the change recorded in "
+                  "its checkpoints' history",
+                  [&o] { o.new_flight = true; });
   add_trajectory_options(parser, o.trajectory);
   parser.add_flag("--json", "print one JSON object instead of a summary", [&o] { o.json = true; });
   parser.add_flag("--help", "show this help", [&o] { o.help = true; });
@@ -182,6 +189,13 @@ nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o
   j["precision"] = to_string(c.precision);
   j["device"] = sim.device();
   j.update(params_to_json(c.params, ParamForm::kReport));
+  if (!c.history.empty()) {  // a flight changed on its way (--new-flight)
+    nlohmann::ordered_json history = nlohmann::ordered_json::array();
+    for (const FlightChange& change : c.history) {
+      history.push_back(nlohmann::ordered_json::parse(change.record));
+    }
+    j["history"] = history;
+  }
   return j;
 }
 
@@ -218,6 +232,10 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
     std::printf("  resumed at step %llu, now at step %llu\n",
                 static_cast<unsigned long long>(flight.first),
                 static_cast<unsigned long long>(flight.last));
+  }
+  for (const FlightChange& change : c.history) {  // a new flight, changed on its way
+    std::printf("  changed            at step %llu: %s\n",
+                static_cast<unsigned long long>(change.step), describe_change(change).c_str());
   }
   std::printf("  polarization       %.6f\n", m.polarization);
   std::printf("  order              %.6f\n", m.order);
@@ -276,9 +294,14 @@ std::string stopped_at(std::uint64_t step, const Flight& flight,
 }
 
 // The checkpoint to continue, checked against the rest of the command line: it holds every
-// option of its flight, so none may be given beside it.
-ResumedFlight checkpoint_to_resume(const RunOptions& o, const std::vector<std::string>& given) {
-  tools::refuse_flock_options(given, "--resume", "the checkpoint holds every option of its flight");
+// option of its flight, so none may be given beside it, unless --new-flight changes some.
+ResumedFlight checkpoint_to_resume(const RunOptions& o, const std::vector<std::string>& given,
+                                   const std::vector<std::string>& args) {
+  if (!o.new_flight) {
+    tools::refuse_flock_options(given, "--resume",
+                                "the checkpoint holds every option of its flight (--new-flight "
+                                "changes the model's parameters from its step)");
+  }
   if (std::find(given.begin(), given.end(), "--steps") == given.end()) {
     throw InputError("--resume needs --steps N, the step the flight ends at");
   }
@@ -287,6 +310,17 @@ ResumedFlight checkpoint_to_resume(const RunOptions& o, const std::vector<std::s
     throw InputError("--steps " + std::to_string(o.steps) + " is before the checkpoint's step " +
                      std::to_string(checkpoint.head.step) + " in " + quoted_path(o.resume_file) +
                      " (with --resume, --steps counts from the flight's start)");
+  }
+  if (o.new_flight) {
+    checkpoint.head.config = changed_flight(checkpoint.head.config, checkpoint.head.step, o.flock,
+                                            given, made_by("run", args));
+    if (checkpoint.whole) checkpoint.whole->config = checkpoint.head.config;
+    if (!o.json) {  // said before it flies, on the summary's stream (--json: in its history)
+      std::printf("a new flight from step %llu: %s (its checkpoints record it)\n",
+                  static_cast<unsigned long long>(checkpoint.head.step),
+                  describe_change(checkpoint.head.config.history.back()).c_str());
+      std::fflush(stdout);
+    }
   }
   return checkpoint;
 }
@@ -305,8 +339,10 @@ int run_command(const std::vector<std::string>& args) {
     throw InputError("--metrics-every needs --metrics FILE");
   if (o.checkpoint_every > 0 && o.checkpoint_file.empty())
     throw InputError("--checkpoint-every needs --checkpoint FILE");
+  if (o.new_flight && o.resume_file.empty())
+    throw InputError("--new-flight needs --resume FILE, the flight to change");
   std::optional<ResumedFlight> resumed;
-  if (!o.resume_file.empty()) resumed = checkpoint_to_resume(o, given);
+  if (!o.resume_file.empty()) resumed = checkpoint_to_resume(o, given, args);
   const SimulationConfig config = resumed ? resumed->head.config : resolve_config(o.flock);
   // Every output is checked, and its temporary file made, before any work.
   OutputFiles outputs;

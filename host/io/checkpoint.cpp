@@ -131,6 +131,7 @@ CheckpointHead parse_head(Source& source) {
   c.config.method = h.choice("method", {Method::kNaive, Method::kHashed});
   c.config.precision = h.choice("precision", {Precision::kFloat, Precision::kDouble});
   c.config.seed = h.whole("seed");
+  c.config.history = history_of(j, c.step, source);
   check_header_flight(c.config, c.step, source);
   c.count = count;
   c.columns.rows = count;

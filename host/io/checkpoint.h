@@ -7,9 +7,10 @@
 //   header length H            u32
 //   header                     H bytes of JSON: the format, the step, the count, and every
 //                              option that shapes the flight (backend, method, precision, seed,
-//                              the model's parameters, the obstacles themselves); with
-//                              predators, their state ("predator_state": rows x, y[, z], vx,
-//                              vy[, vz], numbers that read back as the same doubles)
+//                              the model's parameters, the obstacles themselves; a flight
+//                              changed on its way, its "history"); with predators, their
+//                              state ("predator_state": rows x, y[, z], vx, vy[, vz],
+//                              numbers that read back as the same doubles)
 //   x, y, vx, vy               4 x count f64, input order (float flocks' values exactly); in
 //                              three dimensions x, y, z, vx, vy, vz, 6 x count f64 (the header
 //                              then says "dimensions": 3 and gives the depth, and the goal,

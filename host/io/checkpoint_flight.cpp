@@ -80,6 +80,28 @@ json predator_state_json(const Particles& predators) {
   return rows;
 }
 
+std::vector<FlightChange> history_of(const json& j, std::uint64_t step, Source& source) {
+  std::vector<FlightChange> history;
+  if (!j.contains("history")) return history;
+  const json& list = j.at("history");
+  if (!list.is_array()) source.refuse("'history' is not a list");
+  std::uint64_t after = 0;
+  for (const json& change : list) {
+    const bool whole = change.is_object() && change.contains("step") &&
+                       change["step"].is_number_unsigned() && change.contains("changed") &&
+                       change["changed"].is_object();
+    if (!whole) source.refuse("a change of its 'history' is not {\"step\": S, \"changed\": {...}}");
+    const auto at = change["step"].get<std::uint64_t>();
+    if (at < after || at > step) {
+      source.refuse("its 'history' changes the flight at step " + std::to_string(at) +
+                    ", out of order or after the checkpoint's step " + std::to_string(step));
+    }
+    after = at;
+    history.push_back({at, change.dump()});
+  }
+  return history;
+}
+
 }  // namespace checkpoint_detail
 
 std::string flight_description(const SimulationConfig& config) {
@@ -89,6 +111,13 @@ std::string flight_description(const SimulationConfig& config) {
   j["precision"] = to_string(config.precision);
   j["seed"] = config.seed;
   j.update(params_to_json(config.params, ParamForm::kFlight));
+  if (!config.history.empty()) {  // a flight changed on its way says so (none: as ever)
+    nlohmann::ordered_json history = nlohmann::ordered_json::array();
+    for (const FlightChange& change : config.history) {
+      history.push_back(nlohmann::ordered_json::parse(change.record));
+    }
+    j["history"] = history;
+  }
   return j.dump();
 }
 

@@ -1,5 +1,7 @@
 #include "host/tools/trajectory_option.h"
 
+#include <algorithm>
+
 #include <sys/stat.h>
 
 #include <limits>
@@ -67,10 +69,14 @@ TrajectoryParameters trajectory_parameters(const nlohmann::ordered_json& run) {
       parameters.emplace_back(name, value.get<double>());
     } else if (value.is_string()) {
       parameters.emplace_back(name, value.get<std::string>());
-    } else if (value.is_array()) {
+    } else if (value.is_array() && std::all_of(value.begin(), value.end(),
+                                               [](const auto& v) { return v.is_number(); })) {
       parameters.emplace_back(name, value.get<std::vector<double>>());
     } else if (value.is_boolean()) {
       parameters.emplace_back(name, std::int64_t{value.get<bool>()});
+    } else if (value.is_structured()) {  // the flight's history: its JSON, as text
+      parameters.emplace_back(
+          name, value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     }
   }
   return parameters;

@@ -146,5 +146,9 @@ FlockParams params_of(const Header& h, const json& j, Source& source);
 // "predator_state" lists them: rows x, y[, z], vx, vy[, vz], unchecked; and the list.
 Particles predators_of(const Header& h, const FlockParams& p, Source& source);
 json predator_state_json(const Particles& predators);
+// The flight's changes on its way ("history", host/core/config.h): none where the header has
+// none; refused unless each is an object with its step (in order, at most the checkpoint's
+// `step`) and what changed.
+std::vector<FlightChange> history_of(const json& j, std::uint64_t step, Source& source);
 
 }  // namespace boids::checkpoint_detail

@@ -116,6 +116,34 @@ TEST(Checkpoint, RoundTripIsExact) {
   EXPECT_EQ(back.order, c.order);
 }
 
+// A flight changed on its way (boids run --new-flight) carries its history; one never changed
+// is described as before there was one; a history out of order or after the checkpoint's step
+// is refused.
+TEST(Checkpoint, AFlightsHistoryIsKeptAndChecked) {
+  Checkpoint c = small_checkpoint();
+  EXPECT_EQ(format_checkpoint(c).find("history"), std::string::npos);
+  c.config.history = {{2, R"({"changed":{"noise":{"from":0,"to":0.1}},"step":2})"},
+                      {5, R"({"changed":{"radius":{"from":10,"to":8}},"step":5})"}};
+  const Checkpoint back = parse_checkpoint(format_checkpoint(c), "test");
+  ASSERT_EQ(back.config.history.size(), 2u);
+  EXPECT_EQ(back.config.history[1].step, 5u);
+  EXPECT_EQ(flight_description(back.config), flight_description(c.config));
+  const auto refused = [&](std::vector<FlightChange> history, const std::string& says) {
+    Checkpoint bad = c;
+    bad.config.history = std::move(history);
+    try {
+      parse_checkpoint(format_checkpoint(bad), "test");
+      ADD_FAILURE() << "accepted: " << says;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  refused({{6, R"({"step":6,"changed":{}})"}}, "after the checkpoint's step 5");
+  refused({{4, R"({"step":4,"changed":{}})"}, {3, R"({"step":3,"changed":{}})"}}, "out of order");
+  refused({{4, R"({"step":4})"}}, "is not {\"step\": S, \"changed\": {...}}");
+  refused({{4, R"({"step":-4,"changed":{}})"}}, "is not {");
+}
+
 // Arrival is kept where it is on, and a flight without it is described as before it existed.
 TEST(Checkpoint, ArrivalIsKeptAndItsAbsenceChangesNoHeader) {
   FlockParams params;
