@@ -3,11 +3,11 @@
 #include <glad/gl.h>
 // glad before GLFW, so that GLFW does not include the system OpenGL header.
 #include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -23,11 +23,33 @@
 #include "viewer/viewer.h"
 
 namespace boids::viewer {
+namespace {
+
+// "1920x1080": a picture's width and height.
+std::array<int, 2> parse_size(const std::string& text) {
+  const std::size_t x = text.find('x');
+  const auto side = [&](const std::string& part, int most) {
+    if (part.empty() || part.size() > 5 ||
+        part.find_first_not_of("0123456789") != std::string::npos)
+      return -1;
+    const int v = std::stoi(part);
+    return v >= 16 && v <= most ? v : -1;
+  };
+  const int width = x == std::string::npos ? -1 : side(text.substr(0, x), 7680);
+  const int height = x == std::string::npos ? -1 : side(text.substr(x + 1), 4320);
+  if (width < 0 || height < 0) {
+    throw InputError("--size: expected WIDTHxHEIGHT, 16x16 to 7680x4320, got " + quoted(text));
+  }
+  return {width, height};
+}
+
+}  // namespace
 
 tools::OptionParser make_parser(ViewerOptions& o) {
   tools::OptionParser parser(
       "Usage: boids-viewer [options]\n"
-      "Shows a flock in a window (OpenGL 4.3). Press H in the window for the controls.");
+      "Shows a flock in a window (OpenGL 4.3), or draws it with no display (--offscreen) into\n"
+      "--screenshot and --record. Press H in the window for the controls.");
   tools::add_flock_options(parser, o.flock);
   parser.add_heading("The viewer");
   parser.add_value("--frames", "N",
@@ -56,6 +78,14 @@ tools::OptionParser make_parser(ViewerOptions& o) {
                    [&o](const std::string& v) {
                      o.record_fps = static_cast<int>(tools::parse_whole("--record-fps", v, 1, 240));
                    });
+  parser.add_flag("--offscreen",
+                  "draw with no window and no display, through EGL: the GPU's on a GPU server, "
+                  "Mesa's elsewhere; for --screenshot and --record (stops after --frames, or at "
+                  "SIGINT)",
+                  [&o] { o.offscreen = true; });
+  parser.add_value("--size", "WxH",
+                   "the picture's size offscreen, 16x16 to 7680x4320 (default 1280x800)",
+                   [&o](const std::string& v) { o.size = parse_size(v); });
   parser.add_flag("--no-panel", "start with the control panel hidden (Tab shows it)",
                   [&o] { o.hide_panel = true; });
   parser.add_value("--vsync", "on|off", "wait for the display's refresh (default on)",
@@ -71,13 +101,23 @@ tools::OptionParser make_parser(ViewerOptions& o) {
 
 namespace {
 
-std::string glfw_error;
-void on_glfw_error(int /*code*/, const char* description) {
-  glfw_error = description;
-}
-
 Viewer* viewer_of(GLFWwindow* window) {
   return static_cast<Viewer*>(glfwGetWindowUserPointer(window));
+}
+
+// The window's input to the viewer: ours first; Dear ImGui's backend chains to them.
+void listen(GLFWwindow* window, Viewer& viewer) {
+  glfwSetWindowUserPointer(window, &viewer);
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
+    viewer_of(w)->on_key(key, action);
+  });
+  glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
+    viewer_of(w)->on_mouse_button(button, action);
+  });
+  glfwSetCursorPosCallback(
+      window, [](GLFWwindow* w, double x, double y) { viewer_of(w)->on_cursor(x, y); });
+  glfwSetScrollCallback(window,
+                        [](GLFWwindow* w, double, double dy) { viewer_of(w)->on_scroll(dy); });
 }
 
 }  // namespace
@@ -96,41 +136,18 @@ int run_viewer(const ViewerOptions& options) {
   std::unique_ptr<Simulation> sim =
       make_simulation(config, initial_state(options.flock, config.params));
 
-  glfwSetErrorCallback(on_glfw_error);
-  if (!glfwInit()) throw RuntimeError("cannot open a window (no display?): " + glfw_error);
-  struct GlfwSession {
-    ~GlfwSession() { glfwTerminate(); }
-  } glfw_session;
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  GLFWwindow* window = glfwCreateWindow(1280, 800, "boids-viewer", nullptr, nullptr);
-  if (!window) throw RuntimeError("cannot create a window with OpenGL 4.3 core: " + glfw_error);
-  glfwMakeContextCurrent(window);
-  if (gladLoadGL(glfwGetProcAddress) == 0) throw RuntimeError("cannot load OpenGL 4.3 functions");
-  glfwSwapInterval(options.vsync ? 1 : 0);
-
+  const std::unique_ptr<Surface> surface = options.offscreen
+                                               ? open_offscreen(options.size[0], options.size[1])
+                                               : open_window(options.vsync);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini in the working directory
   ImGui::StyleColorsDark();
   {
-    auto viewer = std::make_unique<Viewer>(window, options, config, std::move(sim));
+    auto viewer = std::make_unique<Viewer>(*surface, options, config, std::move(sim));
     if (outputs.has("--record")) viewer->record_to(outputs.file_to_write("--record"));
-    glfwSetWindowUserPointer(window, viewer.get());
-    // Ours first; Dear ImGui's backend chains to them.
-    glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
-      viewer_of(w)->on_key(key, action);
-    });
-    glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
-      viewer_of(w)->on_mouse_button(button, action);
-    });
-    glfwSetCursorPosCallback(
-        window, [](GLFWwindow* w, double x, double y) { viewer_of(w)->on_cursor(x, y); });
-    glfwSetScrollCallback(window,
-                          [](GLFWwindow* w, double, double dy) { viewer_of(w)->on_scroll(dy); });
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    if (surface->window()) listen(surface->window(), *viewer);
+    surface->start_panel();
     ImGui_ImplOpenGL3_Init("#version 430");
     try {
       viewer->run();
@@ -143,15 +160,14 @@ int run_viewer(const ViewerOptions& options) {
       if (outputs.has("--record")) outputs.written_externally("--record");
     } catch (...) {
       ImGui_ImplOpenGL3_Shutdown();
-      ImGui_ImplGlfw_Shutdown();
+      surface->stop_panel();
       throw;
     }
     viewer.reset();
   }
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  surface->stop_panel();
   ImGui::DestroyContext();
-  glfwDestroyWindow(window);
   outputs.commit();
   return 0;
 }

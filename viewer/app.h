@@ -1,6 +1,7 @@
 // The viewer: options, window, frame loop.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -16,6 +17,8 @@ struct ViewerOptions {
   std::string screenshot;
   std::string record;  // FILE.mp4
   int record_fps = 30;
+  bool offscreen = false;                 // EGL with no display (viewer/surface.h)
+  std::array<int, 2> size = {1280, 800};  // the picture's, offscreen
   bool hide_panel = false;
   bool vsync = true;
   bool help = false;
@@ -23,7 +26,8 @@ struct ViewerOptions {
 
 tools::OptionParser make_parser(ViewerOptions& options);
 
-// Opens the window and runs until it is closed or `frames` frames are drawn.
+// Opens the window (or, offscreen, a framebuffer) and runs until it is closed or `frames`
+// frames are drawn.
 int run_viewer(const ViewerOptions& options);
 
 }  // namespace boids::viewer

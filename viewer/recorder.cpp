@@ -1,5 +1,7 @@
 #include "viewer/recorder.h"
 
+#include "viewer/screenshot.h"
+
 #include <glad/gl.h>
 #include <unistd.h>
 
@@ -61,7 +63,7 @@ void Recorder::add_frame(int width, int height) {
   if (w != width_ || h != height_) std::fill(frame_.begin(), frame_.end(), 0);
   read_.resize(static_cast<std::size_t>(w) * h * 3);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
+  glReadBuffer(drawn_buffer());
   glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, read_.data());
   for (int y = 0; y < h; ++y) {  // bottom to top, as OpenGL reads (ffmpeg flips them)
     std::memcpy(frame_.data() + static_cast<std::size_t>(y) * row,

@@ -14,7 +14,7 @@ std::string encode_screenshot(int width, int height) {
   const auto row = static_cast<std::size_t>(width) * 3;
   std::vector<unsigned char> pixels(row * static_cast<std::size_t>(height));
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
+  glReadBuffer(drawn_buffer());
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
   // OpenGL's rows run bottom to top; PNG's top to bottom.
   std::vector<unsigned char> line(row);

@@ -3,7 +3,6 @@
 #include <glad/gl.h>
 // glad before GLFW, so that GLFW does not include the system OpenGL header.
 #include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
@@ -38,9 +37,9 @@ void MetricsHistory::add(double polarization_value, double largest_share_value,
   keep_last(order, order_value);
 }
 
-Viewer::Viewer(GLFWwindow* window, const ViewerOptions& options, const SimulationConfig& config,
+Viewer::Viewer(Surface& surface, const ViewerOptions& options, const SimulationConfig& config,
                std::unique_ptr<Simulation> sim)
-    : window_(window),
+    : surface_(surface),
       options_(options),
       config_(config),
       job_config_(config),
@@ -82,7 +81,7 @@ Viewer::~Viewer() {
 }
 
 void Viewer::fit_view() {
-  glfwGetFramebufferSize(window_, &view_.width, &view_.height);
+  surface_.framebuffer_size(view_.width, view_.height);
   view_.width = std::max(1, view_.width);
   view_.height = std::max(1, view_.height);
   const World& w = config_.params.world;
@@ -92,10 +91,10 @@ void Viewer::fit_view() {
   camera_.fit(w);
 }
 
-// Window coordinates (GLFW's, y down) to world coordinates (y up), wrapped onto the torus.
+// Pointer coordinates (GLFW's, y down) to world coordinates (y up), wrapped onto the torus.
 void Viewer::world_at(double sx, double sy, double& wx, double& wy) const {
   int window_w = 1, window_h = 1;
-  glfwGetWindowSize(window_, &window_w, &window_h);
+  surface_.pointer_extent(window_w, window_h);
   const double fx = static_cast<double>(view_.width) / std::max(1, window_w);
   const double fy = static_cast<double>(view_.height) / std::max(1, window_h);
   const World& w = config_.params.world;
@@ -287,7 +286,7 @@ void Viewer::service_metrics(double now) {
   metrics_params_ = config_.params;
   metrics_running_ = true;
   metrics_worker_.start([this] {
-    const double start = glfwGetTime();
+    const double start = surface_.seconds();
     const std::size_t n = metrics_input_.size() / 4;
     FlockState s;
     s.resize(n);
@@ -302,7 +301,7 @@ void Viewer::service_metrics(double now) {
     const FlockCount count = count_flocks(s, metrics_params_.radius, metrics_params_.world);
     result_flocks_ = count.flocks;
     result_share_ = static_cast<double>(count.largest) / static_cast<double>(n);
-    result_seconds_ = glfwGetTime() - start;
+    result_seconds_ = surface_.seconds() - start;
   });
 }
 
@@ -345,7 +344,7 @@ void Viewer::on_key(int key, int action) {
       break;
     case GLFW_KEY_ESCAPE:
     case GLFW_KEY_Q:
-      glfwSetWindowShouldClose(window_, GLFW_TRUE);
+      surface_.close();
       break;
     default:
       break;
@@ -378,7 +377,7 @@ void Viewer::on_mouse_button(int button, int action) {
 
 void Viewer::on_cursor(double x, double y) {
   int window_w = 1, window_h = 1;
-  glfwGetWindowSize(window_, &window_w, &window_h);
+  surface_.pointer_extent(window_w, window_h);
   const double fx = static_cast<double>(view_.width) / std::max(1, window_w);
   const double fy = static_cast<double>(view_.height) / std::max(1, window_h);
   const double dx = (x - cursor_x_) * fx, dy = (y - cursor_y_) * fy;  // framebuffer pixels
@@ -402,7 +401,7 @@ void Viewer::on_scroll(double dy) {
   }
   // Zoom about the pointer: the world point under it stays under it.
   int window_w = 1, window_h = 1;
-  glfwGetWindowSize(window_, &window_w, &window_h);
+  surface_.pointer_extent(window_w, window_h);
   const double sx = cursor_x_ * view_.width / std::max(1, window_w) - view_.width / 2.0;
   const double sy = cursor_y_ * view_.height / std::max(1, window_h) - view_.height / 2.0;
   const double before = view_.pixels_per_unit;
@@ -416,7 +415,7 @@ void Viewer::on_scroll(double dy) {
 void Viewer::print_summary(double seconds) const {
   std::printf(
       "boids-viewer: %llu boids (%s), %llu frames in %.3f s: %.2f fps; %llu steps, %.2f "
-      "steps/s; %s %s %s on %s; %s; OpenGL: %s\n",
+      "steps/s; %s %s %s on %s; %s; OpenGL: %s, %s\n",
       static_cast<unsigned long long>(count_), to_string(config_.params.model).c_str(),
       static_cast<unsigned long long>(frames_), seconds,
       seconds > 0 ? static_cast<double>(frames_) / seconds : 0.0,
@@ -424,13 +423,13 @@ void Viewer::print_summary(double seconds) const {
       seconds > 0 ? static_cast<double>(steps_done_) / seconds : 0.0,
       to_string(config_.backend).c_str(), to_string(config_.method).c_str(),
       to_string(config_.precision).c_str(), device_.c_str(), render_path_.c_str(),
-      gl_renderer_.c_str());
+      gl_renderer_.c_str(), surface_.describe().c_str());
   std::fflush(stdout);
 }
 
 // The flock (in 2D or in the box), then the panel over it, into the back buffer.
 void Viewer::draw_frame() {
-  glfwGetFramebufferSize(window_, &view_.width, &view_.height);
+  surface_.framebuffer_size(view_.width, view_.height);
   view_.width = std::max(1, view_.width);
   view_.height = std::max(1, view_.height);
   glClearColor(0.05f, 0.06f, 0.08f, 1.0f);
@@ -454,20 +453,20 @@ void Viewer::draw_frame() {
 }
 
 void Viewer::run() {
-  const double start = glfwGetTime();
+  const double start = surface_.seconds();
   window_start_ = start;
   for (;;) {
-    glfwPollEvents();
+    surface_.poll();
     const bool last =
         // SIGINT or SIGTERM closes the window as its close button does.
-        glfwWindowShouldClose(window_) || stop_requested() ||
+        surface_.closing() || stop_requested() ||
         (options_.frames > 0 && frames_ + 1 >= options_.frames);
-    const double now = glfwGetTime();
+    const double now = surface_.seconds();
     service_worker(now);
     service_metrics(now);
 
     ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
+    surface_.new_panel_frame();
     ImGui::NewFrame();
     build_ui();
     ImGui::Render();
@@ -484,9 +483,9 @@ void Viewer::run() {
       }
       recorder_->add_frame(view_.width, view_.height);
     }
-    glfwSwapBuffers(window_);
+    surface_.present();
 
-    const double t = glfwGetTime();
+    const double t = surface_.seconds();
     if (t - window_start_ >= 0.5) {
       fps_ = static_cast<double>(window_frames_) / (t - window_start_);
       steps_per_second_ = static_cast<double>(window_steps_) / (t - window_start_);
@@ -496,7 +495,7 @@ void Viewer::run() {
     if (last) break;
   }
   // Frames and the steps completed while they were drawn; a step still running is not counted.
-  print_summary(glfwGetTime() - start);
+  print_summary(surface_.seconds() - start);
   if (recorder_) recorder_->finish();
   worker_.wait();
   worker_.busy();  // rethrows a failure of the last job

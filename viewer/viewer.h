@@ -17,8 +17,7 @@
 #include "viewer/recorder.h"
 #include "viewer/renderer.h"
 #include "viewer/stepper.h"
-
-struct GLFWwindow;
+#include "viewer/surface.h"
 
 namespace boids::viewer {
 
@@ -32,7 +31,7 @@ struct MetricsHistory {
 
 class Viewer {
  public:
-  Viewer(GLFWwindow* window, const ViewerOptions& options, const SimulationConfig& config,
+  Viewer(Surface& surface, const ViewerOptions& options, const SimulationConfig& config,
          std::unique_ptr<Simulation> sim);
   ~Viewer();
 
@@ -73,7 +72,7 @@ class Viewer {
   void draw_overlays();
   void help_window();
 
-  GLFWwindow* window_;
+  Surface& surface_;
   ViewerOptions options_;
   SimulationConfig config_;      // the running simulation's, as the main thread sees it
   SimulationConfig job_config_;  // the same, written by jobs
