@@ -1,9 +1,12 @@
 // boids-serve-bench: how many frames a second `boids serve` delivers to one page, as a page
-// takes them (ask for the next once the last has arrived), and the link's rate.
+// takes them (ask for the next once the last has arrived), and the link's rate; its points,
+// or pictures of the whole flock (host/serve/flock_image.h) of W x H pixels centred on the
+// world's point (X, Y, Z) at zoom 1.
 //
-//   boids-serve-bench PORT SECONDS MAX_BOIDS
+//   boids-serve-bench PORT SECONDS MAX_BOIDS [W H X Y Z]
 //
-// Prints one CSV row: frames, seconds, frames_per_second, megabytes_per_second, boids_per_frame,
+// Prints one CSV row: frames, seconds, frames_per_second, megabytes_per_second, boids_per_frame
+// (the boids each frame shows, as points or in a picture),
 // steps_per_second (the flock's steps between the first and the last frame, a second).
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
@@ -20,8 +23,8 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: boids-serve-bench PORT SECONDS MAX_BOIDS\n");
+  if (argc != 4 && argc != 9) {
+    std::fprintf(stderr, "usage: boids-serve-bench PORT SECONDS MAX_BOIDS [W H X Y Z]\n");
     return 2;
   }
   const auto port = static_cast<unsigned short>(std::stoi(argv[1]));
@@ -34,7 +37,13 @@ int main(int argc, char** argv) {
     ws.next_layer().set_option(tcp::no_delay(true));
     ws.read_message_max(1ull << 34);
     ws.handshake("127.0.0.1:" + std::to_string(port), "/ws");
-    const std::string ask = R"({"type":"next","max_boids":)" + max_boids + "}";
+    std::string ask = R"({"type":"next","max_boids":)" + max_boids;
+    if (argc == 9) {
+      ask += std::string(R"(,"picture":{"width":)") + argv[4] + R"(,"height":)" + argv[5] +
+             R"(,"center":[)" + argv[6] + "," + argv[7] + "," + argv[8] +
+             R"(],"zoom":1,"yaw":-0.6,"pitch":0.5,"distance":2.2})";
+    }
+    ask += "}";
     std::uint64_t frames = 0, bytes = 0, boids = 0, first_step = 0, last_step = 0;
     using Clock = std::chrono::steady_clock;
     Clock::time_point start;
@@ -48,7 +57,7 @@ int main(int argc, char** argv) {
       std::uint64_t step = 0;
       std::uint32_t count = 0;
       std::memcpy(&step, frame.data() + 8, sizeof step);
-      std::memcpy(&count, frame.data() + 16, sizeof count);
+      std::memcpy(&count, frame.data() + 20, sizeof count);  // the flock's: a picture's too
       if (frames <= 1) {       // the first frame may be old (made before this page came): the
         start = Clock::now();  // second starts the clock
         first_step = step;

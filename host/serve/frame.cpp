@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "host/metrics/boid_measures.h"
+#include "host/serve/flock_image.h"
 
 namespace boids::serve {
 namespace {
@@ -253,6 +254,23 @@ void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t
   };
   put_group(snapshot.boids, boids, stride, colours);
   put_group(snapshot.predators, predators, 1, nullptr);
+}
+
+void encode_picture_frame_into(std::string& out, const Snapshot& snapshot, const ImageView& view,
+                               PictureMaker& maker, int quality) {
+  Snapshot frame_of_predators;  // the header and the predators as a frame of no boids says them
+  frame_of_predators.step = snapshot.step;
+  frame_of_predators.number = snapshot.number;
+  frame_of_predators.dimensions = snapshot.dimensions;
+  frame_of_predators.world = snapshot.world;
+  frame_of_predators.paused = snapshot.paused;
+  frame_of_predators.predators = snapshot.predators;
+  encode_frame_into(out, frame_of_predators, 1);
+  const std::uint16_t flags = (snapshot.paused ? 1 : 0) | 2;
+  put<std::uint16_t>(out, 6, flags);
+  put<std::uint32_t>(out, 20, static_cast<std::uint32_t>(snapshot.count()));
+  put<std::uint32_t>(out, 24, 0);
+  out += maker.jpeg(snapshot, view, quality);
 }
 
 }  // namespace boids::serve

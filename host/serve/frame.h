@@ -12,7 +12,7 @@
 // aligned).
 //
 //   0  "BOID"                       4  format version (3)      5  dimensions (2 or 3)
-//   6  uint16: flags (bit 0: paused)                           8  uint64: step
+//   6  uint16: flags (bit 0: paused; bit 1: a picture, below)  8  uint64: step
 //  16  uint32: boids in this frame  20  uint32: boids in the flock (the frame holds boids
 //      0, stride, 2 stride, ... of the flock in input order)   24  uint32: stride
 //  28  float32 x 3: the world's width, height, depth           40  uint64: the frame's number
@@ -21,6 +21,10 @@
 //      encoding, behind its other messages): the page takes them from its measure of the link
 //  56  uint8: the colouring the boids' bytes hold (Colouring; 0: none, the heading)
 //  57  3 bytes of 0                 60  float32: the value of the byte 255 (speed, neighbours)
+//
+// A picture (flag bit 1; host/serve/flock_image.h) holds no boids (0 in this frame, the
+// flock's in the flock, stride 0): the predators' group, then a JPEG of the whole flock at the
+// page's size and camera, to the frame's end.
 #pragma once
 
 #include <cstdint>
@@ -112,6 +116,13 @@ std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids,
                          Colouring colouring = Colouring::kHeading);
 void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t max_boids,
                        Colouring colouring = Colouring::kHeading);
+
+// The frame of the whole flock of `snapshot` drawn by `maker` as a picture (a JPEG of
+// `quality`) with its predators, for a page whose link cannot carry the points.
+struct ImageView;
+class PictureMaker;
+void encode_picture_frame_into(std::string& out, const Snapshot& snapshot, const ImageView& view,
+                               PictureMaker& maker, int quality = 80);
 
 // The bytes a frame of `boids` boids and `predators` predators in `dimensions` takes, with a
 // byte a boid more when `coloured`.

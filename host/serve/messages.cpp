@@ -1,5 +1,6 @@
 #include "host/serve/messages.h"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
@@ -82,7 +83,7 @@ const Kind& kind_of(const json& message) {
       for (const auto& [key, value] : message.items()) {
         bool known = key == "type" ||
                      (key == "z" && (kind.type == Type::kGoal || kind.type == Type::kPredator)) ||
-                     (key == "colour" && kind.type == Type::kNext);
+                     ((key == "colour" || key == "picture") && kind.type == Type::kNext);
         for (const char* f : kind.fields) known = known || key == f;
         if (!known) throw InputError("a \"" + type + "\" message has no field " + quoted(key));
       }
@@ -90,6 +91,40 @@ const Kind& kind_of(const json& message) {
     }
   }
   throw InputError("unknown message type " + quoted(type));
+}
+
+// A page's view for a picture: its size in pixels and its camera (host/serve/flock_image.h).
+ImageView picture_view(const json& message) {
+  const json& v = field(message, "picture");
+  if (!v.is_object()) throw InputError("\"picture\" is not an object");
+  for (const auto& [key, value] : v.items()) {
+    static const char* const kKeys[] = {"width", "height", "center",  "zoom",
+                                        "yaw",   "pitch",  "distance"};
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      throw InputError("a \"picture\" has no field " + quoted(key));
+    }
+  }
+  ImageView view;
+  view.width = static_cast<int>(count(v, "width", 16));
+  view.height = static_cast<int>(count(v, "height", 16));
+  if (view.width > 4096 || view.height > 4096) {
+    throw InputError("a picture of " + std::to_string(view.width) + " x " +
+                     std::to_string(view.height) + " pixels (at most 4096 a side)");
+  }
+  const json& center = field(v, "center");
+  bool numbers = center.is_array() && center.size() == 3;
+  for (std::size_t a = 0; numbers && a < 3; ++a) numbers = center[a].is_number();
+  if (!numbers) throw InputError("\"center\" is not three numbers");
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double c = center[a].get<double>();
+    if (!(std::abs(c) <= 1e60)) throw InputError("\"center\" is out of range");
+    view.center[a] = c;
+  }
+  view.zoom = number(v, "zoom", 1e-9, 1e9);
+  view.yaw = number(v, "yaw", -1e6, 1e6);
+  view.pitch = number(v, "pitch", -1.6, 1.6);
+  view.distance = number(v, "distance", 1e-3, 1e3);
+  return view;
 }
 
 }  // namespace
@@ -129,6 +164,7 @@ ClientMessage parse_client_message(std::string_view bytes) {
         if (!c) throw InputError("unknown colouring " + quoted(text(message, "colour")));
         m.colouring = *c;
       }
+      if (message.contains("picture")) m.picture = picture_view(message);
       break;
     case Type::kSet:
       m.name = text(message, "name");

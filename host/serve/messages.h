@@ -4,8 +4,12 @@
 // mistyped field, a number out of range, a binary frame) is refused, and the server then closes
 // that connection (host/serve/server.h).
 //
-//   {"type": "next", "max_boids": N[, "colour": "heading" | "speed" | "neighbors" | "flock"]}
-//                                            the next frame, once the page is ready for it
+//   {"type": "next", "max_boids": N[, "colour": "heading" | "speed" | "neighbors" | "flock"]
+//    [, "picture": {"width": W, "height": H, "center": [X, Y, Z], "zoom": Z, "yaw": A,
+//                   "pitch": B, "distance": D}]}
+//                                            the next frame, once the page is ready for it:
+//                                            its points, or the whole flock as a picture of
+//                                            the page's view (host/serve/flock_image.h)
 //   {"type": "set", "name": C, "value": V}  a control (host/core/controls.h)
 //   {"type": "pause", "on": B}   {"type": "step"}   {"type": "reset"}
 //   {"type": "model", "model": "boids" | "steering" | "vicsek"}   a new flock of that model
@@ -21,6 +25,7 @@
 #include <string_view>
 
 #include "host/model/flock.h"
+#include "host/serve/flock_image.h"
 #include "host/serve/frame.h"
 
 namespace boids::serve {
@@ -44,6 +49,7 @@ struct ClientMessage {
   Vec3 at;                  // goal, predator
   Model model = Model::kBoids;
   Colouring colouring = Colouring::kHeading;  // next
+  std::optional<ImageView> picture;           // next: a picture instead of points
 };
 
 // The colouring named `name` (kColourings), if it is one.

@@ -19,6 +19,7 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/serve/flock_image.h"
 #include "host/serve/page_files.h"
 
 namespace boids::serve {
@@ -200,7 +201,16 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
     wants_frame_ = false;
     seen_ = snapshot->number;
     frame_queued_ = true;
-    encode_frame_into(spare_frame_, *snapshot, max_boids_, colouring_);
+    try {  // a picture that cannot be made ends this page, not the server
+      if (picture_) {
+        encode_picture_frame_into(spare_frame_, *snapshot, *picture_, pictures_);
+      } else {
+        encode_frame_into(spare_frame_, *snapshot, max_boids_, colouring_);
+      }
+    } catch (const std::exception& e) {
+      refuse_and_close(e.what());
+      return;
+    }
     queue(std::move(spare_frame_), true);
   }
 
@@ -251,6 +261,7 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
       asked_at_ = std::chrono::steady_clock::now();
       max_boids_ = message.count;
       colouring_ = message.colouring;
+      picture_ = message.picture;
       offer_frame();
       return;
     }
@@ -347,6 +358,8 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
   bool wants_frame_ = false, frame_queued_ = false;
   std::uint64_t max_boids_ = 1, seen_ = 0, cursor_ = 0;
   Colouring colouring_ = Colouring::kHeading;
+  std::optional<ImageView> picture_;  // the page's view, when it asks for pictures
+  PictureMaker pictures_;
   std::chrono::steady_clock::time_point asked_at_ = std::chrono::steady_clock::now();
 };
 

@@ -319,7 +319,44 @@ TEST_F(Browser, ALoopbackCarriesAWholeLargeFlock) {
   EXPECT_EQ(strides, std::set<std::uint32_t>{1})
       << evaluate("document.getElementById('showing').textContent");
   EXPECT_EQ(evaluate("window.boids.lastFrame.count"), 100000);
+  EXPECT_EQ(evaluate("window.boids.lastFrame.picture"), false);  // its points, not a picture
   EXPECT_GT(evaluate("window.boids.lastFrame.held").get<double>(), 0.01);  // the step's wait
+}
+
+// Where the link cannot carry every boid, the page shows pictures of the whole flock that the
+// server draws (host/serve/flock_image.h), with the predators drawn over them; asked for by
+// the address, or on its own when its budget is below what the points need.
+TEST_F(Browser, ShowsPicturesOfTheWholeFlockWhenAsked) {
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "20000",
+                                     "--world", "400", "--predators", "3", "--alignment", "0"});
+  ASSERT_NO_FATAL_FAILURE(open(address + "?show=picture"));
+  ASSERT_TRUE(wait_for("window.boids.pictures >= 3")) << evaluate("document.body.innerText");
+  EXPECT_EQ(evaluate("window.boids.lastFrame.picture"), true);
+  EXPECT_EQ(evaluate("window.boids.lastFrame.count"), 0);  // no points
+  EXPECT_EQ(evaluate("window.boids.lastFrame.total"), 20000);
+  EXPECT_TRUE(
+      wait_for("document.getElementById('showing').textContent.startsWith("
+               "'showing the whole flock as a picture')"));
+  EXPECT_TRUE(drawn(16)) << evaluate(kCountColours);
+  EXPECT_TRUE(wait_for("(" + kCountWhite + ") >= 40")) << evaluate(kCountWhite);  // predators
+  screenshot("picture");
+}
+
+TEST_F(Browser, SwitchesToPicturesWhenItsBudgetIsExceeded) {
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "100000",
+                                     "--dimensions", "3", "--alignment", "0", "--rate", "5"});
+  // 1 MB/s: a frame of points is 800 kB, so a thirtieth of a second holds 4,000 boids.
+  ASSERT_NO_FATAL_FAILURE(open(address + "?budget=1000000"));
+  ASSERT_TRUE(wait_for("window.boids.pictures >= 2")) << evaluate("document.body.innerText");
+  EXPECT_EQ(evaluate("window.boids.lastFrame.picture"), true);
+  EXPECT_TRUE(drawn(16)) << evaluate(kCountColours);
+  screenshot("picture-box");
+  // With the budget lifted, a probe finds the link carries the points: points again.
+  evaluate("window.boids.budget = Infinity");
+  EXPECT_TRUE(
+      wait_for("window.boids.lastFrame.picture === false && "
+               "window.boids.lastFrame.stride === 1"))
+      << evaluate("document.getElementById('showing').textContent");
 }
 
 TEST_F(Browser, DrawsABoxInThreeDimensions) {

@@ -1,6 +1,10 @@
 // The page of `boids serve`: connects to /ws, asks for a frame whenever it has taken the last
 // (so a slow page drops frames and never slows the flock), draws between the last two frames,
-// and sends what the panel and the pointer change.
+// and sends what the panel and the pointer change. Where its link cannot carry every boid at
+// the frame rate aimed at, it asks for pictures of the whole flock instead (drawn by the
+// server), and for points again once the link carries them all. The address may say
+// `?show=points` or `?show=picture` (else: as the link allows), and `?budget=BYTES_PER_SECOND`,
+// the most its frames may use (a metered link).
 import { decodeFrame, bytesPerBoid, HEADER_BYTES } from "./frames.js";
 import { FlockView } from "./draw.js";
 import { Panel } from "./panel.js";
@@ -20,11 +24,27 @@ let linkRate = 0;        // bytes a second, measured: the best of `rates`
 const rates = [];        // the last frames' rates
 let lastFrame = null;
 const AIM_SECONDS = 1 / 30;
-window.boids = { frames: 0, flock: null, lastFrame: null, metrics: null, panel };  // for tests and the console
+const asked_for = new URLSearchParams(location.search);
+const SHOW = ["points", "picture"].includes(asked_for.get("show")) ? asked_for.get("show") : "auto";
+const BUDGET = Number(asked_for.get("budget")) > 0 ? Number(asked_for.get("budget")) : Infinity;
+let picturing = SHOW === "picture";  // asking for pictures of the whole flock
+let probing = false;                 // this ask, while picturing, is for points
+let probed = 0;                      // when the last probe was asked for
+const PROBE_EVERY_MS = 3000;
+// For tests and the console; `budget` may be changed there.
+window.boids = { frames: 0, pictures: 0, flock: null, lastFrame: null, metrics: null, panel, budget: BUDGET };
 
 function askForFrame() {
   asked = performance.now();
-  send({ type: "next", max_boids: maxBoids, colour: panel.colouring() });
+  const ask = { type: "next", max_boids: maxBoids, colour: panel.colouring() };
+  probing = picturing && SHOW === "auto" && asked - probed > PROBE_EVERY_MS;
+  if (probing) {
+    probed = asked;
+    ask.max_boids = 2 ** 31;  // every boid: what the link takes to carry them
+  } else if (picturing) {
+    ask.picture = view.pictureView();
+  }
+  send(ask);
 }
 
 // The link's rate from the frame just taken, `arrived` when its message came: the time from
@@ -38,32 +58,59 @@ function measureLink(frame, arrived) {
   const rate = frame.bytes / seconds;
   if (frame.bytes >= 65536 || rate > linkRate) rates.push(rate);
   if (rates.length > 8) rates.shift();
-  linkRate = Math.max(...rates);
+  linkRate = Math.min(window.boids.budget, Math.max(...rates));
   const each = bytesPerBoid(frame.dimensions, frame.colour !== null);
   const fixed = HEADER_BYTES + frame.predators.count * bytesPerBoid(frame.dimensions, false);
   const fits = Math.floor(Math.max(0, linkRate * AIM_SECONDS - fixed) / each);
   maxBoids = Math.max(1000, Math.min(2 ** 31, fits));
-  if (frame.stride > 1) {
-    panel.showing(`showing 1 in ${frame.stride} boids (${frame.count} of ${frame.total}): ` +
-                  `the link carries ${(linkRate / 1e6).toFixed(1)} MB/s`);
+  // Pictures where the points of every boid do not fit, once a few frames have measured the
+  // link (the first ones wait for the page to start); points again once a probe (a frame of
+  // points asked for now and then) says they fit with a quarter to spare.
+  if (SHOW === "auto" && !picturing) picturing = rates.length >= 4 && fits < frame.total;
+  else if (SHOW === "auto" && probing && !frame.picture) picturing = fits < 1.25 * frame.total;
+  probing = false;
+  const carries = `the link carries ${(linkRate / 1e6).toFixed(1)} MB/s`;
+  if (frame.picture) {
+    const every = Math.max(1, Math.ceil(frame.total / Math.max(fits, 1)));
+    panel.showing(`showing the whole flock as a picture (${(frame.bytes / 1e3).toFixed(0)} kB): ` +
+                  `${carries}; ` + (every > 1 ? `its points would be 1 boid in ${every}` : "its points would fit"));
+  } else if (frame.stride > 1) {
+    panel.showing(`showing 1 in ${frame.stride} boids (${frame.count} of ${frame.total}): ${carries}`);
   } else {
     panel.showing("");
   }
 }
 
+// The frame's boids, or its picture, into the view.
+function showFrame(frame) {
+  view.upload(frame);
+  if (!frame.picture) {
+    view.showPicture(null);
+    return;
+  }
+  const number = frame.number;
+  createImageBitmap(new Blob([frame.picture], { type: "image/jpeg" })).then((bitmap) => {
+    if (lastFrame && lastFrame.number === number) view.showPicture(bitmap);  // not a later one's
+    window.boids.pictures += 1;
+  }).catch(() => panel.refused("a picture of the flock could not be decoded"));
+}
+
 function takeFrame(buffer, arrived) {
   const frame = decodeFrame(buffer);
+  const probe = probing;
   measureLink(frame, arrived);
-  view.upload(frame);
   if (!lastFrame || lastFrame.colouring !== frame.colouring || lastFrame.colourTop !== frame.colourTop) {
     panel.scaleShown(frame);
   }
   frameTimes = [frameTimes[1], performance.now()];
   lastFrame = frame;
+  // A probe whose points the link cannot carry yet is measured, not drawn: the picture stays.
+  if (!(probe && picturing)) showFrame(frame);
   window.boids.frames += 1;
   window.boids.lastFrame = { step: frame.step, count: frame.count, total: frame.total, stride: frame.stride,
                             predators: frame.predators.count, number: frame.number,
-                            colouring: frame.colouring, colourTop: frame.colourTop, held: frame.held };
+                            colouring: frame.colouring, colourTop: frame.colourTop, held: frame.held,
+                            picture: frame.picture !== null, bytes: frame.bytes };
   window.boids.linkRate = linkRate;
   // A replay's frame says which it is (its snapshot number is the frame's, from 1): the status
   // names the frame shown, which the scrubber, asking for the next, may already have passed.

@@ -68,6 +68,19 @@ in vec3 colour;
 out vec4 fragment;
 void main() { fragment = vec4(colour, 1.0); }`;
 
+// A picture of the whole flock made by the server (host/serve/flock_image.h), over the canvas.
+const PICTURE_VERTEX = `#version 300 es
+in vec2 corner;
+out vec2 at;
+void main() { at = vec2(corner.x, 1.0 - corner.y); gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0); }`;
+
+const PICTURE_FRAGMENT = `#version 300 es
+precision mediump float;
+in vec2 at;
+uniform sampler2D picture;
+out vec4 fragment;
+void main() { fragment = texture(picture, at); }`;
+
 const LINE_VERTEX = `#version 300 es
 in vec3 corner;
 uniform vec3 world;
@@ -171,6 +184,11 @@ export class FlockView {
     this.gl = gl;
     this.boids = compile(gl, BOID_VERTEX, BOID_FRAGMENT);
     this.lines = compile(gl, LINE_VERTEX, LINE_FRAGMENT);
+    this.pictures = compile(gl, PICTURE_VERTEX, PICTURE_FRAGMENT);
+    this.square = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.square);
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]), gl.STATIC_DRAW);
+    this.texture = null;  // the server's picture of the flock, when it sends pictures
     this.vao = gl.createVertexArray();
     this.corner = gl.createBuffer();
     gl.bindBuffer(gl.ARRAY_BUFFER, this.corner);
@@ -208,6 +226,32 @@ export class FlockView {
     this.center = [w / 2, h / 2, (d || 0) / 2];
     this.zoom = 1;
     this.distance = 2.2;
+  }
+
+  // The picture to draw under the outline and the predators (an ImageBitmap), or none.
+  showPicture(bitmap) {
+    const gl = this.gl;
+    if (!bitmap) {
+      if (this.texture) gl.deleteTexture(this.texture);
+      this.texture = null;
+      return;
+    }
+    if (!this.texture) this.texture = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, this.texture);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, bitmap);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  }
+
+  // What the server needs to draw the picture this view shows (host/serve/flock_image.h), at
+  // most 4096 pixels a side.
+  pictureView() {
+    return { width: Math.min(4096, Math.max(16, this.canvas.width)),
+             height: Math.min(4096, Math.max(16, this.canvas.height)),
+             center: [this.center[0], this.center[1], this.center[2] || 0], zoom: this.zoom,
+             yaw: this.yaw, pitch: this.pitch, distance: this.distance };
   }
 
   upload(frame) {
@@ -252,6 +296,20 @@ export class FlockView {
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     const transform = this.transform();
     const world = [this.world[0], this.world[1], this.dimensions === 3 ? this.world[2] : 1];
+    if (this.texture) {
+      gl.useProgram(this.pictures);
+      gl.bindVertexArray(null);
+      const at = gl.getAttribLocation(this.pictures, "corner");
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.square);
+      gl.enableVertexAttribArray(at);
+      gl.vertexAttribPointer(at, 2, gl.FLOAT, false, 0, 0);
+      gl.vertexAttribDivisor(at, 0);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, this.texture);
+      gl.uniform1i(gl.getUniformLocation(this.pictures, "picture"), 0);
+      gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+      gl.disableVertexAttribArray(at);
+    }
 
     gl.useProgram(this.lines);
     gl.bindVertexArray(null);

@@ -1,7 +1,8 @@
 // Decodes a frame of `boids serve` (host/serve/frame.h): a 64-byte header, then the boids and
 // the predators, each group x, y[, z] as uint16 (the world in 65536 bins) and the heading as
 // uint8 (azimuth[, elevation]), the boids then a byte each of what they are coloured by (when
-// not their heading), each group padded to an even length.
+// not their heading), each group padded to an even length. A picture (flag bit 1) holds no
+// boids: the predators, then a JPEG of the whole flock at the page's view, to the end.
 export const HEADER_BYTES = 64;
 export const COLOURINGS = ["heading", "speed", "neighbors", "flock"];
 
@@ -32,10 +33,13 @@ export function decodeFrame(buffer) {
   const colouring = view.getUint8(56);
   const [boids, after] = decodeGroup(buffer, HEADER_BYTES, count, dimensions, colouring !== 0);
   const [predators, end] = decodeGroup(buffer, after, view.getUint32(48, true), dimensions, false);
-  if (end !== buffer.byteLength) throw new Error("a frame of the wrong size");
+  const flags = view.getUint16(6, true);
+  const picture = (flags & 2) !== 0 ? new Uint8Array(buffer, end) : null;
+  if (!picture && end !== buffer.byteLength) throw new Error("a frame of the wrong size");
   return {
     dimensions,
-    paused: (view.getUint16(6, true) & 1) === 1,
+    paused: (flags & 1) === 1,
+    picture,
     step: Number(view.getBigUint64(8, true)),
     count,
     total: view.getUint32(20, true),

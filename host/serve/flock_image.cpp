@@ -1,0 +1,187 @@
+#include "host/serve/flock_image.h"
+
+#include <jpeglib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "host/base/errors.h"
+
+namespace boids::serve {
+namespace {
+
+using Vec = std::array<double, 3>;
+
+// The page's hue of a heading in turns: the boid shader's hue() (draw.js).
+std::array<double, 3> hue(double turns) {
+  std::array<double, 3> rgb{};
+  const double k0[3] = {5, 3, 1};
+  for (int c = 0; c < 3; ++c) {
+    const double k = std::fmod(k0[c] + turns * 6, 6.0);
+    rgb[c] = 1 - 0.8 * std::clamp(std::min(k, 4 - k), 0.0, 1.0);
+  }
+  return rgb;
+}
+
+// Where a world point falls in the picture: pixel (column, row from the top), or none (behind
+// the eye, or outside).
+class Projection {
+ public:
+  Projection(const ImageView& v, const World& world, int dimensions)
+      : v_(v), box_(dimensions == 3) {
+    if (!box_) {
+      fit_ = std::min(v.width / world.width, v.height / world.height) * 0.95 * v.zoom;
+      return;
+    }
+    const double size = std::max({world.width, world.height, world.depth});
+    eye_ = {v.center[0] + size * v.distance * std::cos(v.pitch) * std::cos(v.yaw),
+            v.center[1] + size * v.distance * std::cos(v.pitch) * std::sin(v.yaw),
+            v.center[2] + size * v.distance * std::sin(v.pitch)};
+    // lookAt(eye, center, z up), as the page's.
+    z_ = normalised({eye_[0] - v.center[0], eye_[1] - v.center[1], eye_[2] - v.center[2]});
+    x_ = normalised(cross({0, 0, 1}, z_));
+    y_ = cross(z_, x_);
+    focal_ = 1 / std::tan(0.8 / 2);
+    near_ = size * 0.01;
+  }
+
+  bool operator()(double x, double y, double z, int& column, int& row) const {
+    double px, py;
+    if (!box_) {
+      px = (x - v_.center[0]) * fit_ + v_.width / 2.0;
+      py = v_.height / 2.0 - (y - v_.center[1]) * fit_;
+    } else {
+      const Vec d = {x - eye_[0], y - eye_[1], z - eye_[2]};
+      const double depth = -(d[0] * z_[0] + d[1] * z_[1] + d[2] * z_[2]);
+      if (depth < near_) return false;
+      const double cx = (d[0] * x_[0] + d[1] * x_[1] + d[2] * x_[2]) * focal_ / depth;
+      const double cy = (d[0] * y_[0] + d[1] * y_[1] + d[2] * y_[2]) * focal_ / depth;
+      const double aspect = static_cast<double>(v_.width) / v_.height;
+      px = (cx / aspect + 1) * v_.width / 2.0;
+      py = (1 - cy) * v_.height / 2.0;
+    }
+    if (!(px >= 0 && px < v_.width && py >= 0 && py < v_.height)) return false;
+    column = static_cast<int>(px);
+    row = static_cast<int>(py);
+    return true;
+  }
+
+ private:
+  static Vec cross(const Vec& a, const Vec& b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  }
+  static Vec normalised(const Vec& a) {
+    const double l = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    return l > 0 ? Vec{a[0] / l, a[1] / l, a[2] / l} : Vec{0, 0, 1};
+  }
+
+  ImageView v_;
+  bool box_;
+  double fit_ = 1, focal_ = 1, near_ = 0;
+  Vec eye_{}, x_{}, y_{}, z_{};
+};
+
+}  // namespace
+
+const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view) {
+  const auto pixels = static_cast<std::size_t>(view.width) * static_cast<std::size_t>(view.height);
+  // Per pixel: the boids, and the sum of their headings as unit vectors (the mean hue).
+  std::vector<std::uint32_t>& count = count_;
+  std::vector<float>&cosines = cosines_, &sines = sines_;
+  count.assign(pixels, 0);
+  cosines.assign(pixels, 0);
+  sines.assign(pixels, 0);
+  std::array<float, 256> cos_of{}, sin_of{};
+  for (int a = 0; a < 256; ++a) {
+    cos_of[a] = static_cast<float>(std::cos(a / 256.0 * 2 * kPi));
+    sin_of[a] = static_cast<float>(std::sin(a / 256.0 * 2 * kPi));
+  }
+  const Projection project(view, s.world, s.dimensions);
+  const bool box = s.dimensions == 3;
+  const double sides[3] = {s.world.width, s.world.height, box ? s.world.depth : 0.0};
+  for (std::size_t i = 0; i < s.count(); ++i) {
+    const double x = decoded_position(s.boids.position[0][i], sides[0]);
+    const double y = decoded_position(s.boids.position[1][i], sides[1]);
+    const double z = box ? decoded_position(s.boids.position[2][i], sides[2]) : 0.0;
+    int column = 0, row = 0;
+    if (!project(x, y, z, column, row)) continue;
+    const std::size_t p = static_cast<std::size_t>(row) * view.width + column;
+    const std::uint8_t azimuth = s.boids.heading[0][i];
+    count[p] += 1;
+    cosines[p] += cos_of[azimuth];
+    sines[p] += sin_of[azimuth];
+  }
+  const std::uint32_t densest = *std::max_element(count.begin(), count.end());
+  const double scale = 1 / std::log1p(std::max<double>(densest, 1));
+  const unsigned char background[3] = {11, 14, 20};  // the page's clear colour
+  std::string& rgb = rgb_;
+  rgb.resize(3 * pixels);
+  for (std::size_t p = 0; p < pixels; ++p) {
+    unsigned char* out = reinterpret_cast<unsigned char*>(&rgb[3 * p]);
+    if (count[p] == 0) {
+      std::copy(background, background + 3, out);
+      continue;
+    }
+    // One boid is a third as bright as the densest pixel; the mean heading gives the hue.
+    const double bright = 0.35 + 0.65 * std::log1p(count[p]) * scale;
+    const double turns = std::atan2(sines[p], cosines[p]) / (2 * kPi);
+    const std::array<double, 3> colour = hue(turns < 0 ? turns + 1 : turns);
+    for (int c = 0; c < 3; ++c)
+      out[c] = static_cast<unsigned char>(std::lround(255 * bright * colour[c]));
+  }
+  return rgb;
+}
+
+std::string encode_jpeg(const std::string& rgb, int width, int height, int quality) {
+  jpeg_compress_struct jpeg{};
+  jpeg_error_mgr errors{};
+  jpeg.err = jpeg_std_error(&errors);
+  // libjpeg's default on an error is to exit the process: stop it, and throw instead.
+  errors.error_exit = [](j_common_ptr info) {
+    char message[JMSG_LENGTH_MAX];
+    (*info->err->format_message)(info, message);
+    throw RuntimeError(std::string("cannot encode a JPEG: ") + message);
+  };
+  unsigned char* buffer = nullptr;
+  unsigned long size = 0;
+  std::string out;
+  try {
+    jpeg_create_compress(&jpeg);
+    jpeg_mem_dest(&jpeg, &buffer, &size);
+    jpeg.image_width = static_cast<JDIMENSION>(width);
+    jpeg.image_height = static_cast<JDIMENSION>(height);
+    jpeg.input_components = 3;
+    jpeg.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&jpeg);
+    jpeg_set_quality(&jpeg, std::clamp(quality, 1, 100), TRUE);
+    jpeg_start_compress(&jpeg, TRUE);
+    while (jpeg.next_scanline < jpeg.image_height) {
+      JSAMPROW line = reinterpret_cast<JSAMPROW>(
+          const_cast<char*>(rgb.data()) + static_cast<std::size_t>(jpeg.next_scanline) * 3 * width);
+      jpeg_write_scanlines(&jpeg, &line, 1);
+    }
+    jpeg_finish_compress(&jpeg);
+    out.assign(reinterpret_cast<const char*>(buffer), size);
+  } catch (...) {
+    jpeg_destroy_compress(&jpeg);
+    std::free(buffer);
+    throw;
+  }
+  jpeg_destroy_compress(&jpeg);
+  std::free(buffer);
+  return out;
+}
+
+std::string PictureMaker::jpeg(const Snapshot& snapshot, const ImageView& view, int quality) {
+  return encode_jpeg(pixels(snapshot, view), view.width, view.height, quality);
+}
+
+std::string flock_pixels(const Snapshot& snapshot, const ImageView& view) {
+  PictureMaker maker;
+  return maker.pixels(snapshot, view);
+}
+
+}  // namespace boids::serve

@@ -1,0 +1,49 @@
+// The whole flock as one picture, for a page whose link cannot carry its points: `boids serve`
+// draws every boid of a snapshot at the page's size and camera, each pixel shaded by how many
+// boids lie under it (a logarithmic scale from one boid to the densest pixel) and coloured by
+// their mean heading (the hue the page gives a boid), and sends it as a JPEG (libjpeg-turbo)
+// in place of the points (host/serve/frame.h). The page draws its world's outline and the
+// predators over it, as over the points.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/serve/frame.h"
+
+namespace boids::serve {
+
+// The page's view (host/serve/page/draw.js), which the picture must match: in 2D, the world
+// point at the centre and a zoom (1: the world fits 95 % of the smaller side); in 3D, an orbit
+// about `center` at `distance` times the box's largest side, seen through a 0.8-radian field
+// of view.
+struct ImageView {
+  int width = 0, height = 0;  // pixels, 16 to 4096 each
+  double center[3] = {0, 0, 0};
+  double zoom = 1;
+  double yaw = 0, pitch = 0, distance = 2.2;
+};
+
+// Pictures of a flock, each drawn in the memory of the last (a picture's sums take 12 bytes a
+// pixel: fresh pages for each cost more than the drawing).
+class PictureMaker {
+ public:
+  // The picture's pixels, RGB rows from the top: the boids of `snapshot` as `view` sees them.
+  const std::string& pixels(const Snapshot& snapshot, const ImageView& view);
+  // The same as a JPEG of `quality` (1 to 100).
+  std::string jpeg(const Snapshot& snapshot, const ImageView& view, int quality = 80);
+
+ private:
+  std::vector<std::uint32_t> count_;    // per pixel: the boids on it,
+  std::vector<float> cosines_, sines_;  // and the sums of their headings as unit vectors
+  std::string rgb_;
+};
+
+// One picture's pixels, in memory of its own.
+std::string flock_pixels(const Snapshot& snapshot, const ImageView& view);
+
+// RGB rows as a JPEG; throws RuntimeError if the encoder fails.
+std::string encode_jpeg(const std::string& rgb, int width, int height, int quality);
+
+}  // namespace boids::serve
