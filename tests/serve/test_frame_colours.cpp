@@ -12,18 +12,14 @@
 #include "host/model/initial_state.h"
 #include "host/serve/frame.h"
 #include "host/serve/messages.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
 using namespace boids;
 using namespace boids::serve;
 
-template <typename T>
-T read_at(const std::string& bytes, std::size_t at) {
-  T value;
-  std::memcpy(&value, bytes.data() + at, sizeof value);
-  return value;
-}
+using boids::test_support::read_at;
 
 // Boids at `xs` (y = 50) with velocities (vx, 0), in a 100 x 100 torus.
 FlockState row(const std::vector<double>& xs, const std::vector<double>& vxs) {

@@ -12,11 +12,13 @@
 #include "host/serve/flock_image.h"
 #include "host/serve/frame.h"
 #include "host/serve/messages.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
 using namespace boids;
 using namespace boids::serve;
+using boids::test_support::read_at;
 
 // Boids at rest heading along x at `points` (z ignored in 2D).
 FlockState at(const std::vector<std::array<double, 3>>& points, int dimensions) {

@@ -24,18 +24,14 @@
 #include "host/serve/live_flock.h"
 #include "host/serve/messages.h"
 #include "host/serve/watched_flock.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
 using namespace boids;
 using namespace boids::serve;
 
-template <typename T>
-T read_at(const std::string& bytes, std::size_t at) {
-  T value;
-  std::memcpy(&value, bytes.data() + at, sizeof value);
-  return value;
-}
+using boids::test_support::read_at;
 
 TEST(Frame, PositionsAreWithinHalfABinAndStayInTheWorld) {
   const double side = 123.5;

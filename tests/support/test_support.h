@@ -25,6 +25,14 @@
 
 namespace boids::test_support {
 
+// The value of type T at byte `at` of `bytes` (a frame, a file), as the machine lays it out.
+template <typename T>
+T read_at(const std::string& bytes, std::size_t at) {
+  T value;
+  std::memcpy(&value, bytes.data() + at, sizeof value);
+  return value;
+}
+
 // Where the tests find `boids`: beside the test binary when it is there (a build directory
 // carried to another machine), else where CMake built it.
 inline std::string boids_executable() {
