@@ -15,10 +15,12 @@
 #include "host/cli/flight_change.h"
 #include "host/config/flock_host.h"
 #include "host/config/flock_options.h"
+#include "host/core/flight_rules.h"
 #include "host/io/checkpoint.h"
 #include "host/io/flight_params.h"
 #include "host/io/output_file.h"
 #include "host/io/state_file.h"
+#include "host/model/initial_state.h"
 #include "host/model/param_table.h"
 #include "host/tools/flock_command_line.h"
 #include "host/tools/output_record.h"
@@ -314,7 +316,20 @@ ResumedFlight checkpoint_to_resume(const RunOptions& o, const std::vector<std::s
   if (o.new_flight) {
     checkpoint.head.config = changed_flight(checkpoint.head.config, checkpoint.head.step, o.flock,
                                             given, made_by("run", args));
-    if (checkpoint.whole) checkpoint.whole->config = checkpoint.head.config;
+    if (checkpoint.whole) {
+      // The boids must fit the changed flight as a checkpoint's must fit its own (a Vicsek
+      // flock moves at its --speed; predators no faster than theirs): else a checkpoint of it
+      // could not be read back. The ranks of an MPI run check their own boids so.
+      checkpoint.whole->config = checkpoint.head.config;
+      try {
+        check_checkpoint_boids(checkpoint.head, checkpoint.whole->state, 0, o.resume_file);
+        check_predator_state(checkpoint.whole->state.predators, checkpoint.head.config.params,
+                             flight_tolerance(checkpoint.head.config));
+      } catch (const InputError& e) {
+        throw InputError(std::string("--new-flight: the checkpoint's boids do not fit the ") +
+                         "changed flight: " + e.what());
+      }
+    }
     if (!o.json) {  // said before it flies, on the summary's stream (--json: in its history)
       std::printf("a new flight from step %llu: %s (its checkpoints record it)\n",
                   static_cast<unsigned long long>(checkpoint.head.step),

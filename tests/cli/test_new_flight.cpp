@@ -85,6 +85,9 @@ TEST_F(NewFlight, IsAskedForAndChangesWhatAFlyingFlockTakes) {
   expect_refused({"--new-flight", "--alignment", "2"},
                  "--alignment does not apply to the checkpoint's flight (the vicsek model)");
   expect_refused({"--new-flight", "--noise", "-1"}, "--noise: expected");
+  // A Vicsek flock's boids move at its --speed: another speed does not fit them.
+  expect_refused({"--new-flight", "--speed", "0.01"},
+                 "--new-flight: the checkpoint's boids do not fit the changed flight");
   const Result alone = run({"run", "--steps", "5", "--new-flight", "--noise", "1"});
   EXPECT_EQ(alone.code, 2);
   EXPECT_NE(alone.err.find("--new-flight needs --resume FILE"), std::string::npos) << alone.err;
