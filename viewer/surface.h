@@ -48,8 +48,9 @@ class Surface {
 std::unique_ptr<Surface> open_window(bool vsync);
 
 // An OpenGL 4.3 core context with no display and a framebuffer of `width` x `height`, current,
-// its functions loaded: the first EGL device that is a CUDA device, else Mesa's surfaceless
-// platform, else any other EGL device. Throws RuntimeError naming what was tried.
+// its functions loaded: the EGL device of the flock's CUDA device (the process's current one,
+// 0), else another CUDA device's, else Mesa's surfaceless platform, else any other EGL device.
+// Throws RuntimeError naming what was tried.
 std::unique_ptr<Surface> open_offscreen(int width, int height);
 
 }  // namespace boids::viewer

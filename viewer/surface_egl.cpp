@@ -21,6 +21,9 @@
 namespace boids::viewer {
 namespace {
 
+// EGL_NV_device_cuda's attribute: a device's CUDA ordinal.
+constexpr EGLint kEglCudaDevice = 0x323A;
+
 template <typename F>
 F egl_function(const char* name) {
   return reinterpret_cast<F>(eglGetProcAddress(name));
@@ -160,9 +163,18 @@ class OffscreenSurface final : public Surface {
     } else {
       devices.clear();
     }
+    const auto device_attribute =
+        egl_function<PFNEGLQUERYDEVICEATTRIBEXTPROC>("eglQueryDeviceAttribEXT");
     const auto is_cuda = [&](EGLDeviceEXT device) {
       const char* extensions = device_string ? device_string(device, EGL_EXTENSIONS) : nullptr;
       return extensions && std::string(extensions).find("EGL_NV_device_cuda") != std::string::npos;
+    };
+    // The CUDA device the flock runs on (the process's current one: device 0 unless chosen)
+    // first, so that interop shares its memory; then any other.
+    const auto is_flocks = [&](EGLDeviceEXT device) {
+      EGLAttrib ordinal = -1;
+      return is_cuda(device) && device_attribute &&
+             device_attribute(device, kEglCudaDevice, &ordinal) && ordinal == 0;
     };
     const auto attempt = [&](EGLenum platform, void* native, const std::string& name) {
       std::string why;
@@ -175,7 +187,12 @@ class OffscreenSurface final : public Surface {
       return false;
     };
     for (std::size_t d = 0; d < devices.size(); ++d) {
-      if (is_cuda(devices[d]) &&
+      if (is_flocks(devices[d]) &&
+          attempt(EGL_PLATFORM_DEVICE_EXT, devices[d], "EGL device " + std::to_string(d)))
+        return true;
+    }
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      if (is_cuda(devices[d]) && !is_flocks(devices[d]) &&
           attempt(EGL_PLATFORM_DEVICE_EXT, devices[d], "EGL device " + std::to_string(d)))
         return true;
     }
