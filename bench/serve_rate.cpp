@@ -57,7 +57,10 @@ int main(int argc, char** argv) {
       std::uint64_t step = 0;
       std::uint32_t count = 0;
       std::memcpy(&step, frame.data() + 8, sizeof step);
-      std::memcpy(&count, frame.data() + 20, sizeof count);  // the flock's: a picture's too
+      std::uint16_t flags = 0;
+      std::memcpy(&flags, frame.data() + 6, sizeof flags);
+      // The boids shown: the frame's points, or the whole flock in a picture (flag bit 1).
+      std::memcpy(&count, frame.data() + ((flags & 2) != 0 ? 20 : 16), sizeof count);
       if (frames <= 1) {       // the first frame may be old (made before this page came): the
         start = Clock::now();  // second starts the clock
         first_step = step;

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <csetjmp>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "host/base/errors.h"
@@ -87,6 +89,7 @@ class Projection {
 }  // namespace
 
 const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view) {
+  if (view.width < 1 || view.height < 1) throw InputError("a picture of no pixels");
   const auto pixels = static_cast<std::size_t>(view.width) * static_cast<std::size_t>(view.height);
   // Per pixel: the boids, and the sum of their headings as unit vectors (the mean hue).
   std::vector<std::uint32_t>& count = count_;
@@ -135,44 +138,71 @@ const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view
   return rgb;
 }
 
+namespace {
+
+// libjpeg's errors, which must not unwind through its C frames: its handler jumps back to
+// compress(), which says why and lets the caller throw.
+struct JpegErrors {
+  jpeg_error_mgr manager;
+  std::jmp_buf back;
+  char message[JMSG_LENGTH_MAX];
+};
+
+void on_jpeg_error(j_common_ptr info) {
+  auto* errors = reinterpret_cast<JpegErrors*>(info->err);
+  (*info->err->format_message)(info, errors->message);
+  std::longjmp(errors->back, 1);
+}
+
+// The JPEG in `*buffer` (malloc'd, `*size` bytes), or false with `errors.message` said. Holds
+// no C++ object that a jump could skip.
+bool compress(const unsigned char* rgb, int width, int height, int quality, unsigned char** buffer,
+              unsigned long* size, JpegErrors& errors) {
+  jpeg_compress_struct jpeg;
+  jpeg.err = jpeg_std_error(&errors.manager);
+  errors.manager.error_exit = on_jpeg_error;
+  if (setjmp(errors.back) != 0) {
+    jpeg_destroy_compress(&jpeg);
+    return false;
+  }
+  jpeg_create_compress(&jpeg);
+  jpeg_mem_dest(&jpeg, buffer, size);
+  jpeg.image_width = static_cast<JDIMENSION>(width);
+  jpeg.image_height = static_cast<JDIMENSION>(height);
+  jpeg.input_components = 3;
+  jpeg.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&jpeg);
+  jpeg_set_quality(&jpeg, quality, TRUE);
+  jpeg_start_compress(&jpeg, TRUE);
+  while (jpeg.next_scanline < jpeg.image_height) {
+    JSAMPROW line = const_cast<JSAMPROW>(rgb + static_cast<std::size_t>(jpeg.next_scanline) * 3 *
+                                                   static_cast<std::size_t>(width));
+    jpeg_write_scanlines(&jpeg, &line, 1);
+  }
+  jpeg_finish_compress(&jpeg);
+  jpeg_destroy_compress(&jpeg);
+  return true;
+}
+
+}  // namespace
+
 std::string encode_jpeg(const std::string& rgb, int width, int height, int quality) {
-  jpeg_compress_struct jpeg{};
-  jpeg_error_mgr errors{};
-  jpeg.err = jpeg_std_error(&errors);
-  // libjpeg's default on an error is to exit the process: stop it, and throw instead.
-  errors.error_exit = [](j_common_ptr info) {
-    char message[JMSG_LENGTH_MAX];
-    (*info->err->format_message)(info, message);
-    throw RuntimeError(std::string("cannot encode a JPEG: ") + message);
-  };
   unsigned char* buffer = nullptr;
   unsigned long size = 0;
-  std::string out;
-  try {
-    jpeg_create_compress(&jpeg);
-    jpeg_mem_dest(&jpeg, &buffer, &size);
-    jpeg.image_width = static_cast<JDIMENSION>(width);
-    jpeg.image_height = static_cast<JDIMENSION>(height);
-    jpeg.input_components = 3;
-    jpeg.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&jpeg);
-    jpeg_set_quality(&jpeg, std::clamp(quality, 1, 100), TRUE);
-    jpeg_start_compress(&jpeg, TRUE);
-    while (jpeg.next_scanline < jpeg.image_height) {
-      JSAMPROW line = reinterpret_cast<JSAMPROW>(
-          const_cast<char*>(rgb.data()) + static_cast<std::size_t>(jpeg.next_scanline) * 3 * width);
-      jpeg_write_scanlines(&jpeg, &line, 1);
-    }
-    jpeg_finish_compress(&jpeg);
-    out.assign(reinterpret_cast<const char*>(buffer), size);
-  } catch (...) {
-    jpeg_destroy_compress(&jpeg);
-    std::free(buffer);
-    throw;
-  }
-  jpeg_destroy_compress(&jpeg);
+  JpegErrors errors{};
+  const bool made = compress(reinterpret_cast<const unsigned char*>(rgb.data()), width, height,
+                             std::clamp(quality, 1, 100), &buffer, &size, errors);
+  std::string out = made ? std::string(reinterpret_cast<const char*>(buffer), size) : "";
   std::free(buffer);
+  if (!made) throw RuntimeError(std::string("cannot encode a JPEG: ") + errors.message);
   return out;
+}
+
+void PictureMaker::release() {
+  count_ = {};
+  cosines_ = {};
+  sines_ = {};
+  rgb_ = {};
 }
 
 std::string PictureMaker::jpeg(const Snapshot& snapshot, const ImageView& view, int quality) {

@@ -18,8 +18,20 @@ namespace boids::serve {
 // point at the centre and a zoom (1: the world fits 95 % of the smaller side); in 3D, an orbit
 // about `center` at `distance` times the box's largest side, seen through a 0.8-radian field
 // of view.
+// The largest picture a page may ask for: its side, and its pixels (what its sums hold, 12 bytes a
+// pixel, and its JPEG cost the server for each page that asks; a larger canvas is drawn scaled).
+inline constexpr int kMaxPictureSide = 4096;
+inline constexpr int kMaxPicturePixels = 2048 * 2048;
+
 struct ImageView {
-  int width = 0, height = 0;  // pixels, 16 to 4096 each
+  bool operator==(const ImageView& o) const {
+    return width == o.width && height == o.height && center[0] == o.center[0] &&
+           center[1] == o.center[1] && center[2] == o.center[2] && zoom == o.zoom && yaw == o.yaw &&
+           pitch == o.pitch && distance == o.distance;
+  }
+  bool operator!=(const ImageView& o) const { return !(*this == o); }
+
+  int width = 0, height = 0;  // pixels, 16 to kMaxPictureSide each, kMaxPicturePixels in all
   double center[3] = {0, 0, 0};
   double zoom = 1;
   double yaw = 0, pitch = 0, distance = 2.2;
@@ -33,6 +45,8 @@ class PictureMaker {
   const std::string& pixels(const Snapshot& snapshot, const ImageView& view);
   // The same as a JPEG of `quality` (1 to 100).
   std::string jpeg(const Snapshot& snapshot, const ImageView& view, int quality = 80);
+  // Gives its memory back (a page that takes points again).
+  void release();
 
  private:
   std::vector<std::uint32_t> count_;    // per pixel: the boids on it,

@@ -104,20 +104,24 @@ std::size_t group_bytes(std::uint64_t count, int dimensions, bool coloured = fal
   return bytes + bytes % 2;
 }
 
-// Each boid's speed in 255ths of the fastest's.
+// Each boid's speed in 255ths of the fastest's: two passes, each speed computed twice, rather
+// than a fresh array for every snapshot.
 void speed_bytes(ColourBytes& out, const Particles& p) {
   const std::size_t n = p.size();
-  std::vector<double> speeds(n);
+  const auto speed = [&](std::size_t i) {
+    const double vz = p.dimensions == 3 ? p.vz[i] : 0.0;
+    return std::sqrt(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + vz * vz);
+  };
   double fastest = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double vz = p.dimensions == 3 ? p.vz[i] : 0.0;
-    speeds[i] = std::sqrt(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + vz * vz);
-    if (std::isfinite(speeds[i])) fastest = std::max(fastest, speeds[i]);
+    const double s = speed(i);
+    if (std::isfinite(s)) fastest = std::max(fastest, s);
   }
   out.top = static_cast<float>(fastest);
   out.bytes.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const double share = fastest > 0 && std::isfinite(speeds[i]) ? speeds[i] / fastest : 0.0;
+    const double s = speed(i);
+    const double share = fastest > 0 && std::isfinite(s) ? s / fastest : 0.0;
     out.bytes[i] = static_cast<std::uint8_t>(std::lround(share * 255));
   }
 }

@@ -105,11 +105,19 @@ ImageView picture_view(const json& message) {
     }
   }
   ImageView view;
-  view.width = static_cast<int>(count(v, "width", 16));
-  view.height = static_cast<int>(count(v, "height", 16));
-  if (view.width > 4096 || view.height > 4096) {
+  const auto side = [&](const char* name) {  // checked as a number before it is an int
+    const double value = number(v, name, 16, kMaxPictureSide);
+    if (value != std::floor(value)) {
+      throw InputError(std::string("\"") + name + "\" is not a whole number");
+    }
+    return static_cast<int>(value);
+  };
+  view.width = side("width");
+  view.height = side("height");
+  if (static_cast<double>(view.width) * view.height > kMaxPicturePixels) {
     throw InputError("a picture of " + std::to_string(view.width) + " x " +
-                     std::to_string(view.height) + " pixels (at most 4096 a side)");
+                     std::to_string(view.height) + " pixels (at most " +
+                     std::to_string(kMaxPicturePixels) + ")");
   }
   const json& center = field(v, "center");
   bool numbers = center.is_array() && center.size() == 3;

@@ -260,6 +260,10 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
       wants_frame_ = true;
       asked_at_ = std::chrono::steady_clock::now();
       max_boids_ = message.count;
+      // Another colouring or view is the frame shown made again (a paused flock or replay
+      // makes no newer one): any snapshot is newer than none.
+      if (message.colouring != colouring_ || message.picture != picture_) seen_ = 0;
+      if (!message.picture) pictures_.release();
       colouring_ = message.colouring;
       picture_ = message.picture;
       offer_frame();

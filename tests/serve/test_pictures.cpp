@@ -135,6 +135,9 @@ TEST(Pictures, APagesAskIsChecked) {
   const std::vector<std::string> refused = {
       R"({"type":"next","max_boids":9,"picture":{"width":5000,)" + good + "}",
       R"({"type":"next","max_boids":9,"picture":{"width":8,)" + good + "}",
+      R"({"type":"next","max_boids":9,"picture":{"width":4294967296,)" + good + "}",
+      R"({"type":"next","max_boids":9,"picture":{"width":64.5,)" + good + "}",
+      R"({"type":"next","max_boids":9,"picture":{"width":4000,"height":2000,"center":[1,2,3],"zoom":1,"yaw":0,"pitch":0,"distance":1}})",
       R"({"type":"next","max_boids":9,"picture":{"width":64,"depth":1,)" + good + "}",
       R"({"type":"next","max_boids":9,"picture":{"width":64,"height":64,"center":[1,2],"zoom":1,"yaw":0,"pitch":0,"distance":1}})",
       R"({"type":"next","max_boids":9,"picture":{"width":64,"height":64,"center":[1,2,3],"zoom":0,"yaw":0,"pitch":0,"distance":1}})",

@@ -266,6 +266,32 @@ TEST_F(Serve, AReplayCarriesItsPredators) {
   EXPECT_EQ(page.at<std::uint32_t>(48), 3u);
 }
 
+// A paused flock makes no newer frame: another colouring, or a picture of another view, is its
+// frame shown made again.
+TEST_F(Serve, APausedFlocksFrameIsMadeAgainAsAsked) {
+  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "300"}), "");
+  Page page(port_);
+  page.until("flock");
+  page.send({{"type", "pause"}, {"on", true}});
+  EXPECT_EQ(page.until("flock")["paused"], true);
+  page.frame(1000);
+  page.frame(1000);  // made once paused
+  const auto step = page.at<std::uint64_t>(8);
+  EXPECT_EQ(page.frame(1000, "speed")["binary"], kFrameHeaderBytes + 300 * 6);
+  EXPECT_EQ(page.at<std::uint64_t>(8), step);
+  EXPECT_EQ(page.at<std::uint8_t>(56), 1);  // by speed
+  json picture = {{"width", 64}, {"height", 48}, {"center", {50, 50, 0}}, {"zoom", 1},
+                  {"yaw", 0},    {"pitch", 0},   {"distance", 2}};
+  for (const double zoom : {1.0, 2.0}) {
+    picture["zoom"] = zoom;
+    page.send({{"type", "next"}, {"max_boids", 1000}, {"picture", picture}});
+    json m = page.receive();
+    while (!m.contains("binary")) m = page.receive();
+    EXPECT_EQ(page.at<std::uint16_t>(6) & 2, 2) << zoom;  // a picture
+    EXPECT_EQ(page.at<std::uint64_t>(8), step) << zoom;
+  }
+}
+
 TEST_F(Serve, AFlockInABoxSendsEightBytesABoid) {
   ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "400", "--dimensions", "3"}), "");
   Page page(port_);

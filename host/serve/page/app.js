@@ -34,17 +34,32 @@ const PROBE_EVERY_MS = 3000;
 // For tests and the console; `budget` may be changed there.
 window.boids = { frames: 0, pictures: 0, flock: null, lastFrame: null, metrics: null, panel, budget: BUDGET };
 
-function askForFrame() {
-  asked = performance.now();
+// `again`: the same ask with another colouring or view (the server then makes the frame shown
+// again, a paused flock making no newer one); the link's clock keeps the first ask's time.
+function askForFrame(again = false) {
+  if (!again) {
+    asked = performance.now();
+    probing = picturing && SHOW === "auto" && asked - probed > PROBE_EVERY_MS;
+    if (probing) probed = asked;
+  }
   const ask = { type: "next", max_boids: maxBoids, colour: panel.colouring() };
-  probing = picturing && SHOW === "auto" && asked - probed > PROBE_EVERY_MS;
   if (probing) {
-    probed = asked;
-    ask.max_boids = 2 ** 31;  // every boid: what the link takes to carry them
+    // Points, twice what the link was last found to carry (within its budget): enough to
+    // measure it by, never the whole of a huge flock over a slow link.
+    ask.max_boids = Math.min(2 ** 31, Math.max(4000, 2 * maxBoids));
   } else if (picturing) {
     ask.picture = view.pictureView();
   }
   send(ask);
+}
+
+// The view changed (a pan, an orbit, a zoom): a picture is drawn again for it, at most ten
+// times a second.
+let reasked = 0;
+function viewChanged() {
+  if (!picturing || performance.now() - reasked < 100) return;
+  reasked = performance.now();
+  askForFrame(true);
 }
 
 // The link's rate from the frame just taken, `arrived` when its message came: the time from
@@ -91,6 +106,7 @@ function showFrame(frame) {
   const number = frame.number;
   createImageBitmap(new Blob([frame.picture], { type: "image/jpeg" })).then((bitmap) => {
     if (lastFrame && lastFrame.number === number) view.showPicture(bitmap);  // not a later one's
+    else bitmap.close();
     window.boids.pictures += 1;
   }).catch(() => panel.refused("a picture of the flock could not be decoded"));
 }
@@ -99,7 +115,8 @@ function takeFrame(buffer, arrived) {
   const frame = decodeFrame(buffer);
   const probe = probing;
   measureLink(frame, arrived);
-  if (!lastFrame || lastFrame.colouring !== frame.colouring || lastFrame.colourTop !== frame.colourTop) {
+  if (!lastFrame || lastFrame.colouring !== frame.colouring || lastFrame.colourTop !== frame.colourTop ||
+      (lastFrame.picture === null) !== (frame.picture === null)) {
     panel.scaleShown(frame);
   }
   frameTimes = [frameTimes[1], performance.now()];
@@ -232,14 +249,23 @@ canvas.addEventListener("pointermove", (e) => {
     view.center[0] -= x1 - x0;
     view.center[1] -= y1 - y0;
   }
+  viewChanged();
 });
 canvas.addEventListener("wheel", (e) => {
   e.preventDefault();
   const factor = Math.exp(-e.deltaY * 0.001);
   if (view.dimensions === 3) view.distance = Math.max(0.05, Math.min(20, view.distance / factor));
   else view.zoom = Math.max(0.2, Math.min(1000, view.zoom * factor));
+  viewChanged();
 }, { passive: false });
-window.addEventListener("keydown", (e) => { if (e.key === "h" || e.key === "Home") view.home(); });
+window.addEventListener("keydown", (e) => {
+  if (e.key === "h" || e.key === "Home") {
+    view.home();
+    viewChanged();
+  }
+});
+// Another colouring: the frame shown is made again in it (a paused flock makes no newer one).
+document.getElementById("colour").addEventListener("change", () => askForFrame(true));
 
 function predator(e, on) {
   if (!flock || flock.mode !== "live" || flock.dimensions !== 2) return;

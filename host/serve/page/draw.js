@@ -239,6 +239,7 @@ export class FlockView {
     if (!this.texture) this.texture = gl.createTexture();
     gl.bindTexture(gl.TEXTURE_2D, this.texture);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, bitmap);
+    bitmap.close();  // its pixels are the texture's now
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
@@ -248,8 +249,11 @@ export class FlockView {
   // What the server needs to draw the picture this view shows (host/serve/flock_image.h), at
   // most 4096 pixels a side.
   pictureView() {
-    return { width: Math.min(4096, Math.max(16, this.canvas.width)),
-             height: Math.min(4096, Math.max(16, this.canvas.height)),
+    // A canvas beyond the server's largest picture (4096 a side, 2048 x 2048 pixels in all) is
+    // asked for at a scale that keeps its shape, and drawn stretched over it.
+    const w = Math.max(16, this.canvas.width), h = Math.max(16, this.canvas.height);
+    const scale = Math.min(1, 4096 / Math.max(w, h), Math.sqrt((2048 * 2048) / (w * h)));
+    return { width: Math.max(16, Math.floor(w * scale)), height: Math.max(16, Math.floor(h * scale)),
              center: [this.center[0], this.center[1], this.center[2] || 0], zoom: this.zoom,
              yaw: this.yaw, pitch: this.pitch, distance: this.distance };
   }

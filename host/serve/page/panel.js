@@ -120,9 +120,11 @@ export class Panel {
     const asked = this.colouring();
     const bar = this.element("colour-bar"), low = this.element("colour-low"), high = this.element("colour-high");
     const shown = frame ? frame.colouring : asked;
-    bar.className = shown === "speed" || shown === "neighbors" ? "sequential" : "";
+    bar.className = (shown === "speed" || shown === "neighbors") && !(frame && frame.picture) ? "sequential" : "";
     low.textContent = high.textContent = "";
-    if (frame && shown !== asked) {
+    if (frame && frame.picture) {
+      low.textContent = "a picture: each pixel the mean heading's hue, brighter where denser";
+    } else if (frame && shown !== asked) {
       low.textContent = "this flock cannot be coloured by " + asked + " (its radius is not known)";
     } else if (shown === "heading") {
       low.textContent = "the hue of each boid's heading";
