@@ -191,13 +191,7 @@ nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o
   j["precision"] = to_string(c.precision);
   j["device"] = sim.device();
   j.update(params_to_json(c.params, ParamForm::kReport));
-  if (!c.history.empty()) {  // a flight changed on its way (--new-flight)
-    nlohmann::ordered_json history = nlohmann::ordered_json::array();
-    for (const FlightChange& change : c.history) {
-      history.push_back(nlohmann::ordered_json::parse(change.record));
-    }
-    j["history"] = history;
-  }
+  if (!c.history.empty()) j["history"] = history_json(c.history);  // --new-flight
   return j;
 }
 

@@ -111,13 +111,7 @@ std::string flight_description(const SimulationConfig& config) {
   j["precision"] = to_string(config.precision);
   j["seed"] = config.seed;
   j.update(params_to_json(config.params, ParamForm::kFlight));
-  if (!config.history.empty()) {  // a flight changed on its way says so (none: as ever)
-    nlohmann::ordered_json history = nlohmann::ordered_json::array();
-    for (const FlightChange& change : config.history) {
-      history.push_back(nlohmann::ordered_json::parse(change.record));
-    }
-    j["history"] = history;
-  }
+  if (!config.history.empty()) j["history"] = history_json(config.history);  // none: as ever
   return j.dump();
 }
 

@@ -255,4 +255,12 @@ FlockParams params_from_json(const nlohmann::json& j,
   return p;
 }
 
+nlohmann::ordered_json history_json(const std::vector<FlightChange>& history) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const FlightChange& change : history) {
+    list.push_back(nlohmann::ordered_json::parse(change.record));
+  }
+  return list;
+}
+
 }  // namespace boids

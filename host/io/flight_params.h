@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "host/core/config.h"
 #include "host/model/flock.h"
 
 namespace boids {
@@ -27,6 +28,10 @@ namespace boids {
 enum class ParamForm { kFlight, kReport };
 
 nlohmann::ordered_json params_to_json(const FlockParams& params, ParamForm form);
+
+// A flight's changes on its way (SimulationConfig::history) as the JSON list its checkpoints,
+// `boids run --json` and the records beside its outputs carry.
+nlohmann::ordered_json history_json(const std::vector<FlightChange>& history);
 
 // The parameters `j` describes (as params_to_json writes them in kFlight form, or as
 // checkpoints did before it: the world's depth apart, 0 for a default that follows from the
