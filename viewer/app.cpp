@@ -86,6 +86,21 @@ tools::OptionParser make_parser(ViewerOptions& o) {
   parser.add_value("--size", "WxH",
                    "the picture's size offscreen, 16x16 to 7680x4320 (default 1280x800)",
                    [&o](const std::string& v) { o.size = parse_size(v); });
+  parser.add_value(
+      "--colour", "heading|speed|density",
+      "what colours the flock: each boid's heading or speed, or the whole flock's "
+      "density, shaded by its boids a pixel and coloured by their mean heading "
+      "(default heading; C changes it)",
+      [&o](const std::string& v) {
+        if (v == "heading")
+          o.colour = 0;
+        else if (v == "speed")
+          o.colour = 1;
+        else if (v == "density")
+          o.colour = 3;
+        else
+          throw InputError("--colour: expected heading, speed or density, got " + quoted(v));
+      });
   parser.add_flag("--no-panel", "start with the control panel hidden (Tab shows it)",
                   [&o] { o.hide_panel = true; });
   parser.add_value("--vsync", "on|off", "wait for the display's refresh (default on)",

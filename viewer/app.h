@@ -19,6 +19,7 @@ struct ViewerOptions {
   int record_fps = 30;
   bool offscreen = false;                 // EGL with no display (viewer/surface.h)
   std::array<int, 2> size = {1280, 800};  // the picture's, offscreen
+  int colour = 0;                         // render::ColorMode: heading, speed or density
   bool hide_panel = false;
   bool vsync = true;
   bool help = false;

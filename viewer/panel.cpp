@@ -181,9 +181,10 @@ void Viewer::plots() {
 }
 
 void Viewer::view_controls() {
-  int mode = static_cast<int>(color_mode_);
-  ImGui::Combo("colour", &mode, "heading\0speed\0");
-  color_mode_ = static_cast<ColorMode>(mode);
+  constexpr ColorMode kChoices[] = {ColorMode::kHeading, ColorMode::kSpeed, ColorMode::kDensity};
+  int mode = color_mode_ == ColorMode::kSpeed ? 1 : color_mode_ == ColorMode::kDensity ? 2 : 0;
+  ImGui::Combo("colour", &mode, "heading\0speed\0density\0");
+  color_mode_ = kChoices[mode];
   if (box()) {  // in radii: boids are boid_pixels_ / 14 radii long
     float radii = boid_pixels_ / 14.0f;
     if (ImGui::SliderFloat("boid size", &radii, 1.0f / 14, 30.0f / 14, "%.2f r")) {
@@ -261,7 +262,7 @@ void Viewer::help_window() {
       "N or .       one step (pauses)\n"
       "R            reset with a new seed\n"
       "+ / -        double / halve steps per frame\n"
-      "C            colour by heading / by speed\n"
+      "C            colour by heading / speed / density\n"
       "%s"
       "Tab          hide / show the panel\n"
       "H or F1      this help\n"

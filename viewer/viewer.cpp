@@ -50,6 +50,7 @@ Viewer::Viewer(Surface& surface, const ViewerOptions& options, const SimulationC
       steps_per_frame_(static_cast<int>(options.steps_per_frame)),
       ui_(config.params) {
   show_ui_ = !options.hide_panel;
+  color_mode_ = static_cast<ColorMode>(options.colour);
   const World& w = config.params.world;
   predator_radius_ =
       static_cast<float>(std::min(2.5 * config.params.radius, 0.25 * std::min(w.width, w.height)));
@@ -329,7 +330,9 @@ void Viewer::on_key(int key, int action) {
       steps_per_frame_ = std::max(1, steps_per_frame_ / 2);
       break;
     case GLFW_KEY_C:  // (both views)
-      color_mode_ = color_mode_ == ColorMode::kHeading ? ColorMode::kSpeed : ColorMode::kHeading;
+      color_mode_ = color_mode_ == ColorMode::kHeading ? ColorMode::kSpeed
+                    : color_mode_ == ColorMode::kSpeed ? ColorMode::kDensity
+                                                       : ColorMode::kHeading;
       break;
     case GLFW_KEY_0:
     case GLFW_KEY_HOME:
@@ -435,15 +438,22 @@ void Viewer::draw_frame() {
   glClearColor(0.05f, 0.06f, 0.08f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   const FlockParams& p = config_.params;
+  if (color_mode_ == ColorMode::kDensity) {  // the flock as a picture; the predators over it
+    const render::Projection projection = box() ? render::projection_3d(view_, camera_, p.world)
+                                                : render::projection_2d(view_, p.world);
+    renderer_.draw_density(projection, view_.width, view_.height).show(view_.width, view_.height);
+  }
   if (box()) {
     const auto length = static_cast<float>(boid_pixels_ / 14.0 * p.radius);
-    renderer_.draw_3d(view_, camera_, p.world, p.max_speed, color_mode_, length);
+    if (color_mode_ != ColorMode::kDensity)
+      renderer_.draw_3d(view_, camera_, p.world, p.max_speed, color_mode_, length);
     if (predator_renderer_) {
       predator_renderer_->draw_3d(view_, camera_, p.world, p.max_speed, ColorMode::kPredator,
                                   2.5f * length);
     }
   } else {
-    renderer_.draw(view_, p.world, p.max_speed, color_mode_, boid_pixels_);
+    if (color_mode_ != ColorMode::kDensity)
+      renderer_.draw(view_, p.world, p.max_speed, color_mode_, boid_pixels_);
     if (predator_renderer_) {
       predator_renderer_->draw(view_, p.world, p.max_speed, ColorMode::kPredator,
                                2.5f * boid_pixels_);

@@ -11,15 +11,21 @@
 
 #include "host/core/controls.h"
 #include "host/core/simulation.h"
+#include "host/render/camera.h"
+#include "host/render/renderer.h"
 #include "viewer/app.h"
-#include "viewer/camera.h"
 #include "viewer/gl_interop.h"
 #include "viewer/recorder.h"
-#include "viewer/renderer.h"
 #include "viewer/stepper.h"
 #include "viewer/surface.h"
 
 namespace boids::viewer {
+
+// The renderer every screen shares (host/render), as the viewer names it.
+using render::Camera;
+using render::ColorMode;
+using render::Renderer;
+using render::View;
 
 // The last `kHistory` samples of the flock's metrics, for the live plots.
 struct MetricsHistory {

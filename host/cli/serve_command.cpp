@@ -89,6 +89,19 @@ OptionParser make_parser(ServeOptions& o) {
                          serve::checked_rate("--rate", tools::parse_non_negative("--rate", v));
                    });
   parser.add_value(
+      "--pictures", "auto|renderer|cpu",
+      "what draws a page's pictures of the whole flock (when its link cannot carry the points): "
+      "the renderer the viewer draws with, on the GPU (auto: where an OpenGL context opens on "
+      "a GPU, else the CPU; renderer: wherever one opens, Mesa's too) or the CPU",
+      [&o](const std::string& v) {
+        for (int d = 0; d < 3; ++d)
+          if (v == serve::kPictureDevices[d]) {
+            o.server.pictures = static_cast<serve::PictureDevice>(d);
+            return;
+          }
+        throw InputError("--pictures: expected auto, renderer or cpu, got " + quoted(v));
+      });
+  parser.add_value(
       "--replay", "FILE.h5",
       "play a recorded H5MD trajectory (boids run --trajectory) instead of a flock",
       [&o](const std::string& v) { o.replay = tools::parse_file_name("--replay", v); });

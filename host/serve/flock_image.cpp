@@ -18,7 +18,7 @@ namespace {
 using Vec = std::array<double, 3>;
 
 // The page's hue of a heading in turns: the boid shader's hue() (draw.js).
-std::array<double, 3> hue(double turns) {
+std::array<double, 3> heading_hue(double turns) {
   std::array<double, 3> rgb{};
   const double k0[3] = {5, 3, 1};
   for (int c = 0; c < 3; ++c) {
@@ -28,65 +28,81 @@ std::array<double, 3> hue(double turns) {
   return rgb;
 }
 
+Vec cross(const Vec& a, const Vec& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+Vec normalised(const Vec& a) {
+  const double l = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  return l > 0 ? Vec{a[0] / l, a[1] / l, a[2] / l} : Vec{0, 0, 1};
+}
+double dot(const Vec& a, const Vec& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
 // Where a world point falls in the picture: pixel (column, row from the top), or none (behind
 // the eye, or outside).
 class Projection {
  public:
-  Projection(const ImageView& v, const World& world, int dimensions)
-      : v_(v), box_(dimensions == 3) {
-    if (!box_) {
-      fit_ = std::min(v.width / world.width, v.height / world.height) * 0.95 * v.zoom;
-      return;
-    }
-    const double size = std::max({world.width, world.height, world.depth});
-    eye_ = {v.center[0] + size * v.distance * std::cos(v.pitch) * std::cos(v.yaw),
-            v.center[1] + size * v.distance * std::cos(v.pitch) * std::sin(v.yaw),
-            v.center[2] + size * v.distance * std::sin(v.pitch)};
-    // lookAt(eye, center, z up), as the page's.
-    z_ = normalised({eye_[0] - v.center[0], eye_[1] - v.center[1], eye_[2] - v.center[2]});
-    x_ = normalised(cross({0, 0, 1}, z_));
-    y_ = cross(z_, x_);
-    focal_ = 1 / std::tan(0.8 / 2);
-    near_ = size * 0.01;
-  }
+  Projection(const PictureCamera& camera, int width, int height)
+      : c_(camera), width_(width), height_(height) {}
 
   bool operator()(double x, double y, double z, int& column, int& row) const {
-    double px, py;
-    if (!box_) {
-      px = (x - v_.center[0]) * fit_ + v_.width / 2.0;
-      py = v_.height / 2.0 - (y - v_.center[1]) * fit_;
-    } else {
-      const Vec d = {x - eye_[0], y - eye_[1], z - eye_[2]};
-      const double depth = -(d[0] * z_[0] + d[1] * z_[1] + d[2] * z_[2]);
-      if (depth < near_) return false;
-      const double cx = (d[0] * x_[0] + d[1] * x_[1] + d[2] * x_[2]) * focal_ / depth;
-      const double cy = (d[0] * y_[0] + d[1] * y_[1] + d[2] * y_[2]) * focal_ / depth;
-      const double aspect = static_cast<double>(v_.width) / v_.height;
-      px = (cx / aspect + 1) * v_.width / 2.0;
-      py = (1 - cy) * v_.height / 2.0;
-    }
-    if (!(px >= 0 && px < v_.width && py >= 0 && py < v_.height)) return false;
+    const double* m = c_.view_proj;
+    const double w = m[3] * x + m[7] * y + m[11] * z + m[15];
+    if (!(w > c_.near)) return false;
+    const double nx = (m[0] * x + m[4] * y + m[8] * z + m[12]) / w;
+    const double ny = (m[1] * x + m[5] * y + m[9] * z + m[13]) / w;
+    const double px = (nx + 1) * 0.5 * width_, py = (1 - ny) * 0.5 * height_;
+    if (!(px >= 0 && px < width_ && py >= 0 && py < height_)) return false;
     column = static_cast<int>(px);
     row = static_cast<int>(py);
     return true;
   }
 
  private:
-  static Vec cross(const Vec& a, const Vec& b) {
-    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  }
-  static Vec normalised(const Vec& a) {
-    const double l = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-    return l > 0 ? Vec{a[0] / l, a[1] / l, a[2] / l} : Vec{0, 0, 1};
-  }
-
-  ImageView v_;
-  bool box_;
-  double fit_ = 1, focal_ = 1, near_ = 0;
-  Vec eye_{}, x_{}, y_{}, z_{};
+  PictureCamera c_;
+  int width_, height_;
 };
 
 }  // namespace
+
+// In 2D, ndc = (p - centre) 2 fit / size; in 3D, lookAt(eye, centre, z up), as the page's,
+// through a 0.8-radian field of view: clip.w is the depth before the eye.
+PictureCamera picture_camera(const ImageView& v, const World& world, int dimensions) {
+  PictureCamera c;
+  double* m = c.view_proj;
+  if (dimensions != 3) {
+    const double fit = std::min(v.width / world.width, v.height / world.height) * 0.95 * v.zoom;
+    m[0] = 2 * fit / v.width;
+    m[5] = 2 * fit / v.height;
+    m[10] = 1;
+    m[12] = -v.center[0] * m[0];
+    m[13] = -v.center[1] * m[5];
+    m[15] = 1;
+    return c;
+  }
+  const double size = std::max({world.width, world.height, world.depth});
+  const Vec eye = {v.center[0] + size * v.distance * std::cos(v.pitch) * std::cos(v.yaw),
+                   v.center[1] + size * v.distance * std::cos(v.pitch) * std::sin(v.yaw),
+                   v.center[2] + size * v.distance * std::sin(v.pitch)};
+  const Vec z = normalised({eye[0] - v.center[0], eye[1] - v.center[1], eye[2] - v.center[2]});
+  const Vec x = normalised(cross({0, 0, 1}, z));
+  const Vec y = cross(z, x);
+  const double focal = 1 / std::tan(0.8 / 2);
+  const double aspect = static_cast<double>(v.width) / v.height;
+  // Rows: x focal / aspect, y focal, 0, -z; each less its dot with the eye.
+  const double fx = focal / aspect;
+  for (int a = 0; a < 3; ++a) {
+    m[4 * a + 0] = x[a] * fx;
+    m[4 * a + 1] = y[a] * focal;
+    m[4 * a + 3] = -z[a];
+  }
+  m[12] = -dot(x, eye) * fx;
+  m[13] = -dot(y, eye) * focal;
+  m[15] = dot(z, eye);
+  c.near = size * 0.01;
+  return c;
+}
 
 const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view) {
   if (view.width < 1 || view.height < 1) throw InputError("a picture of no pixels");
@@ -102,7 +118,7 @@ const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view
     cos_of[a] = static_cast<float>(std::cos(a / 256.0 * 2 * kPi));
     sin_of[a] = static_cast<float>(std::sin(a / 256.0 * 2 * kPi));
   }
-  const Projection project(view, s.world, s.dimensions);
+  const Projection project(picture_camera(view, s.world, s.dimensions), view.width, view.height);
   const bool box = s.dimensions == 3;
   const double sides[3] = {s.world.width, s.world.height, box ? s.world.depth : 0.0};
   for (std::size_t i = 0; i < s.count(); ++i) {
@@ -119,7 +135,7 @@ const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view
   }
   const std::uint32_t densest = *std::max_element(count.begin(), count.end());
   const double scale = 1 / std::log1p(std::max<double>(densest, 1));
-  const unsigned char background[3] = {11, 14, 20};  // the page's clear colour
+  const unsigned char background[3] = {11, 14, 20};  // the page's clear colour (kDensityBackground)
   std::string& rgb = rgb_;
   rgb.resize(3 * pixels);
   for (std::size_t p = 0; p < pixels; ++p) {
@@ -131,7 +147,7 @@ const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view
     // One boid is a third as bright as the densest pixel; the mean heading gives the hue.
     const double bright = 0.35 + 0.65 * std::log1p(count[p]) * scale;
     const double turns = std::atan2(sines[p], cosines[p]) / (2 * kPi);
-    const std::array<double, 3> colour = hue(turns < 0 ? turns + 1 : turns);
+    const std::array<double, 3> colour = heading_hue(turns < 0 ? turns + 1 : turns);
     for (int c = 0; c < 3; ++c)
       out[c] = static_cast<unsigned char>(std::lround(255 * bright * colour[c]));
   }
@@ -203,10 +219,6 @@ void PictureMaker::release() {
   cosines_ = {};
   sines_ = {};
   rgb_ = {};
-}
-
-std::string PictureMaker::jpeg(const Snapshot& snapshot, const ImageView& view, int quality) {
-  return encode_jpeg(pixels(snapshot, view), view.width, view.height, quality);
 }
 
 std::string flock_pixels(const Snapshot& snapshot, const ImageView& view) {

@@ -37,16 +37,41 @@ struct ImageView {
   double yaw = 0, pitch = 0, distance = 2.2;
 };
 
-// Pictures of a flock, each drawn in the memory of the last (a picture's sums take 12 bytes a
-// pixel: fresh pages for each cost more than the drawing).
-class PictureMaker {
+// Where the page's camera puts a world point: clip = view_proj * (x, y, z, 1) (column-major),
+// its pixel ((ndc.x + 1) w / 2, (1 - ndc.y) h / 2) from the top left of ndc = clip / clip.w;
+// behind the eye where clip.w is at most `near`. Both painters' camera (the renderer's
+// render::Projection in floats).
+struct PictureCamera {
+  double view_proj[16] = {};
+  double near = 0;
+};
+PictureCamera picture_camera(const ImageView& view, const World& world, int dimensions);
+
+// What draws the pictures: the renderer every screen shares (host/render: OpenGL, the GPU's
+// through EGL on a GPU server; serve_renderer.h), or the CPU (PictureMaker), alike to a few
+// boids on a pixel's edge.
+class PictureDrawer {
  public:
-  // The picture's pixels, RGB rows from the top: the boids of `snapshot` as `view` sees them.
-  const std::string& pixels(const Snapshot& snapshot, const ImageView& view);
-  // The same as a JPEG of `quality` (1 to 100).
-  std::string jpeg(const Snapshot& snapshot, const ImageView& view, int quality = 80);
-  // Gives its memory back (a page that takes points again).
-  void release();
+  virtual ~PictureDrawer() = default;
+  // The picture's pixels, RGB rows from the top: the boids of `snapshot` as `view` sees them,
+  // valid until the next.
+  virtual const std::string& pixels(const Snapshot& snapshot, const ImageView& view) = 0;
+  // Gives its memory back (no page has asked for a while).
+  virtual void release() = 0;
+  // Where it draws, for the server's news: "the CPU", "the renderer on EGL device 0 (NVIDIA)";
+  // and whether that is a GPU.
+  virtual std::string describe() const = 0;
+  virtual bool on_gpu() const = 0;
+};
+
+// Pictures of a flock on the CPU, each drawn in the memory of the last (a picture's sums take
+// 12 bytes a pixel: fresh pages for each cost more than the drawing).
+class PictureMaker final : public PictureDrawer {
+ public:
+  const std::string& pixels(const Snapshot& snapshot, const ImageView& view) override;
+  void release() override;
+  std::string describe() const override { return "the CPU"; }
+  bool on_gpu() const override { return false; }
 
  private:
   std::vector<std::uint32_t> count_;    // per pixel: the boids on it,
@@ -54,7 +79,7 @@ class PictureMaker {
   std::string rgb_;
 };
 
-// One picture's pixels, in memory of its own.
+// One picture's pixels, drawn on the CPU in memory of its own.
 std::string flock_pixels(const Snapshot& snapshot, const ImageView& view);
 
 // RGB rows as a JPEG; throws RuntimeError if the encoder fails.

@@ -261,7 +261,7 @@ void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t
 }
 
 void encode_picture_frame_into(std::string& out, const Snapshot& snapshot, const ImageView& view,
-                               PictureMaker& maker, int quality) {
+                               PictureDrawer& drawer, int quality) {
   Snapshot frame_of_predators;  // the header and the predators as a frame of no boids says them
   frame_of_predators.step = snapshot.step;
   frame_of_predators.number = snapshot.number;
@@ -274,7 +274,7 @@ void encode_picture_frame_into(std::string& out, const Snapshot& snapshot, const
   put<std::uint16_t>(out, 6, flags);
   put<std::uint32_t>(out, 20, static_cast<std::uint32_t>(snapshot.count()));
   put<std::uint32_t>(out, 24, 0);
-  out += maker.jpeg(snapshot, view, quality);
+  out += encode_jpeg(drawer.pixels(snapshot, view), view.width, view.height, quality);
 }
 
 }  // namespace boids::serve

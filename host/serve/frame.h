@@ -117,12 +117,12 @@ std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids,
 void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t max_boids,
                        Colouring colouring = Colouring::kHeading);
 
-// The frame of the whole flock of `snapshot` drawn by `maker` as a picture (a JPEG of
+// The frame of the whole flock of `snapshot` drawn by `drawer` as a picture (a JPEG of
 // `quality`) with its predators, for a page whose link cannot carry the points.
 struct ImageView;
-class PictureMaker;
+class PictureDrawer;
 void encode_picture_frame_into(std::string& out, const Snapshot& snapshot, const ImageView& view,
-                               PictureMaker& maker, int quality = 80);
+                               PictureDrawer& drawer, int quality = 80);
 
 // The bytes a frame of `boids` boids and `predators` predators in `dimensions` takes, with a
 // byte a boid more when `coloured`.

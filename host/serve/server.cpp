@@ -21,6 +21,7 @@
 #include "host/base/message_text.h"
 #include "host/serve/flock_image.h"
 #include "host/serve/page_files.h"
+#include "host/serve/picture_painter.h"
 
 namespace boids::serve {
 namespace {
@@ -79,7 +80,7 @@ class PageSession;
 class Server::Impl {
  public:
   Impl(const ServerOptions& options, FrameSource& source)
-      : options_(options), source_(source), acceptor_(io_) {
+      : options_(options), source_(source), acceptor_(io_), painter_(options.pictures) {
     boost::system::error_code ec;
     const net::ip::address address =
         net::ip::make_address(options.bind == "localhost" ? "127.0.0.1" : options.bind, ec);
@@ -134,6 +135,7 @@ class Server::Impl {
   void remove(const PageSession* page);
   bool steers(const PageSession* page) const;
   FrameSource& source() { return source_; }
+  PicturePainter& painter() { return painter_; }
   const ServerOptions& options() const { return options_; }
 
   // Whether a request's Host names this server: its port, and its bound address (any of the
@@ -160,6 +162,8 @@ class Server::Impl {
   std::thread thread_;
   mutable std::mutex pages_mutex_;
   std::vector<std::weak_ptr<PageSession>> pages_;  // in the order they came: the first steers
+  // Gone before the I/O context, with the pages its pictures not yet drawn hold.
+  PicturePainter painter_;
 };
 
 // One page's WebSocket.
@@ -201,17 +205,34 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
     wants_frame_ = false;
     seen_ = snapshot->number;
     frame_queued_ = true;
-    try {  // a picture that cannot be made ends this page, not the server
-      if (picture_) {
-        encode_picture_frame_into(spare_frame_, *snapshot, *picture_, pictures_);
-      } else {
-        encode_frame_into(spare_frame_, *snapshot, max_boids_, colouring_);
-      }
+    if (picture_) {  // drawn on the painter's thread; sent from this one
+      server_.painter().paint(
+          snapshot, *picture_, std::move(spare_frame_),
+          [self = shared_from_this()](std::string frame, std::string error) {
+            net::post(self->ws_.get_executor(),
+                      [self, frame = std::move(frame), error = std::move(error)]() mutable {
+                        self->painted(std::move(frame), error);
+                      });
+          });
+      return;
+    }
+    try {
+      encode_frame_into(spare_frame_, *snapshot, max_boids_, colouring_);
     } catch (const std::exception& e) {
       refuse_and_close(e.what());
       return;
     }
     queue(std::move(spare_frame_), true);
+  }
+
+  // A picture drawn, or why it could not be: one that cannot ends this page, not the server.
+  void painted(std::string frame, const std::string& error) {
+    if (closing_) return;
+    if (!error.empty()) {
+      refuse_and_close(error);
+      return;
+    }
+    queue(std::move(frame), true);
   }
 
   void send_text(const std::string& text) {
@@ -263,7 +284,6 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
       // Another colouring or view is the frame shown made again (a paused flock or replay
       // makes no newer one): any snapshot is newer than none.
       if (message.colouring != colouring_ || message.picture != picture_) seen_ = 0;
-      if (!message.picture) pictures_.release();
       colouring_ = message.colouring;
       picture_ = message.picture;
       offer_frame();
@@ -363,7 +383,6 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
   std::uint64_t max_boids_ = 1, seen_ = 0, cursor_ = 0;
   Colouring colouring_ = Colouring::kHeading;
   std::optional<ImageView> picture_;  // the page's view, when it asks for pictures
-  PictureMaker pictures_;
   std::chrono::steady_clock::time_point asked_at_ = std::chrono::steady_clock::now();
 };
 

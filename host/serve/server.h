@@ -18,13 +18,15 @@
 #include <string>
 
 #include "host/serve/frame_source.h"
+#include "host/serve/picture_painter.h"
 
 namespace boids::serve {
 
 struct ServerOptions {
   std::string bind = "127.0.0.1";
-  std::uint16_t port = 8000;  // 0: one the system picks
-  std::string token;          // required of every request when not empty
+  std::uint16_t port = 8000;                      // 0: one the system picks
+  std::string token;                              // required of every request when not empty
+  PictureDevice pictures = PictureDevice::kAuto;  // where whole-flock pictures are drawn
 };
 
 class Server {

@@ -25,7 +25,7 @@ FLOORS = [
     ["host/io"],
     ["host/validation"],
     ["host/config"],
-    ["host/mpi"],
+    ["host/mpi", "host/render"],
     ["host/tools", "host/serve"],
     ["host/cli", "host/boids.h"],
     ["python", "viewer", "bench"],

@@ -4,10 +4,10 @@
 // and the box's twelve edges.
 #include <glad/gl.h>
 
-#include "viewer/gl_program.h"
-#include "viewer/renderer.h"
+#include "host/render/gl_program.h"
+#include "host/render/renderer.h"
 
-namespace boids::viewer {
+namespace boids::render {
 namespace {
 
 constexpr const char* kBoidVertexShader = R"(
@@ -115,4 +115,4 @@ void Renderer::draw_3d(const View& view, const Camera& camera, const World& worl
   glDisable(GL_DEPTH_TEST);
 }
 
-}  // namespace boids::viewer
+}  // namespace boids::render

@@ -1,9 +1,9 @@
-#include "viewer/camera.h"
+#include "host/render/camera.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace boids::viewer {
+namespace boids::render {
 namespace {
 
 constexpr double kPitchLimit = 1.55;  // just short of straight up or down
@@ -105,4 +105,4 @@ Matrix Camera::view_projection(double aspect, const World& world) const {
   return out;
 }
 
-}  // namespace boids::viewer
+}  // namespace boids::render

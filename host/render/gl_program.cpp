@@ -1,4 +1,4 @@
-#include "viewer/gl_program.h"
+#include "host/render/gl_program.h"
 
 #include <glad/gl.h>
 
@@ -7,7 +7,7 @@
 
 #include "host/base/errors.h"
 
-namespace boids::viewer {
+namespace boids::render {
 namespace {
 
 // Throws with the driver's log of `object` (a shader, or a program) unless `ok`.
@@ -35,22 +35,29 @@ GLuint compile(GLenum kind, std::initializer_list<const char*> source, const cha
   return shader;
 }
 
-}  // namespace
-
-unsigned int link_program(std::initializer_list<const char*> vertex_source,
-                          const char* fragment_source, const char* what) {
-  const GLuint vs = compile(GL_VERTEX_SHADER, vertex_source, what);
-  const GLuint fs = compile(GL_FRAGMENT_SHADER, {fragment_source}, what);
+// A program of `shaders`, which it deletes; throws with the driver's log if it does not link.
+GLuint link(std::initializer_list<GLuint> shaders, const char* what) {
   const GLuint program = glCreateProgram();
-  glAttachShader(program, vs);
-  glAttachShader(program, fs);
+  for (const GLuint shader : shaders) glAttachShader(program, shader);
   glLinkProgram(program);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
+  for (const GLuint shader : shaders) glDeleteShader(shader);
   GLint ok = 0;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   check(ok, program, true, what, "link");
   return program;
 }
 
-}  // namespace boids::viewer
+}  // namespace
+
+unsigned int link_program(std::initializer_list<const char*> vertex_source,
+                          const char* fragment_source, const char* what) {
+  const GLuint vs = compile(GL_VERTEX_SHADER, vertex_source, what);
+  const GLuint fs = compile(GL_FRAGMENT_SHADER, {fragment_source}, what);
+  return link({vs, fs}, what);
+}
+
+unsigned int link_compute_program(std::initializer_list<const char*> source, const char* what) {
+  return link({compile(GL_COMPUTE_SHADER, source, what)}, what);
+}
+
+}  // namespace boids::render

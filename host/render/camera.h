@@ -6,7 +6,7 @@
 
 #include "host/model/flock.h"
 
-namespace boids::viewer {
+namespace boids::render {
 
 using Matrix = std::array<float, 16>;
 
@@ -32,4 +32,4 @@ struct Camera {
   Matrix view_projection(double aspect, const World& world) const;
 };
 
-}  // namespace boids::viewer
+}  // namespace boids::render

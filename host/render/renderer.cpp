@@ -1,13 +1,13 @@
-#include "viewer/renderer.h"
+#include "host/render/renderer.h"
 
 #include <glad/gl.h>
 
 #include <string>
 
 #include "host/base/errors.h"
-#include "viewer/gl_program.h"
+#include "host/render/gl_program.h"
 
-namespace boids::viewer {
+namespace boids::render {
 namespace {
 
 // Each instance is one boid; gl_VertexID picks the triangle's corner. On a torus, positions are
@@ -87,6 +87,7 @@ Renderer::Renderer(std::uint64_t count, int dimensions) : count_(count), dimensi
 }
 
 Renderer::~Renderer() {
+  density_.reset();
   glDeleteBuffers(1, &vbo_);
   glDeleteVertexArrays(1, &vao_);
   glDeleteVertexArrays(1, &box_vao_);
@@ -121,4 +122,35 @@ void Renderer::draw(const View& view, const World& world, double max_speed, Colo
   glUseProgram(0);
 }
 
-}  // namespace boids::viewer
+const DensityPicture& Renderer::draw_density(const Projection& projection, int width, int height) {
+  if (!density_) density_ = std::make_unique<DensityPicture>();
+  density_->draw(vbo_, count_, dimensions_, static_cast<int>(floats_per_boid()), projection, width,
+                 height);
+  return *density_;
+}
+
+Projection projection_2d(const View& view, const World& world) {
+  Projection p;
+  const auto sx = static_cast<float>(2 * view.pixels_per_unit / view.width);
+  const auto sy = static_cast<float>(2 * view.pixels_per_unit / view.height);
+  p.view_proj[0] = sx;
+  p.view_proj[5] = sy;
+  p.view_proj[10] = 1;
+  p.view_proj[12] = -sx * static_cast<float>(view.center_x);
+  p.view_proj[13] = -sy * static_cast<float>(view.center_y);
+  p.view_proj[15] = 1;
+  p.wrap = world.torus();
+  p.center[0] = static_cast<float>(view.center_x);
+  p.center[1] = static_cast<float>(view.center_y);
+  p.world[0] = static_cast<float>(world.width);
+  p.world[1] = static_cast<float>(world.height);
+  return p;
+}
+
+Projection projection_3d(const View& view, const Camera& camera, const World& world) {
+  Projection p;
+  p.view_proj = camera.view_projection(static_cast<double>(view.width) / view.height, world);
+  return p;
+}
+
+}  // namespace boids::render

@@ -5,14 +5,17 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "host/model/flock.h"
-#include "viewer/camera.h"
+#include "host/render/camera.h"
+#include "host/render/density.h"
 
-namespace boids::viewer {
+namespace boids::render {
 
-// kPredator: white, which no boid takes (their colours are saturated), for the predators.
-enum class ColorMode { kHeading = 0, kSpeed = 1, kPredator = 2 };
+// kPredator: white, which no boid takes (their colours are saturated), for the predators;
+// kDensity: the whole flock as a picture of its density (draw_density).
+enum class ColorMode { kHeading = 0, kSpeed = 1, kPredator = 2, kDensity = 3 };
 
 struct View {
   double center_x = 0, center_y = 0;  // world point at the middle of the window (2D)
@@ -37,10 +40,14 @@ class Renderer {
   // A 3D flock seen by `camera`, each boid `boid_length` world units long (renderer_3d.cpp).
   void draw_3d(const View& view, const Camera& camera, const World& world, double max_speed,
                ColorMode mode, float boid_length);
+  // The flock as a picture of its density (host/render/density.h) as `projection` sees it,
+  // kept for reading back or showing; its memory stays for the next.
+  const DensityPicture& draw_density(const Projection& projection, int width, int height);
 
  private:
   void create_3d_programs();  // renderer_3d.cpp
 
+  std::unique_ptr<DensityPicture> density_;
   std::uint64_t count_;
   int dimensions_;
   unsigned int program_ = 0, vao_ = 0, vbo_ = 0;
@@ -52,4 +59,9 @@ class Renderer {
   int u_view_proj_ = -1, u_eye_ = -1, u_box_view_proj_ = -1, u_box_world_ = -1;
 };
 
-}  // namespace boids::viewer
+// What the screen's view sees: the 2D view (each boid at its image nearest the view's centre on
+// a torus), or `camera`'s in 3D.
+Projection projection_2d(const View& view, const World& world);
+Projection projection_3d(const View& view, const Camera& camera, const World& world);
+
+}  // namespace boids::render

@@ -1,10 +1,10 @@
-// Compiling and linking the viewer's shader programs, and the GLSL both views share. Needs a
+// Compiling and linking the renderer's shader programs, and the GLSL its views share. Needs a
 // current OpenGL context.
 #pragma once
 
 #include <initializer_list>
 
-namespace boids::viewer {
+namespace boids::render {
 
 // The first line of every shader.
 inline constexpr const char* kGlslVersion = "#version 430 core\n";
@@ -33,5 +33,7 @@ void main() { color = vec4(v_color, 1.0); }
 // shader; throws RuntimeError with the driver's log, naming `what`, when either fails.
 unsigned int link_program(std::initializer_list<const char*> vertex_source,
                           const char* fragment_source, const char* what);
+// A linked compute program from its source in pieces; throws as link_program does.
+unsigned int link_compute_program(std::initializer_list<const char*> source, const char* what);
 
-}  // namespace boids::viewer
+}  // namespace boids::render
