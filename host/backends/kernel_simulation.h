@@ -37,6 +37,7 @@
 #include "kernels/nearest_step.h"
 #include "kernels/part_split.h"
 #include "kernels/predator.h"
+#include "kernels/quantise.h"
 #include "kernels/render_data.h"
 
 namespace boids {
@@ -138,6 +139,38 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
 
   void state_into(const StateView& out) const override {
     download_flock(exec_, boids_.data(), hashed() ? index_.ids : nullptr, count(), out);
+  }
+
+  void quantised_into(const QuantisedView& out) const override {
+    const World& w = config().params.world;
+    kernels::ToQuantised<Real, D> quantise{
+        boids_.data(),
+        hashed() ? index_.ids : nullptr,
+        {{out.position[0], out.position[1], out.position[2]},
+         {out.heading[0], out.heading[1]},
+         out.speed},
+        {65536.0 / w.width, 65536.0 / w.height, D == 3 ? 65536.0 / w.depth : 0.0}};
+    if constexpr (Executor::kHostMemory) {
+      exec_.for_each(count32(), quantise);
+    } else {
+      // Quantised where the flock lives: 5 to 12 bytes a boid cross to the host, not its state.
+      const std::size_t n = count();
+      const std::size_t bytes = n * (sizeof(float) + 2 * D + (D - 1));
+      if (quantised_staging_.size() != bytes) quantised_staging_ = Buffer<std::uint8_t>(bytes);
+      std::uint8_t* at = quantised_staging_.data();
+      float* speed = reinterpret_cast<float*>(at);
+      at += n * sizeof(float);
+      std::uint16_t* position[3] = {nullptr, nullptr, nullptr};
+      for (int a = 0; a < D; ++a, at += 2 * n) position[a] = reinterpret_cast<std::uint16_t*>(at);
+      std::uint8_t* heading[2] = {at, D == 3 ? at + n : nullptr};
+      quantise.out = {{position[0], position[1], position[2]},
+                      {heading[0], heading[1]},
+                      out.speed ? speed : nullptr};
+      exec_.for_each(count32(), quantise);
+      for (int a = 0; a < D; ++a) exec_.download(out.position[a], position[a], n);
+      for (int h = 0; h < D - 1; ++h) exec_.download(out.heading[h], heading[h], n);
+      if (out.speed) exec_.download(out.speed, speed, n);
+    }
   }
 
   DeviceState device_state() override {
@@ -293,8 +326,9 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
 
   std::uint64_t bytes_allocated() const override {
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
-           cell_start_.bytes() + render_staging_.bytes() + tables_.bytes() + noise_ids_.bytes() +
-           measure_.bytes() + part_.bytes() + predators_.bytes() + exec_.scratch_bytes();
+           cell_start_.bytes() + render_staging_.bytes() + quantised_staging_.bytes() +
+           tables_.bytes() + noise_ids_.bytes() + measure_.bytes() + part_.bytes() +
+           predators_.bytes() + exec_.scratch_bytes();
   }
 
   void apply_predator(const PredatorPush& push) override {
@@ -457,6 +491,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   kernels::StepParams<Real> params_;
   kernels::CellGrid<Real, D> grid_;
   Buffer<Boid> boids_, scratch_;                     // the state and the step's second buffer
+  mutable Buffer<std::uint8_t> quantised_staging_;   // a GPU's quantised flock (quantised_into)
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   WorldTables<Real, Executor> tables_;               // the obstacles and the path

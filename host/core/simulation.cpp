@@ -8,6 +8,14 @@
 
 namespace boids {
 
+void Simulation::quantised_into(const QuantisedView& out) const {
+  FlockState boids;
+  boids.dimensions = config().params.dimensions;
+  boids.resize(count());
+  state_into(StateView::of(boids));
+  quantise_particles(boids, config().params.world, out);
+}
+
 void check_dimensions(const SimulationConfig& config, const FlockState& initial) {
   const int d = config.params.dimensions;
   if (d != 2 && d != 3) {

@@ -11,6 +11,7 @@
 
 #include "host/core/config.h"
 #include "host/core/device_state.h"
+#include "host/core/quantised_view.h"
 #include "host/core/state_view.h"
 #include "host/metrics/metrics.h"
 #include "host/model/flock.h"
@@ -40,6 +41,11 @@ class Simulation {
   /// (stride 1 for separate arrays, 4 for rows x, y, vx, vy). One pass over the flock, for
   /// callers that keep their own arrays (the Python module's NumPy state).
   virtual void state_into(const StateView& out) const = 0;
+
+  /// The flock quantised for a screen (host/core/quantised_view.h), in input order, made where
+  /// it lives: on a GPU, only the quantised bytes are copied to the host. The predators are
+  /// predators()'s.
+  virtual void quantised_into(const QuantisedView& out) const;
 
   /// Where the flock lives on a GPU, for callers that read it there without a copy (CuPy and
   /// PyTorch through the Python module). Empty (`boids` null) for a flock in host memory.

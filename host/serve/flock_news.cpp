@@ -1,6 +1,5 @@
 #include "host/serve/flock_news.h"
 
-#include "host/core/state_view.h"
 #include "host/io/flight_params.h"
 
 namespace boids::serve {
@@ -25,14 +24,8 @@ std::shared_ptr<Snapshot> SnapshotMaker::unused() {
 }
 
 std::shared_ptr<const Snapshot> SnapshotMaker::make(const Simulation& sim, bool paused) {
-  const FlockParams& params = sim.config().params;
-  state_.dimensions = params.dimensions;
-  state_.resize(sim.count());
-  sim.state_into(StateView::of(state_));
-  state_.predators = sim.predators();
   const std::shared_ptr<Snapshot> snapshot = unused();
-  make_snapshot_into(*snapshot, state_, params.world, sim.steps_taken(), ++made_, paused,
-                     params.radius);
+  make_snapshot_into(*snapshot, sim, ++made_, paused);
   return snapshot;
 }
 

@@ -26,7 +26,6 @@ class SnapshotMaker {
  private:
   std::shared_ptr<Snapshot> unused();
 
-  FlockState state_;  // the flock in input order
   std::vector<std::shared_ptr<Snapshot>> pool_;
   std::uint64_t made_ = 0;
 };

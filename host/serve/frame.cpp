@@ -5,8 +5,10 @@
 #include <cstring>
 #include <type_traits>
 
+#include "host/core/quantised_view.h"
 #include "host/metrics/boid_measures.h"
 #include "host/serve/flock_image.h"
+#include "kernels/quantise.h"
 
 namespace boids::serve {
 namespace {
@@ -18,52 +20,20 @@ void put(std::string& out, std::size_t at, T value) {
 
 }  // namespace
 
-namespace {
-
-// The bin of a position already scaled to [0, 65536).
-std::uint16_t bin_of(double scaled) {
-  const double bin = std::floor(scaled);
-  if (!(bin > 0)) return 0;  // NaN too
-  return static_cast<std::uint16_t>(std::min(bin, 65535.0));
-}
-
-}  // namespace
-
 std::uint16_t quantise_position(double value, double side) {
-  return bin_of(value / side * 65536.0);
+  return kernels::position_bin(value / side * 65536.0);
 }
 
 double decoded_position(std::uint16_t q, double side) {
   return (q + 0.5) / 65536.0 * side;
 }
 
-namespace {
-
-// atan2 within 1e-5 radians (a bin of the heading is 0.025): a third of std::atan2's time,
-// which is most of a snapshot's.
-double fast_atan2(double y, double x) {
-  const double ax = std::abs(x), ay = std::abs(y);
-  const double most = std::max(ax, ay);
-  if (most == 0) return 0;
-  const double a = std::min(ax, ay) / most, s = a * a;
-  double r = ((-0.0464964749 * s + 0.15931422) * s - 0.327622764) * s * a + a;
-  if (ay > ax) r = kPi / 2 - r;
-  if (x < 0) r = kPi - r;
-  return y < 0 ? -r : r;
-}
-
-}  // namespace
-
 std::uint8_t quantise_azimuth(double vx, double vy) {
-  const double turns = fast_atan2(vy, vx) / (2 * kPi);  // [-1/2, 1/2]
-  const auto bin = static_cast<long>(std::lround(turns * 256.0));
-  return static_cast<std::uint8_t>(((bin % 256) + 256) % 256);
+  return kernels::azimuth_byte(vx, vy);
 }
 
 std::uint8_t quantise_elevation(double vx, double vy, double vz) {
-  const double speed = std::sqrt(vx * vx + vy * vy + vz * vz);
-  const double elevation = speed > 0 ? std::asin(std::clamp(vz / speed, -1.0, 1.0)) : 0.0;
-  return static_cast<std::uint8_t>(std::lround((elevation / kPi + 0.5) * 255.0));
+  return kernels::elevation_byte(vx, vy, vz);
 }
 
 Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_t step,
@@ -75,26 +45,19 @@ Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_
 
 namespace {
 
-// Quantises `from` into `to`, whose memory it reuses.
-void quantise_into(QuantisedGroup& to, const Particles& from, const World& world, int dimensions) {
-  const std::size_t n = from.size();
+// `to`'s arrays for `count` particles in `dimensions`, its memory used again; `speeds` the
+// same for their speeds.
+QuantisedView sized(QuantisedGroup& to, std::size_t count, int dimensions,
+                    std::vector<float>* speeds) {
   const bool box = dimensions == 3;
-  for (int a = 0; a < 3; ++a) to.position[a].resize(a < (box ? 3 : 2) ? n : 0);
-  for (int h = 0; h < 2; ++h) to.heading[h].resize(h < (box ? 2 : 1) ? n : 0);
-  const auto count = static_cast<std::int64_t>(n);
-  const double scale[3] = {65536.0 / world.width, 65536.0 / world.height,
-                           box ? 65536.0 / world.depth : 0.0};
-#pragma omp parallel for schedule(static) if (count > 4096)
-  for (std::int64_t k = 0; k < count; ++k) {
-    const auto i = static_cast<std::size_t>(k);
-    to.position[0][i] = bin_of(from.x[i] * scale[0]);
-    to.position[1][i] = bin_of(from.y[i] * scale[1]);
-    to.heading[0][i] = quantise_azimuth(from.vx[i], from.vy[i]);
-    if (box) {
-      to.position[2][i] = bin_of(from.z[i] * scale[2]);
-      to.heading[1][i] = quantise_elevation(from.vx[i], from.vy[i], from.vz[i]);
-    }
-  }
+  for (int a = 0; a < 3; ++a) to.position[a].resize(a < (box ? 3 : 2) ? count : 0);
+  for (int h = 0; h < 2; ++h) to.heading[h].resize(h < (box ? 2 : 1) ? count : 0);
+  if (speeds) speeds->resize(count);
+  QuantisedView view;
+  for (int a = 0; a < 3; ++a) view.position[a] = to.position[a].data();
+  for (int h = 0; h < 2; ++h) view.heading[h] = to.heading[h].data();
+  view.speed = speeds ? speeds->data() : nullptr;
+  return view;
 }
 
 // The bytes of a group of `count` in a frame: 5 or 8 a particle (a byte more when coloured),
@@ -104,23 +67,16 @@ std::size_t group_bytes(std::uint64_t count, int dimensions, bool coloured = fal
   return bytes + bytes % 2;
 }
 
-// Each boid's speed in 255ths of the fastest's: two passes, each speed computed twice, rather
-// than a fresh array for every snapshot.
-void speed_bytes(ColourBytes& out, const Particles& p) {
-  const std::size_t n = p.size();
-  const auto speed = [&](std::size_t i) {
-    const double vz = p.dimensions == 3 ? p.vz[i] : 0.0;
-    return std::sqrt(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + vz * vz);
-  };
-  double fastest = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double s = speed(i);
+// Each boid's speed in 255ths of the fastest's.
+void speed_bytes(ColourBytes& out, const std::vector<float>& speeds) {
+  float fastest = 0;
+  for (const float s : speeds) {
     if (std::isfinite(s)) fastest = std::max(fastest, s);
   }
-  out.top = static_cast<float>(fastest);
-  out.bytes.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double s = speed(i);
+  out.top = fastest;
+  out.bytes.resize(speeds.size());
+  for (std::size_t i = 0; i < speeds.size(); ++i) {
+    const double s = speeds[i];
     const double share = fastest > 0 && std::isfinite(s) ? s / fastest : 0.0;
     out.bytes[i] = static_cast<std::uint8_t>(std::lround(share * 255));
   }
@@ -180,6 +136,19 @@ const ColourBytes* Snapshot::colour_bytes(Colouring colouring) const {
 
 namespace {}  // namespace
 
+namespace {
+
+// A snapshot made again: no page holds it (host/serve/flock_news.h), so its colours are its
+// own to make again, the speeds' at once.
+void made_speeds(Snapshot& s) {
+  auto& colours = *s.colours;
+  for (bool& made : colours.made) made = false;
+  speed_bytes(colours.by[static_cast<int>(Colouring::kSpeed)], s.speeds);
+  colours.made[static_cast<int>(Colouring::kSpeed)] = true;
+}
+
+}  // namespace
+
 void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world,
                         std::uint64_t step, std::uint64_t number, bool paused, double radius) {
   s.step = step;
@@ -188,13 +157,25 @@ void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world
   s.world = world;
   s.paused = paused;
   s.radius = radius;
-  quantise_into(s.boids, state, world, state.dimensions);
-  quantise_into(s.predators, state.predators, world, state.dimensions);
-  // No page holds a snapshot made again (host/serve/flock_news.h): its colours are its own.
-  auto& colours = *s.colours;
-  for (bool& made : colours.made) made = false;
-  speed_bytes(colours.by[static_cast<int>(Colouring::kSpeed)], state);
-  colours.made[static_cast<int>(Colouring::kSpeed)] = true;
+  quantise_particles(state, world, sized(s.boids, state.size(), state.dimensions, &s.speeds));
+  quantise_particles(state.predators, world,
+                     sized(s.predators, state.predators.size(), state.dimensions, nullptr));
+  made_speeds(s);
+}
+
+void make_snapshot_into(Snapshot& s, const Simulation& sim, std::uint64_t number, bool paused) {
+  const FlockParams& params = sim.config().params;
+  s.step = sim.steps_taken();
+  s.number = number;
+  s.dimensions = params.dimensions;
+  s.world = params.world;
+  s.paused = paused;
+  s.radius = params.radius;
+  sim.quantised_into(sized(s.boids, sim.count(), params.dimensions, &s.speeds));
+  const Particles predators = sim.predators();
+  quantise_particles(predators, params.world,
+                     sized(s.predators, predators.size(), params.dimensions, nullptr));
+  made_speeds(s);
 }
 
 std::size_t frame_bytes(std::uint64_t boids, int dimensions, std::uint64_t predators,

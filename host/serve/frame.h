@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "host/core/simulation.h"
 #include "host/model/flock.h"
 
 namespace boids::serve {
@@ -72,7 +73,8 @@ struct Snapshot {
   bool paused = false;
   QuantisedGroup boids;
   QuantisedGroup predators;
-  double radius = 0;  // the flock's, for its neighbours and flocks; 0 where it is not known
+  double radius = 0;          // the flock's, for its neighbours and flocks; 0 where it is not known
+  std::vector<float> speeds;  // the boids', whose bytes the speed's colouring holds
   std::size_t count() const { return boids.count(); }
 
   // The boids' bytes of `colouring`; null for the heading, and where the snapshot cannot tell
@@ -107,6 +109,10 @@ Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_
                        std::uint64_t number, bool paused, double radius = 0);
 void make_snapshot_into(Snapshot& snapshot, const FlockState& state, const World& world,
                         std::uint64_t step, std::uint64_t number, bool paused, double radius = 0);
+// The snapshot of a flying flock, quantised where it lives (Simulation::quantised_into): on a
+// GPU, 9 bytes a boid (12 in 3D) cross to the host.
+void make_snapshot_into(Snapshot& snapshot, const Simulation& sim, std::uint64_t number,
+                        bool paused);
 
 // The frame of `snapshot` for a client that takes at most `max_boids` boids: every boid when
 // they fit, else every stride-th (the stride the smallest that fits), the same boids each frame

@@ -246,4 +246,45 @@ inline std::string test_name(const char* name) {
   return text;
 }
 
+// The flock quantised where `sim` keeps it (Simulation::quantised_into) against its state
+// quantised on the host (quantise_particles): alike, every byte and every speed, or the
+// first boid where they differ.
+inline testing::AssertionResult quantised_as_the_host(const Simulation& sim) {
+  const FlockState state = sim.state();
+  const std::size_t n = state.size();
+  const int d = state.dimensions;
+  struct Arrays {
+    std::vector<std::uint16_t> position[3];
+    std::vector<std::uint8_t> heading[2];
+    std::vector<float> speed;
+    QuantisedView view;
+  };
+  const auto arrays = [&](Arrays& a) {
+    for (int k = 0; k < d; ++k) a.position[k].assign(n, 0xABCD);
+    for (int k = 0; k < d - 1; ++k) a.heading[k].assign(n, 0xAB);
+    a.speed.assign(n, -1.0f);
+    for (int k = 0; k < 3; ++k) a.view.position[k] = k < d ? a.position[k].data() : nullptr;
+    for (int k = 0; k < 2; ++k) a.view.heading[k] = k < d - 1 ? a.heading[k].data() : nullptr;
+    a.view.speed = a.speed.data();
+  };
+  Arrays where, host;
+  arrays(where);
+  arrays(host);
+  sim.quantised_into(where.view);
+  quantise_particles(state, sim.config().params.world, host.view);
+  for (std::size_t i = 0; i < n; ++i) {
+    bool same = where.speed[i] == host.speed[i];
+    for (int k = 0; k < d; ++k) same = same && where.position[k][i] == host.position[k][i];
+    for (int k = 0; k < d - 1; ++k) same = same && where.heading[k][i] == host.heading[k][i];
+    if (!same) {
+      return testing::AssertionFailure()
+             << "boid " << i << " of " << n << ": x bin " << where.position[0][i] << " against "
+             << host.position[0][i] << ", azimuth " << int{where.heading[0][i]} << " against "
+             << int{host.heading[0][i]} << ", speed " << where.speed[i] << " against "
+             << host.speed[i];
+    }
+  }
+  return testing::AssertionSuccess();
+}
+
 }  // namespace boids::test_support

@@ -138,6 +138,22 @@ TEST_P(EngineTest, StateBeforeAnyStepIsTheInputInInputOrder) {
   EXPECT_TRUE(bit_identical(sim->state(), as_stored(f.state)));
 }
 
+TEST_P(EngineTest, QuantisesWhereItLivesAsTheHostDoes) {
+  // A screen's snapshot (boids serve's frames) is made where the flock lives: in input order,
+  // the bytes the host makes of the state, in 2D and in a box.
+  for (const char* name : {"random", "flocked"}) {
+    const ValidationFlock& f = flock_named(name);
+    const auto sim = make(f.state, f.params);
+    sim->step(3);
+    EXPECT_TRUE(test_support::quantised_as_the_host(*sim)) << name;
+  }
+  FlockParams box;
+  box.dimensions = 3;
+  const auto flying = make(make_initial_state(2000, 5, box), box);
+  flying->step(3);
+  EXPECT_TRUE(test_support::quantised_as_the_host(*flying)) << "a box";
+}
+
 TEST_P(EngineTest, StateIsInInputOrderAfterManySteps) {
   // Boids that never meet (r = 1e-6) move on their own, so every method computes the same
   // values for each boid: the hashed pipeline's reordering must be undone exactly.

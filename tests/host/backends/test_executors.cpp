@@ -129,6 +129,14 @@ TEST_P(GpuPathTest, StepsAsTheCpuBackendDoes) {
   }
 }
 
+TEST_P(GpuPathTest, QuantisesOnTheDeviceAsTheHostDoes) {
+  for (const NamedFlock& f : flocks()) {
+    const auto gpu = gpu_path(f.params, f.state);
+    gpu->step(3);
+    EXPECT_TRUE(test_support::quantised_as_the_host(*gpu)) << f.name;
+  }
+}
+
 TEST_P(GpuPathTest, MeasuresAsTheCpuBackendDoes) {
   for (const NamedFlock& f : flocks()) {
     const auto cpu = make_simulation(config(f.params), f.state);
