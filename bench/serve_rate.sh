@@ -32,5 +32,6 @@ for case in $cases; do
   echo "$count,$dimensions,picture 1280x800,2147483647,$row"
   kill -TERM "$server"
   wait "$server" 2>/dev/null || true
+  grep "drawn by" "$out" | sed "s/^/$count,$dimensions: /" >&2 || true  # what drew the pictures
   rm -f "$out"
 done

@@ -161,9 +161,14 @@ int serve_command(const std::vector<std::string>& args) {
   std::cout << "serving " << serve::page_address(o.server, server.port()) << std::endl;
   if (live)
     std::cout << "the flock flies while a page watches it, and waits otherwise" << std::endl;
+  std::string pictures;  // what draws them, said once it is known (a page's first picture)
   while (!stop_requested()) {
     if (const std::string failure = source->failure(); !failure.empty())
       throw RuntimeError(failure);
+    if (const std::string now = server.pictures_drawn_by(); now != pictures) {
+      pictures = now;
+      std::cout << "pictures of the whole flock drawn by " << pictures << std::endl;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   server.stop();

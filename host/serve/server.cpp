@@ -136,6 +136,7 @@ class Server::Impl {
   bool steers(const PageSession* page) const;
   FrameSource& source() { return source_; }
   PicturePainter& painter() { return painter_; }
+  const PicturePainter& painter() const { return painter_; }
   const ServerOptions& options() const { return options_; }
 
   // Whether a request's Host names this server: its port, and its bound address (any of the
@@ -578,6 +579,10 @@ void Server::broadcast(const std::string& text) {
 }
 std::size_t Server::pages() const {
   return impl_->pages();
+}
+
+std::string Server::pictures_drawn_by() const {
+  return impl_->painter().describe();
 }
 
 std::string random_token() {

@@ -50,6 +50,8 @@ class Server {
 
   // Pages connected now.
   std::size_t pages() const;
+  // What draws the pages' pictures ("" before the first): "the CPU", "the renderer on ...".
+  std::string pictures_drawn_by() const;
 
   class Impl;  // the workings, in host/serve/server.cpp, where the sessions reach them
 

@@ -269,7 +269,7 @@ TEST_F(Serve, AReplayCarriesItsPredators) {
 // A paused flock makes no newer frame: another colouring, or a picture of another view, is its
 // frame shown made again.
 TEST_F(Serve, APausedFlocksFrameIsMadeAgainAsAsked) {
-  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "300"}), "");
+  ASSERT_NE(serve({"--port", "0", "--backend", "cpu", "--count", "300", "--pictures", "cpu"}), "");
   Page page(port_);
   page.until("flock");
   page.send({{"type", "pause"}, {"on", true}});
@@ -290,6 +290,14 @@ TEST_F(Serve, APausedFlocksFrameIsMadeAgainAsAsked) {
     EXPECT_EQ(page.at<std::uint16_t>(6) & 2, 2) << zoom;  // a picture
     EXPECT_EQ(page.at<std::uint64_t>(8), step) << zoom;
   }
+  // The server says what drew them, once it knows.
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (read_file(stem() + ".out").find("drawn by") == std::string::npos &&
+         std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_NE(read_file(stem() + ".out").find("pictures of the whole flock drawn by the CPU\n"),
+            std::string::npos)
+      << read_file(stem() + ".out");
 }
 
 TEST_F(Serve, AFlockInABoxSendsEightBytesABoid) {
@@ -315,6 +323,7 @@ TEST_F(Serve, BadOptionsAndABusyPortAreRefused) {
   refused({"serve", "--bind", "not-an-address", "--port", "0", "--count", "10"},
           "--bind: 'not-an-address' is not an IP address");
   refused({"serve", "--replay", "missing.h5"}, "missing.h5");
+  refused({"serve", "--pictures", "gpu"}, "--pictures: expected auto, renderer or cpu, got 'gpu'");
   ASSERT_NE(serve({"--port", "0", "--count", "50"}), "");
   const Result busy = run({"serve", "--port", std::to_string(port_), "--count", "50"});
   EXPECT_EQ(busy.code, 1) << busy.err;
