@@ -3,6 +3,8 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "host/base/errors.h"
 #include "host/render/gl_program.h"
@@ -15,7 +17,7 @@ constexpr const char* kSplatShader = R"(
 layout(local_size_x = 256) in;
 layout(std430, binding = 0) readonly buffer Boids { float boid[]; };
 layout(std430, binding = 1) buffer Sums { uint sums[]; };  // a pixel's count, cosines, sines
-layout(std430, binding = 2) buffer Densest { uint densest; };
+layout(std430, binding = 2) coherent buffer Densest { uint densest; };
 uniform uint u_count;
 uniform int u_dimensions;
 uniform int u_floats;
@@ -46,7 +48,10 @@ void main() {
     vec2 velocity = vec2(boid[v], boid[v + 1u]);
     float speed = length(velocity);
     vec2 heading = speed > 0.0 ? velocity / speed : vec2(1.0, 0.0);
-    atomicMax(densest, atomicAdd(sums[pixel], 1u) + 1u);
+    // The densest pixel's count: most boids find it already larger than theirs, and skip the
+    // atomic that would queue every boid of the flock on one address.
+    uint boids_here = atomicAdd(sums[pixel], 1u) + 1u;
+    if (boids_here > densest) atomicMax(densest, boids_here);
     atomicAdd(sums[pixel + 1u], uint(int(round(heading.x * u_units))));
     atomicAdd(sums[pixel + 2u], uint(int(round(heading.y * u_units))));
   }
@@ -126,16 +131,18 @@ void DensityPicture::resize(int width, int height) {
   glBindTexture(GL_TEXTURE_2D, image_);
   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, width, height);
   glBindTexture(GL_TEXTURE_2D, 0);
-  if (glGetError() == GL_OUT_OF_MEMORY) {
+  if (glGetError() != GL_NO_ERROR) {
     release();
     throw RuntimeError("OpenGL cannot hold a picture of " + std::to_string(width) + " x " +
                        std::to_string(height));
   }
   width_ = width;
   height_ = height;
+  GLint read_from = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_from);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
   glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, image_, 0);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_from));
 }
 
 void DensityPicture::draw(unsigned int boids, std::uint64_t count, int dimensions,
@@ -186,10 +193,18 @@ void DensityPicture::draw(unsigned int boids, std::uint64_t count, int dimension
   glBindImageTexture(0, image_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glDispatchCompute(static_cast<GLuint>((width + 15) / 16), static_cast<GLuint>((height + 15) / 16),
                     1);
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+  // The read-back and the blit, and the next picture's clearing of the sums the atomics wrote.
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
+                  GL_BUFFER_UPDATE_BARRIER_BIT);
   glUseProgram(0);
   for (GLuint binding = 0; binding < 3; ++binding)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, 0);
+  // A driver that refused a step (a range of the flock too large for it) leaves no picture.
+  if (const GLenum error = glGetError(); error != GL_NO_ERROR) {
+    char code[16];
+    std::snprintf(code, sizeof code, "0x%04X", error);
+    throw RuntimeError(std::string("OpenGL error ") + code + " drawing the density picture");
+  }
 }
 
 void DensityPicture::read_rgb(std::string& out) const {
@@ -201,12 +216,12 @@ void DensityPicture::read_rgb(std::string& out) const {
 }
 
 void DensityPicture::show(int width, int height) const {
-  GLint drawn_into = 0;
-  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &drawn_into);
+  GLint read_from = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_from);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
   // The picture's top row is its texture's first: drawn upside down into OpenGL's rows.
   glBlitFramebuffer(0, 0, width_, height_, 0, height, width, 0, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(drawn_into));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_from));
 }
 
 }  // namespace boids::render

@@ -65,6 +65,7 @@ Renderer::Renderer(std::uint64_t count, int dimensions) : count_(count), dimensi
   const auto bytes = static_cast<GLsizeiptr>(count_ * floats_per_boid() * sizeof(float));
   glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_DYNAMIC_DRAW);
   if (glGetError() == GL_OUT_OF_MEMORY) {
+    destroy();
     throw RuntimeError("OpenGL cannot allocate the vertex buffer (" + std::to_string(bytes) +
                        " bytes)");
   }
@@ -87,6 +88,10 @@ Renderer::Renderer(std::uint64_t count, int dimensions) : count_(count), dimensi
 }
 
 Renderer::~Renderer() {
+  destroy();
+}
+
+void Renderer::destroy() {
   density_.reset();
   glDeleteBuffers(1, &vbo_);
   glDeleteVertexArrays(1, &vao_);
@@ -123,6 +128,8 @@ void Renderer::draw(const View& view, const World& world, double max_speed, Colo
 }
 
 const DensityPicture& Renderer::draw_density(const Projection& projection, int width, int height) {
+  // Errors left by what came before (a window's panel) are not this picture's to answer for.
+  for (int stale = 0; stale < 8 && glGetError() != GL_NO_ERROR; ++stale) continue;
   if (!density_) density_ = std::make_unique<DensityPicture>();
   density_->draw(vbo_, count_, dimensions_, static_cast<int>(floats_per_boid()), projection, width,
                  height);

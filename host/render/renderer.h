@@ -46,6 +46,7 @@ class Renderer {
 
  private:
   void create_3d_programs();  // renderer_3d.cpp
+  void destroy();             // its OpenGL objects
 
   std::unique_ptr<DensityPicture> density_;
   std::uint64_t count_;

@@ -1,5 +1,7 @@
 #include "host/serve/flock_news.h"
 
+#include <atomic>
+
 #include "host/io/flight_params.h"
 
 namespace boids::serve {
@@ -16,7 +18,12 @@ constexpr int kMetricsShare = 10;
 // maker hands out new references), else a new one while the pool is small.
 std::shared_ptr<Snapshot> SnapshotMaker::unused() {
   for (const std::shared_ptr<Snapshot>& s : pool_) {
-    if (s.use_count() == 1) return s;
+    if (s.use_count() == 1) {
+      // The last other holder (a page's frame, the painter's picture) read it before letting
+      // go: what it read happens before what is written now.
+      std::atomic_thread_fence(std::memory_order_acquire);
+      return s;
+    }
   }
   auto fresh = std::make_shared<Snapshot>();
   if (pool_.size() < 4) pool_.push_back(fresh);

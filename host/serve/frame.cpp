@@ -126,7 +126,12 @@ const ColourBytes* Snapshot::colour_bytes(Colouring colouring) const {
   if (colouring == Colouring::kHeading) return nullptr;
   const std::lock_guard<std::mutex> lock(colours->mutex);
   if (!colours->made[c]) {
-    if (colouring == Colouring::kSpeed || !(radius > 0)) return nullptr;  // speeds come made
+    if (colouring == Colouring::kSpeed) {
+      if (speeds.size() != count()) return nullptr;  // a snapshot made without them
+      speed_bytes(colours->by[c], speeds);
+    } else if (!(radius > 0)) {
+      return nullptr;
+    }
     if (colouring == Colouring::kNeighbors) neighbor_bytes(colours->by[c], *this);
     if (colouring == Colouring::kFlock) flock_bytes(colours->by[c], *this);
     colours->made[c] = true;
@@ -134,17 +139,12 @@ const ColourBytes* Snapshot::colour_bytes(Colouring colouring) const {
   return &colours->by[c];
 }
 
-namespace {}  // namespace
-
 namespace {
 
 // A snapshot made again: no page holds it (host/serve/flock_news.h), so its colours are its
-// own to make again, the speeds' at once.
-void made_speeds(Snapshot& s) {
-  auto& colours = *s.colours;
-  for (bool& made : colours.made) made = false;
-  speed_bytes(colours.by[static_cast<int>(Colouring::kSpeed)], s.speeds);
-  colours.made[static_cast<int>(Colouring::kSpeed)] = true;
+// own to make again when a page asks.
+void forget_colours(Snapshot& s) {
+  for (bool& made : s.colours->made) made = false;
 }
 
 }  // namespace
@@ -160,7 +160,7 @@ void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world
   quantise_particles(state, world, sized(s.boids, state.size(), state.dimensions, &s.speeds));
   quantise_particles(state.predators, world,
                      sized(s.predators, state.predators.size(), state.dimensions, nullptr));
-  made_speeds(s);
+  forget_colours(s);
 }
 
 void make_snapshot_into(Snapshot& s, const Simulation& sim, std::uint64_t number, bool paused) {
@@ -175,7 +175,7 @@ void make_snapshot_into(Snapshot& s, const Simulation& sim, std::uint64_t number
   const Particles predators = sim.predators();
   quantise_particles(predators, params.world,
                      sized(s.predators, predators.size(), params.dimensions, nullptr));
-  made_speeds(s);
+  forget_colours(s);
 }
 
 std::size_t frame_bytes(std::uint64_t boids, int dimensions, std::uint64_t predators,

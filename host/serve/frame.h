@@ -78,9 +78,9 @@ struct Snapshot {
   std::size_t count() const { return boids.count(); }
 
   // The boids' bytes of `colouring`; null for the heading, and where the snapshot cannot tell
-  // (neighbours and flocks of a flock whose radius it does not know). Speeds are made with the
-  // snapshot; neighbours and flocks when a page first asks for them, from the quantised
-  // positions, once for every page.
+  // (neighbours and flocks of a flock whose radius it does not know). Each is made when a page
+  // first asks for it, once for every page: speeds from the snapshot's speeds, neighbours and
+  // flocks from the quantised positions.
   const ColourBytes* colour_bytes(Colouring colouring) const;
 
   struct Colours {

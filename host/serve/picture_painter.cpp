@@ -62,12 +62,16 @@ void PicturePainter::run() {
 void PicturePainter::draw(Job& job) {
   std::string error;
   for (int attempt = 0; attempt < 2; ++attempt) {
+    bool drawn = false;
     try {
       encode_picture_frame_into(job.memory, *job.snapshot, job.view, drawer());
-      job.done(std::move(job.memory), "");
-      return;
+      drawn = true;
     } catch (const std::exception& e) {
       error = e.what();
+    }
+    if (drawn) {
+      job.done(std::move(job.memory), "");
+      return;
     }
     // Left to choose, a renderer that fails (out of the GPU's memory) gives way to the CPU.
     if (device_ != PictureDevice::kAuto || !drawer_ || !drawer_->on_gpu()) break;

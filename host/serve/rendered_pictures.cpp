@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <glad/gl.h>
+
+#include "host/base/errors.h"
 #include "host/render/gl_context.h"
 #include "host/render/renderer.h"
 
@@ -67,7 +70,10 @@ class RenderedPictures final : public PictureDrawer {
       if (box) out[5] = 0;
     }
     if (s.count() == 0) floats_[0] = std::nanf("");  // no boid: the one drawn lands nowhere
+    for (int stale = 0; stale < 8 && glGetError() != GL_NO_ERROR; ++stale) continue;
     renderer_->upload(floats_.data());
+    if (glGetError() != GL_NO_ERROR)
+      throw RuntimeError("OpenGL cannot take the flock's " + std::to_string(s.count()) + " boids");
   }
 
   render::OffscreenContext context_;  // first made, last gone

@@ -207,14 +207,14 @@ class PageSession : public std::enable_shared_from_this<PageSession> {
     seen_ = snapshot->number;
     frame_queued_ = true;
     if (picture_) {  // drawn on the painter's thread; sent from this one
-      server_.painter().paint(
-          snapshot, *picture_, std::move(spare_frame_),
-          [self = shared_from_this()](std::string frame, std::string error) {
-            net::post(self->ws_.get_executor(),
-                      [self, frame = std::move(frame), error = std::move(error)]() mutable {
-                        self->painted(std::move(frame), error);
-                      });
-          });
+      server_.painter().paint(snapshot, *picture_, std::move(spare_frame_),
+                              [self = shared_from_this(), executor = ws_.get_executor()](
+                                  std::string frame, std::string error) {
+                                net::post(executor, [self, frame = std::move(frame),
+                                                     error = std::move(error)]() mutable {
+                                  self->painted(std::move(frame), error);
+                                });
+                              });
       return;
     }
     try {
