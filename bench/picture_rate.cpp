@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/flock_cases.h"
 #include "host/base/errors.h"
 #include "host/serve/flock_image.h"
 #include "host/serve/frame.h"
@@ -49,18 +50,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
-  std::vector<std::pair<std::size_t, int>> cases;
-  for (int a = 2; a < argc; ++a) {
-    double count = 0;
-    int dimensions = 2;
-    if (std::sscanf(argv[a], "%lf,%d", &count, &dimensions) != 2) {
-      std::fprintf(stderr, "boids-picture-bench: expected COUNT,DIMENSIONS, got '%s'\n", argv[a]);
-      return 2;
-    }
-    cases.emplace_back(static_cast<std::size_t>(count), dimensions);
-  }
-  if (cases.empty()) cases = {{1000000, 2}, {1000000, 3}, {10000000, 2}, {10000000, 3}};
+  bench::FlockCases cases;
+  if (!bench::read_flock_cases(argc, argv, "boids-picture-bench", cases)) return 2;
+  const int repeats = cases.repeats;
   ImageView view;
   view.width = 1280;
   view.height = 800;
@@ -73,7 +65,7 @@ int main(int argc, char** argv) {
   }
   PictureMaker cpu;
   std::printf("count,dimensions,drawer,pixels,draw_ms,jpeg_ms,boids_per_second\n");
-  for (const auto& [count, dimensions] : cases) {
+  for (const auto& [count, dimensions] : cases.flocks) {
     const Snapshot snapshot = random_flock(count, dimensions);
     for (PictureDrawer* drawer : {renderer.get(), static_cast<PictureDrawer*>(&cpu)}) {
       if (!drawer) continue;

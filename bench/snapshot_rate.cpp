@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/flock_cases.h"
 #include "host/core/backends.h"
 #include "host/core/simulation.h"
 #include "host/core/state_view.h"
@@ -40,20 +41,11 @@ double best_ms(int repeats, const std::function<void()>& make) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
-  std::vector<std::pair<std::uint64_t, int>> cases;
-  for (int a = 2; a < argc; ++a) {
-    double count = 0;
-    int dimensions = 2;
-    if (std::sscanf(argv[a], "%lf,%d", &count, &dimensions) != 2) {
-      std::fprintf(stderr, "boids-snapshot-bench: expected COUNT,DIMENSIONS, got '%s'\n", argv[a]);
-      return 2;
-    }
-    cases.emplace_back(static_cast<std::uint64_t>(count), dimensions);
-  }
-  if (cases.empty()) cases = {{1000000, 2}, {1000000, 3}, {10000000, 2}, {10000000, 3}};
+  bench::FlockCases cases;
+  if (!bench::read_flock_cases(argc, argv, "boids-snapshot-bench", cases)) return 2;
+  const int repeats = cases.repeats;
   std::printf("count,dimensions,backend,method,precision,way,ms,bytes_written_per_boid\n");
-  for (const auto& [count, dimensions] : cases) {
+  for (const auto& [count, dimensions] : cases.flocks) {
     FlockParams params;
     params.dimensions = dimensions;
     // The published example's density: 1.2 boids per r^2 in 2D, its neighbours' count in 3D.
