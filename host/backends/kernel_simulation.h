@@ -146,9 +146,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     kernels::ToQuantised<Real, D> quantise{
         boids_.data(),
         hashed() ? index_.ids : nullptr,
-        {{out.position[0], out.position[1], out.position[2]},
-         {out.heading[0], out.heading[1]},
-         out.speed},
+        out,
         {65536.0 / w.width, 65536.0 / w.height, D == 3 ? 65536.0 / w.depth : 0.0}};
     if constexpr (Executor::kHostMemory) {
       exec_.for_each(count32(), quantise);

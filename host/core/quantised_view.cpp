@@ -1,8 +1,6 @@
 #include "host/core/quantised_view.h"
 
-#include <cmath>
-
-#include "kernels/quantise.h"
+#include <cstdint>
 
 namespace boids {
 
@@ -14,16 +12,9 @@ void quantise_particles(const Particles& p, const World& world, const QuantisedV
 #pragma omp parallel for schedule(static) if (count > 4096)
   for (std::int64_t k = 0; k < count; ++k) {
     const auto i = static_cast<std::size_t>(k);
-    const double vz = box ? p.vz[i] : 0.0;
-    out.position[0][i] = kernels::position_bin(p.x[i] * scale[0]);
-    out.position[1][i] = kernels::position_bin(p.y[i] * scale[1]);
-    out.heading[0][i] = kernels::azimuth_byte(p.vx[i], p.vy[i]);
-    if (box) {
-      out.position[2][i] = kernels::position_bin(p.z[i] * scale[2]);
-      out.heading[1][i] = kernels::elevation_byte(p.vx[i], p.vy[i], vz);
-    }
-    if (out.speed)
-      out.speed[i] = static_cast<float>(std::sqrt(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + vz * vz));
+    const double position[3] = {p.x[i], p.y[i], box ? p.z[i] : 0.0};
+    const double velocity[3] = {p.vx[i], p.vy[i], box ? p.vz[i] : 0.0};
+    kernels::quantise_boid(position, velocity, p.dimensions, scale, out, i);
   }
 }
 

@@ -3,20 +3,13 @@
 // lives (Simulation::quantised_into).
 #pragma once
 
-#include <cstdint>
-
 #include "host/model/flock.h"
+#include "kernels/quantise.h"
 
 namespace boids {
 
-struct QuantisedView {
-  // x, y[, z]: the bin of 65,536 across the world's side each coordinate lies in.
-  std::uint16_t* position[3] = {nullptr, nullptr, nullptr};
-  // The azimuth in 256ths of a turn[, the elevation from -pi/2 (0) to pi/2 (255)].
-  std::uint8_t* heading[2] = {nullptr, nullptr};
-  // Each boid's speed; null where not wanted.
-  float* speed = nullptr;
-};
+// x, y[, z] in 16-bit bins of the world, the heading's bytes and the speeds.
+using QuantisedView = kernels::QuantisedArrays;
 
 // `particles` (in `world`, their dimensions') into `out`, on the host.
 void quantise_particles(const Particles& particles, const World& world, const QuantisedView& out);
