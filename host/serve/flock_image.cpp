@@ -113,11 +113,7 @@ const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view
   count.assign(pixels, 0);
   cosines.assign(pixels, 0);
   sines.assign(pixels, 0);
-  std::array<float, 256> cos_of{}, sin_of{};
-  for (int a = 0; a < 256; ++a) {
-    cos_of[a] = static_cast<float>(std::cos(a / 256.0 * 2 * kPi));
-    sin_of[a] = static_cast<float>(std::sin(a / 256.0 * 2 * kPi));
-  }
+  const AzimuthVectors& heading = azimuth_vectors();
   const Projection project(picture_camera(view, s.world, s.dimensions), view.width, view.height);
   const bool box = s.dimensions == 3;
   const double sides[3] = {s.world.width, s.world.height, box ? s.world.depth : 0.0};
@@ -130,8 +126,8 @@ const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view
     const std::size_t p = static_cast<std::size_t>(row) * view.width + column;
     const std::uint8_t azimuth = s.boids.heading[0][i];
     count[p] += 1;
-    cosines[p] += cos_of[azimuth];
-    sines[p] += sin_of[azimuth];
+    cosines[p] += heading.cos[azimuth];
+    sines[p] += heading.sin[azimuth];
   }
   const std::uint32_t densest = *std::max_element(count.begin(), count.end());
   const double scale = 1 / std::log1p(std::max<double>(densest, 1));

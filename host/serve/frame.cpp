@@ -28,6 +28,18 @@ double decoded_position(std::uint16_t q, double side) {
   return (q + 0.5) / 65536.0 * side;
 }
 
+const AzimuthVectors& azimuth_vectors() {
+  static const AzimuthVectors vectors = [] {
+    AzimuthVectors v{};
+    for (int a = 0; a < 256; ++a) {
+      v.cos[a] = static_cast<float>(std::cos(a / 256.0 * 2 * kPi));
+      v.sin[a] = static_cast<float>(std::sin(a / 256.0 * 2 * kPi));
+    }
+    return v;
+  }();
+  return vectors;
+}
+
 std::uint8_t quantise_azimuth(double vx, double vy) {
   return kernels::azimuth_byte(vx, vy);
 }

@@ -96,6 +96,13 @@ struct Snapshot {
 std::uint16_t quantise_position(double value, double side);
 double decoded_position(std::uint16_t q, double side);
 
+// Each azimuth byte's heading as a unit vector, cos and sin of a 256th of a turn each: what a
+// picture sums of its boids for their mean heading.
+struct AzimuthVectors {
+  float cos[256], sin[256];
+};
+const AzimuthVectors& azimuth_vectors();
+
 // The heading of (vx, vy[, vz]): the azimuth atan2(vy, vx) in 256ths of a turn (computed within
 // 1e-5 radians); the elevation asin(vz / |v|) from -pi/2 (0) to pi/2 (255). A boid at rest
 // heads along x.

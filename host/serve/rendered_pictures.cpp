@@ -6,9 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <glad/gl.h>
-
-#include "host/base/errors.h"
 #include "host/render/gl_context.h"
 #include "host/render/renderer.h"
 
@@ -50,11 +47,7 @@ class RenderedPictures final : public PictureDrawer {
     const bool box = s.dimensions == 3;
     const int floats = box ? 6 : 4;
     const double sides[3] = {s.world.width, s.world.height, box ? s.world.depth : 0.0};
-    float cos_of[256], sin_of[256];
-    for (int a = 0; a < 256; ++a) {
-      cos_of[a] = static_cast<float>(std::cos(a / 256.0 * 2 * kPi));
-      sin_of[a] = static_cast<float>(std::sin(a / 256.0 * 2 * kPi));
-    }
+    const AzimuthVectors& heading = azimuth_vectors();
     floats_.resize(count_ * static_cast<std::size_t>(floats));
     const auto n = static_cast<std::int64_t>(s.count());
     // Threads share the decoding: a GPU server's cores keep up with its GPU.
@@ -65,15 +58,12 @@ class RenderedPictures final : public PictureDrawer {
       for (int a = 0; a < (box ? 3 : 2); ++a)
         out[a] = static_cast<float>(decoded_position(s.boids.position[a][b], sides[a]));
       const std::uint8_t azimuth = s.boids.heading[0][b];
-      out[box ? 3 : 2] = cos_of[azimuth];
-      out[box ? 4 : 3] = sin_of[azimuth];
+      out[box ? 3 : 2] = heading.cos[azimuth];
+      out[box ? 4 : 3] = heading.sin[azimuth];
       if (box) out[5] = 0;
     }
     if (s.count() == 0) floats_[0] = std::nanf("");  // no boid: the one drawn lands nowhere
-    for (int stale = 0; stale < 8 && glGetError() != GL_NO_ERROR; ++stale) continue;
     renderer_->upload(floats_.data());
-    if (glGetError() != GL_NO_ERROR)
-      throw RuntimeError("OpenGL cannot take the flock's " + std::to_string(s.count()) + " boids");
   }
 
   render::OffscreenContext context_;  // first made, last gone
