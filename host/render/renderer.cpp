@@ -10,6 +10,11 @@
 namespace boids::render {
 namespace {
 
+// Errors left by what came before (a window's panel) are not the next call's to answer for.
+void forget_earlier_errors() {
+  for (int stale = 0; stale < 8 && glGetError() != GL_NO_ERROR; ++stale) continue;
+}
+
 // Each instance is one boid; gl_VertexID picks the triangle's corner. On a torus, positions are
 // drawn at the image nearest to the view's centre, so panning wraps around.
 constexpr const char* kVertexShader = R"(
@@ -101,10 +106,13 @@ void Renderer::destroy() {
 }
 
 void Renderer::upload(const float* data) {
+  forget_earlier_errors();
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
   glBufferSubData(GL_ARRAY_BUFFER, 0,
                   static_cast<GLsizeiptr>(count_ * floats_per_boid() * sizeof(float)), data);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+  if (glGetError() != GL_NO_ERROR)
+    throw RuntimeError("OpenGL cannot take the flock's " + std::to_string(count_) + " boids");
 }
 
 void Renderer::draw(const View& view, const World& world, double max_speed, ColorMode mode,
@@ -128,8 +136,7 @@ void Renderer::draw(const View& view, const World& world, double max_speed, Colo
 }
 
 const DensityPicture& Renderer::draw_density(const Projection& projection, int width, int height) {
-  // Errors left by what came before (a window's panel) are not this picture's to answer for.
-  for (int stale = 0; stale < 8 && glGetError() != GL_NO_ERROR; ++stale) continue;
+  forget_earlier_errors();
   if (!density_) density_ = std::make_unique<DensityPicture>();
   density_->draw(vbo_, count_, dimensions_, static_cast<int>(floats_per_boid()), projection, width,
                  height);

@@ -32,7 +32,8 @@ class Renderer {
 
   unsigned int buffer() const { return vbo_; }  // the OpenGL buffer object, for interop
   std::uint64_t floats_per_boid() const { return 2 * static_cast<std::uint64_t>(dimensions_); }
-  void upload(const float* data);  // floats_per_boid() * count floats from the host
+  // floats_per_boid() * count floats from the host; throws RuntimeError if OpenGL refuses them.
+  void upload(const float* data);
 
   // A 2D flock, each boid `boid_pixels` long.
   void draw(const View& view, const World& world, double max_speed, ColorMode mode,
