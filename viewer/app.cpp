@@ -93,11 +93,11 @@ tools::OptionParser make_parser(ViewerOptions& o) {
       "(default heading; C changes it)",
       [&o](const std::string& v) {
         if (v == "heading")
-          o.colour = 0;
+          o.colour = render::ColorMode::kHeading;
         else if (v == "speed")
-          o.colour = 1;
+          o.colour = render::ColorMode::kSpeed;
         else if (v == "density")
-          o.colour = 3;
+          o.colour = render::ColorMode::kDensity;
         else
           throw InputError("--colour: expected heading, speed or density, got " + quoted(v));
       });

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "host/config/flock_options.h"
+#include "host/render/renderer.h"
 #include "host/tools/options.h"
 
 namespace boids::viewer {
@@ -17,9 +18,9 @@ struct ViewerOptions {
   std::string screenshot;
   std::string record;  // FILE.mp4
   int record_fps = 30;
-  bool offscreen = false;                 // EGL with no display (viewer/surface.h)
-  std::array<int, 2> size = {1280, 800};  // the picture's, offscreen
-  int colour = 0;                         // render::ColorMode: heading, speed or density
+  bool offscreen = false;                                  // EGL with no display (viewer/surface.h)
+  std::array<int, 2> size = {1280, 800};                   // the picture's, offscreen
+  render::ColorMode colour = render::ColorMode::kHeading;  // heading, speed or density
   bool hide_panel = false;
   bool vsync = true;
   bool help = false;

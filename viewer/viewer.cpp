@@ -50,7 +50,7 @@ Viewer::Viewer(Surface& surface, const ViewerOptions& options, const SimulationC
       steps_per_frame_(static_cast<int>(options.steps_per_frame)),
       ui_(config.params) {
   show_ui_ = !options.hide_panel;
-  color_mode_ = static_cast<ColorMode>(options.colour);
+  color_mode_ = options.colour;
   const World& w = config.params.world;
   predator_radius_ =
       static_cast<float>(std::min(2.5 * config.params.radius, 0.25 * std::min(w.width, w.height)));

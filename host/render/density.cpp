@@ -171,7 +171,8 @@ void DensityPicture::draw(unsigned int boids, std::uint64_t count, int dimension
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sums_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, densest_);
   // A storage block holds at most GL_MAX_SHADER_STORAGE_BLOCK_SIZE bytes (a few GiB at most):
-  // a larger flock is taken in ranges of whole boids, each starting on 4,096 bytes.
+  // a larger flock is taken in ranges of a multiple of 1,024 boids, so that each starts on a
+  // multiple of 16 KiB (which any storage buffer's offset alignment divides).
   GLint64 block = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
   const std::uint64_t boid_bytes = static_cast<std::uint64_t>(floats_per_boid) * sizeof(float);

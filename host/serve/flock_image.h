@@ -14,15 +14,15 @@
 
 namespace boids::serve {
 
-// The page's view (host/serve/page/draw.js), which the picture must match: in 2D, the world
-// point at the centre and a zoom (1: the world fits 95 % of the smaller side); in 3D, an orbit
-// about `center` at `distance` times the box's largest side, seen through a 0.8-radian field
-// of view.
 // The largest picture a page may ask for: its side, and its pixels (what its sums hold, 12 bytes a
 // pixel, and its JPEG cost the server for each page that asks; a larger canvas is drawn scaled).
 inline constexpr int kMaxPictureSide = 4096;
 inline constexpr int kMaxPicturePixels = 2048 * 2048;
 
+// The page's view (host/serve/page/draw.js), which the picture must match: in 2D, the world
+// point at the centre and a zoom (1: the world fits 95 % of the smaller side); in 3D, an orbit
+// about `center` at `distance` times the box's largest side, seen through a 0.8-radian field
+// of view.
 struct ImageView {
   bool operator==(const ImageView& o) const {
     return width == o.width && height == o.height && center[0] == o.center[0] &&
@@ -48,7 +48,7 @@ struct PictureCamera {
 PictureCamera picture_camera(const ImageView& view, const World& world, int dimensions);
 
 // What draws the pictures: the renderer every screen shares (host/render: OpenGL, the GPU's
-// through EGL on a GPU server; serve_renderer.h), or the CPU (PictureMaker), alike to a few
+// through EGL on a GPU server; rendered_pictures.h), or the CPU (PictureMaker), alike to a few
 // boids on a pixel's edge.
 class PictureDrawer {
  public:
