@@ -97,6 +97,56 @@ BOIDS_HD BOIDS_INLINE void noise_cone(double noise, std::uint64_t key, std::uint
           turn[3]);
 }
 
+// The key of a Gaussian draw's second uniform, salted from the run's ("gauss").
+BOIDS_HD BOIDS_INLINE std::uint64_t gauss_key_of(std::uint64_t key) {
+  return mix64(key ^ 0x6761757373000000ULL);
+}
+
+// ln(y) for y in (0, 1], to about 1e-16, in +, -, * and / only (frexp is exact): y = m 2^e
+// with m in [sqrt(1/2), sqrt(2)), then ln m = 2 atanh(t), t = (m - 1) / (m + 1), |t| < 0.172,
+// by its series to t^25.
+BOIDS_HD BOIDS_INLINE double log_unit(double y) {
+  int e = 0;
+  double m = frexp(y, &e);
+  if (m < 0.7071067811865476) {
+    m = m * 2;
+    e = e - 1;
+  }
+  const double t = (m - 1) / (m + 1), t2 = t * t;
+  double q = 1.0 / 25;
+  for (int k = 23; k >= 3; k -= 2) q = q * t2 + 1.0 / k;
+  q = q * t2 + 1.0;
+  return static_cast<double>(e) * 0.6931471805599453 + (2 * t) * q;
+}
+
+// A Gaussian angle of s.d. `sigma` for boid `id` at `step` (Box-Muller's first of two, from
+// the draws of `key` and gauss_key_of(key)), reduced to [-pi, pi].
+BOIDS_HD BOIDS_INLINE double noise_gaussian_angle(double sigma, std::uint64_t key,
+                                                  std::uint64_t step, index_t id) {
+  constexpr double kTurn = 6.283185307179586;  // 2 pi
+  const double radius = sqrt(-2.0 * log_unit(1.0 - noise_unit(key, step, id)));
+  double c, s;
+  cos_sin((noise_unit(gauss_key_of(key), step, id) - 0.5) * kTurn, c, s);
+  double g = sigma * (radius * c);
+  if (g > 3.141592653589793 || g < -3.141592653589793) g = g - kTurn * floor(g / kTurn + 0.5);
+  return g;
+}
+
+// The couzin model's noise (kernels/models/couzin.h): in 2D the rotation by a Gaussian angle,
+// as cos and sin; in 3D a turn by that angle towards an azimuth uniform in [-pi, pi), as
+// noise_cone gives its turn.
+BOIDS_HD BOIDS_INLINE void noise_gaussian_turn(double sigma, std::uint64_t key, std::uint64_t step,
+                                               index_t id, double& c, double& s) {
+  cos_sin(noise_gaussian_angle(sigma, key, step, id), c, s);
+}
+BOIDS_HD BOIDS_INLINE void noise_gaussian_cone(double sigma, std::uint64_t key,
+                                               std::uint64_t azimuth_key, std::uint64_t step,
+                                               index_t id, double (&turn)[4]) {
+  cos_sin(noise_gaussian_angle(sigma, key, step, id), turn[0], turn[1]);
+  cos_sin((noise_unit(azimuth_key, step, id) - 0.5) * (2 * 3.14159265358979323846), turn[2],
+          turn[3]);
+}
+
 // Wander's draws (kernels/terms/wander.h): the key of axis `axis` (0, 1, 2), salted from the
 // run's noise key ("wander").
 BOIDS_HD BOIDS_INLINE std::uint64_t wander_axis_key(std::uint64_t noise_key, int axis) {

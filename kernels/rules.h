@@ -47,6 +47,15 @@ struct NeighborSums {
   Real offset[D][Lanes];    // sum of offsets to neighbours (cohesion)
   Real push[D][Lanes];      // sum of -d / |d|^2, close neighbours (separation)
 
+  // What a lane has heard: its neighbours so far, and whether any pushes it (the neighbour
+  // check's probes, host/validation).
+  BOIDS_HD int heard(int lane) const { return count[lane]; }
+  BOIDS_HD bool pushed(int lane) const {
+    bool any = false;
+    for (int a = 0; a < D; ++a) any = any || push[a][lane] != Real(0);
+    return any;
+  }
+
   BOIDS_HD void clear(int lane) {
     count[lane] = 0;
     for (int a = 0; a < D; ++a) velocity[a][lane] = offset[a][lane] = push[a][lane] = Real(0);

@@ -84,11 +84,22 @@ struct StepParams {
   Real cohesion_gain;
   Real dt;  // 1 for boids and Vicsek
 
+  // The couzin model's zones and turn (kernels/models/couzin.h): repulsion closer than the
+  // repulsion radius, orientation closer than the orientation zone's edge, attraction within r;
+  // a heading turns by at most the angle of (cos_turn, sin_turn) a step, where limited_turn.
+  Real repulsion_sq;
+  Real orientation_sq;
+  bool limited_turn;
+  Real cos_turn, sin_turn;
+
   // Noise: each heading turns by an angle uniform in [-noise / 2, noise / 2] (in 3D, to a
   // direction uniform within the cone of half-angle noise / 2), drawn from (noise_key, step,
   // the boid's input index).
   bool has_noise;
   Real noise;
+  // The couzin model's noise: a turn by a Gaussian angle of s.d. `noise` (noise_gaussian_turn),
+  // where the others' is uniform.
+  bool gaussian_noise;
   std::uint64_t noise_key;
   std::uint64_t step;
   // Where the flock is part of a larger one (a rank's boids and ghosts under MPI), the input

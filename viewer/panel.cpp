@@ -96,7 +96,12 @@ void Viewer::build_ui() {
 // its own example, with the same number of boids.
 void Viewer::model_controls() {
   int model = static_cast<int>(ui_.model);
-  if (ImGui::Combo("model", &model, "boids\0steering\0vicsek\0")) {
+  const auto name_of = [](void*, int k, const char** name) {
+    *name = model_registry()[static_cast<std::size_t>(k)].name;
+    return true;
+  };
+  if (ImGui::Combo("model", &model, name_of, nullptr,
+                   static_cast<int>(model_registry().size()))) {
     const FlockParams defaults = model_defaults(static_cast<Model>(model), count_);
     FlockParams next = defaults;
     if (box()) {  // a box keeps its sides

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "host/backends/model_types.h"
 #include "host/core/simulation.h"
 #include "host/model/flock.h"
 #include "kernels/flock_metrics.h"
@@ -47,25 +48,7 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
 
   p.max_speed = static_cast<Real>(f.max_speed);
   p.dt = 1;
-  switch (f.model) {
-    case Model::kBoids:
-      p.min_speed = static_cast<Real>(f.effective_min_speed());
-      p.separation_gain = static_cast<Real>(f.separation * kernels::kSeparationGain);
-      p.alignment_gain = static_cast<Real>(f.alignment * kernels::kAlignmentGain);
-      p.cohesion_gain = static_cast<Real>(f.cohesion * kernels::kCohesionGain);
-      break;
-    case Model::kSteering:
-      p.min_speed = static_cast<Real>(f.effective_min_speed());
-      p.max_force = static_cast<Real>(f.max_speed * kernels::kMaxForceFactor);
-      p.separation_gain = static_cast<Real>(f.separation);
-      p.alignment_gain = static_cast<Real>(f.alignment);
-      p.cohesion_gain = static_cast<Real>(f.cohesion);
-      p.dt = static_cast<Real>(f.dt);
-      break;
-    case Model::kVicsek:
-      p.min_speed = p.max_speed;
-      break;
-  }
+  with_model(f.model, [&](auto model) { decltype(model)::set_constants(p, f); });
 
   p.has_noise = f.noise > 0;
   p.noise = static_cast<Real>(f.noise);

@@ -24,6 +24,7 @@
 #include "host/backends/flock_part.h"
 #include "host/backends/flock_transfer.h"
 #include "host/backends/measure_part.h"
+#include "host/backends/model_types.h"
 #include "host/backends/predator_group.h"
 #include "host/backends/world_tables.h"
 #include "host/base/errors.h"
@@ -41,23 +42,6 @@
 #include "kernels/render_data.h"
 
 namespace boids {
-
-// Calls body(M{}) with the kernels' type of the model, M = Boids, Steering or Vicsek: the one
-// place a model becomes a type.
-template <typename Body>
-void with_model(Model model, Body&& body) {
-  switch (model) {
-    case Model::kBoids:
-      body(kernels::Boids{});
-      return;
-    case Model::kSteering:
-      body(kernels::Steering{});
-      return;
-    case Model::kVicsek:
-      body(kernels::Vicsek{});
-      return;
-  }
-}
 
 // A flock of D = 2 or 3 dimensions in `Real` on `Executor`. The viewer's hooks draw 2D flocks.
 template <typename Real, int D, typename Executor>

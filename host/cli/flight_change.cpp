@@ -55,6 +55,7 @@ SimulationConfig changed_flight(const SimulationConfig& flight, std::uint64_t st
   if (rows.empty()) {
     throw InputError("--new-flight needs the options to change (" + changeable_flags() + ")");
   }
+  settle_model(next.params);
   check_flight_params(next.params, next.precision);
   // What changed, as the one writer of a flight's parameters says each (its keys sorted, as a
   // checkpoint's reader keeps them: the record reads back as written).

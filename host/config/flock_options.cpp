@@ -60,8 +60,9 @@ void check_needs_and_models(const FlockOptions& o, const FlockParams& p) {
     }
   }
   for (const ParamSpec& row : param_table()) {
-    if (o.given(row.flag) && !row.applies(p.model, p.dimensions) && row.refusal) {
-      throw InputError(std::string(row.flag) + ": " + row.refusal);
+    const char* refusal = row.refusal_under(p.model);
+    if (o.given(row.flag) && !row.applies(p.model, p.dimensions) && refusal) {
+      throw InputError(std::string(row.flag) + ": " + refusal);
     }
   }
 }
@@ -139,6 +140,7 @@ FlockParams resolve_params(const FlockOptions& o) {
   FlockParams p = model_defaults(model, default_count(model));
   p.dimensions = dimensions;
   take_given(o, p);
+  settle_model(p);
   const bool box = p.dimensions == 3;
   if (o.given("--world")) {
     p.world.width = o.values.world.width;

@@ -85,6 +85,7 @@ FlockParams with_control(const FlockParams& params, Precision precision, const s
       next.*other.number = std::min(next.*other.number, other.below.of(next));
     }
   }
+  settle_model(next);
   check_flight_params(next, precision);
   return next;
 }

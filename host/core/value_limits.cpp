@@ -65,34 +65,31 @@ void check_weight(const std::string& option, double value, Precision precision) 
 void check_move(const FlockParams& p) {
   const double side = smaller_side(p);
   const std::string why = "a boid may not cross the world in one step";
-  const double step = p.model == Model::kSteering ? p.dt : 1.0;
+  const double step = p.time_step();
   if (p.predators > 0 && !(p.effective_predator_speed() * step * kMoveMargin < side)) {
     throw InputError("--predator-speed: a predator's step (" +
                      number_text(p.effective_predator_speed() * step) +
                      ") must be below the world's side " + number_text(side) +
                      " (a predator may not cross the world in one step)");
   }
-  if (!(furthest_move(p) * kMoveMargin < side)) {
-    switch (p.model) {
-      case Model::kBoids:
-        throw InputError("--max-speed: must be below the world's side " + number_text(side) + " (" +
-                         why + "), got " + number_text(p.max_speed));
-      case Model::kSteering:
-        throw InputError("--max-speed: max speed x --dt " + number_text(p.dt) +
-                         " must be below the world's side " + number_text(side) + " (" + why +
-                         "): max speed below " + number_text(side / p.dt) + ", got " +
-                         number_text(p.max_speed));
-      case Model::kVicsek:
-        if (!(p.max_speed * kMoveMargin < side)) {
-          throw InputError("--speed: must be below the world's side " + number_text(side) + " (" +
-                           why + "), got " + number_text(p.max_speed));
-        }
-        throw InputError("--wind: its length must be below " + number_text(side - p.max_speed) +
-                         " (the world's side " + number_text(side) + " less --speed " +
-                         number_text(p.max_speed) + ": " + why + "), got " +
-                         number_text(wind_length(p)));
-    }
+  if (furthest_move(p) * kMoveMargin < side) return;
+  const ModelSpec& model = spec_of(p.model);
+  const std::string flag = flag_of("max_speed", p.model);  // --max-speed, or --speed
+  if (model.wind_drifts && p.max_speed * kMoveMargin < side) {
+    throw InputError("--wind: its length must be below " + number_text(side - p.max_speed) +
+                     " (the world's side " + number_text(side) + " less " + flag + " " +
+                     number_text(p.max_speed) + ": " + why + "), got " +
+                     number_text(wind_length(p)));
   }
+  if (model.timed) {
+    const std::string name = flag == "--speed" ? "speed" : "max speed";
+    throw InputError(flag + ": " + name + " x --dt " + number_text(p.dt) +
+                     " must be below the world's side " + number_text(side) + " (" + why +
+                     "): " + name + " below " + number_text(side / p.dt) + ", got " +
+                     number_text(p.max_speed));
+  }
+  throw InputError(flag + ": must be below the world's side " + number_text(side) + " (" + why +
+                   "), got " + number_text(p.max_speed));
 }
 
 }  // namespace

@@ -202,7 +202,9 @@ nlohmann::ordered_json params_to_json(const FlockParams& p, ParamForm form) {
 FlockParams params_from_json(const nlohmann::json& j,
                              const std::function<void(const std::string&)>& refuse) {
   const Fields f(j, refuse);
-  const Model model = choice_of(f, "model", {Model::kBoids, Model::kSteering, Model::kVicsek});
+  const std::optional<Model> named = parse_model(f.text("model"));
+  if (!named) f.fail("'model' is " + quoted(f.text("model")) + ", not a known value");
+  const Model model = *named;
   FlockParams p = model_defaults(model, default_count(model));
   if (f.has("dimensions")) {
     const std::uint64_t d = f.whole("dimensions");

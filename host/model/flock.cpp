@@ -7,31 +7,12 @@
 
 namespace boids {
 
-std::string to_string(Model model) {
-  switch (model) {
-    case Model::kBoids:
-      return "boids";
-    case Model::kSteering:
-      return "steering";
-    case Model::kVicsek:
-      return "vicsek";
-  }
-  return "?";
-}
-
 std::string to_string(Boundary boundary) {
   return boundary == Boundary::kTorus ? "torus" : "walls";
 }
 
 std::string to_string(Update update) {
   return update == Update::kSynchronous ? "synchronous" : "in-place";
-}
-
-std::optional<Model> parse_model(const std::string& name) {
-  if (name == "boids") return Model::kBoids;
-  if (name == "steering") return Model::kSteering;
-  if (name == "vicsek") return Model::kVicsek;
-  return std::nullopt;
 }
 
 std::optional<Boundary> parse_boundary(const std::string& name) {
@@ -57,15 +38,9 @@ double wind_length(const FlockParams& p) {
 }
 
 double furthest_move(const FlockParams& p) {
-  switch (p.model) {
-    case Model::kSteering:
-      return p.max_speed * p.dt;
-    case Model::kVicsek:
-      return p.max_speed + wind_length(p);
-    case Model::kBoids:
-      break;
-  }
-  return p.max_speed;
+  const ModelSpec& model = spec_of(p.model);
+  const double run = model.timed ? p.max_speed * p.dt : p.max_speed;
+  return model.wind_drifts ? run + wind_length(p) : run;
 }
 
 bool FlockParams::seed_model() const {

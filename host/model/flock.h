@@ -8,16 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace boids {
+#include "host/model/models.h"
 
-/// The rules the boids follow.
-///   boids     the published step: separation, alignment and cohesion as velocity changes,
-///             speed kept in [v_max / 2, v_max]
-///   steering  Reynolds' steering behaviours: each rule a desired velocity steered towards, a
-///             maximum force, a time step, speed kept in [0.35 v_max, v_max]
-///   vicsek    Vicsek et al. 1995: constant speed, the mean heading of the neighbours (the boid
-///             itself included) plus noise
-enum class Model { kBoids, kSteering, kVicsek };
+namespace boids {
 
 /// What lies at the world's edges: a torus (the boids model's), or walls that turn boids back.
 enum class Boundary { kTorus, kWalls };
@@ -27,11 +20,9 @@ enum class Boundary { kTorus, kWalls };
 /// reference backend only).
 enum class Update { kSynchronous, kInPlace };
 
-std::string to_string(Model model);
 std::string to_string(Boundary boundary);
 std::string to_string(Update update);
 /// The names to_string gives, back; nullopt for any other.
-std::optional<Model> parse_model(const std::string& name);
 std::optional<Boundary> parse_boundary(const std::string& name);
 std::optional<Update> parse_update(const std::string& name);
 
@@ -78,7 +69,7 @@ struct FlockParams {
   /// (docs/models.md); 0 is off. At most kMostNearest.
   int nearest = 0;
   double noise = 0.0;        ///< eta in radians, [0, 2 pi]: headings turn by U(-eta/2, eta/2)
-  double dt = 1.0 / 60.0;    ///< time step of the steering model (boids and Vicsek step by 1)
+  double dt = 1.0 / 60.0;    ///< time step of the timed models (steering, couzin); others step by 1
   double wall_distance = 0;  ///< walls push boids closer than this; 0 means the radius
   bool has_goal = false;
   Vec3 goal;  ///< steered towards with goal_weight, when has_goal
@@ -108,6 +99,14 @@ struct FlockParams {
   Vec3 wind;  ///< a velocity added every step (times dt) before the clamp
   std::vector<Obstacle> obstacles;
   Update update = Update::kSynchronous;
+  /// Couzin et al. 2002's zones (--model couzin): a neighbour closer than repulsion_radius
+  /// repels; in the orientation_width beyond it, it is aligned with; in the attraction_width
+  /// beyond that, approached. Its perception radius (`radius`) follows: their sum. A heading
+  /// turns by at most turn_rate degrees per unit of time.
+  double repulsion_radius = 1;
+  double orientation_width = 2;
+  double attraction_width = 14;
+  double turn_rate = 40;
 
   /// The defaults that follow from the other parameters, which 0 stands for in the fields
   /// above, and the values in effect.
@@ -136,6 +135,8 @@ struct FlockParams {
     return path.size() > 2 && path.front().x == path.back().x && path.front().y == path.back().y &&
            path.front().z == path.back().z;
   }
+  /// A step's length in time: dt under a timed model (steering, couzin), else 1.
+  double time_step() const { return spec_of(model).timed ? dt : 1.0; }
   /// Whether every option has its default, so that the step is exactly the published step.
   bool seed_model() const;
 };

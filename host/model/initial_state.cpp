@@ -195,7 +195,7 @@ void check_start(const FlockState& state, const FlockParams& params,
   if (const auto held = first_boid_in_an_obstacle(state, params, tolerance.edge)) {
     throw InputError("boid " + std::to_string(first + *held) + " starts inside an obstacle");
   }
-  if (params.model != Model::kVicsek) return;
+  if (!spec_of(params.model).constant_speed) return;
   for (std::size_t i = 0; i < state.size(); ++i) {
     const double speed = state.dimensions == 3
                              ? std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i] +
@@ -203,7 +203,7 @@ void check_start(const FlockState& state, const FlockParams& params,
                              : std::hypot(state.vx[i], state.vy[i]);
     if (!(std::abs(speed - params.max_speed) <= tolerance.speed * params.max_speed)) {
       throw InputError("boid " + std::to_string(first + i) + " moves at speed " +
-                       number_text(speed) + ": the Vicsek model's particles all move at --speed " +
+                       number_text(speed) + ": the " + to_string(params.model) + " model's boids all move at --speed " +
                        number_text(params.max_speed));
     }
   }

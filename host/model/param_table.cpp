@@ -8,15 +8,6 @@
 namespace boids {
 namespace {
 
-// The examples each model's defaults come from: the published example (120 boids in 100 x 100),
-// the steering lab's (220 in its 800 x 600 canvas) and Vicsek's figure 2a at density 4 (400 in
-// 10 x 10).
-struct Example {
-  std::uint64_t count;
-  double width, height;
-};
-constexpr Example kExamples[3] = {{120, 100, 100}, {220, 800, 600}, {400, 10, 10}};
-
 // A row, built a property at a time (C++17 has no designated initialisers).
 class Row {
  public:
@@ -29,8 +20,8 @@ class Row {
     s_.section = section;
     s_.doc = doc;
   }
-  Row&& only(unsigned models, const char* refusal) && {
-    s_.models = models;
+  // Why the models that do not take it refuse it (ModelSpec::takes says which take it).
+  Row&& refused(const char* refusal) && {
     s_.refusal = refusal;
     return std::move(*this);
   }
@@ -38,15 +29,10 @@ class Row {
     s_.needs = need;
     return std::move(*this);
   }
-  Row&& number(double FlockParams::*field, double boids, double steering, double vicsek) && {
+  Row&& number(double FlockParams::*field, double common) && {
     s_.number = field;
-    s_.defaults[0] = boids;
-    s_.defaults[1] = steering;
-    s_.defaults[2] = vicsek;
+    s_.common_default = common;
     return std::move(*this);
-  }
-  Row&& number(double FlockParams::*field, double all) && {
-    return std::move(*this).number(field, all, all, all);
   }
   Row&& whole(int FlockParams::*field, int low, int high) && {
     s_.whole = field;
@@ -54,10 +40,12 @@ class Row {
     s_.high = high;
     return std::move(*this);
   }
-  Row&& defaults(double boids, double steering, double vicsek) && {
-    s_.defaults[0] = boids;
-    s_.defaults[1] = steering;
-    s_.defaults[2] = vicsek;
+  Row&& default_value(double common) && {
+    s_.common_default = common;
+    return std::move(*this);
+  }
+  Row&& model_default(double (*of)(const ModelSpec&)) && {
+    s_.model_default = of;
     return std::move(*this);
   }
   // A default that follows from other parameters; `unset` stands for it.
@@ -70,7 +58,7 @@ class Row {
     s_.has_unset = true;
     s_.default_text = text;
     s_.unset = unset;
-    for (double& d : s_.defaults) d = unset;
+    s_.common_default = unset;
     return std::move(*this);
   }
   Row&& range(double low, double high, bool low_open = false) && {
@@ -170,17 +158,10 @@ double radius_tenth(const FlockParams& p) {
 // other parameters as they are; 0 when none is.
 double largest_max_speed(const FlockParams& p) {
   const double room = smaller_side(p) / kMoveMargin * (1 - 0x1.0p-40);
-  const double step = p.model == Model::kSteering ? p.dt : 1.0;
-  double largest = room;
-  switch (p.model) {
-    case Model::kSteering:
-      largest = room / p.dt;
-      break;
-    case Model::kVicsek:
-      return std::max(0.0, room - wind_length(p));
-    case Model::kBoids:
-      break;
-  }
+  const ModelSpec& model = spec_of(p.model);
+  const double step = p.time_step();
+  if (model.wind_drifts) return std::max(0.0, (room - wind_length(p)) / step);
+  double largest = model.timed ? room / p.dt : room;
   if (p.predators > 0 && p.predator_speed == 0) {
     FlockParams unit = p;
     unit.max_speed = 1;
@@ -196,8 +177,7 @@ double fastest(const FlockParams& p) {
 // large world's fastest is thousands of radii a step, and the model's own speed must stay
 // within the slider's reach.
 double slowest(const FlockParams& p) {
-  const double step = p.model == Model::kSteering ? p.dt : 1.0;
-  return std::min(largest_max_speed(p), p.radius / step) / 1000;
+  return std::min(largest_max_speed(p), p.radius / p.time_step()) / 1000;
 }
 // Wind, each axis: within v_max; under Vicsek, all axes together within the room the speed
 // leaves of a step.
@@ -205,7 +185,7 @@ double most_wind(const FlockParams& p) {
   FlockParams calm = p;
   calm.wind = Vec3{};
   const double room =
-      p.model == Model::kVicsek ? largest_max_speed(calm) - p.max_speed : p.max_speed;
+      spec_of(p.model).wind_drifts ? largest_max_speed(calm) - p.max_speed : p.max_speed;
   return std::max(0.0, std::min(p.max_speed, room / std::sqrt(double(p.dimensions))));
 }
 double least_wind(const FlockParams& p) {
@@ -220,52 +200,52 @@ std::vector<ParamSpec> make_table() {
 
   // The model and its rules.
   add(Row("model", "--model", "M", K::kChoice, S::kModel, "the rules the boids follow")
-          .choices({"boids", "steering", "vicsek"}));
+          .choices(model_names()));
   add(Row("radius", "--radius", "R", K::kNumber, S::kModel, "perception radius r, a length")
-          .number(&FlockParams::radius, 10, 44, 1)
+          .number(&FlockParams::radius, 10)
           .positive()
           .length()
           .control(side_thousandth, half_side, true)
           .sweep());
   add(Row("separation", "--separation", "W", K::kNumber, S::kModel, "separation weight")
-          .only(kBoidsAndSteering, kNoWeights)
-          .number(&FlockParams::separation, 1.5, 1.6, 0)
+          .refused(kNoWeights)
+          .number(&FlockParams::separation, 1.5)
           .weight()
           .control(zero, five)
           .sweep());
   add(Row("alignment", "--alignment", "W", K::kNumber, S::kModel, "alignment weight")
-          .only(kBoidsAndSteering, kNoWeights)
-          .number(&FlockParams::alignment, 1, 1, 0)
+          .refused(kNoWeights)
+          .number(&FlockParams::alignment, 1)
           .weight()
           .control(zero, five)
           .sweep());
   add(Row("cohesion", "--cohesion", "W", K::kNumber, S::kModel, "cohesion weight")
-          .only(kBoidsAndSteering, kNoWeights)
-          .number(&FlockParams::cohesion, 1, 0.9, 0)
+          .refused(kNoWeights)
+          .number(&FlockParams::cohesion, 1)
           .weight()
           .control(zero, five)
           .sweep());
   add(Row("max_speed", "--max-speed", "V", K::kNumber, S::kModel,
           "maximum speed v_max, a length; a step (v_max times --dt under steering) below the "
           "world's smaller side")
-          .only(kBoidsAndSteering, "the Vicsek model moves at a constant --speed")
-          .number(&FlockParams::max_speed, 1, 110, 0.03)
+          .refused("the Vicsek model moves at a constant --speed")
+          .number(&FlockParams::max_speed, 1)
           .positive()
           .length()
           .control(slowest, fastest, true)
           .sweep());
   add(Row("max_speed", "--speed", "V", K::kNumber, S::kModel,
-          "the Vicsek model's constant speed V, a length; with |wind|, below the world's "
-          "smaller side")
-          .only(kVicsekOnly, "only the Vicsek model moves at a constant speed (use --max-speed)")
-          .number(&FlockParams::max_speed, 1, 110, 0.03)
+          "the constant speed V of the Vicsek and couzin models, a length; a step (V + |wind| under "
+          "vicsek, V times --dt under couzin) below the world's smaller side")
+          .refused("only the Vicsek and couzin models move at a constant speed (use --max-speed)")
+          .number(&FlockParams::max_speed, 1)
           .positive()
           .length()
           .control(slowest, fastest, true)
           .sweep());
   add(Row("min_speed", "--min-speed", "V", K::kNumber, S::kModel,
           "the floor of the speed clamp: slower boids speed up to it; 0: none")
-          .only(kBoidsAndSteering, "the Vicsek model moves at a constant --speed")
+          .refused("the Vicsek model moves at a constant --speed")
           .number(&FlockParams::min_speed, 0)
           .derived([](const FlockParams& p) { return p.model_min_speed(); },
                    "max speed / 2; steering 0.35 max speed", -1)
@@ -274,27 +254,61 @@ std::vector<ParamSpec> make_table() {
           .length()
           .control(zero, [](const FlockParams& p) { return p.max_speed; })
           .sweep());
-  add(Row("dt", "--dt", "T", K::kNumber, S::kModel, "the steering model's time step")
-          .only(kSteeringOnly,
-                "only the steering model has a time step (boids and Vicsek step by 1)")
+  add(Row("dt", "--dt", "T", K::kNumber, S::kModel,
+          "the time step of the steering and couzin models")
+          .refused("only the steering and couzin models have a time step (boids and Vicsek step "
+                   "by 1)")
           .number(&FlockParams::dt, 1.0 / 60)
-          .default_text("1/60")
+          .default_text("1/60; couzin 0.1")
           .positive()
           .length()
           .control([](const FlockParams&) { return 1e-3; }, [](const FlockParams&) { return 0.1; },
                    true)
           .sweep());
 
+  // Couzin et al. 2002's zones and turn.
+  add(Row("repulsion_radius", "--repulsion-radius", "R", K::kNumber, S::kModel,
+          "couzin: neighbours closer than R repel, before all else (r_r)")
+          .number(&FlockParams::repulsion_radius, 1)
+          .positive()
+          .length()
+          .control(side_thousandth, half_side, true)
+          .sweep());
+  add(Row("orientation_width", "--orientation-width", "W", K::kNumber, S::kModel,
+          "couzin: the zone of orientation, the W beyond the repulsion radius, where headings "
+          "align (delta r_o)")
+          .number(&FlockParams::orientation_width, 2)
+          .non_negative()
+          .length()
+          .control(zero, half_side)
+          .sweep());
+  add(Row("attraction_width", "--attraction-width", "W", K::kNumber, S::kModel,
+          "couzin: the zone of attraction, the W beyond the zone of orientation, whose "
+          "neighbours draw one in (delta r_a); the radius of perception is r_r + delta r_o + "
+          "delta r_a")
+          .number(&FlockParams::attraction_width, 14)
+          .non_negative()
+          .length()
+          .control(zero, half_side)
+          .sweep());
+  add(Row("turn_rate", "--turn-rate", "DEGREES", K::kNumber, S::kModel,
+          "couzin: a heading turns by at most this many degrees per unit of time (theta)")
+          .number(&FlockParams::turn_rate, 40)
+          .range(0, 1e6, true)
+          .control([](const FlockParams&) { return 1.0; },
+                   [](const FlockParams& p) { return 180 / p.dt; }, true)
+          .sweep());
+
   // The world.
   add(Row("dimensions", "--dimensions", "D", K::kDimensions, S::kWorld,
           "2, or 3: the same rules in a box (docs/3d.md)")
-          .defaults(2, 2, 2));
+          .default_value(2));
   add(Row("world", "--world", "L|W,H|W,H,D", K::kWorld, S::kWorld,
           "the world: a square (a cube) of side L, a W x H rectangle or a W x H x D box")
           .length()
-          .default_text("the model's example world, whatever the count: 100 (steering 800,600, "
-                        "vicsek 10), the published model's; in 3D the cube at the published "
-                        "example's mean neighbour count")
+          .default_text("the model's example world, whatever the count (100, the published "
+                        "model's; each model's in --help's list of lengths); in 3D the cube at "
+                        "the published example's mean neighbour count")
           .sweep());
   add(Row("density", "--density", "RHO", K::kRunNumber, S::kWorld,
           "boids per unit area: a square world of side sqrt(count / RHO); per unit volume in "
@@ -316,7 +330,7 @@ std::vector<ParamSpec> make_table() {
   // The variants, each off by default.
   add(Row("separation_radius", "--separation-radius", "R", K::kNumber, S::kVariants,
           "separation acts closer than R")
-          .only(kBoidsAndSteering, kNoWeights)
+          .refused(kNoWeights)
           .number(&FlockParams::separation_radius, 0)
           .derived([](const FlockParams& p) { return p.model_separation_radius(); },
                    "radius / 2; steering 0.45 radius")
@@ -348,8 +362,7 @@ std::vector<ParamSpec> make_table() {
   add(Row("wander", "--wander", "W", K::kNumber, S::kVariants,
           "Reynolds' wander: each boid steers across its heading along a drift that wanders at "
           "random, with this weight")
-          .only(kBoidsAndSteering,
-                "wander steers the boids and steering models; under vicsek a heading only "
+          .refused("wander steers the boids and steering models; under vicsek a heading only "
                 "aligns and turns by the noise (--noise)")
           .number(&FlockParams::wander, 0)
           .off(0, "0: off")
@@ -369,8 +382,7 @@ std::vector<ParamSpec> make_table() {
   add(Row("arrival_radius", "--arrival-radius", "R", K::kNumber, S::kVariants,
           "within R of the goal the boids slow down, their desired speed falling with the "
           "distance (Reynolds' arrival)")
-          .only(kSteeringOnly,
-                "arrival slows the steering model alone (--model steering); under boids the "
+          .refused("arrival slows the steering model alone (--model steering); under boids the "
                 "speed is held in [v_max/2, v_max], under vicsek every boid flies at the "
                 "constant speed V")
           .needs(kNeedsGoal)
@@ -387,8 +399,7 @@ std::vector<ParamSpec> make_table() {
   add(Row("path", "--path", "FILE", K::kRows, S::kVariants,
           "a polyline the boids follow (Reynolds' path following), from a CSV file with the "
           "header x,y (x,y,z in three dimensions); closed when its last point repeats its first")
-          .only(kBoidsAndSteering,
-                "path following steers the boids and steering models; under vicsek a heading "
+          .refused("path following steers the boids and steering models; under vicsek a heading "
                 "only aligns and turns by the noise (--noise)")
           .length());
   add(Row("path_radius", "--path-radius", "R", K::kNumber, S::kVariants,
@@ -410,8 +421,7 @@ std::vector<ParamSpec> make_table() {
   add(Row("predators", "--predators", "K", K::kWhole, S::kVariants,
           "K predators fly in the world, each pursuing the boid nearest to it; boids near one "
           "flee it")
-          .only(kBoidsAndSteering,
-                "boids flee predators under the boids and steering models; under vicsek a "
+          .refused("boids flee predators under the boids and steering models; under vicsek a "
                 "heading only aligns and turns by the noise (--noise)")
           .whole(&FlockParams::predators, 0, kMaxPredators)
           .off(0, "0: none")
@@ -444,12 +454,12 @@ std::vector<ParamSpec> make_table() {
 
   // The start, and where the flock flies.
   add(Row("count", "--count", "N", K::kRunNumber, S::kStart, "number of boids")
-          .defaults(120, 220, 400)
+          .model_default([](const ModelSpec& m) { return double(m.example_count); })
           .range(1, double(kMaxBoids))
           .sweep());
   add(Row("seed", "--seed", "S", K::kRunNumber, S::kStart,
           "random seed of the start and the noise, an unsigned 64-bit integer")
-          .defaults(42, 42, 42)
+          .default_value(42)
           .range(0, 18446744073709551615.0)
           .range_text("a whole number from 0 to 2^64 - 1"));
   add(Row("init", "--init", "FILE", K::kRunFile, S::kStart,
@@ -476,8 +486,24 @@ std::string ParamSpec::keyword() const {
   return name;
 }
 
+bool ParamSpec::per_model() const {
+  return (section == ParamSection::kModel || section == ParamSection::kVariants) &&
+         kind != ParamKind::kChoice;
+}
+
 bool ParamSpec::applies(Model model, int d) const {
-  return (models >> static_cast<int>(model) & 1u) != 0 && (dimensions >> d & 1u) != 0;
+  return (!per_model() || spec_of(model).takes_flag(flag)) && (dimensions >> d & 1u) != 0;
+}
+
+const char* ParamSpec::refusal_under(Model model) const {
+  const char* own = spec_of(model).refusal;
+  return own ? own : refusal;
+}
+
+double ParamSpec::default_of(Model model) const {
+  const ModelSpec& spec = spec_of(model);
+  if (model_default) return model_default(spec);
+  return spec.default_of(flag).value_or(common_default);
 }
 
 bool ParamSpec::names_field(Model model) const {
@@ -509,7 +535,7 @@ bool ParamSpec::at_default(const FlockParams& p) const {
     case ParamKind::kChoice:
       if (std::string(key) == "boundary") return p.world.torus();
       if (std::string(key) == "update") return p.update == Update::kSynchronous;
-      return p.model == Model::kBoids;
+      return p.model == model_registry().front().id;
     case ParamKind::kDimensions:
       return p.dimensions == 2;
     default:
@@ -538,7 +564,7 @@ const ParamSpec* find_param_by_flag(const std::string& flag) {
 
 const char* flag_of(const std::string& key, Model model) {
   for (const ParamSpec& row : param_table()) {
-    if (key == row.key && (row.models >> static_cast<int>(model) & 1u) != 0) return row.flag;
+    if (key == row.key && row.applies(model, 2)) return row.flag;
   }
   const ParamSpec* row = find_param_by_key(key);
   return row ? row->flag : "";
@@ -555,12 +581,12 @@ void reset_unneeded(FlockParams& p) {
 }
 
 std::uint64_t default_count(Model model) {
-  return kExamples[static_cast<int>(model)].count;
+  return spec_of(model).example_count;
 }
 
 World example_world(Model model) {
-  const Example& e = kExamples[static_cast<int>(model)];
-  return World{e.width, e.height, Boundary::kTorus};
+  const ModelSpec& e = spec_of(model);
+  return World{e.example_width, e.example_height, Boundary::kTorus};
 }
 
 FlockParams model_defaults(Model model, std::uint64_t count) {
@@ -571,9 +597,10 @@ FlockParams model_defaults(Model model, std::uint64_t count) {
       p.*row.number = row.has_unset ? row.unset : row.default_of(model);
     }
   }
-  const Example& e = kExamples[static_cast<int>(model)];
-  const double scale = std::sqrt(static_cast<double>(count) / static_cast<double>(e.count));
-  p.world = World{e.width * scale, e.height * scale, Boundary::kTorus};
+  const ModelSpec& e = spec_of(model);
+  const double scale = std::sqrt(static_cast<double>(count) / static_cast<double>(e.example_count));
+  p.world = World{e.example_width * scale, e.example_height * scale, Boundary::kTorus};
+  if (e.settle) e.settle(p);
   return p;
 }
 
@@ -626,16 +653,17 @@ std::string describe_values(const ParamSpec& row) {
 }
 
 std::string describe_models(const ParamSpec& row) {
-  switch (row.models) {
-    case kBoidsAndSteering:
-      return "boids and steering models";
-    case kSteeringOnly:
-      return "steering model";
-    case kVicsekOnly:
-      return "vicsek model";
-    default:
-      return "";
+  std::vector<std::string> names;
+  for (const ModelSpec& m : model_registry()) {
+    if (row.applies(m.id, 2) || row.applies(m.id, 3)) names.push_back(m.name);
   }
+  if (names.size() == model_registry().size()) return "";
+  std::string text;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const bool last = k + 1 == names.size();
+    text += (k == 0 ? "" : last ? " and " : ", ") + names[k];
+  }
+  return text + (names.size() == 1 ? " model" : " models");
 }
 
 std::string describe_default(const ParamSpec& row) {
@@ -651,19 +679,18 @@ std::string describe_default(const ParamSpec& row) {
     default:
       return "";
   }
-  if (row.kind == ParamKind::kRunNumber && row.defaults[0] == 0) return "";  // --density
+  if (row.kind == ParamKind::kRunNumber && row.default_of(model_registry().front().id) == 0) return "";
   // The models' defaults where it applies, the first model's first.
   std::string text;
-  const char* names[3] = {"boids", "steering", "vicsek"};
-  int first = -1;
-  for (int m = 0; m < 3; ++m) {
-    if ((row.models >> m & 1u) == 0) continue;
-    if (first < 0) {
-      first = m;
-      text = short_number(row.defaults[m]);
-    } else if (row.defaults[m] != row.defaults[first]) {
-      text += (text.find(';') == std::string::npos ? "; " : ", ") + std::string(names[m]) + " " +
-              short_number(row.defaults[m]);
+  const ModelSpec* first = nullptr;
+  for (const ModelSpec& m : model_registry()) {
+    if (!row.applies(m.id, 2) && !row.applies(m.id, 3)) continue;
+    if (!first) {
+      first = &m;
+      text = short_number(row.default_of(m.id));
+    } else if (row.default_of(m.id) != row.default_of(first->id)) {
+      text += (text.find(';') == std::string::npos ? "; " : ", ") + std::string(m.name) + " " +
+              short_number(row.default_of(m.id));
     }
   }
   return text;

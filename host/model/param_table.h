@@ -40,11 +40,7 @@ enum class Scale { kNone, kLength, kWeight };
 // Where --help lists an option.
 enum class ParamSection { kModel, kWorld, kVariants, kStart, kBackend };
 
-// Bit sets of the models (1 << Model) and dimensions (1 << D) a row applies to.
-inline constexpr unsigned kAllModels = 0b111;
-inline constexpr unsigned kBoidsAndSteering = 0b011;
-inline constexpr unsigned kSteeringOnly = 0b010;
-inline constexpr unsigned kVicsekOnly = 0b100;
+// Bit set of the dimensions (1 << D) a row applies to.
 inline constexpr unsigned kBothDimensions = (1u << 2) | (1u << 3);
 
 // A bound that depends on the other parameters, with its name for messages: "radius".
@@ -74,8 +70,9 @@ struct ParamSpec {
   ParamSection section;
   const char* doc;  // one line for --help, Python and docs/models.md
 
-  // Where it applies; `refusal` says why it does not under the other models.
-  unsigned models = kAllModels;
+  // Where it applies: a row of the model's or the variants' sections (but a choice) applies to
+  // the models that take it (ModelSpec::takes, host/model/models.h), any other to all;
+  // `refusal` says why it does not under the others, unless the model says it itself.
   unsigned dimensions = kBothDimensions;
   const char* refusal = nullptr;
   ParamNeed needs;  // unset: needs nothing
@@ -83,13 +80,15 @@ struct ParamSpec {
   // The value: a field of FlockParams for kNumber and kWhole.
   double FlockParams::*number = nullptr;
   int FlockParams::*whole = nullptr;
-  // Its default for each model (boids, steering, vicsek), and where the default follows from
-  // other parameters (the separation radius: r / 2), `unset` stands for it in FlockParams and
+  // Its default, which a model's entry may set otherwise (ModelSpec::defaults, or for a number
+  // of the run `model_default` of the entry: the count, its example's), and where the default
+  // follows from other parameters (the separation radius: r / 2), `unset` stands for it in FlockParams and
   // `derived` gives its value; `default_text` says it for people ("r / 2; steering 0.45 r").
   // A number that may be off or follow others holds `unset` for it where `has_unset`: the
   // flight's rules accept it though no option gives it (--arrival-radius 0 is refused; a page
   // turns arrival off).
-  double defaults[3] = {0, 0, 0};
+  double common_default = 0;
+  double (*model_default)(const ModelSpec&) = nullptr;
   double (*derived)(const FlockParams&) = nullptr;
   double unset = 0;
   bool has_unset = false;
@@ -113,6 +112,10 @@ struct ParamSpec {
   std::string keyword() const;
   // Whether it applies to a flock of `model` in `dimensions`.
   bool applies(Model model, int dimensions) const;
+  // Whether it is a row each model takes or not (ModelSpec::takes), rather than one of all.
+  bool per_model() const;
+  // Why it is refused under `model`, which does not take it; nullptr for no reason given.
+  const char* refusal_under(Model model) const;
   // Whether it names its field under `model`: of two rows that share one (v_max, which the
   // Vicsek model calls --speed), the one that applies.
   bool names_field(Model model) const;
@@ -121,7 +124,7 @@ struct ParamSpec {
   // A number's value in effect: the field, or its derived default when unset.
   double value(const FlockParams& p) const;
   // The model's default of a number.
-  double default_of(Model model) const { return defaults[static_cast<int>(model)]; }
+  double default_of(Model model) const;
   // Whether the row holds its default in `p` (a number unset or at the model's default, a
   // variant off).
   bool at_default(const FlockParams& p) const;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "host/model/param_table.h"
+
 namespace boids {
 namespace {
 
@@ -33,7 +35,8 @@ void walls(FlockParams& p) {
 }
 
 std::vector<Variant> make_catalogue() {
-  const Model boids = Model::kBoids, steering = Model::kSteering, vicsek = Model::kVicsek;
+  const Model boids = Model::kBoids, steering = Model::kSteering, vicsek = Model::kVicsek,
+              couzin = Model::kCouzin;
   return {
       {"seed", boids, "the published step", [](FlockParams&) {}},
       {"fov", boids, "--fov 240", [](FlockParams& p) { p.fov = 240; }},
@@ -131,6 +134,20 @@ std::vector<Variant> make_catalogue() {
          p.min_speed = 0;
          walls(p);
        }},
+      {"couzin", couzin, "the couzin model's published zones, turn, blind angle and noise",
+       [](FlockParams&) {}},
+      {"couzin-walls-turn", couzin, "between walls, --noise 0.4 --turn-rate 300 --fov 360",
+       [](FlockParams& p) {
+         walls(p);
+         p.noise = 0.4;
+         p.turn_rate = 300;
+         p.fov = 360;
+       }},
+      {"couzin-no-orientation", couzin, "--orientation-width 0: repulsion and attraction alone",
+       [](FlockParams& p) {
+         p.attraction_width += p.orientation_width;
+         p.orientation_width = 0;
+       }},
   };
 }
 
@@ -164,7 +181,19 @@ FlockParams variant_params(const Variant& variant, const FlockParams& base) {
     p.max_speed = 30 * base.max_speed;  // half a unit of r = 1 a step at the lab's dt of 1/60
   }
   if (variant.model == Model::kVicsek) p.max_speed = base.max_speed / 2;
+  if (variant.model == Model::kCouzin) {  // the published zones, turn and noise, within r
+    const FlockParams published = model_defaults(Model::kCouzin, 1);
+    p.repulsion_radius = base.radius / 5;
+    p.orientation_width = 0.3 * base.radius;
+    p.attraction_width = 0.5 * base.radius;
+    p.max_speed = published.max_speed;
+    p.dt = published.dt;
+    p.turn_rate = published.turn_rate;
+    p.fov = published.fov;
+    p.noise = published.noise;
+  }
   variant.apply(p);
+  settle_model(p);
   return p;
 }
 

@@ -100,4 +100,13 @@ void boids_step(FlockState& s, const FlockParams& p, const StepContext& context)
   s = std::move(next);
 }
 
+// The model's step in 2D or 3D, as the registry names it (host/model/models.h).
+void boids_model_step(FlockState& s, const FlockParams& p, const StepContext& context) {
+  if (p.dimensions == 3) {
+    boids_step_3d(s, p, context);
+  } else {
+    boids_step(s, p, context);
+  }
+}
+
 }  // namespace boids::reference

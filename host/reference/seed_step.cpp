@@ -44,38 +44,14 @@ void ReferenceStepper::boids_step(FlockState& state, const FlockParams& params) 
     if (params.update != Update::kSynchronous) {
       throw InputError("in three dimensions the reference flies every model synchronously");
     }
-    switch (params.model) {
-      case Model::kBoids:
-        reference::boids_step_3d(state, params, context);
-        return;
-      case Model::kSteering:
-        reference::steering_step_3d(state, params, context);
-        return;
-      case Model::kVicsek:
-        reference::vicsek_step_3d(state, params, context);
-        return;
-    }
-    return;
-  }
-  if (params.seed_model()) {
+  } else if (params.seed_model()) {
     seed_step(state, params);
     return;
+  } else if (params.update == Update::kInPlace) {
+    reference::steering_lab_step(state, params, context);
+    return;
   }
-  switch (params.model) {
-    case Model::kBoids:
-      reference::boids_step(state, params, context);
-      return;
-    case Model::kSteering:
-      if (params.update == Update::kInPlace) {
-        reference::steering_lab_step(state, params, context);
-      } else {
-        reference::steering_step(state, params, context);
-      }
-      return;
-    case Model::kVicsek:
-      reference::vicsek_step(state, params, context);
-      return;
-  }
+  spec_of(params.model).reference_step(state, params, context);
 }
 
 // The published step, on a width x height torus (its WORLD on both axes when the world is

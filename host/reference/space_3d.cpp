@@ -53,29 +53,44 @@ void goal_direction_3d(const FlockParams& p, double x, double y, double z, doubl
 void turn_within_cone(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
                       double& y, double& z) {
   if (!(p.noise > 0)) return;
-  const double length = std::sqrt(x * x + y * y + z * z);
-  if (!(length > 0)) return;
-  const double ux = x / length, uy = y / length, uz = z / length;
   // The polar angle: cos(theta) uniform in [cos(noise / 2), 1], uniform on the cap's area.
   double cos_half = 1, sin_half = 0;
   polynomial_cos_sin(p.noise / 2, cos_half, sin_half);
   const double a = noise_draw(context.noise_key, context.step, id);
   const double cos_t = 1 - a * (1 - cos_half);
   const double sin_t = std::sqrt(std::fmax(0.0, (1 - cos_t) * (1 + cos_t)));
-  // The azimuth, uniform in [-pi, pi), from a second draw.
-  double cos_p = 1, sin_p = 0;
+  double cos_p = 1, sin_p = 0;  // the azimuth, from a second draw
+  noise_azimuth(context, id, cos_p, sin_p);
+  turn_in_cone(cos_t, sin_t, cos_p, sin_p, x, y, z);
+}
+
+void noise_azimuth(const StepContext& context, std::uint64_t id, double& cos_p, double& sin_p) {
   const double b = noise_draw(salted_key(context.noise_key, kAzimuthKey), context.step, id);
   polynomial_cos_sin((b - 0.5) * (2 * kPi), cos_p, sin_p);
-  // Two unit vectors perpendicular to u and to each other, without trigonometry (Duff et al.,
-  // "Building an orthonormal basis, revisited", 2017).
+}
+
+void turn_in_cone(double cos_t, double sin_t, double cos_p, double sin_p, double& x, double& y,
+                  double& z) {
+  const double length = std::sqrt(x * x + y * y + z * z);
+  if (!(length > 0)) return;
+  const double ux = x / length, uy = y / length, uz = z / length;
+  double e1[3], e2[3];
+  perpendicular_basis(ux, uy, uz, e1, e2);
+  x = (cos_t * ux + sin_t * (cos_p * e1[0] + sin_p * e2[0])) * length;
+  y = (cos_t * uy + sin_t * (cos_p * e1[1] + sin_p * e2[1])) * length;
+  z = (cos_t * uz + sin_t * (cos_p * e1[2] + sin_p * e2[2])) * length;
+}
+
+void perpendicular_basis(double ux, double uy, double uz, double (&e1)[3], double (&e2)[3]) {
   const double sign = uz >= 0 ? 1.0 : -1.0;
   const double k = -1 / (sign + uz);
   const double m = ux * uy * k;
-  const double e1x = 1 + sign * ux * ux * k, e1y = sign * m, e1z = -sign * ux;
-  const double e2x = m, e2y = sign + uy * uy * k, e2z = -uy;
-  x = (cos_t * ux + sin_t * (cos_p * e1x + sin_p * e2x)) * length;
-  y = (cos_t * uy + sin_t * (cos_p * e1y + sin_p * e2y)) * length;
-  z = (cos_t * uz + sin_t * (cos_p * e1z + sin_p * e2z)) * length;
+  e1[0] = 1 + sign * ux * ux * k;
+  e1[1] = sign * m;
+  e1[2] = -sign * ux;
+  e2[0] = m;
+  e2[1] = sign + uy * uy * k;
+  e2[2] = -uy;
 }
 
 bool shrink_if_huge_3d(double& x, double& y, double& z) {

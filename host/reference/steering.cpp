@@ -228,4 +228,13 @@ void steering_lab_step(FlockState& s, const FlockParams& p, const StepContext& c
   }
 }
 
+// The model's step in 2D or 3D, as the registry names it (host/model/models.h).
+void steering_model_step(FlockState& s, const FlockParams& p, const StepContext& context) {
+  if (p.dimensions == 3) {
+    steering_step_3d(s, p, context);
+  } else {
+    steering_step(s, p, context);
+  }
+}
+
 }  // namespace boids::reference

@@ -60,4 +60,13 @@ void vicsek_step(FlockState& s, const FlockParams& p, const StepContext& context
   s = std::move(next);
 }
 
+// The model's step in 2D or 3D, as the registry names it (host/model/models.h).
+void vicsek_model_step(FlockState& s, const FlockParams& p, const StepContext& context) {
+  if (p.dimensions == 3) {
+    vicsek_step_3d(s, p, context);
+  } else {
+    vicsek_step(s, p, context);
+  }
+}
+
 }  // namespace boids::reference

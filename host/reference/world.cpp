@@ -113,6 +113,21 @@ void polynomial_cos_sin(double angle, double& c, double& s) {
   s = sin_a;
 }
 
+double polynomial_log(double y) {
+  int e = 0;
+  double m = std::frexp(y, &e);  // y = m 2^e, m in [1/2, 1)
+  if (m < 0.7071067811865476) {  // into [sqrt(1/2), sqrt(2)), where the series converges fastest
+    m = m * 2;
+    e = e - 1;
+  }
+  const double t = (m - 1) / (m + 1);
+  const double t2 = t * t;
+  // 1 + t^2 / 3 + t^4 / 5 + ... + t^24 / 25, so that atanh(t) = t times it.
+  double q = 1.0 / 25;
+  for (int k = 23; k >= 1; k -= 2) q = q * t2 + 1.0 / k;
+  return static_cast<double>(e) * 0.6931471805599453 + (2 * t) * q;
+}
+
 double noise_draw(std::uint64_t key, std::uint64_t step, std::uint64_t id) {
   const std::uint64_t mixed = splitmix_finalizer(step + 0x9e3779b97f4a7c15ULL * (id + 1));
   const std::uint64_t bits = splitmix_finalizer(mixed ^ key);

@@ -64,6 +64,7 @@ nlohmann::json flock_description(const SimulationConfig& config, std::uint64_t c
           {"dimensions", p.dimensions},
           {"world", world},
           {"model", to_string(p.model)},
+          {"models", model_names()},
           {"radius", p.radius},
           {"backend", to_string(config.backend)},
           {"method", to_string(config.method)},

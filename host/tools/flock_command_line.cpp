@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -125,6 +126,24 @@ void take_value(const ParamSpec& row, const std::string& v, FlockOptions& o) {
   o.named.insert(flag);
 }
 
+// Each model's example world, as --world takes it: "100; steering 800,600, vicsek 10".
+std::string example_worlds() {
+  const auto side = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return std::string(text);
+  };
+  std::string text;
+  for (const ModelSpec& m : model_registry()) {
+    const std::string world = m.example_width == m.example_height
+                                  ? side(m.example_width)
+                                  : side(m.example_width) + "," + side(m.example_height);
+    text += text.empty() ? world : (text.find(';') == std::string::npos ? "; " : ", ") +
+                                       std::string(m.name) + " " + world;
+  }
+  return text;
+}
+
 // --help's line for a row: what it means, its values, the models and its default; lengths say
 // their range once, at --world.
 std::string help_of(const ParamSpec& row) {
@@ -133,7 +152,8 @@ std::string help_of(const ParamSpec& row) {
     help +=
         "; lengths, numbers with their nonzero magnitudes in [1e-60, 1e60] ([1e-9, 1e9] "
         "under --precision float), as every length, speed, wind, goal and obstacle "
-        "(default 100; steering 800,600, vicsek 10)";
+        "(default " +
+        example_worlds() + ")";
   }
   return help;
 }

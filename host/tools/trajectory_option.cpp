@@ -103,7 +103,7 @@ void TrajectoryRecording::start(const Simulation& sim, TrajectoryParameters para
                                 const std::string& version) {
   if (!enabled()) return;
   const FlockParams& p = sim.config().params;
-  time_per_step_ = p.model == Model::kSteering ? p.dt : 1.0;
+  time_per_step_ = p.time_step();
   TrajectoryHeader header;
   header.count = sim.count();
   header.predators = static_cast<std::uint64_t>(p.predators);

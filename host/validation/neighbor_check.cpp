@@ -78,18 +78,18 @@ PairDecision decide_in_double(const double (&xi)[3], const double (&vi)[3], cons
   const double r2 = p.radius * p.radius;
   const double sr = p.effective_separation_radius();
   const double s2 = p.model == Model::kBoids && p.separation_radius == 0 ? r2 / 4 : sr * sr;
-  switch (p.model) {
-    case Model::kBoids:
-      d.near = d.seen && d2 < r2;
-      d.pushes = d.near && d2 < s2 && d2 > 0;
-      break;
-    case Model::kSteering:
-      d.near = d.seen && d2 <= r2;
-      d.pushes = d.near && d2 < s2 && d2 > 1e-6;
-      break;
-    case Model::kVicsek:
-      d.near = d.seen && d2 < r2;
-      break;
+  // Most models count a neighbour closer than r and push closer than the separation radius;
+  // the steering listing's r is inclusive, and its pushes stop at 1e-3; couzin's repulsion is
+  // its pushing, and a coincident boid is none of its neighbours; Vicsek has no push.
+  if (p.model == Model::kSteering) {
+    d.near = d.seen && d2 <= r2;
+    d.pushes = d.near && d2 < s2 && d2 > 1e-6;
+  } else if (p.model == Model::kCouzin) {
+    d.near = d.seen && d2 < r2 && d2 > 0;
+    d.pushes = d.near && d2 < p.repulsion_radius * p.repulsion_radius;
+  } else {
+    d.near = d.seen && d2 < r2;
+    d.pushes = d.near && d2 < s2 && d2 > 0 && !spec_of(p.model).constant_speed;
   }
   return d;
 }
@@ -101,7 +101,7 @@ PairDecision decide_in_kernels(const kernels::Boid<Real, D>& self,
                                const kernels::StepParams<Real>& p) {
   typename Model::template Sums<Real, 1, D> sums;
   Model::start(sums, 0, self);
-  const int before = sums.count[0];
+  const int before = sums.heard(0);
   kernels::LaneBoids<Real, 1, D> lane;
   lane.set(0, self);
   PairDecision d;
@@ -109,10 +109,8 @@ PairDecision decide_in_kernels(const kernels::Boid<Real, D>& self,
     using F = decltype(flags);
     kernels::accumulate_neighbor<Model, F::kWraps, F::kLimitedView>(sums, 0, lane, other, p);
   });
-  d.near = sums.count[0] == before + 1;
-  if constexpr (!std::is_same_v<Model, kernels::Vicsek>) {
-    for (int a = 0; a < D; ++a) d.pushes = d.pushes || sums.push[a][0] != Real(0);
-  }
+  d.near = sums.heard(0) == before + 1;
+  d.pushes = sums.pushed(0);
   Real delta[D];
   for (int a = 0; a < D; ++a) {
     const Real raw = other.position[a] - self.position[a];
@@ -145,7 +143,9 @@ NeighborCheck check_neighbors_in(const FlockState& s, const FlockParams& params)
     return std::abs(value - threshold) <= band;
   };
   const double c = reference::cos_half_view(params);
-  const double separation_radius = params.effective_separation_radius();
+  const double separation_radius = params.model == boids::Model::kCouzin
+                                       ? params.repulsion_radius
+                                       : params.effective_separation_radius();
 
   NeighborCheck check;
   check.rounding.assign(n, false);
@@ -208,15 +208,11 @@ NeighborCheck check_neighbors_in(const FlockState& s, const FlockParams& params)
 
 template <typename Real, int D>
 NeighborCheck check_for_model(const FlockState& state, const FlockParams& params) {
-  switch (params.model) {
-    case Model::kSteering:
-      return check_neighbors_in<kernels::Steering, Real, D>(state, params);
-    case Model::kVicsek:
-      return check_neighbors_in<kernels::Vicsek, Real, D>(state, params);
-    case Model::kBoids:
-      break;
-  }
-  return check_neighbors_in<kernels::Boids, Real, D>(state, params);
+  NeighborCheck check;
+  with_model(params.model, [&](auto model) {
+    check = check_neighbors_in<decltype(model), Real, D>(state, params);
+  });
+  return check;
 }
 
 template <typename Real>

@@ -17,6 +17,18 @@ BOIDS_HD BOIDS_INLINE constexpr Real closest_push() {
 // by 1 / distance, alignment with the neighbours' mean velocity, cohesion towards their centre;
 // the speed clamped into [v_max / 2, v_max].
 struct Boids : GathersNeighbors {
+  static constexpr const char* kName = "boids";
+
+  // The model's constants of a step, from the flock's parameters (`f`, FlockParams): the
+  // clamp's floor and the rules' gains, weight * K, each rounded once to Real.
+  template <typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock& f) {
+    p.min_speed = static_cast<Real>(f.effective_min_speed());
+    p.separation_gain = static_cast<Real>(f.separation * kSeparationGain);
+    p.alignment_gain = static_cast<Real>(f.alignment * kAlignmentGain);
+    p.cohesion_gain = static_cast<Real>(f.cohesion * kCohesionGain);
+  }
+
   // A coincident boid counts as a neighbour but exerts no separation (its direction is
   // undefined). Double divides as the published step does; float takes one division, not two
   // (within 1 ulp).

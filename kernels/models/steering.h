@@ -25,6 +25,20 @@ BOIDS_HD inline Real length_or_one(const Real (&v)[D]) {
 }
 
 struct Steering : GathersNeighbors {
+  static constexpr const char* kName = "steering";
+
+  // The model's constants of a step, from the flock's parameters (`f`, FlockParams): the
+  // clamp's floor, the maximum force, the weights themselves, the time step.
+  template <typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock& f) {
+    p.min_speed = static_cast<Real>(f.effective_min_speed());
+    p.max_force = static_cast<Real>(f.max_speed * kMaxForceFactor);
+    p.separation_gain = static_cast<Real>(f.separation);
+    p.alignment_gain = static_cast<Real>(f.alignment);
+    p.cohesion_gain = static_cast<Real>(f.cohesion);
+    p.dt = static_cast<Real>(f.dt);
+  }
+
   template <typename S, typename V, typename M, typename Real, int D>
   BOIDS_HD BOIDS_INLINE static void add(S& sums, const V (&d)[D], V d2, const Boid<Real, D>& other,
                                         const StepParams<Real>& p, M seen) {

@@ -28,6 +28,9 @@ struct HeadingSums {
   int count[Lanes];
   Real velocity[D][Lanes];
 
+  BOIDS_HD int heard(int lane) const { return count[lane]; }
+  BOIDS_HD bool pushed(int) const { return false; }
+
   BOIDS_HD BOIDS_INLINE void add(int lane, const Real (&v)[D], bool near) {
     count[lane] += static_cast<int>(near);
     for (int a = 0; a < D; ++a) velocity[a][lane] += near ? v[a] : Real(0);
@@ -60,6 +63,14 @@ struct HeadingPack {
 #endif
 
 struct Vicsek {
+  static constexpr const char* kName = "vicsek";
+
+  // The constant speed is the clamp's floor too.
+  template <typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock&) {
+    p.min_speed = p.max_speed;
+  }
+
   template <typename Real, int Lanes, int D>
   using Sums = HeadingSums<Real, Lanes, D>;
 

@@ -6,11 +6,32 @@
 
 namespace boids::kernels {
 
+// The couzin model's turns: by Gaussian angles.
+template <typename Real, int Lanes, int D>
+BOIDS_HD inline void draw_gaussian_turns(LaneTerms<Real, Lanes, D>& t, const index_t* ids,
+                                         const StepParams<Real>& p) {
+  const double sigma = p.noise;
+  if constexpr (D == 2) {
+    for (int lane = 0; lane < Lanes; ++lane) {
+      noise_gaussian_turn(sigma, p.noise_key, p.step, ids[lane], t.turn[0][lane], t.turn[1][lane]);
+    }
+  } else {
+    const std::uint64_t azimuth_key = azimuth_key_of(p.noise_key);
+    for (int lane = 0; lane < Lanes; ++lane) {
+      double turn[4];
+      noise_gaussian_cone(sigma, p.noise_key, azimuth_key, p.step, ids[lane], turn);
+      for (int k = 0; k < 4; ++k) t.turn[k][lane] = turn[k];
+    }
+  }
+}
+
 // Each boid's noise turn, from its input index `ids[lane]`.
 template <typename Real, int Lanes, int D>
 BOIDS_HD inline void draw_turns(LaneTerms<Real, Lanes, D>& t, const index_t* ids,
                                 const StepParams<Real>& p) {
-  if constexpr (D == 2) {
+  if (p.gaussian_noise) {
+    draw_gaussian_turns(t, ids, p);
+  } else if constexpr (D == 2) {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif

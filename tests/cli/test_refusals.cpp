@@ -97,7 +97,7 @@ TEST_F(Refusals, AVicsekStartIsHeldToItsPrecisionsRounding) {
   write_file(path("slow.csv"), "x,y,vx,vy\n1,2,0.1,0\n");
   refused({"run", "--backend", "cpu", "--model", "vicsek", "--init", path("slow.csv")},
           {"state file '" + path("slow.csv") +
-           "': boid 0 moves at speed 0.1: the Vicsek model's particles all move at --speed 0.03"});
+           "': boid 0 moves at speed 0.1: the vicsek model's boids all move at --speed 0.03"});
 }
 
 // 10^18 steps at most: the step counter and H5MD's int64 step never wrap.

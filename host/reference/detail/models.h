@@ -28,4 +28,13 @@ void steering_step_3d(FlockState& state, const FlockParams& params, const StepCo
 // Vicsek et al. 1995.
 void vicsek_step(FlockState& state, const FlockParams& params, const StepContext& context);
 
+// Each model's step in 2D or 3D, as the registry names it (host/model/models.h).
+void boids_model_step(FlockState& state, const FlockParams& params, const StepContext& context);
+void steering_model_step(FlockState& state, const FlockParams& params, const StepContext& context);
+void vicsek_model_step(FlockState& state, const FlockParams& params, const StepContext& context);
+
+// Couzin et al. 2002, in two or three dimensions (params.dimensions): zones of repulsion,
+// orientation and attraction, a blind angle behind, a limited turn, Gaussian noise, constant speed.
+void couzin_model_step(FlockState& state, const FlockParams& params, const StepContext& context);
+
 }  // namespace boids::reference

@@ -34,6 +34,21 @@ void goal_direction_3d(const FlockParams& p, double x, double y, double z, doubl
 void turn_within_cone(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
                       double& y, double& z);
 
+// cos and sin of the azimuth of boid `id`'s noise at this step, uniform in [-pi, pi): the draw
+// turn_within_cone makes, keyed apart from its polar angle's.
+void noise_azimuth(const StepContext& context, std::uint64_t id, double& cos_p, double& sin_p);
+
+// (x, y, z) turned by the polar angle t and the azimuth p, given by their cosines and sines:
+// to (cos t u + sin t (cos p e1 + sin p e2)) |(x, y, z)|, u its direction and e1, e2 the
+// perpendicular_basis of u; its length kept; nothing at rest. The body of turn_within_cone, for
+// a model that draws its angles otherwise.
+void turn_in_cone(double cos_t, double sin_t, double cos_p, double sin_p, double& x, double& y,
+                  double& z);
+
+// Two unit vectors perpendicular to the unit vector u and to each other, without trigonometry
+// (Duff et al., "Building an orthonormal basis, revisited", 2017).
+void perpendicular_basis(double ux, double uy, double uz, double (&e1)[3], double (&e2)[3]);
+
 // Before a length is taken: components beyond 2^510 scaled by 2^-600 (exactly), as the 2D
 // shrink_if_huge; true when it did.
 bool shrink_if_huge_3d(double& x, double& y, double& z);

@@ -33,6 +33,10 @@ void noise_rotation(const FlockParams& p, const StepContext& context, std::uint6
 // cos and sin of |angle| <= pi by the engine's polynomial.
 void polynomial_cos_sin(double angle, double& c, double& s);
 
+// ln y for 0 < y <= 1 by the engine's polynomial: y = m 2^e with m in [sqrt(1/2), sqrt(2)), and
+// ln m = 2 atanh(t), t = (m - 1) / (m + 1), by atanh's series to t^25 (Horner's rule in t^2).
+double polynomial_log(double y);
+
 // Where the reference departs from the published step's arithmetic, only where it leaves a boid
 // outside its world or zeroes its velocity:
 //

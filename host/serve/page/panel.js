@@ -75,7 +75,11 @@ export class Panel {
       "Right or shift drag: pan; wheel: zoom; H: the whole world; F: fold the panel";
     this.element("pause").textContent = flock.paused ? "Resume" : "Pause";
     if (!live) return;
-    this.element("model").value = flock.model;
+    const models = this.element("model");
+    if (models.options.length !== flock.models.length) {  // the registry's, as the server says
+      models.replaceChildren(...flock.models.map((name) => new Option(name, name)));
+    }
+    models.value = flock.model;
     this.element("goal").checked = flock.goal !== null;
     const rate = flock.steps_per_second;
     this.element("rate").value = rate === 0 ? 4 : Math.log10(rate);
