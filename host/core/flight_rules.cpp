@@ -163,9 +163,8 @@ void check_steps(const std::string& what, std::uint64_t steps) {
 }
 
 StateTolerance start_tolerance(Precision precision) {
-  // A few hundred roundings of each precision: float's speeds stray by about 1e-7 a step, and
-  // a couzin heading's by up to about 3e-5 (measured).
-  return {precision == Precision::kFloat ? 1e-4 : 1e-9, 0};
+  // A few hundred roundings of each precision: float's speeds stray by about 1e-7.
+  return {precision == Precision::kFloat ? 1e-5 : 1e-9, 0};
 }
 
 StateTolerance flight_tolerance(const SimulationConfig& config) {

@@ -212,6 +212,7 @@ Vector<D> limited_turn(const TurnLimit& limit, const Vector<D>& h, const Vector<
   if (!unit<D>(across)) across = perpendicular_to<D>(h);
   Vector<D> n;
   for (int a = 0; a < D; ++a) n[a] = limit.cos_t * h[a] + limit.sin_t * across[a];
+  unit<D>(n);  // the part across h may be what cancellation left of w = -h, not perpendicular
   return n;
 }
 

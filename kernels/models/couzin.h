@@ -34,8 +34,12 @@ struct ZoneSums {
   Real away[D][Lanes], heading[D][Lanes], toward[D][Lanes];
 
   // What a lane has heard, for the neighbour check: its neighbours, and whether any repels it.
-  BOIDS_HD int heard(int lane) const { return repel[lane] + orient[lane] + attract[lane]; }
-  BOIDS_HD bool pushed(int lane) const { return repel[lane] > 0; }
+  BOIDS_HD int heard(int lane) const {
+    return repel[lane] + orient[lane] + attract[lane];
+  }
+  BOIDS_HD bool pushed(int lane) const {
+    return repel[lane] > 0;
+  }
 
   // Each sum adds its term or a selected +0, as ZonePack does: the sums never hold a -0 (the
   // orientation sum starts at 0 + the own heading), so the bits are those of adding only the
@@ -229,7 +233,9 @@ struct Couzin {
   }
 
   // The heading after at most the step's turn from h towards w: w itself within the turn, else
-  // h rotated by the turn in the plane of h and w (about a fixed perpendicular where w is -h).
+  // h rotated by the turn in the plane of h and w (about a fixed perpendicular where w is -h),
+  // normalised: where w is nearly -h, the part of w across h is what cancellation leaves, not
+  // quite perpendicular to h, and the rotated heading would stray from unit length.
   template <typename Real, int D>
   BOIDS_HD BOIDS_INLINE static void turn_towards(const Real (&h)[D], const Real (&w)[D],
                                                  const StepParams<Real>& p, Real (&n)[D]) {
@@ -243,6 +249,7 @@ struct Couzin {
     perpendicular(h, fallback);
     unit_or(across, fallback);
     for (int a = 0; a < D; ++a) n[a] = p.cos_turn * h[a] + p.sin_turn * across[a];
+    unit_or(n, n);
   }
 
   // A unit vector across the unit h: its left in 2D; in 3D the first of the basis the noise's

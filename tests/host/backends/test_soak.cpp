@@ -86,13 +86,6 @@ TEST_P(Soak, EveryStepKeepsEveryBoidInsideItsBounds) {
     const auto sim = make_simulation(
         config, test_support::with_predators(
                     test_support::random_state(kBoids, 100, 6, 5, /*seed=*/21), params));
-    // A known defect, the next to mend: a couzin heading turned from nearly opposite its
-    // desired direction takes the part of that direction across it, which float's
-    // cancellation leaves far from perpendicular, so its float speed strays (by 1e-2 in this
-    // soak). Normalising the turned heading, in the kernels and the reference alike, mends it.
-    if (precision == Precision::kFloat && params.model == Model::kCouzin) {
-      GTEST_SKIP() << "couzin in float: its turned heading is not yet normalised";
-    }
     const double tolerance = precision == Precision::kFloat ? 1e-6 : 1e-14;
     const std::uint64_t steps = precision == Precision::kFloat ? kSteps : kSteps / 4;
     for (std::uint64_t step = 1; step <= steps; ++step) {
