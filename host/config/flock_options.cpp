@@ -60,8 +60,8 @@ void check_needs_and_models(const FlockOptions& o, const FlockParams& p) {
     }
   }
   for (const ParamSpec& row : param_table()) {
-    const char* refusal = row.refusal_under(p.model);
-    if (o.given(row.flag) && !row.applies(p.model, p.dimensions) && refusal) {
+    const std::string refusal = row.refusal_under(p.model);
+    if (o.given(row.flag) && !row.applies(p.model, p.dimensions) && !refusal.empty()) {
       throw InputError(std::string(row.flag) + ": " + refusal);
     }
   }

@@ -93,9 +93,9 @@ void check_variants(const FlockParams& p) {
       }
     }
     if (row.needs.on && !row.needs.on(p)) throw InputError(flag + " needs " + row.needs.as_given);
-    const char* refusal = row.refusal_under(p.model);
+    const std::string refusal = row.refusal_under(p.model);
     if (row.section == ParamSection::kVariants && !row.applies(p.model, p.dimensions) &&
-        refusal) {
+        !refusal.empty()) {
       throw InputError(flag + ": " + refusal);
     }
   }

@@ -16,11 +16,14 @@ void couzin_model_step(FlockState&, const FlockParams&, const StepContext&);
 
 namespace {
 
-// What the boids and steering models take besides their own rows: every term of the world.
-#define BOIDS_REYNOLDS_TERMS                                                                      \
-  "--separation-radius", "--fov", "--nearest", "--noise", "--wander", "--goal", "--goal-weight", \
-      "--obstacles", "--path", "--path-radius", "--path-weight", "--predators",                  \
-      "--predator-speed", "--flee-radius", "--wind"
+// A model of Reynolds' rules (boids, steering) takes its own rows and every term of the world.
+std::vector<const char*> with_every_term(std::vector<const char*> own) {
+  own.insert(own.end(),
+             {"--separation-radius", "--fov", "--nearest", "--noise", "--wander", "--goal",
+              "--goal-weight", "--obstacles", "--path", "--path-radius", "--path-weight",
+              "--predators", "--predator-speed", "--flee-radius", "--wind"});
+  return own;
+}
 
 // Couzin's perception reaches to the attraction zone's edge.
 void settle_couzin(FlockParams& p) {
@@ -30,58 +33,79 @@ void settle_couzin(FlockParams& p) {
 std::vector<ModelSpec> make_registry() {
   std::vector<ModelSpec> models;
 
-  ModelSpec boids{Model::kBoids, "boids",
+  ModelSpec boids{Model::kBoids,
+                  "boids",
                   "separation, alignment and cohesion as velocity changes, the speed kept in "
                   "[v_max / 2, v_max]",
-                  "the published step (the boids model)", 120, 100, 100};
-  boids.takes = {"--radius",    "--separation", "--alignment", "--cohesion",
-                 "--max-speed", "--min-speed",  BOIDS_REYNOLDS_TERMS};
+                  "the published step (the boids model)",
+                  120,
+                  100,
+                  100};
+  boids.takes = with_every_term(
+      {"--radius", "--separation", "--alignment", "--cohesion", "--max-speed", "--min-speed"});
   boids.reference_step = reference::boids_model_step;
   models.push_back(boids);
 
-  ModelSpec steering{Model::kSteering, "steering",
+  ModelSpec steering{Model::kSteering,
+                     "steering",
                      "Reynolds' steering behaviours: each rule a desired velocity steered "
                      "towards, a maximum force, a time step",
-                     "Reynolds' steering model, its lab listing", 220, 800, 600};
-  steering.takes = {"--radius",    "--separation", "--alignment", "--cohesion",       "--max-speed",
-                    "--min-speed", "--dt",         "--arrival-radius", BOIDS_REYNOLDS_TERMS};
-  steering.defaults = {{"--radius", 44},
-                       {"--separation", 1.6},
-                       {"--cohesion", 0.9},
-                       {"--max-speed", 110},
-                       {"--speed", 110}};
+                     "Reynolds' steering model, its lab listing",
+                     220,
+                     800,
+                     600};
+  steering.takes = with_every_term({"--radius", "--separation", "--alignment", "--cohesion",
+                                    "--max-speed", "--min-speed", "--dt", "--arrival-radius"});
+  steering.defaults = {
+      {"--radius", 44}, {"--separation", 1.6}, {"--cohesion", 0.9}, {"--max-speed", 110}};
   steering.timed = true;
   steering.reference_step = reference::steering_model_step;
   models.push_back(steering);
 
-  ModelSpec vicsek{Model::kVicsek, "vicsek",
+  ModelSpec vicsek{Model::kVicsek,
+                   "vicsek",
                    "constant speed, the mean heading of the neighbours (the particle's own "
                    "included), plus noise",
-                   "Vicsek et al. 1995, Phys. Rev. Lett. 75, 1226", 400, 10, 10};
-  vicsek.takes = {"--radius", "--speed",     "--fov",         "--nearest",        "--noise",
-                  "--goal",   "--goal-weight", "--obstacles", "--path-radius",    "--path-weight",
-                  "--predator-speed", "--flee-radius", "--wind"};
-  vicsek.defaults = {{"--radius", 1},    {"--separation", 0}, {"--alignment", 0},
-                     {"--cohesion", 0},  {"--max-speed", 0.03}, {"--speed", 0.03}};
+                   "Vicsek et al. 1995, Phys. Rev. Lett. 75, 1226",
+                   400,
+                   10,
+                   10};
+  vicsek.takes = {
+      "--radius",         "--speed",       "--fov",       "--nearest",     "--noise",
+      "--goal",           "--goal-weight", "--obstacles", "--path-radius", "--path-weight",
+      "--predator-speed", "--flee-radius", "--wind"};
+  // The weights it has not are 0 in its records.
+  vicsek.defaults = {{"--radius", 1},
+                     {"--separation", 0},
+                     {"--alignment", 0},
+                     {"--cohesion", 0},
+                     {"--speed", 0.03}};
   vicsek.constant_speed = true;
   vicsek.wind_drifts = true;
   vicsek.reference_step = reference::vicsek_model_step;
   models.push_back(vicsek);
 
-  ModelSpec couzin{Model::kCouzin, "couzin",
+  ModelSpec couzin{Model::kCouzin,
+                   "couzin",
                    "zones of repulsion, orientation and attraction, a blind angle behind, a "
                    "limited turn, constant speed",
-                   "Couzin, Krause, James, Ruxton & Franks 2002, J. Theor. Biol. 218, 1", 100,
-                   100, 100};
-  couzin.takes = {"--repulsion-radius", "--orientation-width", "--attraction-width",
-                  "--turn-rate",        "--fov",               "--speed",
-                  "--dt",               "--noise"};
-  couzin.defaults = {{"--radius", 17},   {"--separation", 0}, {"--alignment", 0},
-                     {"--cohesion", 0},  {"--max-speed", 3},  {"--speed", 3},
-                     {"--dt", 0.1},      {"--fov", 270},      {"--noise", 0.05}};
-  couzin.refusal =
-      "the couzin model steers by its zones alone (--repulsion-radius, --orientation-width, "
-      "--attraction-width, --turn-rate, --fov, --speed, --dt and --noise)";
+                   "Couzin, Krause, James, Ruxton & Franks 2002, J. Theor. Biol. 218, 1",
+                   100,
+                   100,
+                   100};
+  couzin.takes = {"--repulsion-radius",
+                  "--orientation-width",
+                  "--attraction-width",
+                  "--turn-rate",
+                  "--fov",
+                  "--speed",
+                  "--dt",
+                  "--noise"};
+  // Its radius's default is what its zones' defaults settle it to (1 + 2 + 14), so that a
+  // record leaves out a radius its zones give and reads back whole.
+  couzin.defaults = {{"--radius", 17}, {"--separation", 0}, {"--alignment", 0}, {"--cohesion", 0},
+                     {"--speed", 3},   {"--dt", 0.1},       {"--fov", 270},     {"--noise", 0.05}};
+  couzin.refusal = "the couzin model steers by its zones alone";
   couzin.constant_speed = true;
   couzin.timed = true;
   couzin.settle = settle_couzin;
@@ -89,8 +113,6 @@ std::vector<ModelSpec> make_registry() {
   models.push_back(couzin);
   return models;
 }
-
-#undef BOIDS_REYNOLDS_TERMS
 
 }  // namespace
 

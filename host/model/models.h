@@ -45,8 +45,8 @@ struct ModelSpec {
   std::vector<const char*> takes;
   /// Its defaults where they are not the row's own.
   std::vector<ModelDefault> defaults;
-  /// Why a row it does not take is refused, when the row's own reason speaks of other models;
-  /// nullptr: the row's.
+  /// Why a row it does not take is refused, when the row's own reason speaks of other models
+  /// (the flags it takes follow it in the message); nullptr: the row's.
   const char* refusal = nullptr;
   /// Every boid flies at the constant speed --speed (a start's velocities are set to it).
   bool constant_speed = false;

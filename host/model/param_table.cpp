@@ -108,6 +108,15 @@ class Row {
   ParamSpec s_;
 };
 
+// Names as a sentence lists them: "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    text += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + names[k];
+  }
+  return text;
+}
+
 // What some rows need on.
 bool has_goal(const FlockParams& p) {
   return p.has_goal;
@@ -235,7 +244,8 @@ std::vector<ParamSpec> make_table() {
           .control(slowest, fastest, true)
           .sweep());
   add(Row("max_speed", "--speed", "V", K::kNumber, S::kModel,
-          "the constant speed V of the Vicsek and couzin models, a length; a step (V + |wind| under "
+          "the constant speed V of the Vicsek and couzin models, a length; a step (V + |wind| "
+          "under "
           "vicsek, V times --dt under couzin) below the world's smaller side")
           .refused("only the Vicsek and couzin models move at a constant speed (use --max-speed)")
           .number(&FlockParams::max_speed, 1)
@@ -363,7 +373,7 @@ std::vector<ParamSpec> make_table() {
           "Reynolds' wander: each boid steers across its heading along a drift that wanders at "
           "random, with this weight")
           .refused("wander steers the boids and steering models; under vicsek a heading only "
-                "aligns and turns by the noise (--noise)")
+                   "aligns and turns by the noise (--noise)")
           .number(&FlockParams::wander, 0)
           .off(0, "0: off")
           .weight()
@@ -383,8 +393,8 @@ std::vector<ParamSpec> make_table() {
           "within R of the goal the boids slow down, their desired speed falling with the "
           "distance (Reynolds' arrival)")
           .refused("arrival slows the steering model alone (--model steering); under boids the "
-                "speed is held in [v_max/2, v_max], under vicsek every boid flies at the "
-                "constant speed V")
+                   "speed is held in [v_max/2, v_max], under vicsek every boid flies at the "
+                   "constant speed V")
           .needs(kNeedsGoal)
           .number(&FlockParams::arrival_radius, 0)
           .off(0, "0: off")
@@ -400,7 +410,7 @@ std::vector<ParamSpec> make_table() {
           "a polyline the boids follow (Reynolds' path following), from a CSV file with the "
           "header x,y (x,y,z in three dimensions); closed when its last point repeats its first")
           .refused("path following steers the boids and steering models; under vicsek a heading "
-                "only aligns and turns by the noise (--noise)")
+                   "only aligns and turns by the noise (--noise)")
           .length());
   add(Row("path_radius", "--path-radius", "R", K::kNumber, S::kVariants,
           "a boid predicted farther than R from the path steers back to it")
@@ -422,7 +432,7 @@ std::vector<ParamSpec> make_table() {
           "K predators fly in the world, each pursuing the boid nearest to it; boids near one "
           "flee it")
           .refused("boids flee predators under the boids and steering models; under vicsek a "
-                "heading only aligns and turns by the noise (--noise)")
+                   "heading only aligns and turns by the noise (--noise)")
           .whole(&FlockParams::predators, 0, kMaxPredators)
           .off(0, "0: none")
           .sweep());
@@ -495,9 +505,10 @@ bool ParamSpec::applies(Model model, int d) const {
   return (!per_model() || spec_of(model).takes_flag(flag)) && (dimensions >> d & 1u) != 0;
 }
 
-const char* ParamSpec::refusal_under(Model model) const {
-  const char* own = spec_of(model).refusal;
-  return own ? own : refusal;
+std::string ParamSpec::refusal_under(Model model) const {
+  const ModelSpec& spec = spec_of(model);
+  if (!spec.refusal) return refusal ? refusal : "";
+  return std::string(spec.refusal) + " (" + listed({spec.takes.begin(), spec.takes.end()}) + ")";
 }
 
 double ParamSpec::default_of(Model model) const {
@@ -593,7 +604,8 @@ FlockParams model_defaults(Model model, std::uint64_t count) {
   FlockParams p;
   p.model = model;
   for (const ParamSpec& row : param_table()) {
-    if (row.kind == ParamKind::kNumber) {
+    // Of two rows of one field (--max-speed, --speed), the model's sets it.
+    if (row.kind == ParamKind::kNumber && row.names_field(model)) {
       p.*row.number = row.has_unset ? row.unset : row.default_of(model);
     }
   }
@@ -658,12 +670,7 @@ std::string describe_models(const ParamSpec& row) {
     if (row.applies(m.id, 2) || row.applies(m.id, 3)) names.push_back(m.name);
   }
   if (names.size() == model_registry().size()) return "";
-  std::string text;
-  for (std::size_t k = 0; k < names.size(); ++k) {
-    const bool last = k + 1 == names.size();
-    text += (k == 0 ? "" : last ? " and " : ", ") + names[k];
-  }
-  return text + (names.size() == 1 ? " model" : " models");
+  return listed(names) + (names.size() == 1 ? " model" : " models");
 }
 
 std::string describe_default(const ParamSpec& row) {
@@ -679,7 +686,8 @@ std::string describe_default(const ParamSpec& row) {
     default:
       return "";
   }
-  if (row.kind == ParamKind::kRunNumber && row.default_of(model_registry().front().id) == 0) return "";
+  if (row.kind == ParamKind::kRunNumber && row.default_of(model_registry().front().id) == 0)
+    return "";
   // The models' defaults where it applies, the first model's first.
   std::string text;
   const ModelSpec* first = nullptr;

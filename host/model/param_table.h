@@ -82,9 +82,9 @@ struct ParamSpec {
   int FlockParams::*whole = nullptr;
   // Its default, which a model's entry may set otherwise (ModelSpec::defaults, or for a number
   // of the run `model_default` of the entry: the count, its example's), and where the default
-  // follows from other parameters (the separation radius: r / 2), `unset` stands for it in FlockParams and
-  // `derived` gives its value; `default_text` says it for people ("r / 2; steering 0.45 r").
-  // A number that may be off or follow others holds `unset` for it where `has_unset`: the
+  // follows from other parameters (the separation radius: r / 2), `unset` stands for it in
+  // FlockParams and `derived` gives its value; `default_text` says it for people ("r / 2; steering
+  // 0.45 r"). A number that may be off or follow others holds `unset` for it where `has_unset`: the
   // flight's rules accept it though no option gives it (--arrival-radius 0 is refused; a page
   // turns arrival off).
   double common_default = 0;
@@ -114,8 +114,8 @@ struct ParamSpec {
   bool applies(Model model, int dimensions) const;
   // Whether it is a row each model takes or not (ModelSpec::takes), rather than one of all.
   bool per_model() const;
-  // Why it is refused under `model`, which does not take it; nullptr for no reason given.
-  const char* refusal_under(Model model) const;
+  // Why it is refused under `model`, which does not take it; "" for no reason given.
+  std::string refusal_under(Model model) const;
   // Whether it names its field under `model`: of two rows that share one (v_max, which the
   // Vicsek model calls --speed), the one that applies.
   bool names_field(Model model) const;
