@@ -43,6 +43,12 @@ struct PairGeometry {
   double view_scale = 0;      // |d||v|
 };
 
+// The radius closer than which a neighbour pushes: the separation radius, or couzin's repulsion
+// radius.
+double pushing_radius(const FlockParams& p) {
+  return p.model == Model::kCouzin ? p.repulsion_radius : p.effective_separation_radius();
+}
+
 // In double, written as the reference writes it (and sharing no code with the kernels), for
 // boid i at position xi heading vi and boid j at xj, in `dims` dimensions.
 PairDecision decide_in_double(const double (&xi)[3], const double (&vi)[3], const double (&xj)[3],
@@ -76,7 +82,7 @@ PairDecision decide_in_double(const double (&xi)[3], const double (&vi)[3], cons
     d.seen = v2 == 0 || along * std::fabs(along) >= cos_half * std::fabs(cos_half) * v2 * d2;
   }
   const double r2 = p.radius * p.radius;
-  const double sr = p.effective_separation_radius();
+  const double sr = pushing_radius(p);
   const double s2 = p.model == Model::kBoids && p.separation_radius == 0 ? r2 / 4 : sr * sr;
   // Most models count a neighbour closer than r and push closer than the separation radius;
   // the steering listing's r is inclusive, and its pushes stop at 1e-3; couzin's repulsion is
@@ -86,10 +92,10 @@ PairDecision decide_in_double(const double (&xi)[3], const double (&vi)[3], cons
     d.pushes = d.near && d2 < s2 && d2 > 1e-6;
   } else if (p.model == Model::kCouzin) {
     d.near = d.seen && d2 < r2 && d2 > 0;
-    d.pushes = d.near && d2 < p.repulsion_radius * p.repulsion_radius;
+    d.pushes = d.near && d2 < s2;
   } else {
     d.near = d.seen && d2 < r2;
-    d.pushes = d.near && d2 < s2 && d2 > 0 && !spec_of(p.model).constant_speed;
+    d.pushes = d.near && d2 < s2 && d2 > 0 && spec_of(p.model).takes_flag("--separation");
   }
   return d;
 }
@@ -143,9 +149,7 @@ NeighborCheck check_neighbors_in(const FlockState& s, const FlockParams& params)
     return std::abs(value - threshold) <= band;
   };
   const double c = reference::cos_half_view(params);
-  const double separation_radius = params.model == boids::Model::kCouzin
-                                       ? params.repulsion_radius
-                                       : params.effective_separation_radius();
+  const double separation_radius = pushing_radius(params);
 
   NeighborCheck check;
   check.rounding.assign(n, false);
