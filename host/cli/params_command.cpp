@@ -29,6 +29,15 @@ void print_markdown() {
   }
 }
 
+// The models' table of docs/models.md, from the registry.
+void print_models() {
+  std::cout << "| model | what it is | its example | from |\n|---|---|---|---|\n";
+  for (const ModelSpec& m : model_registry()) {
+    std::cout << "| `" << m.name << "` | " << cell(m.summary) << " | " << m.example_count << " in "
+              << m.example_width << " × " << m.example_height << " | " << cell(m.source) << " |\n";
+  }
+}
+
 void print_json() {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const ParamSpec& row : param_table()) {
@@ -49,23 +58,27 @@ void print_json() {
 }  // namespace
 
 int params_command(const std::vector<std::string>& args) {
-  bool help = false, markdown = false, json = false;
+  bool help = false, markdown = false, json = false, models = false;
   tools::OptionParser parser(
-      "Usage: boids params [--markdown | --json]\n"
+      "Usage: boids params [--markdown | --json | --models]\n"
       "Lists every option of a flock: its values, its default, the models it applies to and\n"
       "what it does, from the one table that the command line, Python, the checkpoints, the\n"
       "browser's page and the viewer all read.");
   parser.add_flag("--markdown", "print the table of docs/models.md",
                   [&markdown] { markdown = true; });
   parser.add_flag("--json", "print one JSON list, an object a parameter", [&json] { json = true; });
+  parser.add_flag("--models", "print the table of the models of docs/models.md",
+                  [&models] { models = true; });
   parser.add_flag("--help", "show this help", [&help] { help = true; });
   parser.parse(args);
   if (help) {
     std::cout << parser.help();
     return 0;
   }
-  if (markdown && json) throw InputError("--markdown and --json: give one");
-  if (markdown) {
+  if (markdown + json + models > 1) throw InputError("--markdown, --json and --models: give one");
+  if (models) {
+    print_models();
+  } else if (markdown) {
     print_markdown();
   } else if (json) {
     print_json();

@@ -159,22 +159,34 @@ TEST(ParamTable, TheFastestSpeedLeavesRoomForThePredators) {
 }
 
 using test_support::CliFixture;
-class ParamDocs : public CliFixture {};
+class ParamDocs : public CliFixture {
+ protected:
+  // docs/models.md holds what `boids params OPTION` prints, between its markers NAME.
+  void expect_docs_hold(const std::string& option, const std::string& name) const;
+};
 
-// docs/models.md holds the table `boids params --markdown` prints, between its markers.
-TEST_F(ParamDocs, TheModelsPageHoldsTheTable) {
-  const auto r = run({"params", "--markdown"});
+void ParamDocs::expect_docs_hold(const std::string& option, const std::string& name) const {
+  const auto r = run({"params", option});
   ASSERT_EQ(r.code, 0) << r.err;
   std::ifstream in(std::string(BOIDS_SOURCE_DIR) + "/docs/models.md");
   std::stringstream text;
   text << in.rdbuf();
-  const std::string page = text.str(), begin = "<!-- params: begin -->\n",
-                    end = "<!-- params: end -->";
+  const std::string page = text.str(), begin = "<!-- " + name + ": begin -->\n",
+                    end = "<!-- " + name + ": end -->";
   const auto from = page.find(begin), to = page.find(end);
   ASSERT_NE(from, std::string::npos);
   ASSERT_NE(to, std::string::npos);
   EXPECT_EQ(page.substr(from + begin.size(), to - from - begin.size()), r.out)
-      << "docs/models.md: replace its table with `boids params --markdown`";
+      << "docs/models.md: replace its table with `boids params " << option << "`";
+}
+
+TEST_F(ParamDocs, TheModelsPageHoldsTheTable) {
+  expect_docs_hold("--markdown", "params");
+}
+
+// Its table of models is the registry's.
+TEST_F(ParamDocs, TheModelsPageHoldsTheRegistry) {
+  expect_docs_hold("--models", "models");
 }
 
 }  // namespace
