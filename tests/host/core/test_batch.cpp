@@ -67,6 +67,7 @@ Flocks mixed_flocks(Backend backend, Precision precision, Model model) {
         p.radius = 25;  // a grid of a few cells
         break;
     }
+    settle_model(p);  // couzin's radius, from its zones
     f.configs.push_back(c);
     f.starts.push_back(make_initial_state(count, c.seed, p));
   }
@@ -107,6 +108,13 @@ void expect_batch_flies_as_alone(const Flocks& flocks, FlockBatch& batch, MakeAl
 
 // A precision and a model.
 using BatchCase = std::tuple<Precision, Model>;
+
+// Every model of the registry.
+std::vector<Model> every_model() {
+  std::vector<Model> models;
+  for (const ModelSpec& m : model_registry()) models.push_back(m.id);
+  return models;
+}
 
 std::string case_name(const testing::TestParamInfo<BatchCase>& info) {
   return to_string(std::get<0>(info.param)) + "_" + to_string(std::get<1>(info.param));
@@ -157,8 +165,7 @@ TEST_P(BatchTest, CudaBatchFliesEveryFlockAsAlone) {
 
 INSTANTIATE_TEST_SUITE_P(EveryModel, BatchTest,
                          testing::Combine(testing::Values(Precision::kDouble, Precision::kFloat),
-                                          testing::Values(Model::kBoids, Model::kSteering,
-                                                          Model::kVicsek)),
+                                          testing::ValuesIn(every_model())),
                          case_name);
 
 TEST(Batch, RefusesFlocksThatCannotShareIt) {
