@@ -49,7 +49,9 @@ struct NeighborSums {
 
   // What a lane has heard: its neighbours so far, and whether any pushes it (the neighbour
   // check's probes, host/validation).
-  BOIDS_HD int heard(int lane) const { return count[lane]; }
+  BOIDS_HD int heard(int lane) const {
+    return count[lane];
+  }
   BOIDS_HD bool pushed(int lane) const {
     bool any = false;
     for (int a = 0; a < D; ++a) any = any || push[a][lane] != Real(0);

@@ -100,8 +100,7 @@ void Viewer::model_controls() {
     *name = model_registry()[static_cast<std::size_t>(k)].name;
     return true;
   };
-  if (ImGui::Combo("model", &model, name_of, nullptr,
-                   static_cast<int>(model_registry().size()))) {
+  if (ImGui::Combo("model", &model, name_of, nullptr, static_cast<int>(model_registry().size()))) {
     const FlockParams defaults = model_defaults(static_cast<Model>(model), count_);
     FlockParams next = defaults;
     if (box()) {  // a box keeps its sides

@@ -203,8 +203,8 @@ void check_start(const FlockState& state, const FlockParams& params,
                              : std::hypot(state.vx[i], state.vy[i]);
     if (!(std::abs(speed - params.max_speed) <= tolerance.speed * params.max_speed)) {
       throw InputError("boid " + std::to_string(first + i) + " moves at speed " +
-                       number_text(speed) + ": the " + to_string(params.model) + " model's boids all move at --speed " +
-                       number_text(params.max_speed));
+                       number_text(speed) + ": the " + to_string(params.model) +
+                       " model's boids all move at --speed " + number_text(params.max_speed));
     }
   }
 }

@@ -138,8 +138,9 @@ std::string example_worlds() {
     const std::string world = m.example_width == m.example_height
                                   ? side(m.example_width)
                                   : side(m.example_width) + "," + side(m.example_height);
-    text += text.empty() ? world : (text.find(';') == std::string::npos ? "; " : ", ") +
-                                       std::string(m.name) + " " + world;
+    text += text.empty() ? world
+                         : (text.find(';') == std::string::npos ? "; " : ", ") +
+                               std::string(m.name) + " " + world;
   }
   return text;
 }

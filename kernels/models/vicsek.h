@@ -28,8 +28,12 @@ struct HeadingSums {
   int count[Lanes];
   Real velocity[D][Lanes];
 
-  BOIDS_HD int heard(int lane) const { return count[lane]; }
-  BOIDS_HD bool pushed(int) const { return false; }
+  BOIDS_HD int heard(int lane) const {
+    return count[lane];
+  }
+  BOIDS_HD bool pushed(int) const {
+    return false;
+  }
 
   BOIDS_HD BOIDS_INLINE void add(int lane, const Real (&v)[D], bool near) {
     count[lane] += static_cast<int>(near);

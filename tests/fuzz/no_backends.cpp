@@ -21,8 +21,10 @@ MemoryNeed cpu_memory_need(const SimulationConfig&, std::uint64_t) {
 }
 
 namespace reference {
-#define BOIDS_NO_REFERENCE_STEP(name) \
-  void name(FlockState&, const FlockParams&, const StepContext&) { std::abort(); }
+#define BOIDS_NO_REFERENCE_STEP(name)                              \
+  void name(FlockState&, const FlockParams&, const StepContext&) { \
+    std::abort();                                                  \
+  }
 BOIDS_NO_REFERENCE_STEP(boids_model_step)
 BOIDS_NO_REFERENCE_STEP(steering_model_step)
 BOIDS_NO_REFERENCE_STEP(vicsek_model_step)
