@@ -282,7 +282,7 @@ std::vector<ParamSpec> make_table() {
           .number(&FlockParams::repulsion_radius, 1)
           .positive()
           .length()
-          .control(side_thousandth, half_side, true)
+          .control(radius_hundredth, half_side, true)  // a zone within the perception's reach
           .sweep());
   add(Row("orientation_width", "--orientation-width", "W", K::kNumber, S::kModel,
           "couzin: the zone of orientation, the W beyond the repulsion radius, where headings "

@@ -185,7 +185,7 @@ TEST(Controls, TheTableFollowsTheModelAndTheWorld) {
   // Every slider holds the value in effect, in the models' worlds and in the square one of
   // 100,000 boids at the example's density (for the boids model, side 2,887: its fastest
   // speed is 2,887 a step).
-  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+  for (const Model model : boids::test_support::every_model()) {
     const std::uint64_t count = default_count(model);
     FlockParams example = model_defaults(model, count);
     FlockParams large = example;
@@ -227,7 +227,7 @@ TEST(Controls, AChangeIsCheckedAsTheCommandLinesOptionsAre) {
 // and a box; and turning the goal off after changing its weight or arrival is accepted.
 TEST(Controls, EveryEndOfEverySliderIsAccepted) {
   std::vector<FlockParams> flocks;
-  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+  for (const Model model : boids::test_support::every_model()) {
     flocks.push_back(model_defaults(model, default_count(model)));
   }
   FlockParams hunted = model_defaults(Model::kBoids, 120);

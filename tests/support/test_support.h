@@ -214,6 +214,13 @@ inline FlockState with_predators(FlockState s, const FlockParams& p, std::uint64
   return s;
 }
 
+// Every model of the registry (host/model/models.h), in its order.
+inline std::vector<Model> every_model() {
+  std::vector<Model> models;
+  for (const ModelSpec& m : model_registry()) models.push_back(m.id);
+  return models;
+}
+
 // A model or variant of the flight, as a change to the published example's parameters (world 100).
 struct FlightVariant {
   const char* name;
