@@ -423,10 +423,11 @@ TEST_P(EngineTest, PositionsEndInsideTheWorld) {
   const float step = is_double() ? 0x1.0p-60f : 0x1.0p-30f;
   FlockParams params;
   params.separation = params.alignment = params.cohesion = 0;
-  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+  for (const Model model : test_support::every_model()) {
     SCOPED_TRACE(to_string(model));
     params.model = model;
-    params.max_speed = model == Model::kVicsek ? step : 1.0;
+    settle_model(params);
+    params.max_speed = spec_of(model).constant_speed ? step : 1.0;
     const FlockState start = make_state(
         {{0, 40, -step, 0}, {40, 0, 0, -step}, {below_l, 30, 0, 0}, {30, below_l, 0, 0}});
     const auto sim = make(start, params);

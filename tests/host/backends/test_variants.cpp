@@ -79,13 +79,14 @@ TEST_P(VariantTest, ABoidBehindIsNotSeenInAHalfCircleFieldOfView) {
 }
 
 TEST_P(VariantTest, NoBoidLeavesTheWallsHoweverFast) {
-  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+  for (const Model model : test_support::every_model()) {
     FlockParams p;
     p.model = model;
     p.world = World{60, 35, Boundary::kWalls};
     p.radius = 3;
-    // Steps longer than the world is high.
-    p.max_speed = model == Model::kSteering ? 2400 : 40;
+    settle_model(p);  // couzin's radius is its zones'
+    // Steps longer than the world is high (40; a timed model's at its dt of 1/60).
+    p.max_speed = spec_of(model).timed ? 2400 : 40;
     const FlockState start = make_initial_state(600, 4, p);
     bool bounced = false;
     run(start, p, 150, [&](int t, const FlockState& s) {
@@ -101,7 +102,8 @@ TEST_P(VariantTest, NoBoidLeavesTheWallsHoweverFast) {
 }
 
 TEST_P(VariantTest, NoBoidEndsAStepInsideAnObstacle) {
-  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+  for (const Model model : test_support::every_model()) {
+    if (!spec_of(model).takes_flag("--obstacles")) continue;
     FlockParams p;
     p.model = model;
     p.radius = 4;
@@ -129,7 +131,8 @@ double distance_to_goal(const FlockState& s, const Vec3& goal) {
 }
 
 TEST_P(VariantTest, AFlockReachesItsGoal) {
-  for (const Model model : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+  for (const Model model : test_support::every_model()) {
+    if (!spec_of(model).takes_flag("--goal")) continue;
     FlockParams p;
     p.model = model;
     p.radius = 5;

@@ -109,13 +109,6 @@ void expect_batch_flies_as_alone(const Flocks& flocks, FlockBatch& batch, MakeAl
 // A precision and a model.
 using BatchCase = std::tuple<Precision, Model>;
 
-// Every model of the registry.
-std::vector<Model> every_model() {
-  std::vector<Model> models;
-  for (const ModelSpec& m : model_registry()) models.push_back(m.id);
-  return models;
-}
-
 std::string case_name(const testing::TestParamInfo<BatchCase>& info) {
   return to_string(std::get<0>(info.param)) + "_" + to_string(std::get<1>(info.param));
 }
@@ -165,7 +158,7 @@ TEST_P(BatchTest, CudaBatchFliesEveryFlockAsAlone) {
 
 INSTANTIATE_TEST_SUITE_P(EveryModel, BatchTest,
                          testing::Combine(testing::Values(Precision::kDouble, Precision::kFloat),
-                                          testing::ValuesIn(every_model())),
+                                          testing::ValuesIn(test_support::every_model())),
                          case_name);
 
 TEST(Batch, RefusesFlocksThatCannotShareIt) {

@@ -31,7 +31,7 @@ TEST(ParamTable, EachRowIsNamedOnceAndItsDefaultsAreValuesItAccepts) {
     EXPECT_EQ(std::string(row.flag).rfind("--", 0), 0u);
     EXPECT_NE(std::string(row.doc), "");
     if (row.kind != ParamKind::kNumber && row.kind != ParamKind::kWhole) continue;
-    for (const Model m : {Model::kBoids, Model::kSteering, Model::kVicsek}) {
+    for (const Model m : test_support::every_model()) {
       if (!row.applies(m, 2) || row.has_unset) continue;
       const double d = row.default_of(m);
       EXPECT_TRUE(row.low_open ? d > row.low : d >= row.low) << to_string(m);
