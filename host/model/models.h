@@ -42,9 +42,9 @@ struct ModelSpec {
   double example_width, example_height;
   /// The flags of the model's and the variants' rows it takes (the world's, the start's and the
   /// backend's apply to every model); any other such row is refused.
-  std::vector<const char*> takes;
+  std::vector<const char*> takes = {};
   /// Its defaults where they are not the row's own.
-  std::vector<ModelDefault> defaults;
+  std::vector<ModelDefault> defaults = {};
   /// Why a row it does not take is refused, when the row's own reason speaks of other models
   /// (the flags it takes follow it in the message); nullptr: the row's.
   const char* refusal = nullptr;
