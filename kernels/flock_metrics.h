@@ -5,6 +5,7 @@
 //   neighbours     per-boid count within r                     (NeighborCount)
 //   flocks         union-find over pairs closer than r         (LinkNeighbors, FlattenParents)
 //                  then components sized and roots counted     (CountMembers, IsRoot)
+//   milling        the centre, then the turning about it       (kernels/milling.h)
 // They run on the cell index of the current positions (kernels/cell_index.h), and keep the
 // union-find in the index's key and order arrays, free once the boids are reordered: the
 // metrics need no memory of their own. The same passes measure one flock or every flock of a
@@ -17,6 +18,7 @@
 #include "kernels/atomics.h"
 #include "kernels/cell_index.h"
 #include "kernels/flock_set.h"
+#include "kernels/milling.h"
 
 namespace boids::kernels {
 
@@ -236,6 +238,7 @@ struct IsRoot {
 
 struct MetricsResult {
   double polarization;
+  double milling;
   double order;  // |sum of velocities| / (n v_max)
   double flocks;
   index_t largest_flock;
@@ -267,6 +270,43 @@ template <typename Real, int D, typename Executor>
 void maximum_per_flock(Executor& exec, const BatchFlocks<Real, D>& batch, const index_t* values,
                        index_t* out) {
   exec.segmented_maximum(values, batch.slot_start, batch.count, out);
+}
+
+// Each flock's milling (kernels/milling.h) into out[f]: its centre from CentreTerm's sums,
+// sent to the executor's memory, then the sums of the cross products about it.
+template <typename Real, int D, typename Flocks, typename Executor>
+void measure_milling(Executor& exec, const Boid<Real, D>* boids, const Flocks& flocks,
+                     const FlockPlace<Real, D>* places, index_t flock_count, double* out) {
+  const std::size_t fc = flock_count;
+  std::vector<double> sums(2 * D * fc);
+  for (int a = 0; a < D; ++a) {
+    for (int part = 0; part < 2; ++part) {
+      sum_per_flock(exec, flocks, CentreTerm<Real, D, Flocks>{boids, flocks, a, part},
+                    sums.data() + (2 * a + part) * fc);
+    }
+  }
+  std::vector<double> centres(D * fc);
+  for (std::size_t f = 0; f < fc; ++f) {
+    for (int a = 0; a < D; ++a) {
+      centres[D * f + a] = centre_from(sums[2 * a * fc + f], sums[(2 * a + 1) * fc + f],
+                                       static_cast<double>(places[f].count), a, places[f].params);
+    }
+  }
+  typename Executor::template Buffer<double> there(D * fc);
+  exec.upload(there.data(), centres.data(), D * fc);
+  constexpr int kCross = kCrossComponents<D>;
+  std::vector<double> turning(kCross * fc);
+  for (int c = 0; c < kCross; ++c) {
+    sum_per_flock(exec, flocks, MillingTerm<Real, D, Flocks>{boids, flocks, there.data(), c},
+                  turning.data() + c * fc);
+  }
+  for (std::size_t f = 0; f < fc; ++f) {
+    const double count = places[f].count;
+    double sq = 0;
+    for (int c = 0; c < kCross; ++c)
+      sq += (turning[c * fc + f] / count) * (turning[c * fc + f] / count);
+    out[f] = count > 0 ? square_root(sq) : 0.0;
+  }
 }
 
 // Measures every flock of `flocks` on the cell index of their current positions (built by the
@@ -305,6 +345,8 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
   std::vector<index_t> largest(flock_count);
   sum_per_flock(exec, flocks, IsRoot{parent}, roots.data());
   maximum_per_flock(exec, flocks, members, largest.data());
+  std::vector<double> milling(flock_count);
+  measure_milling(exec, x.sorted, flocks, places, flock_count, milling.data());
 
   for (index_t f = 0; f < flock_count; ++f) {
     const double count = places[f].count;
@@ -315,6 +357,7 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
     }
     MetricsResult& r = out[f];
     r.polarization = square_root(length_sq(mean));
+    r.milling = milling[f];
     r.order =
         square_root(length_sq(total)) / (count * static_cast<double>(places[f].params.max_speed));
     // Under topological neighbours a boid heeds its K nearest, whatever the radius holds.

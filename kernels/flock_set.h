@@ -41,6 +41,7 @@ template <typename Real, int D>
 struct OneFlock {
   FlockPlace<Real, D> place;
   BOIDS_HD const FlockPlace<Real, D>& of_slot(index_t) const { return place; }
+  BOIDS_HD index_t flock_of_slot(index_t) const { return 0; }
 };
 
 // A batch, its tables in the executor's memory.
@@ -54,6 +55,7 @@ struct BatchFlocks {
   BOIDS_HD const FlockPlace<Real, D>& of_slot(index_t i) const {
     return places[segment_of(slot_start, count, i)];
   }
+  BOIDS_HD index_t flock_of_slot(index_t i) const { return segment_of(slot_start, count, i); }
   BOIDS_HD index_t of_block(index_t block) const { return segment_of(block_start, count, block); }
 };
 

@@ -147,6 +147,7 @@ struct PartSums {
   double neighbors;
   double nearest;  // of the own boids whose nearest is certain
   double uncertain;
+  double centre[6];  // CentreTerm's two sums per axis (kernels/milling.h)
 };
 
 // Measures a part on the cell index of its current positions (built here; the state is left
@@ -174,6 +175,12 @@ PartSums measure_part(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real
   exec.for_each(n, NearestInPart<Real, D>{nearest, part, slab, n});
   s.nearest = exec.sum(n, CertainNearest{part});
   s.uncertain = exec.sum(n, CountsFlag{part.flags, kMayBeNearer});
+  for (int a = 0; a < D; ++a) {
+    for (int k = 0; k < 2; ++k) {
+      s.centre[2 * a + k] = exec.sum(
+          n, OwnOnly<CentreTerm<Real, D, OneFlock<Real, D>>>{{x.sorted, one, a, k}, part.flags});
+    }
+  }
 
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: PartSlot has read the permutation
@@ -182,6 +189,20 @@ PartSums measure_part(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real
   exec.for_each(n, FlattenParents{parent});
   exec.for_each(n, CountOwnMembers{parent, members, part.flags});
   return s;
+}
+
+// The part's own boids' sums of the cross products about the whole flock's `centre` (in the
+// executor's memory), into out[c] (kernels/milling.h), on the index measure_part left: after
+// it, before the part steps.
+template <typename Real, int D, typename Executor>
+void part_turning(Executor& exec, const CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
+                  const StepParams<Real>& params, const std::uint8_t* flags, const double* centre,
+                  double* out) {
+  const OneFlock<Real, D> one{{0, x.count, 0, 0, grid, params}};
+  for (int c = 0; c < kCrossComponents<D>; ++c) {
+    out[c] = exec.sum(x.count, OwnOnly<MillingTerm<Real, D, OneFlock<Real, D>>>{
+                                   {x.sorted, one, centre, c}, flags});
+  }
 }
 
 }  // namespace boids::kernels

@@ -177,6 +177,7 @@ void unpack_boids(const kernels::Boid<Real, D>* boids, const kernels::index_t* i
 inline FlockMetrics flock_metrics_of(const kernels::MetricsResult& r) {
   FlockMetrics m;
   m.polarization = r.polarization;
+  m.milling = r.milling;
   m.order = r.order;
   m.flocks = static_cast<std::uint64_t>(r.flocks);
   m.largest_flock = r.largest_flock;

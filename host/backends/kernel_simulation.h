@@ -303,6 +303,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     return measure_.measure(exec_, cell_index(), grid_, params_, hashed() ? index_.ids : nullptr,
                             noise_ids_.data(), part_.own_flags(), slab);
   }
+  void part_turning(const double (&centre)[3], double (&out)[3]) override {
+    check_part();
+    measure_.turning(exec_, cell_index(), grid_, params_, centre, out);
+  }
 
   std::string device() const override { return exec_.device(); }
 

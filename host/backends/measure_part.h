@@ -66,6 +66,7 @@ class PartMeasure {
     }
     m.neighbors = s.neighbors;
     m.nearest = s.nearest;
+    for (int k = 0; k < 6; ++k) m.centre[k] = s.centre[k];
     std::vector<std::uint8_t> flag_copy;
     std::vector<index_t> whole_copy;
     const std::uint8_t* flags = on_host(exec, flags_.data(), n, flag_copy);
@@ -73,6 +74,24 @@ class PartMeasure {
     read_pieces(exec, x, n, flags, whole_sorted, m);
     if (s.uncertain > 0) read_far(exec, x, n, flags, whole_sorted, m);
     return m;
+  }
+
+  // The own boids' turning about the whole flock's centre (PartAccess::part_turning), on the
+  // index and flags measure left.
+  void turning(Executor& exec, const kernels::CellIndex<Real, D>& x,
+               const kernels::CellGrid<Real, D>& grid, const kernels::StepParams<Real>& params,
+               const double (&centre)[3], double (&out)[3]) {
+    out[0] = out[1] = out[2] = 0;
+    if (x.count == 0) return;
+    Buffer<double> there(D);
+    exec.upload(there.data(), centre, D);
+    double sums[3] = {0, 0, 0};
+    kernels::part_turning(exec, x, grid, params, flags_.data(), there.data(), sums);
+    if constexpr (D == 2) {
+      out[2] = sums[0];
+    } else {
+      for (int c = 0; c < 3; ++c) out[c] = sums[c];
+    }
   }
 
   std::uint64_t bytes() const { return flags_.bytes() + whole_sorted_.bytes() + nearest_.bytes(); }

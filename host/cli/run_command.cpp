@@ -52,7 +52,7 @@ using tools::write_record;
 namespace {
 
 constexpr const char* kMetricsHeader =
-    "step,polarization,flocks,largest_flock,mean_nn_distance,order,mean_neighbors";
+    "step,polarization,flocks,largest_flock,mean_nn_distance,order,mean_neighbors,milling";
 // The output beside --save that holds the predators.
 constexpr const char* kSavePredators = "--save (predators)";
 // The column a flight with predators adds.
@@ -147,7 +147,7 @@ void append_metrics_row(std::string& csv, std::uint64_t step, const FlockMetrics
   csv += std::to_string(step) + "," + format_number(m.polarization) + "," +
          std::to_string(m.flocks) + "," + std::to_string(m.largest_flock) + "," +
          format_number(m.mean_nn_distance) + "," + format_number(m.order) + "," +
-         format_number(m.mean_neighbors) +
+         format_number(m.mean_neighbors) + "," + format_number(m.milling) +
          (predators ? "," + std::to_string(m.within_reach) : std::string()) + "\n";
 }
 
@@ -235,6 +235,7 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
   }
   std::printf("  polarization       %.6f\n", m.polarization);
   std::printf("  order              %.6f\n", m.order);
+  std::printf("  milling            %.6f\n", m.milling);
   std::printf("  flocks             %llu (largest %llu boids)\n",
               static_cast<unsigned long long>(m.flocks),
               static_cast<unsigned long long>(m.largest_flock));

@@ -26,7 +26,8 @@ namespace {
 constexpr const char* kStatisticNames[] = {
     "polarization",      "polarization_std", "polarization_sem",   "binder",
     "binder_sem",        "susceptibility",   "susceptibility_sem", "autocorrelation_steps",
-    "effective_samples", "flocks",           "largest_flock",      "mean_nn_distance"};
+    "effective_samples", "flocks",           "largest_flock",      "mean_nn_distance",
+    "milling",           "milling_sem"};
 constexpr std::size_t kStatistics = sizeof kStatisticNames / sizeof kStatisticNames[0];
 constexpr std::size_t kFieldsAfterValues = 3 + kStatistics + 2;
 
@@ -38,7 +39,8 @@ std::array<decltype(&std::declval<Statistics&>().binder), kStatistics> statistic
   return {
       &s.polarization_mean, &s.polarization_std, &s.polarization_sem,   &s.binder,
       &s.binder_sem,        &s.susceptibility,   &s.susceptibility_sem, &s.autocorrelation_steps,
-      &s.effective_samples, &s.flocks_mean,      &s.largest_flock_mean, &s.nn_distance_mean};
+      &s.effective_samples, &s.flocks_mean,      &s.largest_flock_mean, &s.nn_distance_mean,
+      &s.milling_mean,      &s.milling_sem};
 }
 
 std::string reason(int error) {

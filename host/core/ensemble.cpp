@@ -18,7 +18,7 @@ namespace {
 
 EnsembleSample sample_of(const FlockMetrics& m) {
   return {m.polarization, static_cast<double>(m.flocks), static_cast<double>(m.largest_flock),
-          m.mean_nn_distance};
+          m.mean_nn_distance, m.milling};
 }
 
 // The most steps a flock takes between two looks at a stop signal while it settles.

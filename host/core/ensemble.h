@@ -26,6 +26,7 @@ struct EnsembleSample {
   double flocks = 0;
   double largest_flock = 0;
   double mean_nn_distance = 0;
+  double milling = 0;
 };
 
 /// A flock of the ensemble: its configuration, its size, and its start, made when its turn
@@ -85,6 +86,8 @@ struct EnsembleStatistics {
   /// Independent samples the samples are worth: samples / (2 tau), tau in samples.
   double effective_samples = 0;
   double flocks_mean = 0, largest_flock_mean = 0, nn_distance_mean = 0;
+  /// Milling's mean over every sample, and its standard error over the replicas' means.
+  double milling_mean = 0, milling_sem = 0;
 };
 EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSample>>& replicas,
                                        std::uint64_t count, std::uint64_t every = 1);

@@ -88,12 +88,13 @@ EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSam
   s.replicas = replicas.size();
   Moments all;
   std::vector<Moments> parts;
-  std::vector<double> replica_means;
-  double flocks = 0, largest = 0, nn = 0, tau = 0;
+  std::vector<double> replica_means, replica_milling;
+  double flocks = 0, largest = 0, nn = 0, milling = 0, tau = 0;
   std::size_t timed = 0;
   for (const auto& samples : replicas) {
     Moments part;
     std::vector<double> series;
+    double own_milling = 0;
     for (const EnsembleSample& x : samples) {
       all.add(x.polarization);  // sample by sample, in order: the sums of one pass
       part.add(x.polarization);
@@ -101,11 +102,14 @@ EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSam
       flocks += x.flocks;
       largest += x.largest_flock;
       nn += x.mean_nn_distance;
+      milling += x.milling;
+      own_milling += x.milling;
     }
     s.samples += samples.size();
     if (samples.empty()) continue;
     parts.push_back(part);
     replica_means.push_back(part.phi / part.n);
+    replica_milling.push_back(own_milling / part.n);
     tau += integrated_autocorrelation(series);
     ++timed;
   }
@@ -118,6 +122,8 @@ EnsembleStatistics ensemble_statistics(const std::vector<std::vector<EnsembleSam
   s.flocks_mean = flocks / n;
   s.largest_flock_mean = largest / n;
   s.nn_distance_mean = nn / n;
+  s.milling_mean = milling / n;
+  s.milling_sem = standard_error(replica_milling);
   s.polarization_sem = standard_error(replica_means);
   std::vector<double> binders, susceptibilities;
   for (const Moments& part : parts) {

@@ -148,7 +148,8 @@ void TrajectoryWriter::File::write_frame(const TrajectoryChunks& chunks, const F
   write_rows(position_.get(), 0, chunks, at_once);
   write_rows(velocity_.get(), 1, chunks, at_once);
   write_row(edges_value_.get(), H5T_NATIVE_DOUBLE, edges_.data());
-  const double reals[] = {m.polarization, m.order, 0, 0, m.mean_nn_distance, m.mean_neighbors};
+  const double reals[] = {m.polarization,     m.order,          0,        0,
+                          m.mean_nn_distance, m.mean_neighbors, m.milling};
   const std::int64_t wholes[] = {0, 0, static_cast<std::int64_t>(m.flocks),
                                  static_cast<std::int64_t>(m.largest_flock)};
   for (std::size_t i = 0; i < kObservables.size(); ++i) {

@@ -14,7 +14,7 @@
 //   /particles/predators/...  with --predators K, the predators as a second particle group:
 //                            box, position and velocity as the flock's, (frames, K, D)
 //   /observables/<metric>/{step, time, value}      polarization, order, flocks,
-//                            largest_flock, mean_nn_distance, mean_neighbors; with
+//                            largest_flock, mean_nn_distance, mean_neighbors, milling; with
 //                            predators, within_reach
 //   /parameters              the run's options as attributes
 //
@@ -52,8 +52,9 @@ namespace boids {
 
 /// The flock's metrics a trajectory records a value of each frame, /observables/NAME/value
 /// (with predators, within_reach too).
-inline constexpr std::array<const char*, 6> kTrajectoryObservables = {
-    "polarization", "order", "flocks", "largest_flock", "mean_nn_distance", "mean_neighbors"};
+inline constexpr std::array<const char*, 7> kTrajectoryObservables = {
+    "polarization",     "order",          "flocks", "largest_flock",
+    "mean_nn_distance", "mean_neighbors", "milling"};
 
 /// A run parameter, stored as an attribute of /parameters.
 using TrajectoryParameter = std::variant<std::int64_t, double, std::string, std::vector<double>>;

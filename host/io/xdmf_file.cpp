@@ -24,7 +24,8 @@ constexpr Observable kObservables[] = {{"polarization", false},
                                        {"flocks", true},
                                        {"largest_flock", true},
                                        {"mean_nn_distance", false},
-                                       {"mean_neighbors", false}};
+                                       {"mean_neighbors", false},
+                                       {"milling", false}};
 
 constexpr const char* kHead =
     "<?xml version=\"1.0\" ?>\n"

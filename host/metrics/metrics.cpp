@@ -444,6 +444,7 @@ namespace {
 FlockMetrics measure_flock_2d(const FlockState& state, const FlockParams& params) {
   FlockMetrics m;
   m.polarization = polarization(state);
+  m.milling = milling(state, params.world);
   m.order = order_parameter(state, params.max_speed);
   const FlockCount flocks = count_flocks(state, params.radius, params.world);
   m.flocks = flocks.flocks;

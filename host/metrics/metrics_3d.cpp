@@ -30,6 +30,7 @@ FlockMetrics measure_flock_3d(const FlockState& s, const FlockParams& p) {
   }
   const double count = static_cast<double>(n);
   m.polarization = std::sqrt(hx * hx + hy * hy + hz * hz) / count;
+  m.milling = milling(s, p.world);
   m.order = std::sqrt(sx * sx + sy * sy + sz * sz) / (count * p.max_speed);
 
   const double r2 = p.radius * p.radius;

@@ -1,6 +1,6 @@
 // The whole flock's metrics over the ranks (RankFlock::metrics), from each rank's share of
 // them (PartAccess::measure_part) put together as host/parts/joined_metrics.h says:
-//   sums     one MPI_Allreduce
+//   sums     one MPI_Allreduce, then one more for milling's turning about the centre they place
 //   nearest  the far boids (whose nearest may lie beyond their rank's ghosts: a lone boid
 //            near a face) go to every rank, each finds its own boids' nearest to them, and an
 //            MPI_Allreduce takes the least
@@ -38,9 +38,18 @@ FlockMetrics RankFlock::metrics() {
     for (std::size_t i = 0; i < part.size(); ++i) sums[i] += part[i];
   }
   sum_over_ranks(sums);
+  double centre[3], turning[3];
+  part_metrics::centre_of(sums, config_.params, centre);
+  std::vector<double> turns(3, 0.0);
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    parts_[k].access->part_turning(centre, turning);
+    for (int c = 0; c < 3; ++c) turns[c] += turning[c];
+  }
+  sum_over_ranks(turns);
+  for (int c = 0; c < 3; ++c) turning[c] = turns[c];
   const double far = far_nearest(m);
   const FlockCount flocks = join_flocks(m);
-  return part_metrics::whole_metrics(sums, far, flocks, config_.params, config_.precision);
+  return part_metrics::whole_metrics(sums, turning, far, flocks, config_.params, config_.precision);
 }
 
 // The far boids' nearest distances, added in rank order (the same on every rank).

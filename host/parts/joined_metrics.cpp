@@ -55,7 +55,30 @@ std::vector<double> sums_of(const PartMetrics& m) {
           m.velocities[1],
           m.velocities[2],
           m.neighbors,
-          m.nearest};
+          m.nearest,
+          m.centre[0],
+          m.centre[1],
+          m.centre[2],
+          m.centre[3],
+          m.centre[4],
+          m.centre[5]};
+}
+
+void centre_of(const std::vector<double>& sums, const FlockParams& params, double (&centre)[3]) {
+  const double n = sums.at(0);
+  const double side[3] = {params.world.width, params.world.height, params.world.depth};
+  const double* at = &sums.at(9);
+  for (int a = 0; a < 3; ++a) {
+    centre[a] = 0;
+    if (a >= params.dimensions || !(n > 0)) continue;
+    if (!params.world.torus()) {
+      centre[a] = at[2 * a] / n;
+      continue;
+    }
+    constexpr double kTwoPi = 2 * 3.14159265358979323846;
+    const double c = std::atan2(at[2 * a + 1], at[2 * a]) / kTwoPi * side[a];
+    centre[a] = c < 0 ? c + side[a] : c;
+  }
 }
 
 NearestOwn::NearestOwn(std::vector<IndexedBoid> own, const FlockParams& params, Precision precision)
@@ -141,8 +164,8 @@ FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
   return out;
 }
 
-FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
-                           const FlockCount& flocks, const FlockParams& params,
+FlockMetrics whole_metrics(const std::vector<double>& sums, const double (&turning)[3],
+                           double far_nearest, const FlockCount& flocks, const FlockParams& params,
                            Precision precision) {
   FlockMetrics m;
   const double n = sums.at(0);
@@ -155,6 +178,9 @@ FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
     velocity_sq += velocities[a] * velocities[a];
   }
   m.polarization = std::sqrt(heading_sq);
+  double turning_sq = 0;
+  for (const double t : turning) turning_sq += (t / n) * (t / n);
+  m.milling = std::sqrt(turning_sq);
   // v_max as the kernels hold it, in the flock's precision.
   const double max_speed = precision == Precision::kFloat
                                ? static_cast<double>(static_cast<float>(params.max_speed))

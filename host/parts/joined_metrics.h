@@ -20,8 +20,14 @@
 namespace boids::part_metrics {
 
 // A part's sums as one array, to add over the parts element by element: the own boids, the
-// unit headings (3), the velocities (3), the neighbours and the certain nearest distances.
+// unit headings (3), the velocities (3), the neighbours, the certain nearest distances and the
+// sums that place the centre (6).
 std::vector<double> sums_of(const PartMetrics& m);
+
+// The whole flock's centre from its parts' summed `sums` (sums_of), for its milling
+// (PartAccess::part_turning): the mean position between walls, each axis's circular mean on a
+// torus, as kernels/milling.h places it.
+void centre_of(const std::vector<double>& sums, const FlockParams& params, double (&centre)[3]);
 
 // A part's own boids, searched for the nearest to a boid of any part.
 class NearestOwn {
@@ -55,10 +61,11 @@ FlockCount join_flocks(const std::vector<PartMetrics::Piece>& pieces,
                        const std::vector<Join>& joins, std::uint64_t inner_flocks,
                        std::uint64_t largest_inner);
 
-// The whole flock's metrics from its parts' summed `sums` (sums_of), the far boids' nearest
-// distances added (`far_nearest`) and its flocks, for a flock flown in `precision`.
-FlockMetrics whole_metrics(const std::vector<double>& sums, double far_nearest,
-                           const FlockCount& flocks, const FlockParams& params,
+// The whole flock's metrics from its parts' summed `sums` (sums_of) and `turning`
+// (part_turning's), the far boids' nearest distances added (`far_nearest`) and its flocks, for
+// a flock flown in `precision`.
+FlockMetrics whole_metrics(const std::vector<double>& sums, const double (&turning)[3],
+                           double far_nearest, const FlockCount& flocks, const FlockParams& params,
                            Precision precision);
 
 }  // namespace boids::part_metrics

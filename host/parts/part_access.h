@@ -52,7 +52,8 @@ struct PartMetrics {
   std::uint64_t own = 0;
   double headings[3] = {}, velocities[3] = {};  // unit headings, velocities
   double neighbors = 0;                         // other boids closer than r
-  double nearest = 0;  // distances to the nearest other boid, where it is surely in the part
+  double nearest = 0;     // distances to the nearest other boid, where it is surely in the part
+  double centre[6] = {};  // the sums that place the flock's centre, two per axis (milling)
   // The own boids whose nearest boid may lie in another part, each with the nearest distance
   // found here (-1: none).
   std::vector<IndexedBoid> far;
@@ -103,6 +104,9 @@ class PartAccess {
   // The part's share of the whole flock's metrics, its ghosts those of an extend since the
   // last step (fresh), its own boids in `bounds` (whose reach is the ghosts').
   virtual PartMetrics measure_part(const PartBounds& bounds) = 0;
+  // The own boids' sums of (unit offset from `centre`, the whole flock's) x (unit heading),
+  // for its milling: (x, y, z), z alone in 2D. After measure_part, before the part steps.
+  virtual void part_turning(const double (&centre)[3], double (&out)[3]) = 0;
 
  protected:
   ~PartAccess() = default;

@@ -44,6 +44,7 @@ std::string MetricsClock::measure(Simulation& sim) {
       {"step", sim.steps_taken()},
       {"polarization", m.polarization},
       {"order", m.order},
+      {"milling", m.milling},
       {"largest_share", static_cast<double>(m.largest_flock) / static_cast<double>(sim.count())},
       {"flocks", m.flocks}};
   next_ = Clock::now() +

@@ -16,6 +16,7 @@ Json metrics_json(const FlockMetrics& m, bool predators) {
   Json j;
   j["polarization"] = m.polarization;
   j["order"] = m.order;
+  j["milling"] = m.milling;
   j["flocks"] = m.flocks;
   j["largest_flock"] = m.largest_flock;
   j["mean_nn_distance"] = m.mean_nn_distance;

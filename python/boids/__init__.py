@@ -148,9 +148,9 @@ OPTIONS
             self._core.set_state(array)
 
     def metrics(self):
-        """The boids model's metrics, as ``boids run --json`` names them: polarization, order,
-        flocks, largest_flock, mean_nn_distance, mean_neighbors; with predators, within_reach (the
-        boids closer than the flee radius to one)."""
+        """The flock's metrics, as ``boids run --json`` names them: polarization, order,
+        milling (Couzin's m_group), flocks, largest_flock, mean_nn_distance, mean_neighbors; with
+        predators, within_reach (the boids closer than the flee radius to one)."""
         return self._core.metrics()
 
     @property

@@ -44,8 +44,8 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
     a point: the grid's values, ``boids``, ``replicas``, ``samples``, the polarization's mean
     (``polarization``), standard deviation and standard error, the Binder cumulant and the
     susceptibility with their standard errors, the polarization's autocorrelation time in steps
-    and the effective samples, and the mean flock count, largest flock and nearest-neighbour
-    distance. A pandas DataFrame where pandas is installed (its ``attrs`` hold what made it:
+    and the effective samples, the mean flock count, largest flock and nearest-neighbour
+    distance, and milling's mean and standard error (``milling``, ``milling_sem``). A pandas DataFrame where pandas is installed (its ``attrs`` hold what made it:
     the boids version and command, the grid and the first point's flight), else a dict of NumPy
     arrays.
 

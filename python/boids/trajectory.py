@@ -22,7 +22,7 @@ import numpy as np
 __all__ = ["Trajectory", "read_trajectory"]
 
 _OBSERVABLES = ("polarization", "order", "flocks", "largest_flock", "mean_nn_distance",
-                "mean_neighbors", "within_reach")
+                "mean_neighbors", "milling", "within_reach")
 
 
 class FrameArray:

@@ -615,10 +615,10 @@ TEST_F(Cli, FailedRunLeavesOutputFilesUntouched) {
   EXPECT_EQ(saved.rfind("x,y,vx,vy\n", 0), 0u) << saved;
   EXPECT_EQ(boids::parse_state(saved, "save.csv", 100).size(), 30u);
   const std::string metrics = read_file(path("metrics.csv"));
-  EXPECT_EQ(
-      metrics.rfind(
-          "step,polarization,flocks,largest_flock,mean_nn_distance,order,mean_neighbors\n0,", 0),
-      0u)
+  EXPECT_EQ(metrics.rfind("step,polarization,flocks,largest_flock,mean_nn_distance,order,mean_"
+                          "neighbors,milling\n0,",
+                          0),
+            0u)
       << metrics;
   // With each table, its record (host/tools/output_record.h).
   EXPECT_EQ(entries(), (std::set<std::string>{"save.csv", "save.csv.json", "metrics.csv",
@@ -646,11 +646,12 @@ TEST_F(Cli, MetricsFileRows) {
   const std::string text = read_file(path("m.csv"));
   const auto rows = csv_rows(text);
   ASSERT_EQ(rows.size(), 5u) << text;
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"step", "polarization", "flocks", "largest_flock",
-                                               "mean_nn_distance", "order", "mean_neighbors"}));
+  EXPECT_EQ(rows[0],
+            (std::vector<std::string>{"step", "polarization", "flocks", "largest_flock",
+                                      "mean_nn_distance", "order", "mean_neighbors", "milling"}));
   const char* steps[] = {"0", "10", "20", "25"};
   for (int k = 0; k < 4; ++k) {
-    ASSERT_EQ(rows[k + 1].size(), 7u) << text;
+    ASSERT_EQ(rows[k + 1].size(), 8u) << text;
     EXPECT_EQ(rows[k + 1][0], steps[k]);
     const double p = std::stod(rows[k + 1][1]);
     EXPECT_GE(p, 0);
@@ -670,6 +671,7 @@ TEST_F(Cli, MetricsFileRows) {
   EXPECT_NEAR(std::stod(rows[1][4]), start.mean_nn_distance, 1e-12);
   EXPECT_NEAR(std::stod(rows[1][5]), start.order, 1e-12);
   EXPECT_NEAR(std::stod(rows[1][6]), start.mean_neighbors, 1e-12);
+  EXPECT_NEAR(std::stod(rows[1][7]), start.milling, 1e-12);
   const nlohmann::json j = parse_json(r.out);
   EXPECT_NEAR(std::stod(rows[4][1]), j.value("polarization", -1.0), 1e-12);
   EXPECT_EQ(std::stoll(rows[4][2]), j.value("flocks", -1));

@@ -282,6 +282,7 @@ TEST_P(Kernels3d, MetricsAreTheHosts) {
     const FlockMetrics got = sim->metrics(), host = measure_flock_3d(sim->state(), p);
     const double close = c.precision == Precision::kDouble ? 1e-12 : 1e-5;
     EXPECT_NEAR(got.polarization, host.polarization, close);
+    EXPECT_NEAR(got.milling, host.milling, close);
     EXPECT_NEAR(got.order, host.order, close);
     EXPECT_NEAR(got.mean_nn_distance, host.mean_nn_distance, close * 10);
     if (c.precision == Precision::kDouble) {

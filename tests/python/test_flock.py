@@ -184,7 +184,7 @@ def test_metrics_and_params_are_boids_run_json(tmp_path):
     flock = boids.Flock(**options)
     flock.step(150)
     metrics = flock.metrics()
-    assert list(metrics) == ["polarization", "order", "flocks", "largest_flock",
+    assert list(metrics) == ["polarization", "order", "milling", "flocks", "largest_flock",
                              "mean_nn_distance", "mean_neighbors"]
     assert metrics == {key: report[key] for key in metrics}
     params = flock.params

@@ -162,6 +162,13 @@ class SideBySide {
       part_access(*parts_[k]).own_boids(boids);
       own.emplace_back(boids, params_, precision_);
     }
+    double centre[3], turning[3] = {0, 0, 0};
+    part_metrics::centre_of(sums, params_, centre);
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      double part[3];
+      part_access(*parts_[k]).part_turning(centre, part);
+      for (int c = 0; c < 3; ++c) turning[c] += part[c];
+    }
     double far = 0;
     std::vector<PartMetrics::Piece> pieces;
     std::vector<part_metrics::Join> joins;
@@ -185,7 +192,7 @@ class SideBySide {
       }
     }
     const FlockCount flocks = part_metrics::join_flocks(pieces, joins, inner, largest_inner);
-    return part_metrics::whole_metrics(sums, far, flocks, params_, precision_);
+    return part_metrics::whole_metrics(sums, turning, far, flocks, params_, precision_);
   }
 
  private:

@@ -1,5 +1,5 @@
 // The order of the flock over its steps, charted with uPlot (vendor/, scripts/page-libraries):
-// polarization, the order parameter and the largest flock's share, each in [0, 1], against the
+// polarization, milling, the order parameter and the largest flock's share, each in [0, 1], against the
 // step, with axes and a legend that reads the values under the cursor. A live flock adds a
 // point at each "metrics" message; a replay charts its whole recording with a line at the
 // frame shown, and a click on the chart seeks there.
@@ -7,6 +7,7 @@
 
 const SERIES = [
   { key: "polarization", label: "polarization φ", stroke: "#88c0d0" },
+  { key: "milling", label: "milling m", stroke: "#b48ead" },
   { key: "order", label: "order", stroke: "#ebcb8b" },
   { key: "largest_share", label: "largest flock", stroke: "#a3be8c" },
 ];

@@ -146,6 +146,7 @@ export class Panel {
     const number = (v) => (v === undefined || v === null ? "–" : v.toFixed(3));
     this.element("read-step").textContent = m.step === undefined ? "–" : String(m.step);
     this.element("read-polarization").textContent = number(m.polarization);
+    this.element("read-milling").textContent = number(m.milling);
     this.element("read-order").textContent = number(m.order);
     this.element("read-largest").textContent = m.largest_share === undefined || m.largest_share === null
       ? "–" : `${(100 * m.largest_share).toFixed(1)} % (${Math.round(m.largest_share * count)} boids)`;
@@ -162,7 +163,8 @@ export class Panel {
   recorded(flock) {
     const o = flock.observables || {};
     const share = o.largest_flock ? o.largest_flock.map((v) => v / flock.count) : undefined;
-    this.series = { polarization: o.polarization, order: o.order, largest_share: share, flocks: o.flocks };
+    this.series = { polarization: o.polarization, milling: o.milling, order: o.order, largest_share: share,
+                    flocks: o.flocks };
     this.chart.whole(flock.steps, this.series);
     if (!o.polarization) this.element("read-step").title = "this recording holds no metrics";
   }
@@ -171,7 +173,8 @@ export class Panel {
   replayAt(index) {
     const at = (key) => (this.series && this.series[key] ? this.series[key][index] : undefined);
     this.chart.show(this.flock.steps[index]);
-    this.readout({ step: this.flock.steps[index], polarization: at("polarization"), order: at("order"),
+    this.readout({ step: this.flock.steps[index], polarization: at("polarization"), milling: at("milling"),
+                   order: at("order"),
                    largest_share: at("largest_share"), flocks: at("flocks") });
   }
 }

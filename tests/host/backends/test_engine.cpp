@@ -594,6 +594,7 @@ TEST_P(EngineTest, MetricsAgreeWithTheHostMetrics) {
       EXPECT_EQ(got.flocks, expected.flocks) << what;
       EXPECT_EQ(got.largest_flock, expected.largest_flock) << what;
       EXPECT_NEAR(got.polarization, expected.polarization, tolerance) << what;
+      EXPECT_NEAR(got.milling, expected.milling, tolerance) << what;
       EXPECT_NEAR(got.mean_nn_distance, expected.mean_nn_distance,
                   tolerance * expected.mean_nn_distance)
           << what;
@@ -602,6 +603,31 @@ TEST_P(EngineTest, MetricsAgreeWithTheHostMetrics) {
       }
       sim->step(5);
     }
+  }
+}
+
+TEST_P(EngineTest, MillingAgreesWithTheHost) {
+  // A mill about the torus's corner (its centre found across the edges) and one between walls,
+  // each a ring of boids heading along it, a little disordered: the backend's two passes
+  // (centre, then turning) against the host's.
+  const double tolerance = is_double() ? 1e-12 : 1e-6;
+  for (const bool torus : {true, false}) {
+    FlockParams params;
+    params.world = test_support::square(200);
+    if (!torus) params.world.boundary = Boundary::kWalls;
+    const double centre = torus ? 0 : 100;
+    FlockState s;
+    for (int i = 0; i < 400; ++i) {
+      const double a = 0.0157 * i, r = 20 + std::fmod(7.3 * i, 9.0);
+      s.x.push_back(std::fmod(centre + r * std::cos(a) + 200, 200));
+      s.y.push_back(std::fmod(centre + r * std::sin(a) + 200, 200));
+      s.vx.push_back(-std::sin(a + 0.1 * std::sin(3.1 * i)));
+      s.vy.push_back(std::cos(a + 0.1 * std::sin(3.1 * i)));
+    }
+    const auto sim = make(s, params);
+    const FlockMetrics got = sim->metrics(), expected = measure_flock(as_stored(s), params);
+    EXPECT_GT(expected.milling, 0.9) << (torus ? "torus" : "walls");
+    EXPECT_NEAR(got.milling, expected.milling, tolerance) << (torus ? "torus" : "walls");
   }
 }
 

@@ -147,6 +147,7 @@ TEST_P(GpuPathTest, MeasuresAsTheCpuBackendDoes) {
       EXPECT_EQ(a.largest_flock, b.largest_flock) << f.name;
       // The same values, summed in another order.
       EXPECT_NEAR(a.polarization, b.polarization, 1e-12) << f.name;
+      EXPECT_NEAR(a.milling, b.milling, 1e-12) << f.name;
       EXPECT_NEAR(a.mean_nn_distance, b.mean_nn_distance, 1e-12 * b.mean_nn_distance) << f.name;
       cpu->step(3);
       gpu->step(3);

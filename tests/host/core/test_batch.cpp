@@ -78,6 +78,7 @@ void expect_same_metrics(const FlockMetrics& alone, const FlockMetrics& batched,
                          const std::string& what) {
   const double tolerance = exact ? 0 : 1e-12;
   EXPECT_NEAR(alone.polarization, batched.polarization, tolerance) << what;
+  EXPECT_NEAR(alone.milling, batched.milling, tolerance) << what;
   EXPECT_NEAR(alone.order, batched.order, tolerance) << what;
   EXPECT_NEAR(alone.mean_nn_distance, batched.mean_nn_distance, tolerance) << what;
   EXPECT_NEAR(alone.mean_neighbors, batched.mean_neighbors, tolerance) << what;

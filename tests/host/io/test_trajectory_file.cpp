@@ -46,7 +46,9 @@ FlockState frame_state(std::uint64_t n, std::uint64_t f) {
 
 FlockMetrics frame_metrics(std::uint64_t f) {
   const double d = static_cast<double>(f);
-  return FlockMetrics{0.5 + d, 0.25 + d, 3 + f, 7 + f, 1.5 + d, 2.5 + d};
+  FlockMetrics m{0.5 + d, 0.25 + d, 3 + f, 7 + f, 1.5 + d, 2.5 + d};
+  m.milling = 0.125 + d;
+  return m;
 }
 
 TrajectoryHeader header(std::uint64_t n, boids::Boundary boundary = boids::Boundary::kTorus) {
@@ -210,7 +212,7 @@ TEST_F(Trajectory, WritesTheH5mdLayout) {
   EXPECT_EQ(r.read<double>("/particles/flock/position/time", H5T_NATIVE_DOUBLE),
             (std::vector<double>{0, 0.5, 1}));
   EXPECT_EQ(r.object("/particles/flock/velocity/step"), r.object(step));
-  EXPECT_EQ(r.object(step).second, 9u);  // position, velocity, the box and six observables
+  EXPECT_EQ(r.object(step).second, 10u);  // position, velocity, the box and seven observables
 
   const auto reals = [&](const char* name) {
     return r.read<double>(std::string("/observables/") + name + "/value", H5T_NATIVE_DOUBLE);
@@ -224,6 +226,7 @@ TEST_F(Trajectory, WritesTheH5mdLayout) {
   EXPECT_EQ(wholes("largest_flock"), (std::vector<long long>{7, 8, 9}));
   EXPECT_EQ(reals("mean_nn_distance"), (std::vector<double>{1.5, 2.5, 3.5}));
   EXPECT_EQ(reals("mean_neighbors"), (std::vector<double>{2.5, 3.5, 4.5}));
+  EXPECT_EQ(reals("milling"), (std::vector<double>{0.125, 1.125, 2.125}));
   EXPECT_EQ(r.object("/observables/order/time"), r.object("/particles/flock/position/time"));
 
   EXPECT_EQ(r.strings("/parameters", "model"), std::vector<std::string>{"boids"});

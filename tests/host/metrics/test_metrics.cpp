@@ -265,6 +265,72 @@ TEST(MeasureFlock, CombinesTheMetrics) {
   EXPECT_NEAR(m.mean_nn_distance, (5 + 5 + std::sqrt(47.0 * 47 + 46.0 * 46)) / 3, 1e-12);
 }
 
+// A ring of n boids of radius `r` about (cx, cy), each heading along it (anticlockwise), its
+// positions wrapped onto a torus of side `side`, or none (side 0).
+FlockState ring(int n, double cx, double cy, double r, double side) {
+  FlockState s;
+  for (int i = 0; i < n; ++i) {
+    const double a = 2 * M_PI * i / n;
+    double x = cx + r * std::cos(a), y = cy + r * std::sin(a);
+    if (side > 0) {
+      x = std::fmod(x + side, side);
+      y = std::fmod(y + side, side);
+    }
+    s.x.push_back(x);
+    s.y.push_back(y);
+    s.vx.push_back(-2 * std::sin(a));
+    s.vy.push_back(2 * std::cos(a));
+  }
+  return s;
+}
+
+TEST(Milling, IsOneForAMillAndZeroForAParallelGroup) {
+  World walls{100, 100, Boundary::kWalls};
+  EXPECT_NEAR(milling(ring(60, 50, 50, 20, 0), walls), 1, 1e-12);
+  FlockState clockwise = ring(60, 50, 50, 20, 0);
+  for (double& v : clockwise.vx) v = -v;
+  for (double& v : clockwise.vy) v = -v;
+  EXPECT_NEAR(milling(clockwise, walls), 1, 1e-12);  // a norm: either way round
+  FlockState parallel = ring(60, 50, 50, 20, 0);
+  for (std::size_t i = 0; i < parallel.size(); ++i) {
+    parallel.vx[i] = 1;
+    parallel.vy[i] = 0.5;
+  }
+  EXPECT_NEAR(milling(parallel, walls), 0, 1e-12);
+  EXPECT_NEAR(polarization(ring(60, 50, 50, 20, 0)), 0, 1e-12);
+}
+
+TEST(Milling, FindsTheCentreOfAGroupAcrossTheTorusEdges) {
+  // A ring about the corner of the torus: a plain mean position would lie at the world's middle
+  // (about 0.9 about it); the circular mean puts it at the corner, about which it mills whole.
+  const FlockState s = ring(80, 0, 0, 15, 100);
+  EXPECT_NEAR(milling(s, World{100, 100, Boundary::kTorus}), 1, 1e-9);
+  EXPECT_LT(milling(s, World{100, 100, Boundary::kWalls}), 0.95);
+  EXPECT_NEAR(milling(ring(80, 50, 0, 15, 100), World{100, 100, Boundary::kTorus}), 1, 1e-9);
+}
+
+TEST(Milling, TakesTheCrossProductsNormInThreeDimensions) {
+  // A ring in the plane x + y + z = const (tilted), each boid heading along it.
+  FlockState s;
+  s.dimensions = 3;
+  const double e1[3] = {1 / std::sqrt(2.0), -1 / std::sqrt(2.0), 0};
+  const double e2[3] = {1 / std::sqrt(6.0), 1 / std::sqrt(6.0), -2 / std::sqrt(6.0)};
+  for (int i = 0; i < 50; ++i) {
+    const double a = 2 * M_PI * i / 50, c = std::cos(a), t = std::sin(a);
+    s.x.push_back(50 + 10 * (c * e1[0] + t * e2[0]));
+    s.y.push_back(50 + 10 * (c * e1[1] + t * e2[1]));
+    s.z.push_back(50 + 10 * (c * e1[2] + t * e2[2]));
+    s.vx.push_back(-t * e1[0] + c * e2[0]);
+    s.vy.push_back(-t * e1[1] + c * e2[1]);
+    s.vz.push_back(-t * e1[2] + c * e2[2]);
+  }
+  FlockParams p;
+  p.dimensions = 3;
+  p.world = World{100, 100, Boundary::kTorus, 100};
+  EXPECT_NEAR(milling(s, p.world), 1, 1e-12);
+  EXPECT_NEAR(measure_flock(s, p).milling, 1, 1e-12);
+}
+
 // ---------------------------------------------------------------------------------------
 // Against brute force
 

@@ -62,6 +62,7 @@ class DevicePart : public testing::TestWithParam<PartCase> {
       EXPECT_EQ(a.largest_flock, b.largest_flock);
       EXPECT_EQ(a.mean_neighbors, b.mean_neighbors);
       EXPECT_EQ(a.polarization, b.polarization);
+      EXPECT_EQ(a.milling, b.milling);
       EXPECT_EQ(a.mean_nn_distance, b.mean_nn_distance);
     }
   }

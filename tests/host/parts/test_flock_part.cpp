@@ -90,6 +90,7 @@ void expect_whole_metrics(const SimulationConfig& config, const FlockState& star
     EXPECT_EQ(a.largest_flock, b.largest_flock);
     EXPECT_EQ(a.mean_neighbors, b.mean_neighbors);
     EXPECT_NEAR(a.polarization, b.polarization, tolerance);
+    EXPECT_NEAR(a.milling, b.milling, tolerance);
     EXPECT_NEAR(a.order, b.order, tolerance);
     EXPECT_NEAR(a.mean_nn_distance, b.mean_nn_distance, tolerance * a.mean_nn_distance);
     whole->step(static_cast<std::uint64_t>(steps));

@@ -367,6 +367,7 @@ TEST(Reference3d, TheReferenceBackendFliesInThreeDimensions) {
   EXPECT_NE(got.z, start.z);
   const FlockMetrics m = sim->metrics(), oracle = measure_flock_3d(expected, p);
   EXPECT_EQ(m.polarization, oracle.polarization);
+  EXPECT_EQ(m.milling, oracle.milling);
   EXPECT_EQ(m.flocks, oracle.flocks);
   EXPECT_EQ(m.mean_nn_distance, oracle.mean_nn_distance);
 }
