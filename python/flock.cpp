@@ -36,6 +36,24 @@ std::string shape_of(std::uint64_t count, int dimensions) {
   return "(" + std::to_string(count) + ", " + std::to_string(2 * dimensions) + ")";
 }
 
+// A change is resolved in the flock's own dimensions and world, not in the defaults they came
+// from: a 3D flock's default world follows its radius, and a flock from an array of rows of six
+// is 3D without `dimensions` given. A change that names the world is checked as given (a world
+// cannot change while boids are in it).
+void in_the_flocks_world(FlockOptions& options, const GivenOptions& changes,
+                         const FlockParams& now) {
+  options.values.dimensions = now.dimensions;
+  options.named.insert("--dimensions");
+  for (const char* world : {"world", "density", "boundary"}) {
+    if (changes.texts.count(world) || changes.cleared.count(world)) return;
+  }
+  options.density.reset();
+  options.values.world = now.world;
+  options.world_sides = now.dimensions;
+  options.named.insert("--world");
+  options.named.insert("--boundary");
+}
+
 }  // namespace
 
 PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
@@ -234,7 +252,8 @@ void PythonFlock::set_params(const py::dict& keywords) {
   const std::lock_guard<std::mutex> lock(mutex_);
   GivenOptions given = merged(given_, changes);
   FlockOptions options = parse_flock_options(given);
-  options.count = count();  // a world given by density stays the flock's
+  options.count = count();
+  in_the_flocks_world(options, changes, sim_->config().params);
   SimulationConfig changed = sim_->config();
   changed.params = resolve_params(options);
   check_flight(changed);  // as the command line and a checkpoint check it, backend included

@@ -80,3 +80,24 @@ def test_the_other_dimension_is_refused():
         boids.Flock(count=10, dimensions=3, obstacles=[(5, 5, 2)])
     with pytest.raises(ValueError, match=r"rows \(x, y, z, radius\) are spheres"):
         boids.Flock(count=10, obstacles=[(5, 5, 5, 2)])
+
+
+def test_a_change_keeps_the_flocks_world():
+    # A 3D flock's default world follows its radius; a change of radius keeps the world it has.
+    flock = boids.Flock(count=200, dimensions=3, backend="cpu")
+    world = flock.params["world"]
+    flock.set_params(radius=5)
+    assert flock.params["radius"] == 5 and flock.params["world"] == world
+    flock.step(2)
+    # A flock from rows of six is 3D without `dimensions` given; a change keeps it so.
+    rng = np.random.default_rng(3)
+    headings = rng.normal(size=(50, 3))
+    headings *= 3 / np.linalg.norm(headings, axis=1)[:, None]  # couzin's constant speed
+    rows = np.hstack([rng.random((50, 3)) * 40, headings])
+    flock = boids.Flock.from_state(rows, model="couzin", world=40, backend="cpu")
+    flock.set_params(orientation_width=5)
+    assert flock.params["orientation_width"] == 5 and flock.params["dimensions"] == 3
+    flock.step(2)
+    # A change that names the world is checked as given: the world cannot change.
+    with pytest.raises(ValueError, match="cannot change"):
+        flock.set_params(world=50)
