@@ -10,7 +10,9 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,18 +90,21 @@ tools::OptionParser make_parser(ViewerOptions& o) {
                    [&o](const std::string& v) { o.size = parse_size(v); });
   parser.add_value(
       "--colour", "heading|speed|density",
-      "what colours the flock: each boid's heading or speed, or the whole flock's "
-      "density, shaded by its boids a pixel and coloured by their mean heading "
-      "(default heading; C changes it)",
+      "what colours the flock: each boid's heading, or its speed over the flock's own "
+      "[min speed, max speed], or the whole flock's density, shaded by its boids a pixel and "
+      "coloured by their mean heading (default heading; C changes it)",
       [&o](const std::string& v) {
-        if (v == "heading")
-          o.colour = render::ColorMode::kHeading;
-        else if (v == "speed")
-          o.colour = render::ColorMode::kSpeed;
-        else if (v == "density")
-          o.colour = render::ColorMode::kDensity;
-        else
+        const std::optional<render::Colouring> c = render::parse_colouring(v);
+        if (c && std::find(std::begin(kViewerColourings), std::end(kViewerColourings), *c) !=
+                     std::end(kViewerColourings)) {
+          o.colour = *c;
+        } else if (c) {
+          throw InputError("--colour: " + quoted(v) +
+                           " colours a page's boids (boids serve); the viewer colours by "
+                           "heading, speed or density");
+        } else {
           throw InputError("--colour: expected heading, speed or density, got " + quoted(v));
+        }
       });
   parser.add_flag("--no-panel", "start with the control panel hidden (Tab shows it)",
                   [&o] { o.hide_panel = true; });

@@ -20,11 +20,15 @@ struct ViewerOptions {
   int record_fps = 30;
   bool offscreen = false;                                  // EGL with no display (viewer/surface.h)
   std::array<int, 2> size = {1280, 800};                   // the picture's, offscreen
-  render::ColorMode colour = render::ColorMode::kHeading;  // heading, speed or density
+  render::Colouring colour = render::Colouring::kHeading;  // kViewerColourings
   bool hide_panel = false;
   bool vsync = true;
   bool help = false;
 };
+
+// The colourings the viewer draws, in the order C steps through them.
+inline constexpr render::Colouring kViewerColourings[] = {
+    render::Colouring::kHeading, render::Colouring::kSpeed, render::Colouring::kDensity};
 
 tools::OptionParser make_parser(ViewerOptions& options);
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "host/base/errors.h"
 #include "host/core/controls.h"
@@ -185,10 +186,15 @@ void Viewer::plots() {
 }
 
 void Viewer::view_controls() {
-  constexpr ColorMode kChoices[] = {ColorMode::kHeading, ColorMode::kSpeed, ColorMode::kDensity};
-  int mode = color_mode_ == ColorMode::kSpeed ? 1 : color_mode_ == ColorMode::kDensity ? 2 : 0;
-  ImGui::Combo("colour", &mode, "heading\0speed\0density\0");
-  color_mode_ = kChoices[mode];
+  const auto shown =
+      std::find(std::begin(kViewerColourings), std::end(kViewerColourings), colouring_);
+  int choice = static_cast<int>(shown - std::begin(kViewerColourings));
+  const auto name = [](void*, int k, const char** text) {
+    *text = render::colouring_name(kViewerColourings[k]);
+    return true;
+  };
+  ImGui::Combo("colour", &choice, name, nullptr, static_cast<int>(std::size(kViewerColourings)));
+  colouring_ = kViewerColourings[choice];
   if (box()) {  // in radii: boids are boid_pixels_ / 14 radii long
     float radii = boid_pixels_ / 14.0f;
     if (ImGui::SliderFloat("boid size", &radii, 1.0f / 14, 30.0f / 14, "%.2f r")) {

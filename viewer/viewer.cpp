@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "host/base/errors.h"
 #include "host/base/interruption.h"
@@ -26,6 +27,13 @@ constexpr double kMetricsInterval = 1.0;  // seconds between metric snapshots
 void keep_last(std::vector<float>& series, double value) {
   series.push_back(static_cast<float>(value));
   if (series.size() > MetricsHistory::kHistory) series.erase(series.begin());
+}
+
+// The colouring after `c` in the order C steps through them.
+Colouring next_colouring(Colouring c) {
+  const auto at = std::find(std::begin(kViewerColourings), std::end(kViewerColourings), c);
+  const auto next = at == std::end(kViewerColourings) ? at : at + 1;
+  return next == std::end(kViewerColourings) ? kViewerColourings[0] : *next;
 }
 
 }  // namespace
@@ -50,7 +58,7 @@ Viewer::Viewer(Surface& surface, const ViewerOptions& options, const SimulationC
       steps_per_frame_(static_cast<int>(options.steps_per_frame)),
       ui_(config.params) {
   show_ui_ = !options.hide_panel;
-  color_mode_ = options.colour;
+  colouring_ = options.colour;
   const World& w = config.params.world;
   predator_radius_ =
       static_cast<float>(std::min(2.5 * config.params.radius, 0.25 * std::min(w.width, w.height)));
@@ -330,9 +338,7 @@ void Viewer::on_key(int key, int action) {
       steps_per_frame_ = std::max(1, steps_per_frame_ / 2);
       break;
     case GLFW_KEY_C:  // (both views)
-      color_mode_ = color_mode_ == ColorMode::kHeading ? ColorMode::kSpeed
-                    : color_mode_ == ColorMode::kSpeed ? ColorMode::kDensity
-                                                       : ColorMode::kHeading;
+      colouring_ = next_colouring(colouring_);
       break;
     case GLFW_KEY_0:
     case GLFW_KEY_HOME:
@@ -438,25 +444,26 @@ void Viewer::draw_frame() {
   glClearColor(0.05f, 0.06f, 0.08f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   const FlockParams& p = config_.params;
-  if (color_mode_ == ColorMode::kDensity) {  // the flock as a picture; the predators over it
+  const render::SpeedSpan speeds = render::speed_span(p);
+  const bool density = colouring_ == Colouring::kDensity;
+  if (density) {  // the flock as a picture; the predators over it
     const render::Projection projection = box() ? render::projection_3d(view_, camera_, p.world)
                                                 : render::projection_2d(view_, p.world);
     renderer_.draw_density(projection, view_.width, view_.height).show(view_.width, view_.height);
   }
   if (box()) {
     const auto length = static_cast<float>(boid_pixels_ / 14.0 * p.radius);
-    if (color_mode_ != ColorMode::kDensity)
-      renderer_.draw_3d(view_, camera_, p.world, p.max_speed, color_mode_, length);
+    if (!density)
+      renderer_.draw_3d(view_, camera_, p.world, speeds, render::paint_of(colouring_), length);
     if (predator_renderer_) {
-      predator_renderer_->draw_3d(view_, camera_, p.world, p.max_speed, ColorMode::kPredator,
+      predator_renderer_->draw_3d(view_, camera_, p.world, speeds, render::Paint::kWhite,
                                   2.5f * length);
     }
   } else {
-    if (color_mode_ != ColorMode::kDensity)
-      renderer_.draw(view_, p.world, p.max_speed, color_mode_, boid_pixels_);
+    if (!density)
+      renderer_.draw(view_, p.world, speeds, render::paint_of(colouring_), boid_pixels_);
     if (predator_renderer_) {
-      predator_renderer_->draw(view_, p.world, p.max_speed, ColorMode::kPredator,
-                               2.5f * boid_pixels_);
+      predator_renderer_->draw(view_, p.world, speeds, render::Paint::kWhite, 2.5f * boid_pixels_);
     }
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

@@ -23,7 +23,7 @@ namespace boids::viewer {
 
 // The renderer every screen shares (host/render), as the viewer names it.
 using render::Camera;
-using render::ColorMode;
+using render::Colouring;
 using render::Renderer;
 using render::View;
 
@@ -128,9 +128,9 @@ class Viewer {
 
   // View.
   View view_;
-  Camera camera_;  // 3D
-  ColorMode color_mode_ = ColorMode::kHeading;
-  float boid_pixels_ = 7.0f;  // in 3D, boids are boid_pixels_ / 14 radii long
+  Camera camera_;                              // 3D
+  Colouring colouring_ = Colouring::kHeading;  // one of kViewerColourings
+  float boid_pixels_ = 7.0f;                   // in 3D, boids are boid_pixels_ / 14 radii long
   bool show_help_ = false, show_ui_ = true;
   bool panning_ = false, orbiting_ = false;
   std::string record_path_;

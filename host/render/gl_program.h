@@ -9,15 +9,15 @@ namespace boids::render {
 // The first line of every shader.
 inline constexpr const char* kGlslVersion = "#version 430 core\n";
 
-// Colours by heading (hsv) and by speed: speeds live in [v_max / 2, v_max], slow blue to
-// fast orange.
+// Colours by heading (hsv) and by speed: slow blue to fast orange over the flock's own span of
+// speeds (SpeedSpan: low, high), its middle where the flock has one speed.
 inline constexpr const char* kGlslColors = R"(
 vec3 hsv(float h, float s, float v) {
   vec3 k = clamp(abs(mod(h * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
   return v * mix(vec3(1.0), k, s);
 }
-vec3 speed_color(float speed, float max_speed) {
-  float t = clamp(2.0 * speed / max_speed - 1.0, 0.0, 1.0);
+vec3 speed_color(float speed, vec2 span) {
+  float t = span.y > span.x ? clamp((speed - span.x) / (span.y - span.x), 0.0, 1.0) : 0.5;
   return mix(vec3(0.2, 0.45, 1.0), vec3(1.0, 0.55, 0.1), t);
 }
 )";

@@ -2,6 +2,7 @@
 
 #include <glad/gl.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "host/base/errors.h"
@@ -25,8 +26,8 @@ uniform int u_wrap;     // 1 on a torus: each boid is drawn at its image nearest
 uniform vec2 u_scale;   // clip-space units per world unit
 uniform vec2 u_pixel;   // clip-space units per pixel
 uniform float u_size;   // triangle length in pixels
-uniform int u_mode;     // 0 heading, 1 speed, 2 a predator
-uniform float u_max_speed;
+uniform int u_mode;     // Paint: 0 heading, 1 speed, 2 white
+uniform vec2 u_speed_span;
 out vec3 v_color;
 
 void main() {
@@ -41,11 +42,18 @@ void main() {
   gl_Position = vec4(d * u_scale + offset * u_pixel, 0.0, 1.0);
   v_color = u_mode == 2   ? vec3(1.0)
             : u_mode == 0 ? hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.7, 1.0)
-                          : speed_color(speed, u_max_speed);
+                          : speed_color(speed, u_speed_span);
 }
 )";
 
 }  // namespace
+
+Paint paint_of(Colouring colouring) {
+  if (colouring == Colouring::kHeading) return Paint::kHeading;
+  if (colouring == Colouring::kSpeed) return Paint::kSpeed;
+  throw std::invalid_argument(std::string("the renderer draws no boid coloured by ") +
+                              colouring_name(colouring));
+}
 
 Renderer::Renderer(std::uint64_t count, int dimensions) : count_(count), dimensions_(dimensions) {
   if (dimensions_ == 3) {
@@ -60,7 +68,7 @@ Renderer::Renderer(std::uint64_t count, int dimensions) : count_(count), dimensi
     u_pixel_ = glGetUniformLocation(program_, "u_pixel");
     u_size_ = glGetUniformLocation(program_, "u_size");
     u_mode_ = glGetUniformLocation(program_, "u_mode");
-    u_max_speed_ = glGetUniformLocation(program_, "u_max_speed");
+    u_speed_span_ = glGetUniformLocation(program_, "u_speed_span");
   }
 
   glGenVertexArrays(1, &vao_);
@@ -115,7 +123,7 @@ void Renderer::upload(const float* data) {
     throw RuntimeError("OpenGL cannot take the flock's " + std::to_string(count_) + " boids");
 }
 
-void Renderer::draw(const View& view, const World& world, double max_speed, ColorMode mode,
+void Renderer::draw(const View& view, const World& world, const SpeedSpan& speeds, Paint paint,
                     float boid_pixels) {
   glViewport(0, 0, view.width, view.height);
   glUseProgram(program_);
@@ -127,8 +135,8 @@ void Renderer::draw(const View& view, const World& world, double max_speed, Colo
   glUniform2f(u_pixel_, 2.0f / static_cast<float>(view.width),
               2.0f / static_cast<float>(view.height));
   glUniform1f(u_size_, boid_pixels);
-  glUniform1i(u_mode_, static_cast<int>(mode));
-  glUniform1f(u_max_speed_, static_cast<float>(max_speed));
+  glUniform1i(u_mode_, static_cast<int>(paint));
+  glUniform2f(u_speed_span_, static_cast<float>(speeds.low), static_cast<float>(speeds.high));
   glBindVertexArray(vao_);
   glDrawArraysInstanced(GL_TRIANGLES, 0, 3, static_cast<GLsizei>(count_));
   glBindVertexArray(0);

@@ -9,13 +9,19 @@
 
 #include "host/model/flock.h"
 #include "host/render/camera.h"
+#include "host/render/colouring.h"
 #include "host/render/density.h"
 
 namespace boids::render {
 
-// kPredator: white, which no boid takes (their colours are saturated), for the predators;
-// kDensity: the whole flock as a picture of its density (draw_density).
-enum class ColorMode { kHeading = 0, kSpeed = 1, kPredator = 2, kDensity = 3 };
+// How draw paints the boids: by their heading or speed (a flock's Colouring of those names), or
+// white, which no boid takes (their colours are saturated), for the predators. A flock
+// coloured by its density is drawn by draw_density.
+enum class Paint { kHeading = 0, kSpeed = 1, kWhite = 2 };
+
+// The paint of the flock's `colouring`: heading or speed (throws std::invalid_argument for the
+// others, which are not drawn boid by boid here).
+Paint paint_of(Colouring colouring);
 
 struct View {
   double center_x = 0, center_y = 0;  // world point at the middle of the window (2D)
@@ -36,11 +42,11 @@ class Renderer {
   void upload(const float* data);
 
   // A 2D flock, each boid `boid_pixels` long.
-  void draw(const View& view, const World& world, double max_speed, ColorMode mode,
+  void draw(const View& view, const World& world, const SpeedSpan& speeds, Paint paint,
             float boid_pixels);
   // A 3D flock seen by `camera`, each boid `boid_length` world units long (renderer_3d.cpp).
-  void draw_3d(const View& view, const Camera& camera, const World& world, double max_speed,
-               ColorMode mode, float boid_length);
+  void draw_3d(const View& view, const Camera& camera, const World& world, const SpeedSpan& speeds,
+               Paint paint, float boid_length);
   // The flock as a picture of its density (host/render/density.h) as `projection` sees it,
   // kept for reading back or showing; its memory stays for the next.
   const DensityPicture& draw_density(const Projection& projection, int width, int height);
@@ -54,8 +60,8 @@ class Renderer {
   int dimensions_;
   unsigned int program_ = 0, vao_ = 0, vbo_ = 0;
   int u_center_ = -1, u_world_ = -1, u_wrap_ = -1, u_scale_ = -1, u_pixel_ = -1, u_size_ = -1,
-      u_mode_ = -1, u_max_speed_ = -1;
-  // 3D: the boids' program uses u_view_proj_, u_eye_, u_size_, u_mode_, u_max_speed_; the
+      u_mode_ = -1, u_speed_span_ = -1;
+  // 3D: the boids' program uses u_view_proj_, u_eye_, u_size_, u_mode_, u_speed_span_; the
   // box's edges have their own program and an empty vertex array.
   unsigned int box_program_ = 0, box_vao_ = 0;
   int u_view_proj_ = -1, u_eye_ = -1, u_box_view_proj_ = -1, u_box_world_ = -1;

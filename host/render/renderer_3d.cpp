@@ -16,8 +16,8 @@ layout(location = 1) in vec3 velocity;
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
 uniform float u_size;  // length in world units
-uniform int u_mode;    // 0 heading, 1 speed, 2 a predator
-uniform float u_max_speed;
+uniform int u_mode;    // Paint: 0 heading, 1 speed, 2 white
+uniform vec2 u_speed_span;
 out vec3 v_color;
 
 // The pyramid: apex 0, base corners 1 to 4; four sides and the base in two triangles.
@@ -39,13 +39,13 @@ void main() {
   vec3 at = position + corner[kCorners[gl_VertexID]] * u_size;
   float light = 0.3 + 0.7 * abs(dot(normal, normalize(u_eye - at)));
   vec3 base;
-  if (u_mode == 2) {  // a predator
+  if (u_mode == 2) {  // white: a predator
     base = vec3(1.0);
   } else if (u_mode == 0) {
     base = hsv(atan(f.y, f.x) / 6.2831853 + 0.5, 0.75, 1.0);
     base = f.z > 0.0 ? mix(base, vec3(1.0), 0.5 * f.z) : base * (1.0 + 0.5 * f.z);
   } else {
-    base = speed_color(speed, u_max_speed);
+    base = speed_color(speed, u_speed_span);
   }
   v_color = base * light;
   gl_Position = u_view_proj * vec4(at, 1.0);
@@ -76,15 +76,15 @@ void Renderer::create_3d_programs() {
   u_eye_ = glGetUniformLocation(program_, "u_eye");
   u_size_ = glGetUniformLocation(program_, "u_size");
   u_mode_ = glGetUniformLocation(program_, "u_mode");
-  u_max_speed_ = glGetUniformLocation(program_, "u_max_speed");
+  u_speed_span_ = glGetUniformLocation(program_, "u_speed_span");
   box_program_ = link_program({kGlslVersion, kBoxVertexShader}, kColorFragmentShader, "box");
   u_box_view_proj_ = glGetUniformLocation(box_program_, "u_view_proj");
   u_box_world_ = glGetUniformLocation(box_program_, "u_world");
   glGenVertexArrays(1, &box_vao_);
 }
 
-void Renderer::draw_3d(const View& view, const Camera& camera, const World& world, double max_speed,
-                       ColorMode mode, float boid_length) {
+void Renderer::draw_3d(const View& view, const Camera& camera, const World& world,
+                       const SpeedSpan& speeds, Paint paint, float boid_length) {
   glViewport(0, 0, view.width, view.height);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
@@ -106,8 +106,8 @@ void Renderer::draw_3d(const View& view, const Camera& camera, const World& worl
   glUniform3f(u_eye_, static_cast<float>(eye[0]), static_cast<float>(eye[1]),
               static_cast<float>(eye[2]));
   glUniform1f(u_size_, boid_length);
-  glUniform1i(u_mode_, static_cast<int>(mode));
-  glUniform1f(u_max_speed_, static_cast<float>(max_speed));
+  glUniform1i(u_mode_, static_cast<int>(paint));
+  glUniform2f(u_speed_span_, static_cast<float>(speeds.low), static_cast<float>(speeds.high));
   glBindVertexArray(vao_);
   glDrawArraysInstanced(GL_TRIANGLES, 0, 18, static_cast<GLsizei>(count_));
   glBindVertexArray(0);

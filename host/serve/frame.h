@@ -35,6 +35,7 @@
 
 #include "host/core/simulation.h"
 #include "host/model/flock.h"
+#include "host/render/colouring.h"
 
 namespace boids::serve {
 
@@ -42,11 +43,13 @@ inline constexpr std::size_t kFrameHeaderBytes = 64;
 inline constexpr std::uint8_t kFrameVersion = 3;
 inline constexpr std::size_t kFrameHeldAt = 52;  // where the server writes its hold
 
-// What a page colours its boids by: their heading (the frame's own), their speed (0 to the
-// fastest boid of the frame), their neighbours within the flock's radius (0 to the most any
-// boid has), or their flock (its rank by size: 0 the largest, ... 254; 255 a boid alone).
-enum class Colouring : std::uint8_t { kHeading = 0, kSpeed = 1, kNeighbors = 2, kFlock = 3 };
-inline constexpr const char* kColourings[] = {"heading", "speed", "neighbors", "flock"};
+// What a page colours its boids by, in every screen's vocabulary (host/render/colouring.h):
+// their heading (the frame's own), their speed (0 to the fastest boid of the frame), their
+// neighbours within the flock's radius (0 to the most any boid has), or their flock (its rank
+// by size: 0 the largest, ... 254; 255 a boid alone). A flock's density is a picture's.
+using render::Colouring;
+// The colourings a frame's boids carry a byte each of (Colouring's first four).
+inline constexpr std::size_t kFrameColourings = 4;
 
 // A byte a boid in input order, and the value of the byte 255.
 struct ColourBytes {
@@ -85,8 +88,8 @@ struct Snapshot {
 
   struct Colours {
     std::mutex mutex;
-    ColourBytes by[4];  // by Colouring
-    bool made[4] = {false, false, false, false};
+    ColourBytes by[kFrameColourings];  // by Colouring
+    bool made[kFrameColourings] = {};
   };
   std::shared_ptr<Colours> colours;  // shared by copies of a snapshot, made again by _into
 };

@@ -146,13 +146,6 @@ double checked_rate(const std::string& what, double rate) {
   return rate;
 }
 
-std::optional<Colouring> parse_colouring(std::string_view name) {
-  for (std::size_t c = 0; c < std::size(kColourings); ++c) {
-    if (name == kColourings[c]) return static_cast<Colouring>(c);
-  }
-  return std::nullopt;
-}
-
 ClientMessage parse_client_message(std::string_view bytes) {
   if (bytes.size() > kMaxMessageBytes) {
     throw InputError("a message of " + std::to_string(bytes.size()) + " bytes (at most " +
@@ -168,8 +161,12 @@ ClientMessage parse_client_message(std::string_view bytes) {
     case Type::kNext:
       m.count = count(message, "max_boids", 1);
       if (message.contains("colour")) {
-        const std::optional<Colouring> c = parse_colouring(text(message, "colour"));
+        const std::optional<Colouring> c = render::parse_colouring(text(message, "colour"));
         if (!c) throw InputError("unknown colouring " + quoted(text(message, "colour")));
+        if (static_cast<std::size_t>(*c) >= kFrameColourings) {
+          throw InputError("colouring " + quoted(text(message, "colour")) +
+                           " is a picture's: ask for a picture");
+        }
         m.colouring = *c;
       }
       if (message.contains("picture")) m.picture = picture_view(message);

@@ -52,9 +52,6 @@ struct ClientMessage {
   std::optional<ImageView> picture;           // next: a picture instead of points
 };
 
-// The colouring named `name` (kColourings), if it is one.
-std::optional<Colouring> parse_colouring(std::string_view name);
-
 // Throws InputError saying what is wrong (one line) unless `text` is a message of the protocol.
 ClientMessage parse_client_message(std::string_view text);
 

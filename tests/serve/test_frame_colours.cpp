@@ -12,6 +12,7 @@
 #include "host/model/initial_state.h"
 #include "host/serve/frame.h"
 #include "host/serve/messages.h"
+#include "host/serve/page_files.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -107,7 +108,45 @@ TEST(FrameColours, APageAsksForAColouringByName) {
   EXPECT_THROW(parse_client_message(R"({"type":"next","max_boids":5,"colour":"mood"})"),
                InputError);
   EXPECT_THROW(parse_client_message(R"({"type":"next","max_boids":5,"colour":3})"), InputError);
+  // density is every screen's word for a picture of the flock, which a page asks for as one.
+  try {
+    parse_client_message(R"({"type":"next","max_boids":5,"colour":"density"})");
+    ADD_FAILURE() << "a frame's boids coloured by density";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "colouring 'density' is a picture's: ask for a picture");
+  }
   EXPECT_THROW(parse_client_message(R"({"type":"step","colour":"speed"})"), InputError);
 }
 
 }  // namespace
+
+TEST(FrameColours, ThePageNamesTheColouringsAsEveryScreenDoes) {
+  // frames.js's COLOURINGS, which a frame's byte 56 indexes, are the shared vocabulary's
+  // (host/render/colouring.h) that frames carry, in its order.
+  const PageFile* frames = find_page_file("/frames.js");
+  ASSERT_NE(frames, nullptr);
+  std::string expected = "export const COLOURINGS = [";
+  for (std::size_t c = 0; c < kFrameColourings; ++c) {
+    expected += std::string(c ? ", " : "") + "\"" + render::kColourings[c] + "\"";
+  }
+  expected += "];";
+  EXPECT_NE(std::string(frames->bytes).find(expected), std::string::npos) << expected;
+}
+
+TEST(FrameColours, TheRenderersSpeedSpansTheFlocksOwnSpeeds) {
+  // The published clamp by default; all of [0, v_max] once --min-speed 0 lets boids slow, so
+  // that a slow boid is not off the scale; a constant-speed model's one speed.
+  FlockParams p;
+  p.max_speed = 2;
+  EXPECT_EQ(render::speed_span(p).low, 1);
+  EXPECT_EQ(render::speed_span(p).high, 2);
+  p.min_speed = 0;
+  EXPECT_EQ(render::speed_span(p).low, 0);
+  for (const Model m : {Model::kVicsek, Model::kCouzin}) {
+    FlockParams constant;
+    constant.model = m;
+    constant.max_speed = 3;
+    EXPECT_EQ(render::speed_span(constant).low, 3);
+    EXPECT_EQ(render::speed_span(constant).high, 3);
+  }
+}
