@@ -13,13 +13,10 @@
 #include <utility>
 
 #include "host/reference/detail/models.h"
-#include "host/reference/detail/space_3d.h"
+#include "host/reference/detail/space.h"
 
 namespace boids::reference {
 namespace {
-
-template <int D>
-using Vector = std::array<double, D>;
 
 constexpr double kTwoPi = 2 * kPi;
 static_assert(kTwoPi == 6.283185307179586, "the Gaussian's angle and its wrap take this 2 pi");
@@ -43,30 +40,6 @@ bool unit(Vector<D>& x) {
   if (!(length > 0)) return false;
   for (double& c : x) c = c / length;
   return true;
-}
-
-template <int D>
-Vector<D> velocity_of(const FlockState& s, std::size_t i) {
-  if constexpr (D == 3) {
-    return {s.vx[i], s.vy[i], s.vz[i]};
-  } else {
-    return {s.vx[i], s.vy[i]};
-  }
-}
-
-// What boid i sees of boid j (j != i), as the other models take it: the offset d to it, wrapped
-// on the torus, its square length d2, and whether it lies within i's field of view.
-template <int D>
-bool look_at(const FlockParams& p, double cos_half, const FlockState& s, std::size_t i,
-             std::size_t j, Vector<D>& d, double& d2) {
-  if constexpr (D == 3) {
-    const Offset3 o = offset_3d(p, s, i, j);
-    d = {o.x, o.y, o.z};
-    d2 = o.d2;
-    return sees_3d(p, cos_half, o, s.vx[i], s.vy[i], s.vz[i]);
-  } else {
-    return look(p, cos_half, s, i, j, d[0], d[1], d2);
-  }
 }
 
 // The square radii of the zones: repulsion within r_r, orientation within r_r + dro, attraction

@@ -1,155 +1,142 @@
 // The steering model, transcribed from the lab listing's onUpdate: synchronously (every boid from
-// the same snapshot, neighbours across the torus's edges, every variant), and in the lab's own
-// order (steering_lab_step). Lengths are sqrt(x^2 + y^2) where the lab calls Math.hypot.
+// the same snapshot, neighbours across the torus's edges, every variant), in 2D or 3D (docs/3d.md:
+// the lab's rules with a third axis) by the same code, and in the lab's own order
+// (steering_lab_step, 2D). Lengths are sqrt(x^2 + y^2 [+ z^2]) where the lab calls Math.hypot.
 // Compiled without floating-point contraction, like the rest of the reference.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "host/reference/detail/heeding.h"
 #include "host/reference/detail/models.h"
 #include "host/reference/detail/predators.h"
+#include "host/reference/detail/space.h"
 
 namespace boids::reference {
 namespace {
 
-double hypot_or_one(double x, double y) {
-  const double h = std::sqrt(x * x + y * y);
-  return h > 0 ? h : 1;  // the lab's `Math.hypot(x, y) || 1`
+template <int D>
+double length_or_one(const Vector<D>& v) {
+  const double h = std::sqrt(length_sq<D>(v));
+  return h > 0 ? h : 1;  // the lab's `Math.hypot(...) || 1`
 }
 
 // What a boid has gathered of its neighbours.
+template <int D>
 struct Gathered {
   int neighbors = 0;
-  double aliX = 0, aliY = 0, cohX = 0, cohY = 0, sepX = 0, sepY = 0;
+  Vector<D> ali{}, coh{}, sep{};
 
-  // A neighbour at offset (dx, dy), d2 = |d|^2, moving at (vx, vy); sep2 the separation
-  // radius squared.
-  void add(double dx, double dy, double d2, double vx, double vy, double sep2) {
+  // A neighbour at offset d, d2 = |d|^2, moving at v; sep2 the separation radius squared.
+  void add(const Vector<D>& d, double d2, const Vector<D>& v, double sep2) {
     neighbors += 1;
-    aliX += vx;
-    aliY += vy;
-    cohX += dx;
-    cohY += dy;
+    for (int a = 0; a < D; ++a) {
+      ali[a] += v[a];
+      coh[a] += d[a];
+    }
     if (d2 < sep2 && d2 > 1e-6) {
       const double inv = 1 / d2;
-      sepX -= dx * inv;
-      sepY -= dy * inv;
+      for (int a = 0; a < D; ++a) sep[a] -= d[a] * inv;
     }
   }
 };
 
-// The lab's rules and integration for one boid: its new velocity and position.
-void steer_and_move(const FlockParams& p, const StepContext& context, const Particles& predators,
-                    std::size_t id, const Gathered& g, double x, double y, double vx, double vy,
-                    double& out_x, double& out_y, double& out_vx, double& out_vy) {
-  const double maxSpeed = p.max_speed;
-  const double maxForce = maxSpeed * 2.4;
-  const double dt = p.dt;
-  const double sepW = p.separation, aliW = p.alignment, cohW = p.cohesion;
-  double ax = 0;
-  double ay = 0;
+// The rules' steering force on a boid at x moving at v, with the world's and wander's, truncated
+// to the maximum force; and its least speed (--min-speed; with arrival it falls within the radius
+// as the desired speed does, so that a boid can come to rest at the goal).
+template <int D>
+Vector<D> steering_force(const FlockParams& p, const StepContext& context,
+                         const Particles& predators, std::size_t id, const Gathered<D>& g,
+                         const Vector<D>& x, const Vector<D>& v, double& least) {
+  const double maxSpeed = p.max_speed, maxForce = maxSpeed * 2.4;
+  Vector<D> force{};
   if (g.neighbors > 0) {
     const double invN = 1.0 / g.neighbors;
-    if (aliW > 0) {
-      const double scale = maxSpeed / hypot_or_one(g.aliX, g.aliY);
-      ax += aliW * (g.aliX * scale * invN - vx);
-      ay += aliW * (g.aliY * scale * invN - vy);
+    if (p.alignment > 0) {
+      const double scale = maxSpeed / length_or_one<D>(g.ali);
+      for (int a = 0; a < D; ++a) force[a] += p.alignment * (g.ali[a] * scale * invN - v[a]);
     }
-    if (cohW > 0) {
-      const double cx = x + g.cohX * invN;
-      const double cy = y + g.cohY * invN;
-      const double toX = cx - x;
-      const double toY = cy - y;
-      const double scale = maxSpeed / hypot_or_one(toX, toY);
-      ax += cohW * (toX * scale - vx);
-      ay += cohW * (toY * scale - vy);
+    if (p.cohesion > 0) {
+      Vector<D> to;
+      for (int a = 0; a < D; ++a) to[a] = (x[a] + g.coh[a] * invN) - x[a];
+      const double scale = maxSpeed / length_or_one<D>(to);
+      for (int a = 0; a < D; ++a) force[a] += p.cohesion * (to[a] * scale - v[a]);
     }
-    if (sepW > 0) {
-      const double scale = maxSpeed / hypot_or_one(g.sepX, g.sepY);
-      ax += sepW * (g.sepX * scale - vx) * 1.5;
-      ay += sepW * (g.sepY * scale - vy) * 1.5;
+    if (p.separation > 0) {
+      const double scale = maxSpeed / length_or_one<D>(g.sep);
+      for (int a = 0; a < D; ++a) force[a] += p.separation * (g.sep[a] * scale - v[a]) * 1.5;
     }
   }
-  // The least speed; with arrival it falls within the radius as the desired speed does, so
-  // that a boid can come to rest at the goal.
-  double least = p.effective_min_speed();
+  least = p.effective_min_speed();
   if (!p.world.torus() || !p.obstacles.empty() || p.has_goal) {
-    double ux = 0, uy = 0;
-    avoidance(p, x, y, ux, uy);
-    ax += maxForce * ux;
-    ay += maxForce * uy;
+    const Vector<D> push = avoidance_at<D>(p, x);
+    for (int a = 0; a < D; ++a) force[a] += maxForce * push[a];
     if (p.has_goal) {
-      double gx, gy;
-      goal_direction(p, x, y, gx, gy);
-      ax += p.goal_weight * (maxSpeed * gx - vx);
-      ay += p.goal_weight * (maxSpeed * gy - vy);
-      if (p.arrival_radius > 0) least = p.effective_min_speed() * std::sqrt(gx * gx + gy * gy);
+      const Vector<D> goal = goal_at<D>(p, x);
+      for (int a = 0; a < D; ++a) force[a] += p.goal_weight * (maxSpeed * goal[a] - v[a]);
+      if (p.arrival_radius > 0) least = p.effective_min_speed() * std::sqrt(length_sq<D>(goal));
     }
   }
   if (p.wander > 0) {  // across the heading, with up to its weight times v_max
-    const double v[2] = {vx, vy};
-    double w[2];
-    wander_direction(context, id, v, 2, w);
+    double w[D];
+    wander_direction(context, id, v.data(), D, w);
     const double roam = p.wander * maxSpeed;
-    ax += roam * w[0];
-    ay += roam * w[1];
+    for (int a = 0; a < D; ++a) force[a] += roam * w[a];
   }
   if (!p.path.empty()) {  // seeks the path's target at the cruise speed, off the path alone
-    const double position[2] = {x, y}, v[2] = {vx, vy};
-    double d[2];
-    if (path_direction(p, position, v, 2, d)) {
-      ax += p.path_weight * (maxSpeed * d[0] - vx);
-      ay += p.path_weight * (maxSpeed * d[1] - vy);
+    double d[D];
+    if (path_direction(p, x.data(), v.data(), D, d)) {
+      for (int a = 0; a < D; ++a) force[a] += p.path_weight * (maxSpeed * d[a] - v[a]);
     }
   }
   if (p.predators > 0) {  // evading, with up to the maximum force per predator
-    const double position[2] = {x, y};
-    double e[2];
-    evade_direction(p, predators, position, 2, e);
-    ax += maxForce * e[0];
-    ay += maxForce * e[1];
+    double e[D];
+    evade_direction(p, predators, x.data(), D, e);
+    for (int a = 0; a < D; ++a) force[a] += maxForce * e[a];
   }
-  double fx = ax, fy = ay;
-  const bool huge_force = shrink_if_huge(fx, fy);
-  const double mag = std::sqrt(fx * fx + fy * fy);
-  if (huge_force || mag > maxForce) {
-    ax = (fx / mag) * maxForce;
-    ay = (fy / mag) * maxForce;
+  Vector<D> f = force;
+  const bool huge = shrink_huge<D>(f);
+  const double magnitude = std::sqrt(length_sq<D>(f));
+  if (huge || magnitude > maxForce) {
+    for (int a = 0; a < D; ++a) force[a] = (f[a] / magnitude) * maxForce;
   }
-  double nvx = vx + ax * dt;
-  double nvy = vy + ay * dt;
-  if (p.wind.x != 0 || p.wind.y != 0) {
-    nvx += p.wind.x * dt;
-    nvy += p.wind.y * dt;
+  return force;
+}
+
+// The lab's integration of a boid at x moving at v: its velocity and position, in place.
+template <int D>
+void steer_and_move(const FlockParams& p, const StepContext& context, const Particles& predators,
+                    std::size_t id, const Gathered<D>& g, Vector<D>& x, Vector<D>& v) {
+  const double maxSpeed = p.max_speed, dt = p.dt;
+  double least = 0;
+  const Vector<D> force = steering_force<D>(p, context, predators, id, g, x, v, least);
+  Vector<D> nv;
+  for (int a = 0; a < D; ++a) nv[a] = v[a] + force[a] * dt;
+  if (windy<D>(p)) {
+    const Vector<D> wind = wind_of<D>(p);
+    for (int a = 0; a < D; ++a) nv[a] += wind[a] * dt;
   }
-  double ux = nvx, uy = nvy;
-  const bool huge = shrink_if_huge(ux, uy);
-  const double speed = std::sqrt(ux * ux + uy * uy);
+  Vector<D> u = nv;
+  const bool huge = shrink_huge<D>(u);
+  const double speed = std::sqrt(length_sq<D>(u));
   if (huge || speed > maxSpeed) {
-    nvx = (ux / speed) * maxSpeed;
-    nvy = (uy / speed) * maxSpeed;
+    for (int a = 0; a < D; ++a) nv[a] = (u[a] / speed) * maxSpeed;
   } else if (speed < least && speed > 1e-6) {
     const double boost = least / speed;
-    nvx *= boost;
-    nvy *= boost;
+    for (double& c : nv) c *= boost;
   }
-  turn_by_noise(p, context, id, nvx, nvy);
-  const double width = p.world.width, height = p.world.height;
-  if (p.world.torus()) {
-    out_x = std::fmod(x + nvx * dt + width, width);
-    out_y = std::fmod(y + nvy * dt + height, height);
-    if (out_x < 0) out_x += width;  // a step longer than the world
-    if (out_y < 0) out_y += height;
-    out_x = identify_side_with_zero(out_x, width);
-    out_y = identify_side_with_zero(out_y, height);
-  } else {
-    out_x = x + nvx * dt;
-    out_y = y + nvy * dt;
+  turn_by_noise_at<D>(p, context, id, nv);
+  const double sides[3] = {p.world.width, p.world.height, p.world.depth};
+  const Vector<D> before = x;
+  for (int a = 0; a < D; ++a) {
+    x[a] = before[a] + nv[a] * dt;
+    if (p.world.torus()) {  // the lab's wrap
+      x[a] = std::fmod(x[a] + sides[a], sides[a]);
+      if (x[a] < 0) x[a] += sides[a];  // a step longer than the world
+      x[a] = identify_side_with_zero(x[a], sides[a]);
+    }
   }
-  out_vx = nvx;
-  out_vy = nvy;
-  keep_inside(p, out_x, out_y, out_vx, out_vy, x, y);
+  v = nv;
+  keep_inside_at<D>(p, x, v, before);
 }
 
 double separation_sq(const FlockParams& p) {
@@ -157,28 +144,30 @@ double separation_sq(const FlockParams& p) {
   return sepRadius * sepRadius;
 }
 
-}  // namespace
-
+template <int D>
 void steering_step(FlockState& s, const FlockParams& p, const StepContext& context) {
-  const std::size_t n = s.size();
   const double vision2 = p.radius * p.radius;
   const double sep2 = separation_sq(p);
   const double cos_half = cos_half_view(p);
   FlockState next = s;
-  for (std::size_t i = 0; i < n; ++i) {
-    Gathered g;
-    const Heeding heeding = Heeding::of_2d(p, cos_half, s, i);
-    for (std::size_t j = 0; j < n; ++j) {
-      double dx, dy, d2;
-      if (look(p, cos_half, s, i, j, dx, dy, d2) && heeding.heeds(j, d2 <= vision2)) {
-        g.add(dx, dy, d2, s.vx[j], s.vy[j], sep2);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    Gathered<D> g;
+    const Heeding heeding = heeding_of<D>(p, cos_half, s, i);
+    for (std::size_t j = 0; j < s.size(); ++j) {
+      Vector<D> d;
+      double d2;
+      if (look_at<D>(p, cos_half, s, i, j, d, d2) && heeding.heeds(j, d2 <= vision2)) {
+        g.add(d, d2, velocity_of<D>(s, j), sep2);
       }
     }
-    steer_and_move(p, context, s.predators, i, g, s.x[i], s.y[i], s.vx[i], s.vy[i], next.x[i],
-                   next.y[i], next.vx[i], next.vy[i]);
+    Vector<D> x = position_of<D>(s, i), v = velocity_of<D>(s, i);
+    steer_and_move<D>(p, context, s.predators, i, g, x, v);
+    store<D>(next, i, x, v);
   }
   s = std::move(next);
 }
+
+}  // namespace
 
 void steering_lab_step(FlockState& s, const FlockParams& p, const StepContext& context) {
   const std::size_t n = s.size();
@@ -204,7 +193,7 @@ void steering_lab_step(FlockState& s, const FlockParams& p, const StepContext& c
   for (std::size_t i = 0; i < n; ++i) {
     const long long gx = cell_of(s.x[i], gridW);
     const long long gy = cell_of(s.y[i], gridH);
-    Gathered g;
+    Gathered<2> g;
     for (long long oy = -1; oy <= 1; ++oy) {
       const long long ny = gy + oy;
       if (ny < 0 || ny >= gridH) continue;
@@ -218,22 +207,23 @@ void steering_lab_step(FlockState& s, const FlockParams& p, const StepContext& c
           const double dx = s.x[k] - s.x[i];
           const double dy = s.y[k] - s.y[i];
           const double d2 = dx * dx + dy * dy;
-          if (d2 <= vision2) g.add(dx, dy, d2, s.vx[k], s.vy[k], sep2);
+          if (d2 <= vision2) g.add({dx, dy}, d2, {s.vx[k], s.vy[k]}, sep2);
         }
       }
     }
     // In place: the boids after this one see its new velocity and position.
-    steer_and_move(p, context, s.predators, i, g, s.x[i], s.y[i], s.vx[i], s.vy[i], s.x[i], s.y[i],
-                   s.vx[i], s.vy[i]);
+    Vector<2> x = position_of<2>(s, i), v = velocity_of<2>(s, i);
+    steer_and_move<2>(p, context, s.predators, i, g, x, v);
+    store<2>(s, i, x, v);
   }
 }
 
 // The model's step in 2D or 3D, as the registry names it (host/model/models.h).
 void steering_model_step(FlockState& s, const FlockParams& p, const StepContext& context) {
   if (p.dimensions == 3) {
-    steering_step_3d(s, p, context);
+    steering_step<3>(s, p, context);
   } else {
-    steering_step(s, p, context);
+    steering_step<2>(s, p, context);
   }
 }
 
