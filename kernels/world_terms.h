@@ -5,6 +5,10 @@
 // receives their sum through add_velocity_terms, add_force_terms or add_heading_terms, so a
 // new term touches this file and no model. All are computed from the boids before the step
 // and added in the order the reference adds them, so the sums agree bit for bit.
+//
+// Each term also declares (a struct in its file, e.g. WanderTerm) its slice of the step's
+// constants, how that slice is made from the flock's parameters, and when it is on; the lists
+// below are what step_params_of and every "any term on" test loop over.
 #pragma once
 
 #include "kernels/terms/evade.h"
@@ -15,8 +19,38 @@
 #include "kernels/terms/turn.h"
 #include "kernels/terms/walls.h"
 #include "kernels/terms/wander.h"
+#include "kernels/terms/wind.h"
 
 namespace boids::kernels {
+
+template <typename... Terms>
+struct TermList {};
+
+// The world's terms: any of them on and a step computes its lane terms (p.world_terms).
+using WorldTerms = TermList<WallsTerm, ObstaclesTerm, GoalTerm, WanderTerm, PathTerm, EvadeTerm>;
+// Every term: the world's, then the noise and the wind, which each model applies itself.
+using AllTerms = TermList<WallsTerm, ObstaclesTerm, GoalTerm, WanderTerm, PathTerm, EvadeTerm,
+                          NoiseTerm, WindTerm>;
+
+// Whether any term of the list is on for the flock's parameters `f` (FlockParams).
+template <typename Flock, typename... Terms>
+bool any_term_on(TermList<Terms...>, const Flock& f) {
+  return (Terms::on(f) || ...);
+}
+
+// Calls visit(name, on) for each term of the list, in order.
+template <typename Flock, typename Visit, typename... Terms>
+void for_each_term(TermList<Terms...>, const Flock& f, Visit&& visit) {
+  (visit(Terms::kName, Terms::on(f)), ...);
+}
+
+// Every term's slice of the step's constants under the kernel model `Model`, and whether the
+// world's terms are on.
+template <typename Model, typename Real, typename Flock, typename... Terms>
+void set_term_constants(TermList<Terms...>, StepParams<Real>& p, const Flock& f) {
+  (Terms::template set_constants<Model>(p, f), ...);
+  p.world_terms = any_term_on(WorldTerms{}, f);
+}
 
 // The stages the step asks for. Within the world's terms every entry is set: no push on a
 // torus without obstacles, a direction of 0 without a goal; wander's, the path's and the

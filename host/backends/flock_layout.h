@@ -48,50 +48,13 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
 
   p.max_speed = static_cast<Real>(f.max_speed);
   p.dt = 1;
-  with_model(f.model, [&](auto model) { decltype(model)::set_constants(p, f); });
+  with_model(f.model, [&](auto model) {
+    using M = decltype(model);
+    M::set_constants(p, f);
+    kernels::set_term_constants<M>(kernels::AllTerms{}, p, f);  // each term's own slice
+  });
 
-  p.has_noise = f.noise > 0;
-  p.noise = static_cast<Real>(f.noise);
   p.noise_key = kernels::noise_key_of(seed);
-  p.wall_distance = static_cast<Real>(f.effective_wall_distance());
-  p.has_goal = f.has_goal;
-  const double goal[3] = {f.goal.x, f.goal.y, f.goal.z}, wind[3] = {f.wind.x, f.wind.y, f.wind.z};
-  for (int a = 0; a < 3; ++a) {
-    p.goal[a] = static_cast<Real>(goal[a]);
-    p.wind[a] = static_cast<Real>(wind[a]);
-  }
-  p.goal_weight = static_cast<Real>(f.has_goal ? f.goal_weight : 0);  // no goal, no pull
-  p.arrival_radius = static_cast<Real>(f.has_goal ? f.arrival_radius : 0);
-  p.has_wander = f.wander > 0;
-  const double wander_gain = f.model == Model::kBoids ? kernels::kWanderGain * f.wander : f.wander;
-  p.wander_gain = static_cast<Real>(wander_gain * f.max_speed);
-  // The path's points are the executor's (path_points_of); its count is set with them.
-  p.path = nullptr;
-  p.path_count = 0;
-  p.path_closed = f.path_closed();
-  const double path_radius = f.effective_path_radius();
-  p.path_radius_sq = static_cast<Real>(path_radius * path_radius);
-  const double path_gain =
-      f.model == Model::kBoids ? kernels::kPathGain * f.path_weight * f.max_speed : f.path_weight;
-  p.path_gain = static_cast<Real>(path_gain);
-  p.path_lookahead =
-      static_cast<Real>(kernels::kPathLookahead * (f.model == Model::kSteering ? f.dt : 1.0));
-  // The predators' state is the simulation's to upload (PredatorGroup); their count is set
-  // with it.
-  p.predators = nullptr;
-  p.predator_count = 0;
-  const double predator_speed = f.effective_predator_speed();
-  p.flee_radius = static_cast<Real>(f.effective_flee_radius());
-  p.evade_gain =
-      static_cast<Real>(f.model == Model::kSteering ? f.max_speed * kernels::kMaxForceFactor
-                                                    : kernels::kEvadeGain * f.max_speed);
-  p.predator_speed = static_cast<Real>(predator_speed);
-  p.predator_force =
-      static_cast<Real>(predator_speed * (f.model == Model::kSteering ? kernels::kMaxForceFactor
-                                                                      : kernels::kPredatorAgility));
-  p.world_terms = !f.world.torus() || !f.obstacles.empty() || f.has_goal || p.has_wander ||
-                  !f.path.empty() || f.predators > 0;
-  p.has_wind = f.wind.x != 0 || f.wind.y != 0 || (f.dimensions == 3 && f.wind.z != 0);
   return p;
 }
 

@@ -1,12 +1,14 @@
 #include "host/core/flight_rules.h"
 
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
 #include "host/core/value_limits.h"
 #include "host/model/param_table.h"
+#include "kernels/world_terms.h"
 
 namespace boids {
 namespace {
@@ -68,13 +70,19 @@ void check_in_place(const FlockParams& p) {
   refuse_if(p.dimensions == 3, "--update: not yet in three dimensions (docs/3d.md)");
   refuse_if(p.model != Model::kSteering,
             "--update in-place: only the steering lab's loop updates in place (--model steering)");
-  const bool wind = p.wind.x != 0 || p.wind.y != 0 || p.wind.z != 0;
-  refuse_if(p.fov != defaults.fov || p.noise != 0 || p.has_goal || wind || !p.obstacles.empty() ||
-                !p.world.torus() || p.wander > 0 || !p.path.empty() || p.nearest > 0 ||
-                p.predators > 0,
+  std::string given;  // what the flight has that the lab's loop has not
+  const auto add = [&given](const std::string& what) {
+    given += (given.empty() ? "" : ", ") + what;
+  };
+  if (p.fov != defaults.fov) add("a field of view");
+  if (p.nearest > 0) add("nearest neighbours");
+  kernels::for_each_term(kernels::AllTerms{}, p, [&](const char* term, bool on) {
+    if (on) add(term);
+  });
+  refuse_if(!given.empty(),
             "--update in-place is the steering lab's own loop, which has no field of view, "
-            "noise, goal, wind, obstacles, walls, wander, path, nearest neighbours or "
-            "predators");
+            "nearest neighbours or terms of the world, noise or wind; this flight has " +
+                given);
 }
 
 // The variants' options against each other and against the world: each row within the

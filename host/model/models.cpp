@@ -25,6 +25,13 @@ std::vector<const char*> with_every_term(std::vector<const char*> own) {
   return own;
 }
 
+double separation_radius(const FlockParams& p) {
+  return p.effective_separation_radius();
+}
+double repulsion_radius(const FlockParams& p) {
+  return p.repulsion_radius;
+}
+
 // Couzin's perception reaches to the attraction zone's edge.
 void settle_couzin(FlockParams& p) {
   p.radius = p.repulsion_radius + p.orientation_width + p.attraction_width;
@@ -43,6 +50,7 @@ std::vector<ModelSpec> make_registry() {
                   100};
   boids.takes = with_every_term(
       {"--radius", "--separation", "--alignment", "--cohesion", "--max-speed", "--min-speed"});
+  boids.pairs.pushing_radius = separation_radius;
   boids.reference_step = reference::boids_model_step;
   models.push_back(boids);
 
@@ -59,6 +67,8 @@ std::vector<ModelSpec> make_registry() {
   steering.defaults = {
       {"--radius", 44}, {"--separation", 1.6}, {"--cohesion", 0.9}, {"--max-speed", 110}};
   steering.timed = true;
+  // The listing's r is inclusive, and its separation ignores neighbours within 1e-3.
+  steering.pairs = {true, true, 1e-6, separation_radius};
   steering.reference_step = reference::steering_model_step;
   models.push_back(steering);
 
@@ -109,6 +119,8 @@ std::vector<ModelSpec> make_registry() {
   couzin.constant_speed = true;
   couzin.timed = true;
   couzin.settle = settle_couzin;
+  // Its repulsion is its push, and a coincident boid is none of its neighbours.
+  couzin.pairs = {false, false, 0, repulsion_radius};
   couzin.reference_step = reference::couzin_model_step;
   models.push_back(couzin);
   return models;

@@ -31,6 +31,17 @@ struct ModelDefault {
   double value;
 };
 
+/// How a pair of boids counts under a model, as its published step writes it: what the neighbour
+/// check (host/validation) holds every backend's pair decisions to.
+struct PairRule {
+  bool radius_inclusive = false;     ///< a neighbour at exactly r counts (the steering listing)
+  bool coincident_neighbour = true;  ///< a boid at distance 0 is a neighbour (not couzin's)
+  double push_floor_sq = 0;          ///< a neighbour pushes only farther than this, squared
+  /// The radius closer than which a neighbour pushes (separation; couzin's repulsion); nullptr:
+  /// none pushes (Vicsek).
+  double (*pushing_radius)(const FlockParams&) = nullptr;
+};
+
 /// What the engine knows of a model.
 struct ModelSpec {
   Model id;
@@ -58,6 +69,8 @@ struct ModelSpec {
   /// Sets the values that follow from its own (couzin's perception radius from its zones);
   /// nullptr: none.
   void (*settle)(FlockParams&) = nullptr;
+  /// How a pair counts for it.
+  PairRule pairs = {};
   /// Its reference step: every boid over all pairs in double, in 2D or 3D (host/reference).
   void (*reference_step)(FlockState&, const FlockParams&, const reference::StepContext&) = nullptr;
 

@@ -55,6 +55,7 @@ template <int D>
 Vector<D> steer(const FlockState& s, const FlockParams& p, const StepContext& context,
                 std::size_t i, const Sums<D>& g) {
   const double vmax = p.max_speed;
+  const ActiveTerms on = active_terms(p);
   const Vector<D> x = position_of<D>(s, i), before = velocity_of<D>(s, i);
   Vector<D> v = before;
   if (g.count > 0) {
@@ -64,31 +65,31 @@ Vector<D> steer(const FlockState& s, const FlockParams& p, const StepContext& co
               p.cohesion * K_COH * (g.cohesion[a] / g.count);
     }
   }
-  if (!p.world.torus() || !p.obstacles.empty() || p.has_goal) {
+  if (on.push_or_pull) {
     const Vector<D> push = avoidance_at<D>(p, x), goal = goal_at<D>(p, x);
     const double avoid = K_AVOID * vmax;
     const double seek = K_GOAL * p.goal_weight * vmax;
     for (int a = 0; a < D; ++a) v[a] += avoid * push[a] + seek * goal[a];
   }
-  if (p.wander > 0) {
+  if (on.wander) {
     double w[D];
     wander_direction(context, i, before.data(), D, w);
     const double roam = K_WANDER * p.wander * vmax;
     for (int a = 0; a < D; ++a) v[a] += roam * w[a];
   }
-  if (!p.path.empty()) {
+  if (on.path) {
     double d[D];
     if (path_direction(p, x.data(), before.data(), D, d)) {
       const double follow = K_PATH * p.path_weight * vmax;
       for (int a = 0; a < D; ++a) v[a] += follow * d[a];
     }
   }
-  if (p.predators > 0) {
+  if (on.predators) {
     double e[D];
     evade_direction(p, s.predators, x.data(), D, e);
     for (int a = 0; a < D; ++a) v[a] += K_EVADE * vmax * e[a];
   }
-  if (windy<D>(p)) {
+  if (on.wind) {
     const Vector<D> wind = wind_of<D>(p);
     for (int a = 0; a < D; ++a) v[a] += wind[a];
   }

@@ -37,7 +37,7 @@ bool sees_3d(const FlockParams& p, double cos_half, const Offset3& d, double vx,
 void goal_direction_3d(const FlockParams& p, double x, double y, double z, double& gx, double& gy,
                        double& gz) {
   gx = gy = gz = 0;
-  if (!p.has_goal) return;
+  if (!active_terms(p).goal) return;
   const double dx = wrapped(p, p.goal.x - x, p.world.width);
   const double dy = wrapped(p, p.goal.y - y, p.world.height);
   const double dz = wrapped(p, p.goal.z - z, p.world.depth);
@@ -52,7 +52,7 @@ void goal_direction_3d(const FlockParams& p, double x, double y, double z, doubl
 
 void turn_within_cone(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
                       double& y, double& z) {
-  if (!(p.noise > 0)) return;
+  if (!active_terms(p).noise) return;
   // The polar angle: cos(theta) uniform in [cos(noise / 2), 1], uniform on the cap's area.
   double cos_half = 1, sin_half = 0;
   polynomial_cos_sin(p.noise / 2, cos_half, sin_half);

@@ -48,6 +48,7 @@ Vector<D> steering_force(const FlockParams& p, const StepContext& context,
                          const Particles& predators, std::size_t id, const Gathered<D>& g,
                          const Vector<D>& x, const Vector<D>& v, double& least) {
   const double maxSpeed = p.max_speed, maxForce = maxSpeed * 2.4;
+  const ActiveTerms on = active_terms(p);
   Vector<D> force{};
   if (g.neighbors > 0) {
     const double invN = 1.0 / g.neighbors;
@@ -67,28 +68,28 @@ Vector<D> steering_force(const FlockParams& p, const StepContext& context,
     }
   }
   least = p.effective_min_speed();
-  if (!p.world.torus() || !p.obstacles.empty() || p.has_goal) {
+  if (on.push_or_pull) {
     const Vector<D> push = avoidance_at<D>(p, x);
     for (int a = 0; a < D; ++a) force[a] += maxForce * push[a];
-    if (p.has_goal) {
+    if (on.goal) {
       const Vector<D> goal = goal_at<D>(p, x);
       for (int a = 0; a < D; ++a) force[a] += p.goal_weight * (maxSpeed * goal[a] - v[a]);
       if (p.arrival_radius > 0) least = p.effective_min_speed() * std::sqrt(length_sq<D>(goal));
     }
   }
-  if (p.wander > 0) {  // across the heading, with up to its weight times v_max
+  if (on.wander) {  // across the heading, with up to its weight times v_max
     double w[D];
     wander_direction(context, id, v.data(), D, w);
     const double roam = p.wander * maxSpeed;
     for (int a = 0; a < D; ++a) force[a] += roam * w[a];
   }
-  if (!p.path.empty()) {  // seeks the path's target at the cruise speed, off the path alone
+  if (on.path) {  // seeks the path's target at the cruise speed, off the path alone
     double d[D];
     if (path_direction(p, x.data(), v.data(), D, d)) {
       for (int a = 0; a < D; ++a) force[a] += p.path_weight * (maxSpeed * d[a] - v[a]);
     }
   }
-  if (p.predators > 0) {  // evading, with up to the maximum force per predator
+  if (on.predators) {  // evading, with up to the maximum force per predator
     double e[D];
     evade_direction(p, predators, x.data(), D, e);
     for (int a = 0; a < D; ++a) force[a] += maxForce * e[a];
@@ -111,7 +112,7 @@ void steer_and_move(const FlockParams& p, const StepContext& context, const Part
   const Vector<D> force = steering_force<D>(p, context, predators, id, g, x, v, least);
   Vector<D> nv;
   for (int a = 0; a < D; ++a) nv[a] = v[a] + force[a] * dt;
-  if (windy<D>(p)) {
+  if (active_terms(p).wind) {
     const Vector<D> wind = wind_of<D>(p);
     for (int a = 0; a < D; ++a) nv[a] += wind[a] * dt;
   }

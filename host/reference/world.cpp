@@ -5,6 +5,18 @@
 #include <cmath>
 
 namespace boids::reference {
+
+ActiveTerms active_terms(const FlockParams& p) {
+  ActiveTerms on;
+  on.goal = p.has_goal;
+  on.push_or_pull = !p.world.torus() || !p.obstacles.empty() || on.goal;
+  on.wander = p.wander > 0;
+  on.path = !p.path.empty();
+  on.predators = p.predators > 0;
+  on.wind = p.wind.x != 0 || p.wind.y != 0 || (p.dimensions == 3 && p.wind.z != 0);
+  on.noise = p.noise > 0;
+  return on;
+}
 namespace {
 
 std::uint64_t splitmix_finalizer(std::uint64_t z) {
@@ -203,7 +215,7 @@ bool look(const FlockParams& p, double cos_half, const FlockState& s, std::size_
 
 void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
                    double& y) {
-  if (!(p.noise > 0)) return;
+  if (!active_terms(p).noise) return;
   double c, sn;
   noise_rotation(p, context, id, c, sn);
   const double turned = c * x - sn * y;
@@ -236,7 +248,7 @@ void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy)
 
 void goal_direction(const FlockParams& p, double x, double y, double& gx, double& gy) {
   gx = gy = 0;
-  if (!p.has_goal) return;
+  if (!active_terms(p).goal) return;
   double dx, dy;
   offset(p, x, y, p.goal.x, p.goal.y, dx, dy);
   const double d = std::sqrt(dx * dx + dy * dy);

@@ -43,10 +43,10 @@ struct PairGeometry {
   double view_scale = 0;      // |d||v|
 };
 
-// The radius closer than which a neighbour pushes: the separation radius, or couzin's repulsion
-// radius.
+// The radius closer than which a neighbour pushes under the model's pair rule; 0: none pushes.
 double pushing_radius(const FlockParams& p) {
-  return p.model == Model::kCouzin ? p.repulsion_radius : p.effective_separation_radius();
+  const PairRule& rule = spec_of(p.model).pairs;
+  return rule.pushing_radius ? rule.pushing_radius(p) : 0.0;
 }
 
 // In double, written as the reference writes it (and sharing no code with the kernels), for
@@ -81,22 +81,14 @@ PairDecision decide_in_double(const double (&xi)[3], const double (&vi)[3], cons
     // rest sees all around.
     d.seen = v2 == 0 || along * std::fabs(along) >= cos_half * std::fabs(cos_half) * v2 * d2;
   }
+  // A neighbour closer than r (or at r, where the rule says) pushes closer than the pushing
+  // radius, beyond the rule's floor (a coincident boid has no direction to push along).
+  const PairRule& rule = spec_of(p.model).pairs;
   const double r2 = p.radius * p.radius;
   const double sr = pushing_radius(p);
-  const double s2 = p.model == Model::kBoids && p.separation_radius == 0 ? r2 / 4 : sr * sr;
-  // Most models count a neighbour closer than r and push closer than the separation radius;
-  // the steering listing's r is inclusive, and its pushes stop at 1e-3; couzin's repulsion is
-  // its pushing, and a coincident boid is none of its neighbours; Vicsek has no push.
-  if (p.model == Model::kSteering) {
-    d.near = d.seen && d2 <= r2;
-    d.pushes = d.near && d2 < s2 && d2 > 1e-6;
-  } else if (p.model == Model::kCouzin) {
-    d.near = d.seen && d2 < r2 && d2 > 0;
-    d.pushes = d.near && d2 < s2;
-  } else {
-    d.near = d.seen && d2 < r2;
-    d.pushes = d.near && d2 < s2 && d2 > 0 && spec_of(p.model).takes_flag("--separation");
-  }
+  d.near = d.seen && (rule.radius_inclusive ? d2 <= r2 : d2 < r2) &&
+           (rule.coincident_neighbour || d2 > 0);
+  d.pushes = d.near && rule.pushing_radius && d2 < sr * sr && d2 > rule.push_floor_sq;
   return d;
 }
 

@@ -18,6 +18,8 @@ BOIDS_HD BOIDS_INLINE constexpr Real closest_push() {
 // the speed clamped into [v_max / 2, v_max].
 struct Boids : GathersNeighbors {
   static constexpr const char* kName = "boids";
+  // Its terms change the velocity by gains per v_max (kernels/world_terms.h), not forces.
+  static constexpr bool kSteersByForce = false;
 
   // The model's constants of a step, from the flock's parameters (`f`, FlockParams): the
   // clamp's floor and the rules' gains, weight * K, each rounded once to Real.

@@ -117,6 +117,7 @@ BOIDS_HD BOIDS_INLINE void unit_or(Real (&v)[D], const Real (&fallback)[D]) {
 
 struct Couzin {
   static constexpr const char* kName = "couzin";
+  static constexpr bool kSteersByForce = false;  // it takes none of the world's terms
 
   template <typename Real, int Lanes, int D>
   using Sums = ZoneSums<Real, Lanes, D>;

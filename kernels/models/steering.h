@@ -26,6 +26,8 @@ BOIDS_HD inline Real length_or_one(const Real (&v)[D]) {
 
 struct Steering : GathersNeighbors {
   static constexpr const char* kName = "steering";
+  // Its terms are forces, up to the maximum force, integrated over dt (kernels/world_terms.h).
+  static constexpr bool kSteersByForce = true;
 
   // The model's constants of a step, from the flock's parameters (`f`, FlockParams): the
   // clamp's floor, the maximum force, the weights themselves, the time step.

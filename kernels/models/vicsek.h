@@ -68,6 +68,7 @@ struct HeadingPack {
 
 struct Vicsek {
   static constexpr const char* kName = "vicsek";
+  static constexpr bool kSteersByForce = false;  // its goal turns its heading
 
   // The constant speed is the clamp's floor too.
   template <typename Real, typename Flock>

@@ -6,6 +6,30 @@
 
 namespace boids::kernels {
 
+// Evading predators, a world's term: its slice of the step's constants, from the flock's
+// parameters (`f`, FlockParams). The predators are the simulation's to upload (predator_count
+// is set with them). A boid evades with up to kEvadeGain v_max where its model changes
+// velocities, with the maximum force where it steers by forces; its predators are as agile.
+struct EvadeTerm {
+  static constexpr const char* kName = "predators";
+  template <typename Flock>
+  static bool on(const Flock& f) {
+    return f.predators > 0;
+  }
+  template <typename Model, typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock& f) {
+    p.predators = nullptr;
+    p.predator_count = 0;
+    const double speed = f.effective_predator_speed();
+    p.flee_radius = static_cast<Real>(f.effective_flee_radius());
+    p.evade_gain = static_cast<Real>(Model::kSteersByForce ? f.max_speed * kMaxForceFactor
+                                                           : kEvadeGain * f.max_speed);
+    p.predator_speed = static_cast<Real>(speed);
+    p.predator_force =
+        static_cast<Real>(speed * (Model::kSteersByForce ? kMaxForceFactor : kPredatorAgility));
+  }
+};
+
 // Reynolds' evasion: for each predator closer than the flee radius R (its image nearest the
 // boid, at offset d), the unit direction away from where it will be when it has covered the
 // distance at its top speed s, x - (q + u |d| / s), times (1 - |d| / R); summed over the

@@ -6,6 +6,24 @@
 
 namespace boids::kernels {
 
+// The goal, a world's term: its slice of the step's constants, from the flock's parameters
+// (`f`, FlockParams); without a goal it neither pulls nor slows.
+struct GoalTerm {
+  static constexpr const char* kName = "goal";
+  template <typename Flock>
+  static bool on(const Flock& f) {
+    return f.has_goal;
+  }
+  template <typename Model, typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock& f) {
+    p.has_goal = on(f);
+    const double goal[3] = {f.goal.x, f.goal.y, f.goal.z};
+    for (int a = 0; a < 3; ++a) p.goal[a] = static_cast<Real>(goal[a]);
+    p.goal_weight = static_cast<Real>(on(f) ? f.goal_weight : 0);
+    p.arrival_radius = static_cast<Real>(on(f) ? f.arrival_radius : 0);
+  }
+};
+
 // The unit direction to the goal (the shortest way on the torus); 0 at the goal itself, or
 // without a goal. With an arrival radius R, the offset over max(distance, R) instead: the unit
 // direction outside R, shorter in proportion to the distance inside it (steering's desired

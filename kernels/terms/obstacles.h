@@ -6,6 +6,21 @@
 
 namespace boids::kernels {
 
+// The obstacles, a world's term: on with any; their discs (spheres) are the executor's to
+// upload (obstacle_count is set with them), so they add no constant of their own.
+struct ObstaclesTerm {
+  static constexpr const char* kName = "obstacles";
+  template <typename Flock>
+  static bool on(const Flock& f) {
+    return !f.obstacles.empty();
+  }
+  template <typename Model, typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock&) {
+    p.obstacles = p.near_obstacles = nullptr;
+    p.obstacle_count = p.near_count = 0;
+  }
+};
+
 // Adds the obstacles' push: (1 - gap / r) times the direction away from each obstacle whose edge
 // is closer than the perception radius r (the whole push inside it), obstacle by obstacle in
 // order. Only the near obstacles when a block has them (see narrow_obstacles).

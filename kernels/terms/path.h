@@ -6,6 +6,30 @@
 
 namespace boids::kernels {
 
+// Path following, a world's term: its slice of the step's constants, from the flock's
+// parameters (`f`, FlockParams). The points are the executor's (path_count is set with them).
+// Its gain is kPathGain weight v_max where a model changes velocities, the weight where it
+// steers by forces, whose lookahead is in units of time (times dt).
+struct PathTerm {
+  static constexpr const char* kName = "path";
+  template <typename Flock>
+  static bool on(const Flock& f) {
+    return !f.path.empty();
+  }
+  template <typename Model, typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock& f) {
+    p.path = nullptr;
+    p.path_count = 0;
+    p.path_closed = f.path_closed();
+    const double radius = f.effective_path_radius();
+    p.path_radius_sq = static_cast<Real>(radius * radius);
+    const double gain =
+        Model::kSteersByForce ? f.path_weight : kPathGain * f.path_weight * f.max_speed;
+    p.path_gain = static_cast<Real>(gain);
+    p.path_lookahead = static_cast<Real>(kPathLookahead * (Model::kSteersByForce ? f.dt : 1.0));
+  }
+};
+
 // Where a lane's boid is predicted to be kPathLookahead steps on, at its velocity with the
 // speed taken at most v_max (so that a velocity from a file, however large, predicts a point
 // near the world), and that speed.

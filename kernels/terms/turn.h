@@ -6,6 +6,22 @@
 
 namespace boids::kernels {
 
+// The noise: its slice of the step's constants, from the flock's parameters (`f`, FlockParams).
+// Its key comes from the run's seed, not the parameters (step_params_of); whether it is
+// Gaussian is the model's (Couzin::set_constants).
+struct NoiseTerm {
+  static constexpr const char* kName = "noise";
+  template <typename Flock>
+  static bool on(const Flock& f) {
+    return f.noise > 0;
+  }
+  template <typename Model, typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock& f) {
+    p.has_noise = on(f);
+    p.noise = static_cast<Real>(f.noise);
+  }
+};
+
 // The couzin model's turns: by Gaussian angles.
 template <typename Real, int Lanes, int D>
 BOIDS_HD inline void draw_gaussian_turns(LaneTerms<Real, Lanes, D>& t, const index_t* ids,

@@ -6,6 +6,20 @@
 
 namespace boids::kernels {
 
+// The walls, a world's term where the world is closed: their slice of the step's constants,
+// from the flock's parameters (`f`, FlockParams), and when they act.
+struct WallsTerm {
+  static constexpr const char* kName = "walls";
+  template <typename Flock>
+  static bool on(const Flock& f) {
+    return !f.world.torus();
+  }
+  template <typename Model, typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock& f) {
+    p.wall_distance = static_cast<Real>(f.effective_wall_distance());
+  }
+};
+
 // How urgently walls push each boid, and where: the sum over each wall closer than
 // wall_distance of (1 - gap / wall_distance) times the direction away from it. Selects, not
 // branches, so that the lanes vectorise; adding a selected +0 to a sum that starts at +0 changes

@@ -5,6 +5,23 @@
 
 namespace boids::kernels {
 
+// Wander, a world's term: its slice of the step's constants, from the flock's parameters (`f`,
+// FlockParams). Its gain is kWanderGain weight v_max where a model changes velocities, weight
+// v_max where it steers by forces.
+struct WanderTerm {
+  static constexpr const char* kName = "wander";
+  template <typename Flock>
+  static bool on(const Flock& f) {
+    return f.wander > 0;
+  }
+  template <typename Model, typename Real, typename Flock>
+  static void set_constants(StepParams<Real>& p, const Flock& f) {
+    p.has_wander = on(f);
+    const double gain = Model::kSteersByForce ? f.wander : kWanderGain * f.wander;
+    p.wander_gain = static_cast<Real>(gain * f.max_speed);
+  }
+};
+
 // Each boid's wander: the part across its heading of its drift, a vector whose components
 // each wander in [-1, 1] (wander_drift, keyed by the boid's input index `ids[lane]`). Taken in
 // double, as the noise is, and rounded to Real.

@@ -112,7 +112,7 @@ void turn_by_noise_at(const FlockParams& p, const StepContext& context, std::uin
   }
 }
 
-// The wind as a vector of the dimension, and whether it blows.
+// The wind as a vector of the dimension.
 template <int D>
 Vector<D> wind_of(const FlockParams& p) {
   if constexpr (D == 3) {
@@ -120,14 +120,6 @@ Vector<D> wind_of(const FlockParams& p) {
   } else {
     return {p.wind.x, p.wind.y};
   }
-}
-template <int D>
-bool windy(const FlockParams& p) {
-  const Vector<D> w = wind_of<D>(p);
-  for (const double c : w) {
-    if (c != 0) return true;
-  }
-  return false;
 }
 
 // Boid i moves by `by` with new velocity v, into `next` (land).

@@ -11,6 +11,14 @@
 
 namespace boids::reference {
 
+// Which of the world's terms act in a flight: the reference's one account of it, written apart
+// from the kernels' (kernels/world_terms.h), which every model's step reads.
+struct ActiveTerms {
+  bool push_or_pull;  // walls (a closed world), obstacles or a goal
+  bool goal, wander, path, predators, wind, noise;
+};
+ActiveTerms active_terms(const FlockParams& p);
+
 // What a step needs besides the state and the parameters.
 struct StepContext {
   std::uint64_t noise_key;  // from the run's seed
