@@ -44,6 +44,14 @@ SimulationConfig changed_flight(const SimulationConfig& flight, std::uint64_t st
                        ")");
     }
     if (row->kind == ParamKind::kVector) {
+      // As many coordinates as the flight has dimensions, as a fresh flight's must be.
+      const int dimensions = flight.params.dimensions;
+      if (dimensions == 2 && options.wind_values == 3) {
+        throw InputError(flag + " X,Y,Z needs --dimensions 3: the checkpoint's flight is in 2");
+      }
+      if (dimensions == 3 && options.wind_values == 2) {
+        throw InputError(flag + ": in three dimensions expected X,Y,Z");
+      }
       next.params.wind = options.values.wind;
     } else if (row->kind == ParamKind::kWhole) {
       next.params.*(row->whole) = options.values.*(row->whole);

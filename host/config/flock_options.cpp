@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -154,6 +155,12 @@ FlockParams resolve_params(const FlockOptions& o) {
         o.density.value_or(kSeedNeighborVolumeDensity / (p.radius * p.radius * p.radius));
     const double boids = static_cast<double>(count);
     const double side = box ? std::cbrt(boids / density) : std::sqrt(boids / density);
+    if (!(side > 0 && std::isfinite(side)) && !o.density) {
+      // The default box follows the radius: blame what was given, not what was not.
+      throw InputError("--radius " + number_text(p.radius) +
+                       ": the default world, the cube of side cbrt(count r^3 / 0.9) at the "
+                       "published example's neighbour count, is not a finite size; give --world");
+    }
     if (!(side > 0 && std::isfinite(side))) {
       throw InputError(box ? "--density: the world's side cbrt(count / density) is not a "
                              "positive number"
@@ -173,7 +180,19 @@ FlockParams resolve_params(const FlockOptions& o) {
   }
   if (o.path) p.path = checked_path(*o.path, p.world, "path", p.dimensions, resolve_precision(o));
   check_needs_and_models(o, p);
-  check_flight_params(p, resolve_precision(o));
+  try {
+    check_flight_params(p, resolve_precision(o));
+  } catch (const InputError& e) {
+    // A box the radius gave (no --world, no --density) is the radius's to answer for.
+    const bool by_radius = p.dimensions == 3 && !o.given("--world") && !o.density;
+    const std::string said = e.what();
+    const std::size_t verb = said.find(" is ");
+    if (!by_radius || said.rfind("--world:", 0) != 0 || verb == std::string::npos) throw;
+    throw InputError("--radius " + number_text(p.radius) +
+                     ": the default world, the cube at the published example's neighbour "
+                     "count, would have side " +
+                     number_text(p.world.width) + ", which" + said.substr(verb) + "; give --world");
+  }
   return p;
 }
 

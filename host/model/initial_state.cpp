@@ -176,8 +176,13 @@ void check_predator_state(const Particles& predators, const FlockParams& params,
       if (!std::isfinite(v)) throw InputError(name + " has a velocity that is not finite");
       square += v * v;
     }
+    // The speed without overflow (a velocity of 1e300 moves at 1e300, not at infinity).
+    const double speed =
+        params.dimensions == 3
+            ? std::hypot(std::hypot(predators.vx[k], predators.vy[k]), predators.vz[k])
+            : std::hypot(predators.vx[k], predators.vy[k]);
     if (!(std::sqrt(square) <= top * (1 + tolerance.speed))) {
-      throw InputError(name + " moves at speed " + number_text(std::sqrt(square)) +
+      throw InputError(name + " moves at speed " + number_text(speed) +
                        ", faster than the predators' top speed " + number_text(top));
     }
   }

@@ -152,7 +152,17 @@ ClientMessage parse_client_message(std::string_view bytes) {
                      std::to_string(kMaxMessageBytes) + ")");
   }
   const json message = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-  if (message.is_discarded()) throw InputError("a message that is not JSON");
+  if (message.is_discarded()) {
+    // JSON whose number no double holds (1e400) is JSON: say what is wrong with it.
+    try {
+      const json again = json::parse(bytes.begin(), bytes.end());
+      static_cast<void>(again);
+    } catch (const json::out_of_range&) {
+      throw InputError("a message with a number out of range (a double holds up to 1.8e308)");
+    } catch (const json::exception&) {
+    }
+    throw InputError("a message that is not JSON");
+  }
   if (!message.is_object()) throw InputError("a message that is not a JSON object");
   const Kind& kind = kind_of(message);
   ClientMessage m;

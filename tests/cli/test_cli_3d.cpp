@@ -221,5 +221,17 @@ TEST_F(Cli3d, WhatThreeDimensionsDoNotTakeYetIsRefused) {
       "state file '" + path("far.csv") + "', line 2: z = 60 is outside the world [0, 50)");
 }
 
+// The default box follows the radius: a radius too large for it is blamed on --radius, which
+// the user gave, not on --world or --density, which they did not.
+TEST_F(Cli3d, ARadiusTooLargeForTheDefaultBoxIsBlamedOnTheRadius) {
+  for (const char* radius : {"1e308", "1e100"}) {
+    const test_support::Result r =
+        run({"run", "--dimensions", "3", "--radius", radius, "--steps", "1"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind(std::string("boids: error: --radius ") + radius + ":", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("give --world"), std::string::npos) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace boids

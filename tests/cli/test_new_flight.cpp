@@ -88,6 +88,18 @@ TEST_F(NewFlight, IsAskedForAndChangesWhatAFlyingFlockTakes) {
   // A Vicsek flock's boids move at its --speed: another speed does not fit them.
   expect_refused({"--new-flight", "--speed", "0.01"},
                  "--new-flight: the checkpoint's boids do not fit the changed flight");
+  // The wind takes as many coordinates as the flight has dimensions, as a fresh flight's does:
+  // a third of a 2D flight's was dropped, and a 3D flight's z set to 0.
+  expect_refused({"--new-flight", "--wind", "0.001,0.001,7"},
+                 "--wind X,Y,Z needs --dimensions 3: the checkpoint's flight is in 2");
+  const Result box = run({"run", "--model", "vicsek", "--dimensions", "3", "--count", "100",
+                          "--steps", "3", "--backend", "cpu", "--checkpoint", path("box.bin")});
+  ASSERT_EQ(box.code, 0) << box.err;
+  const Result flat = run({"run", "--resume", path("box.bin"), "--steps", "6", "--new-flight",
+                           "--wind", "0.001,0.001"});
+  EXPECT_EQ(flat.code, 2) << flat.err;
+  EXPECT_NE(flat.err.find("--wind: in three dimensions expected X,Y,Z"), std::string::npos)
+      << flat.err;
   const Result alone = run({"run", "--steps", "5", "--new-flight", "--noise", "1"});
   EXPECT_EQ(alone.code, 2);
   EXPECT_NE(alone.err.find("--new-flight needs --resume FILE"), std::string::npos) << alone.err;

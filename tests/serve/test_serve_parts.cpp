@@ -168,7 +168,9 @@ TEST(Messages, AnythingElseIsRefusedSayingWhat) {
   refused(R"({"type":"pause","on":1})", "not true or false");
   refused(R"({"type":"rate","steps_per_second":-1})", "is -1, not in [0, 1e6]");
   refused(R"({"type":"model","model":"starlings"})", "unknown model 'starlings'");
-  refused(R"({"type":"set","name":"noise","value":1e999})", "not JSON");
+  refused(R"({"type":"set","name":"noise","value":1e999})",
+          "a message with a number out of range (a double holds up to 1.8e308)");
+  refused(R"({"type":"set","name":"noise","value":1e9)", "a message that is not JSON");
   refused(std::string(5000, ' '), "a message of 5000 bytes (at most 4096)");
 }
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "host/base/errors.h"
 #include "host/model/flock.h"
 #include "host/model/initial_state.h"
 #include "tests/support/test_support.h"
@@ -189,3 +190,21 @@ TEST(InitialStateTest, HeadingsAndPositionsAreRoughlyUniform) {
 
 }  // namespace
 }  // namespace boids
+
+TEST(InitialStateTest, APredatorsSpeedIsSaidWithoutOverflow) {
+  // A velocity of 1e300 moves at about 1.4e300, not at "inf" (its square overflows).
+  boids::FlockParams params;
+  params.predators = 1;
+  boids::Particles predator;
+  predator.x = {50};
+  predator.y = {50};
+  predator.vx = {1e300};
+  predator.vy = {1e300};
+  try {
+    boids::check_predator_state(predator, params);
+    ADD_FAILURE() << "a predator at 1e300 was taken";
+  } catch (const boids::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("predator 0 moves at speed 1.414"), std::string::npos)
+        << e.what();
+  }
+}
