@@ -6,9 +6,9 @@
 // `boids-bench --busy K`). So idle threads sleep unless the user chose otherwise.
 //
 // The runtime reads its environment once, in its own initialiser, before main: a tool's
-// executable makes the choice in its .preinit_array (host/tools/omp_waiting.cpp), which runs
-// before any library's initialisers; the Python package makes it in boids/__init__.py before
-// it loads its module.
+// executable executes itself again with the choice, from its .preinit_array
+// (host/tools/omp_waiting.cpp); the Python package makes it in boids/__init__.py before it loads
+// its module, which loads the runtime. The tests read the effect, the runtime's spin count.
 #pragma once
 
 namespace boids {
