@@ -155,6 +155,12 @@ int run_viewer(const ViewerOptions& options) {
   }
   std::unique_ptr<Simulation> sim =
       make_simulation(config, initial_state(options.flock, config.params));
+  if (options.offscreen && options.frames == 0) {
+    // No window to close: say at once how this run ends, rather than draw on in silence.
+    std::fprintf(stderr,
+                 "boids-viewer: --offscreen without --frames draws until Ctrl-C, then saves "
+                 "what it was asked for (--frames N stops after N frames)\n");
+  }
 
   const std::unique_ptr<Surface> surface = options.offscreen
                                                ? open_offscreen(options.size[0], options.size[1])
