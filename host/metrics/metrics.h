@@ -10,8 +10,8 @@
 namespace boids {
 
 struct FlockMetrics {
-  double polarization = 0;  ///< |(1/n) sum v_i / |v_i||; a boid at rest adds nothing
-  double order = 0;    ///< |sum v_i| / (n v_max): the steering model's order parameter
+  double polarization = 0;          ///< |(1/n) sum v_i / |v_i||; a boid at rest adds nothing
+  double order = 0;                 ///< |sum v_i| / (n v_max): the steering model's order parameter
   std::uint64_t flocks = 0;         ///< connected components of the graph of pairs closer than r
   std::uint64_t largest_flock = 0;  ///< boids in the largest of them
   double mean_nn_distance = 0;      ///< mean distance to the nearest other boid (0 if n = 1)
