@@ -91,6 +91,13 @@ std::vector<FlightChange> history_of(const json& j, std::uint64_t step, Source& 
                        change["step"].is_number_unsigned() && change.contains("changed") &&
                        change["changed"].is_object();
     if (!whole) source.refuse("a change of its 'history' is not {\"step\": S, \"changed\": {...}}");
+    // Each change says what a parameter was and became, as the run that resumes it prints: a
+    // damaged one is refused here, before anything flies.
+    for (const auto& [key, values] : change["changed"].items()) {
+      if (!values.is_object() || !values.contains("from") || !values.contains("to")) {
+        source.refuse("its 'history' changes '" + key + "' without {\"from\": ..., \"to\": ...}");
+      }
+    }
     const auto at = change["step"].get<std::uint64_t>();
     if (at < after || at > step) {
       source.refuse("its 'history' changes the flight at step " + std::to_string(at) +

@@ -142,6 +142,11 @@ TEST(Checkpoint, AFlightsHistoryIsKeptAndChecked) {
   refused({{4, R"({"step":4,"changed":{}})"}, {3, R"({"step":3,"changed":{}})"}}, "out of order");
   refused({{4, R"({"step":4})"}}, "is not {\"step\": S, \"changed\": {...}}");
   refused({{4, R"({"step":-4,"changed":{}})"}}, "is not {");
+  // A damaged change is refused when the checkpoint is read, not after the run it resumes has
+  // flown and written its outputs (describing it then failed with a bare JSON type error).
+  refused({{4, R"({"step":4,"changed":{"noise":5}})"}},
+          "its 'history' changes 'noise' without {\"from\": ..., \"to\": ...}");
+  refused({{4, R"({"step":4,"changed":{"noise":{"to":5}}})"}}, "changes 'noise' without");
 }
 
 // Arrival is kept where it is on, and a flight without it is described as before it existed.
