@@ -71,8 +71,12 @@ FlockParams with_control(const FlockParams& params, Precision precision, const s
   }
   FlockParams next = params;
   if (row.kind == ParamKind::kWhole) {
-    if (value != std::floor(value)) {
-      throw InputError(name + ": expected a whole number, got " + number_text(value));
+    // Whole numbers, one rule on every front end (host/tools/options.h): a whole value, no
+    // sign (-0 is refused, as the command line refuses "-0").
+    if (value != std::floor(value) || std::signbit(value)) {
+      throw InputError(
+          name + ": expected a whole number, got " +
+          (std::signbit(value) && value == 0 ? std::string("-0") : number_text(value)));
     }
     next.*row.whole = static_cast<int>(value);
   } else if (row.kind == ParamKind::kVector) {

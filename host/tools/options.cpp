@@ -70,10 +70,18 @@ std::uint64_t parse_whole(const std::string& option, const std::string& text, st
     }
     value = static_cast<std::uint64_t>(number);
   } else {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+    // Digits, with a fraction of zeros where one is written (120.0: Python's float of a whole
+    // number, as its keywords send it).
+    std::string digits = text;
+    const std::size_t point = text.find('.');
+    if (point != std::string::npos && point > 0 && point + 1 < text.size() &&
+        text.find_first_not_of('0', point + 1) == std::string::npos) {
+      digits = text.substr(0, point);
+    }
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
       bad_value(option, text, expected);
     }
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (result.ec == std::errc::result_out_of_range)
       bad_value(option, text, expected + " (too large)");
   }

@@ -9,8 +9,10 @@
 
 namespace boids::tools {
 
-// Whole numbers within [least, most]: digits (no sign, no spaces), or a whole number written
-// with an exponent (1e6, 2.5e3) up to 2^53.
+// Whole numbers within [least, most], the one rule of every front end (the command line, Python's
+// keywords, which send their numbers as this text, and the page's controls): a whole value,
+// written in digits (no sign, no spaces), with a fraction of zeros (120.0), or with an exponent
+// (1e6, 2.5e3) up to 2^53; -0 and 3.5 are refused.
 std::uint64_t parse_whole(const std::string& option, const std::string& text, std::uint64_t least,
                           std::uint64_t most = UINT64_MAX);
 

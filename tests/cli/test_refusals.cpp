@@ -115,6 +115,16 @@ TEST_F(Refusals, NearestNeighborsAreAWholeNumberUpTo32) {
   refused({"run", "--nearest", "33"}, {"--nearest: expected a whole number from 0 to 32"});
   refused({"run", "--nearest", "2.5"}, {"--nearest"});
   refused({"run", "--nearest", "-1"}, {"--nearest"});
+  // One rule of whole numbers on every front end: a whole value, in digits, with a fraction of
+  // zeros or with an exponent; no sign, so not -0.
+  refused({"run", "--nearest", "-0"}, {"--nearest: expected a whole number from 0 to 32"});
+  refused({"run", "--nearest", "3.01"}, {"--nearest: expected a whole number"});
+  for (const char* three : {"3", "3.0", "3e0", "0.3e1"}) {
+    const Result r = run({"run", "--nearest", three, "--count", "1.2e2", "--steps", "1",
+                          "--backend", "cpu", "--json"});
+    EXPECT_EQ(r.code, 0) << three << ": " << r.err;
+    EXPECT_NE(r.out.find("\"nearest\": 3"), std::string::npos) << three << ": " << r.out;
+  }
   refused({"run", "--model", "steering", "--update", "in-place", "--backend", "reference",
            "--nearest", "3"},
           {"--update in-place", "nearest neighbours"});

@@ -266,3 +266,13 @@ def test_run_returns_the_metrics_history_as_the_command_line_writes_it(tmp_path)
     assert list(flock.run(0)["step"]) == [28]
     with pytest.raises(ValueError, match="every: expected a whole number >= 1"):
         flock.run(5, every=0)
+
+
+def test_whole_numbers_follow_the_command_lines_rule():
+    # A whole value as int or float (count=1e3, nearest=3.0), as the command line takes 1e3 and
+    # 3.0; a fraction or a sign on zero is refused alike.
+    flock = boids.Flock(count=1e3, nearest=3.0, backend="cpu")
+    assert flock.count == 1000 and flock.params["nearest"] == 3
+    for bad in (2.5, -0.0):
+        with pytest.raises(ValueError, match="nearest: expected a whole number"):
+            boids.Flock(count=10, nearest=bad, backend="cpu")

@@ -418,3 +418,18 @@ TEST(WatchedFlock, APageGetsTheFlockWhenItsOwnerHoldsItStill) {
 }
 
 }  // namespace
+
+namespace boids {
+namespace {
+
+// A page's whole numbers follow the command line's rule: 3.0 is 3, and -0 is refused as the
+// command line refuses "-0".
+TEST(Controls, AWholeNumberIsAWholeValueWithoutASign) {
+  FlockParams p;
+  EXPECT_EQ(with_control(p, Precision::kFloat, "nearest", 3.0).nearest, 3);
+  EXPECT_THROW(with_control(p, Precision::kFloat, "nearest", -0.0), InputError);
+  EXPECT_THROW(with_control(p, Precision::kFloat, "nearest", 2.5), InputError);
+}
+
+}  // namespace
+}  // namespace boids
