@@ -38,6 +38,23 @@ def _text(value):
     return ",".join(_text(v) for v in value)
 
 
+def _grid_text(name, values):
+    """A grid's values as --param reads them: the command line's text as it is, or a sequence
+    of values, each one value (a number, or a word without a comma): ['1,2'] is refused rather
+    than flown as two points."""
+    if isinstance(values, str):
+        return values
+    if isinstance(values, (numbers.Number, bool)):
+        return _text(values)
+    texts = []
+    for value in values:
+        if isinstance(value, str) and ("," in value or ":" in value):
+            raise ValueError(f"grid {name!r}: the value {value!r} is not one value; give each "
+                             "value of the sequence apart")
+        texts.append(_text(value))
+    return ",".join(texts)
+
+
 def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="auto",
           csv=None, resume=False, **params):
     """Flies ``replicas`` flocks at every point of ``grid`` and returns the sweep's table, a row
@@ -70,7 +87,7 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
             "--steps", _text(steps), "--every", _text(every), "--seed", _text(seed),
             "--schedule", _text(schedule)]
     for name, values in grid.items():
-        args += ["--param", f"{str(name).replace('_', '-')}={_text(values)}"]
+        args += ["--param", f"{str(name).replace('_', '-')}={_grid_text(name, values)}"]
     for name, value in params.items():
         if value is not None:
             args += ["--" + name.replace("_", "-"), _text(value)]
