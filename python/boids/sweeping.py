@@ -88,6 +88,10 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
             "--schedule", _text(schedule)]
     for name, values in grid.items():
         args += ["--param", f"{str(name).replace('_', '-')}={_grid_text(name, values)}"]
+    for name in params:
+        if name not in FLOCK_KEYWORDS:  # as Flock() refuses it, in Python's words
+            raise TypeError(f"unexpected keyword argument {name!r}; the flock's are "
+                            + ", ".join(sorted(FLOCK_KEYWORDS)))
     for name, value in params.items():
         if value is not None:
             args += ["--" + name.replace("_", "-"), _text(value)]

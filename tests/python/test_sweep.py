@@ -54,6 +54,9 @@ def test_bad_input_is_the_command_lines_refusal():
     assert "--param" not in str(refused.value)
     with pytest.raises(ValueError, match="radius"):
         boids.sweep({"noise": [1]}, radius=-1, **VICSEK)
+    # A keyword no flock takes is refused as Flock() refuses it, not in the command line's words.
+    with pytest.raises(TypeError, match="unexpected keyword argument 'evil'"):
+        boids.sweep({"noise": [1]}, evil=1, **VICSEK)
     # One value of a sequence is one point: '1,2' is not flown as two.
     with pytest.raises(ValueError, match="grid 'noise': the value '1,2' is not one value"):
         boids.sweep({"noise": ["1,2"]}, **VICSEK)
