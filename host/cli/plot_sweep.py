@@ -23,7 +23,10 @@ AXES = {"noise": "noise η (radians)", "density": "density ρ (boids per unit ar
 
 def main(argv):
     if argv[1:] == ["--check"]:
-        import matplotlib  # noqa: F401
+        try:  # the tool says what is missing, in one line: no traceback
+            import matplotlib  # noqa: F401
+        except ImportError:
+            return 1
         return 0
     if len(argv) != 5:
         sys.stderr.write(__doc__)

@@ -86,8 +86,9 @@ void check_gsd_writer(const std::string& option) {
 void check_matplotlib(const std::string& option, const std::string& script) {
   if (run_python_script(script, {"--check"}) != 0) {
     throw RuntimeError(option + ": " BOIDS_PYTHON
-                                " cannot import matplotlib (install python3-matplotlib: "
-                                "scripts/install-deps)");
+                                " cannot import matplotlib (Debian: apt install "
+                                "python3-matplotlib, or scripts/install-deps in a checkout; "
+                                "pip: pip install matplotlib)");
   }
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -775,6 +776,32 @@ TEST_F(Cli, ArgumentsAreNotInterpretedByAShell) {
   const Result r = run({"run", "--backend", "cpu", "--count", "5", "--steps", "1", "--save", odd});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(boids::read_state_file(odd, 100).size(), 5u);
+}
+
+}  // namespace
+
+namespace {
+
+// A --plot without matplotlib is said in one line, with what to install; no traceback.
+TEST_F(Cli, APlotWithoutMatplotlibSaysSoInOneLine) {
+  const std::string module = path("matplotlib.py");
+  boids::test_support::write_file(module, "raise ImportError('no matplotlib here')\n");
+  const char* before = std::getenv("PYTHONPATH");
+  const std::string kept = before ? before : "";
+  setenv("PYTHONPATH", module.substr(0, module.rfind('/')).c_str(), 1);
+  const Result r = run({"run", "--backend", "cpu", "--count", "20", "--steps", "2", "--metrics",
+                        path("m.csv"), "--plot", path("m.png")});
+  if (before) {
+    setenv("PYTHONPATH", kept.c_str(), 1);
+  } else {
+    unsetenv("PYTHONPATH");
+  }
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--plot: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot import matplotlib (Debian: apt install python3-matplotlib"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
 }
 
 }  // namespace
