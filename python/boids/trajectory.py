@@ -111,6 +111,10 @@ class Trajectory:
             raise ValueError(f"trajectory '{self.path}': cannot be read ({e})") from None
         try:
             self._read_layout(layout)
+        except UnicodeDecodeError as e:
+            self._file.close()
+            raise ValueError(f"trajectory '{self.path}': an attribute holds text that is not "
+                             f"UTF-8 (byte {e.start}: {e.reason})") from None
         except (KeyError, IndexError, AttributeError, TypeError, OSError) as e:
             self._file.close()
             raise ValueError(f"trajectory '{self.path}': {e}") from None
@@ -124,6 +128,10 @@ class Trajectory:
         self._frames = int(layout["frames"])
         self.count, self.dimensions = int(layout["count"]), int(layout["dimensions"])
         self.box = tuple(float(s) for s in layout["box"])
+        for series in ("position", "velocity"):  # numbers, or numpy's TypeError when checked
+            if flock[f"{series}/value"].dtype.kind not in "fiu":
+                raise TypeError(f"/particles/flock/{series}/value holds "
+                                f"{flock[f'{series}/value'].dtype}, not numbers")
         self.steps = flock["position/step"][:self._frames]
         self.times = flock["position/time"][:self._frames]
         self.positions = FrameArray(flock["position/value"], self._frames, self._positions_in_box)

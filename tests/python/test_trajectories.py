@@ -382,6 +382,24 @@ def test_read_trajectory_refuses_what_the_command_line_refuses(tmp_path):
         read=lambda t: t[1])
     (tmp_path / "text.h5").write_text("not HDF5")
     refused(tmp_path / "text.h5", "not an HDF5 file")
+
+    # Text where numbers belong, and text that is not UTF-8: ValueErrors that say so, not numpy's
+    # TypeError or a bare UnicodeDecodeError.
+    def text_positions(f):
+        shape = f["particles/flock/position/value"].shape
+        del f["particles/flock/position/value"]
+        f["particles/flock/position/value"] = np.full(shape, b"x", dtype="S1")
+
+    with pytest.raises(ValueError, match="trajectory") as said:
+        with boids.read_trajectory(edited("textual.h5", text_positions)) as t:
+            t.positions[:]
+    assert not isinstance(said.value, TypeError)
+    latin1 = edited("latin1.h5", lambda f: f["parameters"].attrs.__setitem__(
+        "model", np.bytes_(b"caf\xe9")))
+    with pytest.raises(ValueError, match="UTF-8") as said:
+        with boids.read_trajectory(latin1) as t:
+            t.parameters
+    assert not isinstance(said.value, UnicodeDecodeError)
     with pytest.raises(FileNotFoundError):
         boids.read_trajectory(tmp_path / "missing.h5")
 
