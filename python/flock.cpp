@@ -9,6 +9,7 @@
 #include "host/core/value_limits.h"
 #include "host/io/flight_params.h"
 #include "host/model/initial_state.h"
+#include "host/model/param_table.h"
 #include "host/tools/reports.h"
 
 namespace boids::python {
@@ -239,6 +240,32 @@ py::dict PythonFlock::params() const {
   return to_python(params_to_json(config().params, ParamForm::kReport));
 }
 
+// Options given before that need what this change turns off (predator_speed once predators=0)
+// go back to their defaults, as the change means; given with it, they are refused as given.
+void PythonFlock::drop_unneeded(GivenOptions& given, const GivenOptions& changes) const {
+  GivenOptions without = given;
+  std::vector<const ParamSpec*> earlier;
+  for (const ParamSpec& row : param_table()) {
+    const std::string keyword = row.keyword();
+    if (!row.needs.on || changes.texts.count(keyword) || !without.texts.count(keyword)) continue;
+    without.texts.erase(keyword);
+    earlier.push_back(&row);
+  }
+  if (earlier.empty()) return;
+  FlockParams after;
+  try {
+    FlockOptions options = parse_flock_options(without);
+    options.count = count();
+    in_the_flocks_world(options, changes, sim_->config().params);
+    after = resolve_params(options);
+  } catch (const InputError&) {
+    return;  // the change is refused for itself, as set_params says next
+  }
+  for (const ParamSpec* row : earlier) {
+    if (!row->needs.on(after)) given.texts.erase(row->keyword());
+  }
+}
+
 void PythonFlock::set_params(const py::dict& keywords) {
   for (const char* fixed : kFixed) {
     if (keywords.contains(fixed)) {
@@ -251,6 +278,7 @@ void PythonFlock::set_params(const py::dict& keywords) {
   // changing one flock each keep their change.
   const std::lock_guard<std::mutex> lock(mutex_);
   GivenOptions given = merged(given_, changes);
+  drop_unneeded(given, changes);
   FlockOptions options = parse_flock_options(given);
   options.count = count();
   in_the_flocks_world(options, changes, sim_->config().params);

@@ -50,6 +50,9 @@ class PythonFlock {
   py::object serving() const;  // the address, or None
 
  private:
+  // set_params' options given before that need what the change turns off, dropped.
+  void drop_unneeded(GivenOptions& given, const GivenOptions& changes) const;
+
   // After the simulation is made: the files among the options are read, and their contents
   // stand in for them.
   void settle_given();

@@ -276,3 +276,15 @@ def test_whole_numbers_follow_the_command_lines_rule():
     for bad in (2.5, -0.0):
         with pytest.raises(ValueError, match="nearest: expected a whole number"):
             boids.Flock(count=10, nearest=bad, backend="cpu")
+
+
+def test_a_change_that_turns_a_need_off_is_refused_for_itself():
+    # predator_speed, given before, needs predators: predators=0 was refused as "predator_speed
+    # needs predators K", an option not given with the change. What needed it is dropped, and
+    # the change is refused for its own reason.
+    flock = boids.Flock(count=50, predators=2, predator_speed=1.5, backend="cpu")
+    with pytest.raises(ValueError, match="the number of predators cannot change in flight"):
+        flock.set_params(predators=0)
+    assert flock.params["predators"] == 2 and flock.params["predator_speed"] == 1.5
+    flock.set_params(flee_radius=30)  # what was given before stays given
+    assert flock.params["predator_speed"] == 1.5
