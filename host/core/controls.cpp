@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
@@ -36,6 +37,20 @@ double& component(Vec3& v, int axis) {
   return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
 }
 
+// A control's value in effect, and its range: the row's, widened to hold that value, which
+// another change may have left beyond it (the wind once the maximum speed falls below it): a
+// slider always shows the value the flock flies with, and may move back from there.
+double value_at(const Place& place, const FlockParams& p) {
+  Vec3 wind = p.wind;
+  return place.row->kind == ParamKind::kVector ? component(wind, place.axis) : place.row->value(p);
+}
+std::pair<double, double> range_at(const Place& place, const FlockParams& p) {
+  const double low = place.row->control.low(p), high = place.row->control.high(p);
+  const double value = value_at(place, p);
+  if (place.row->control.logarithmic && !(value > 0)) return {low, high};  // no log of 0
+  return {std::min(low, value), std::max(high, value)};
+}
+
 }  // namespace
 
 std::vector<Control> controls_of(const FlockParams& p) {
@@ -43,17 +58,13 @@ std::vector<Control> controls_of(const FlockParams& p) {
   for (const ParamSpec& row : param_table()) {
     if (!row.control.low || !row.in_effect(p)) continue;
     const std::string name = std::string(row.flag).substr(2);
-    const double low = row.control.low(p), high = row.control.high(p);
     const bool whole = row.kind == ParamKind::kWhole;
-    if (row.kind == ParamKind::kVector) {
-      Vec3 wind = p.wind;
-      for (int a = 0; a < p.dimensions; ++a) {
-        controls.push_back({name + kAxes[a], low, high, row.control.logarithmic, false,
-                            component(wind, a), row.section});
-      }
-    } else {
-      controls.push_back(
-          {name, low, high, row.control.logarithmic, whole, row.value(p), row.section});
+    const int axes = row.kind == ParamKind::kVector ? p.dimensions : 1;
+    for (int a = 0; a < axes; ++a) {
+      const Place place{&row, a};
+      const auto [low, high] = range_at(place, p);
+      controls.push_back({row.kind == ParamKind::kVector ? name + kAxes[a] : name, low, high,
+                          row.control.logarithmic, whole, value_at(place, p), row.section});
     }
   }
   return controls;
@@ -64,7 +75,7 @@ FlockParams with_control(const FlockParams& params, Precision precision, const s
   const Place place = place_of(params, name);
   if (!place.row) throw InputError("no control " + quoted(name) + " for this flock");
   const ParamSpec& row = *place.row;
-  const double low = row.control.low(params), high = row.control.high(params);
+  const auto [low, high] = range_at(place, params);
   if (!(value >= low && value <= high)) {
     throw InputError(name + ": expected a value in [" + number_text(low) + ", " +
                      number_text(high) + "], got " + number_text(value));

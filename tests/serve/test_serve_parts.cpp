@@ -424,6 +424,21 @@ namespace {
 
 // A page's whole numbers follow the command line's rule: 3.0 is 3, and -0 is refused as the
 // command line refuses "-0".
+// A slider always holds the value the flock flies with: a wind left beyond its range by a lower
+// maximum speed widens the range to it, and may be moved back from there.
+TEST(Controls, ASliderHoldsTheValueAnotherChangeLeftBeyondIt) {
+  FlockParams p;
+  p.wind = {0.7, 0, 0};
+  p = with_control(p, Precision::kFloat, "max-speed", 0.01);
+  for (const Control& c : controls_of(p)) {
+    if (c.name != "wind-x") continue;
+    EXPECT_GE(c.high, 0.7);
+    EXPECT_EQ(c.value, 0.7);
+  }
+  EXPECT_EQ(with_control(p, Precision::kFloat, "wind-x", 0.3).wind.x, 0.3);
+  EXPECT_THROW(with_control(p, Precision::kFloat, "wind-x", 0.8), InputError);
+}
+
 TEST(Controls, AWholeNumberIsAWholeValueWithoutASign) {
   FlockParams p;
   EXPECT_EQ(with_control(p, Precision::kFloat, "nearest", 3.0).nearest, 3);
