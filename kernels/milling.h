@@ -40,14 +40,17 @@ struct CentreTerm {
   }
 };
 
-// The centre along one axis from its sums (CentreTerm's over n boids).
+// The centre along an axis of side `side` from its sums (CentreTerm's over n boids).
+BOIDS_HD inline double centre_along(double first, double second, double n, bool torus,
+                                    double side) {
+  if (!torus) return first / n;
+  const double at = atan2(second, first) / (2 * 3.14159265358979323846) * side;
+  return at < 0 ? at + side : at;
+}
 template <typename Real>
 BOIDS_HD inline double centre_from(double first, double second, double n, int axis,
                                    const StepParams<Real>& p) {
-  if (!p.torus) return first / n;
-  const double side = static_cast<double>(p.side[axis]);
-  const double at = atan2(second, first) / (2 * 3.14159265358979323846) * side;
-  return at < 0 ? at + side : at;
+  return centre_along(first, second, n, p.torus, static_cast<double>(p.side[axis]));
 }
 
 // The unit offset from `centre` to `x` (wrapped on the torus); false at the centre itself.

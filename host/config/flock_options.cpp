@@ -12,6 +12,7 @@
 #include "host/base/message_text.h"
 #include "host/core/backends.h"
 #include "host/core/flight_rules.h"
+#include "host/core/value_limits.h"
 #include "host/io/obstacle_file.h"
 #include "host/io/path_file.h"
 #include "host/io/state_file.h"
@@ -155,11 +156,13 @@ FlockParams resolve_params(const FlockOptions& o) {
         o.density.value_or(kSeedNeighborVolumeDensity / (p.radius * p.radius * p.radius));
     const double boids = static_cast<double>(count);
     const double side = box ? std::cbrt(boids / density) : std::sqrt(boids / density);
-    if (!(side > 0 && std::isfinite(side)) && !o.density) {
-      // The default box follows the radius: blame what was given, not what was not.
-      throw InputError("--radius " + number_text(p.radius) +
-                       ": the default world, the cube of side cbrt(count r^3 / 0.9) at the "
-                       "published example's neighbour count, is not a finite size; give --world");
+    if (!o.density) {
+      // The default box follows the radius: a side too large for it names the radius, which
+      // was given, not --world or --density, which were not.
+      check_world_side("--radius " + number_text(p.radius) +
+                           ": the default world (give --world for another), the cube at the "
+                           "published example's neighbour count, would have side",
+                       side, resolve_precision(o));
     }
     if (!(side > 0 && std::isfinite(side))) {
       throw InputError(box ? "--density: the world's side cbrt(count / density) is not a "
@@ -180,19 +183,7 @@ FlockParams resolve_params(const FlockOptions& o) {
   }
   if (o.path) p.path = checked_path(*o.path, p.world, "path", p.dimensions, resolve_precision(o));
   check_needs_and_models(o, p);
-  try {
-    check_flight_params(p, resolve_precision(o));
-  } catch (const InputError& e) {
-    // A box the radius gave (no --world, no --density) is the radius's to answer for.
-    const bool by_radius = p.dimensions == 3 && !o.given("--world") && !o.density;
-    const std::string said = e.what();
-    const std::size_t verb = said.find(" is ");
-    if (!by_radius || said.rfind("--world:", 0) != 0 || verb == std::string::npos) throw;
-    throw InputError("--radius " + number_text(p.radius) +
-                     ": the default world, the cube at the published example's neighbour "
-                     "count, would have side " +
-                     number_text(p.world.width) + ", which" + said.substr(verb) + "; give --world");
-  }
+  check_flight_params(p, resolve_precision(o));
   return p;
 }
 

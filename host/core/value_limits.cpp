@@ -99,10 +99,14 @@ ValueLimits value_limits(Precision precision) {
   return {1e-60, 1e60, 1e6, 1e250};
 }
 
+void check_world_side(const std::string& option, double side, Precision precision) {
+  check_length(option, side, precision, Zero::kRefused);
+}
+
 void check_params(const FlockParams& p, Precision precision) {
-  check_length("--world", p.world.width, precision, Zero::kRefused);
-  check_length("--world", p.world.height, precision, Zero::kRefused);
-  if (p.dimensions == 3) check_length("--world", p.world.depth, precision, Zero::kRefused);
+  check_world_side("--world", p.world.width, precision);
+  check_world_side("--world", p.world.height, precision);
+  if (p.dimensions == 3) check_world_side("--world", p.world.depth, precision);
   for (const ParamSpec& row : param_table()) {
     if (row.kind != ParamKind::kNumber || !row.names_field(p.model) || !row.in_effect(p)) continue;
     const double v = p.*row.number;

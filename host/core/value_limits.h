@@ -34,6 +34,10 @@ ValueLimits value_limits(Precision precision);
 // between walls), or an obstacle is as wide as the world.
 void check_params(const FlockParams& params, Precision precision);
 
+// Throws InputError naming `option` unless `side`, a side of the world, lies within the ranges
+// of `precision` (as check_params holds --world's sides): for a side another option made.
+void check_world_side(const std::string& option, double side, Precision precision);
+
 // Throws InputError naming a velocity component beyond `precision`'s largest_state_speed:
 // where(i, axis) names boid i's component `axis` (0: vx, 1: vy) for the message, e.g. "state,
 // row 7" (a state file's line and column: host/io/state_file.h).

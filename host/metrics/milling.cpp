@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/metrics/metrics.h"
+#include "host/metrics/metrics_support.h"
 
 namespace boids {
 namespace {
@@ -44,8 +45,7 @@ double milling(const FlockState& s, const World& world) {
     double r[3] = {0, 0, 0}, u[3] = {0, 0, 0}, r_sq = 0, u_sq = 0;
     for (int a = 0; a < d; ++a) {
       r[a] = (*position[a])[i] - centre[a];
-      if (world.torus() && r[a] > side[a] / 2) r[a] -= side[a];
-      if (world.torus() && r[a] < -side[a] / 2) r[a] += side[a];
+      if (world.torus()) r[a] = wrap(r[a], side[a]);
       u[a] = (*velocity[a])[i];
       r_sq += r[a] * r[a];
       u_sq += u[a] * u[a];

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "host/parts/part_access.h"
+#include "kernels/milling.h"
 #include "kernels/world.h"
 
 namespace boids::part_metrics {
@@ -69,15 +70,10 @@ void centre_of(const std::vector<double>& sums, const FlockParams& params, doubl
   const double side[3] = {params.world.width, params.world.height, params.world.depth};
   const double* at = &sums.at(9);
   for (int a = 0; a < 3; ++a) {
-    centre[a] = 0;
-    if (a >= params.dimensions || !(n > 0)) continue;
-    if (!params.world.torus()) {
-      centre[a] = at[2 * a] / n;
-      continue;
-    }
-    constexpr double kTwoPi = 2 * 3.14159265358979323846;
-    const double c = std::atan2(at[2 * a + 1], at[2 * a]) / kTwoPi * side[a];
-    centre[a] = c < 0 ? c + side[a] : c;
+    const bool placed = a < params.dimensions && n > 0;
+    centre[a] =
+        placed ? kernels::centre_along(at[2 * a], at[2 * a + 1], n, params.world.torus(), side[a])
+               : 0.0;
   }
 }
 
