@@ -3,7 +3,8 @@
 //   terms   what walls, obstacles, the goal and the noise add (kernels/terms/, in the order
 //           of kernels/world_terms.h)
 //   steer   each boid's new velocity (the model's steer)
-//   move    each boid's new position: on the torus, or kept between walls and out of obstacles
+//   move    each boid's new position: on the torus, free in open space, or kept between walls
+//           and out of obstacles (move_lanes)
 //
 // Each stage is a loop over the block's lanes. On CPU threads the lanes vectorise, as the
 // gathering does, wherever a stage has no loop of its own (keeping boids out of obstacles
@@ -64,11 +65,12 @@ BOIDS_HD BOIDS_INLINE void lane_displacement(const LaneBoids<Real, Lanes, D>& ne
   Model::template displacement<E>(v, p, d);
 }
 
-// Sets the block's new positions on a torus without obstacles.
+// Sets the block's new positions where no wall stands: on the torus, wrapped as the model wraps;
+// in open space, as moved.
 template <typename Model, typename E, typename Real, int Lanes, int D>
-BOIDS_HD BOIDS_INLINE void move_on_torus(LaneBoids<Real, Lanes, D>& next,
-                                         const LaneBoids<Real, Lanes, D>& self,
-                                         const StepParams<Real>& p) {
+BOIDS_HD BOIDS_INLINE void move_without_walls(LaneBoids<Real, Lanes, D>& next,
+                                              const LaneBoids<Real, Lanes, D>& self,
+                                              const StepParams<Real>& p) {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
@@ -76,7 +78,8 @@ BOIDS_HD BOIDS_INLINE void move_on_torus(LaneBoids<Real, Lanes, D>& next,
     Real d[D];
     lane_displacement<Model, E>(next, lane, p, d);
     for (int a = 0; a < D; ++a) {
-      next.position[a][lane] = Model::onto_torus(self.position[a][lane], d[a], p.side[a]);
+      const Real x = self.position[a][lane];
+      next.position[a][lane] = p.open ? x + d[a] : Model::onto_torus(x, d[a], p.side[a]);
     }
   }
 }
@@ -117,14 +120,15 @@ BOIDS_HD BOIDS_INLINE void may_be_held(int (&held)[Lanes], const LaneBoids<Real,
 }
 
 // Sets the block's new positions between walls or among obstacles: a boid that crossed a wall
-// is reflected, one that ends outside the world stays where it was and turns back. Most boids
+// is reflected, one that ends outside the world (never in open space) stays where it was and
+// turns back. Most boids
 // are held by no obstacle, which the obstacles near the block settle (see narrow_obstacles);
 // the few that one may hold are settled one by one against all of them.
 template <typename Model, typename E, typename Real, int Lanes, int D>
 BOIDS_HD void move_in_world(LaneBoids<Real, Lanes, D>& next, const LaneBoids<Real, Lanes, D>& self,
                             int active, const StepParams<Real>& p) {
-  if (p.torus) {
-    move_on_torus<Model, E>(next, self, p);
+  if (!walled(p)) {
+    move_without_walls<Model, E>(next, self, p);
   } else {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
@@ -162,6 +166,19 @@ BOIDS_HD void move_in_world(LaneBoids<Real, Lanes, D>& next, const LaneBoids<Rea
   }
 }
 
+// The move stage: between walls or among obstacles (with the world's terms), else on the
+// torus or free in open space.
+template <typename Model, typename E, typename Real, int Lanes, int D>
+BOIDS_HD BOIDS_INLINE void move_lanes(LaneBoids<Real, Lanes, D>& next,
+                                      const LaneBoids<Real, Lanes, D>& self, int active,
+                                      const StepParams<Real>& p) {
+  if (E::kWorldTerms && (walled(p) || p.obstacle_count > 0)) {
+    move_in_world<Model, E>(next, self, active, p);
+  } else {
+    move_without_walls<Model, E>(next, self, p);
+  }
+}
+
 // The stages after the terms: `next` becomes the block's boids after the step. Lanes from
 // `active` on hold no boid (their results are not stored).
 template <typename Model, typename E, typename Real, typename Sums, int Lanes, int D>
@@ -170,11 +187,7 @@ BOIDS_HD BOIDS_INLINE void advance_lanes(LaneBoids<Real, Lanes, D>& next,
                                          const Sums& sums, const LaneTerms<Real, Lanes, D>& terms,
                                          const StepParams<Real>& p) {
   steer_lanes<Model, E>(next, self, sums, terms, p);
-  if (E::kWorldTerms && (!p.torus || p.obstacle_count > 0)) {
-    move_in_world<Model, E>(next, self, active, p);
-  } else {
-    move_on_torus<Model, E>(next, self, p);
-  }
+  move_lanes<Model, E>(next, self, active, p);
 }
 
 // A block's step after its gathering: with the extras, the world's terms first (`id_of(lane)`,

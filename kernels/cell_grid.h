@@ -5,10 +5,12 @@
 // across the edges; between walls it stops. A rank's part of a flock (host/mpi) keys its boids
 // on a window of the world's grid along the last axis: the rows around its slab, from
 // `origin`, which do not wrap (its ghosts across the torus's edge come with their coordinates
-// taken across it, next to the slab).
+// taken across it, next to the slab). In open space the grid is a table of cells that the
+// cells of unbounded space hash to (kernels/open_cells.h): `open`.
 #pragma once
 
 #include "kernels/host_device.h"
+#include "kernels/open_cells.h"
 
 namespace boids::kernels {
 
@@ -19,11 +21,16 @@ struct CellGrid {
   // line).
   static constexpr int kLinesAround = D == 2 ? 3 : 9;
 
-  index_t counts[D];    // cells along each axis: columns, rows (, layers)
-  Real per_unit[D];     // counts[a] / side[a] (the world's)
+  // A line's identity: its index on a bounded grid, its packed chunk (OpenChunk) in open space.
+  using Line = std::uint64_t;
+
+  index_t counts[D];    // cells along each axis: columns, rows (, layers); in open space, a
+                        // chunk's columns and the table's lines (, 1)
+  Real per_unit[D];     // counts[a] / side[a] (the world's); in open space, 1 / a cell's width
   bool wraps;           // the torus
   bool window = false;  // the last axis is a window of the world's rows, from `origin`
   Real origin = 0;      // where the last axis's first cell starts
+  bool open = false;    // open space: cells hash into the table (kernels/open_cells.h)
 
   // Whether the cells along `axis` wrap around.
   BOIDS_HD bool wraps_along(int axis) const { return wraps && !(window && axis == D - 1); }
@@ -40,25 +47,43 @@ struct CellGrid {
   BOIDS_HD BOIDS_INLINE index_t cell(int axis, Real x) const {
     return clamp_cell((axis == D - 1 ? x - origin : x) * per_unit[axis], counts[axis]);
   }
-  BOIDS_HD BOIDS_INLINE index_t column(Real x) const { return cell(0, x); }
+  BOIDS_HD BOIDS_INLINE index_t column(Real x) const {
+    if (open) return static_cast<index_t>(floor_mod(open_cell(x, per_unit[0]), counts[0]));
+    return cell(0, x);
+  }
 
-  // The line of cells that holds a position: its row (and layer).
-  BOIDS_HD BOIDS_INLINE index_t line(const Real (&position)[D]) const {
+  // The line of cells that holds a position: its row (and layer); in open space, its chunk.
+  BOIDS_HD BOIDS_INLINE Line line(const Real (&position)[D]) const {
+    if (open) return chunk_of(position).packed();
     index_t l = cell(D - 1, position[D - 1]);
     for (int a = D - 2; a >= 1; --a) l = l * counts[a] + cell(a, position[a]);
     return l;
   }
 
   BOIDS_HD BOIDS_INLINE index_t key(const Real (&position)[D]) const {
-    return line(position) * counts[0] + column(position[0]);
+    return line_key(line(position)) + column(position[0]);
+  }
+
+  // The key of a cell of open space, from its coordinates.
+  BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D]) const {
+    const std::int64_t n = counts[0];
+    const OpenChunk chunk{floor_div(c[0], n), c[1], D == 3 ? c[D - 1] : 0};
+    return line_key(chunk.packed()) + static_cast<index_t>(floor_mod(c[0], n));
+  }
+
+  // Whether a boid at x may join a span of its line from `first_column`: always, but in open
+  // space not when the span would take both ends of a chunk, whose cells around would be three
+  // runs of a line.
+  BOIDS_HD BOIDS_INLINE bool joins_span(index_t first_column, Real x) const {
+    return !open || first_column != 0 || column(x) + 1 != counts[0];
   }
 
   // Whether the cells around a span of columns of a line lie away from the torus's edges, and
   // are narrow enough that every offset between them is shorter than half the world: then no
   // offset needs wrapping. Two cells of slack cover rounding at cell borders. Between walls,
   // and along a window, nothing ever wraps.
-  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, index_t l) const {
-    if (!wraps) return true;
+  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, Line l) const {
+    if (!wraps || open) return true;
     bool inside = first_column >= 1 && last_column + 2 <= counts[0] &&
                   2 * (last_column - first_column + 5) <= counts[0];
     for (int a = 1; a < D; ++a) {
@@ -78,6 +103,31 @@ struct CellGrid {
       last[count] = last_key;
       ++count;
     }
+    // In ascending order, overlapping runs merged: two chunks of open space that share a line
+    // of the table would otherwise give its cells twice.
+    BOIDS_HD void make_disjoint() {
+      for (int r = 1; r < count; ++r) {  // insertion sort: at most 2 * kLinesAround runs
+        const index_t f = first[r], l = last[r];
+        int k = r;
+        for (; k > 0 && first[k - 1] > f; --k) {
+          first[k] = first[k - 1];
+          last[k] = last[k - 1];
+        }
+        first[k] = f;
+        last[k] = l;
+      }
+      int kept = 0;
+      for (int r = 0; r < count; ++r) {
+        if (kept > 0 && first[r] <= last[kept - 1]) {
+          last[kept - 1] = max_of(last[kept - 1], last[r]);
+        } else {
+          first[kept] = first[r];
+          last[kept] = last[r];
+          ++kept;
+        }
+      }
+      count = kept;
+    }
   };
 
   // The runs of the cells around a span of columns [first_column, last_column] of line `l`:
@@ -87,7 +137,8 @@ struct CellGrid {
   // run; at the edges of the torus a line splits in two runs, and between walls the block is
   // cut off. (A list rather than a callback, so that the hot loops over it stay in one
   // function.)
-  BOIDS_HD BOIDS_INLINE Runs span_runs(index_t first_column, index_t last_column, index_t l) const {
+  BOIDS_HD BOIDS_INLINE Runs span_runs(index_t first_column, index_t last_column, Line l) const {
+    if (open) return open_span_runs(first_column, last_column, l);
     index_t around[D][3];  // the coordinates around the line's along each axis but x
     int around_count[D];
     for (int a = 1; a < D; ++a) around_count[a] = neighbors(a, coordinate_of_line(l, a), around[a]);
@@ -103,20 +154,71 @@ struct CellGrid {
     return runs;
   }
 
-  // Calls visit(first_key, last_key) for each run of the block of cells around cell `key`.
+  // Calls visit(first_key, last_key) for each run of the block of cells around cell `key` of
+  // a bounded grid.
   template <typename Visit>
   BOIDS_HD void for_each_block_run(index_t key, Visit&& visit) const {
     const index_t c = key % counts[0];
     const Runs runs = span_runs(c, c, key / counts[0]);
     for (int r = 0; r < runs.count; ++r) visit(runs.first[r], runs.last[r]);
   }
+  // The same around the cell that holds `position`, on any grid.
+  template <typename Visit>
+  BOIDS_HD void for_each_block_run(const Real (&position)[D], Visit&& visit) const {
+    const index_t c = column(position[0]);
+    const Runs runs = span_runs(c, c, line(position));
+    for (int r = 0; r < runs.count; ++r) visit(runs.first[r], runs.last[r]);
+  }
 
  private:
   // A line's coordinate along `axis` (1 or 2): in 2D the line is the row, and in 3D the row
   // and layer need one division, which the compiler shares between them.
-  BOIDS_HD BOIDS_INLINE index_t coordinate_of_line(index_t l, int axis) const {
+  BOIDS_HD BOIDS_INLINE index_t coordinate_of_line(Line line, int axis) const {
+    const auto l = static_cast<index_t>(line);
     if (D == 2) return l;
     return axis == 1 ? l % counts[1] : l / counts[1];
+  }
+
+  // The chunk of open space that holds a position.
+  BOIDS_HD BOIDS_INLINE OpenChunk chunk_of(const Real (&position)[D]) const {
+    return {floor_div(open_cell(position[0], per_unit[0]), counts[0]),
+            open_cell(position[1], per_unit[1]),
+            D == 3 ? open_cell(position[D - 1], per_unit[D - 1]) : 0};
+  }
+
+  // The first key of a line: on a bounded grid its index's, in open space its table line's.
+  BOIDS_HD BOIDS_INLINE index_t line_key(Line l) const {
+    if (open) return static_cast<index_t>(table_line(l, counts[1])) * counts[0];
+    return static_cast<index_t>(l) * counts[0];
+  }
+
+  // span_runs in open space: the columns around the span in the chunk of each line around,
+  // and where the span touches a chunk's end, the nearest column of the chunk beyond it
+  // (joins_span keeps a span from touching both).
+  BOIDS_HD Runs open_span_runs(index_t first_column, index_t last_column, Line l) const {
+    const OpenChunk at = OpenChunk::unpacked(l);
+    const index_t columns = counts[0];
+    Runs runs;
+    const int layers = D == 3 ? 3 : 1;
+    for (int z = 0; z < layers; ++z) {
+      for (int y = 0; y < 3; ++y) {
+        OpenChunk around{at.chunk, at.y + y - 1, D == 3 ? at.z + z - 1 : 0};
+        const index_t key = line_key(around.packed());
+        runs.add(key + (first_column > 0 ? first_column - 1 : 0),
+                 key + (last_column + 1 < columns ? last_column + 1 : columns - 1));
+        if (first_column == 0) {
+          around.chunk = at.chunk - 1;
+          const index_t left = line_key(around.packed()) + columns - 1;
+          runs.add(left, left);
+        } else if (last_column + 1 == columns) {
+          around.chunk = at.chunk + 1;
+          const index_t right = line_key(around.packed());
+          runs.add(right, right);
+        }
+      }
+    }
+    runs.make_disjoint();
+    return runs;
   }
 
   // Selects, not branches, so that a block's keys vectorise: NaN and negatives go to cell 0,
@@ -212,6 +314,28 @@ CellGrid<Real, D> make_cell_grid(double radius, const double (&side)[D], index_t
     grid.per_unit[a] = static_cast<Real>(n[a] / side[a]);
   }
   grid.wraps = wraps;
+  return grid;
+}
+
+// A grid of open space for neighbour radius `radius`, for `count` boids within `reach` of the
+// origin along each axis: cells r wide, widened by the margin that covers the rounding of
+// positions as far out as `reach`, in a table of at least two cells a boid (lines of
+// kOpenColumns), whatever the flock's extent.
+inline constexpr index_t kOpenColumns = 32;
+template <typename Real, int D>
+CellGrid<Real, D> make_open_grid(double radius, double reach, index_t count) {
+  const double rounding = 16.0 * static_cast<double>(sizeof(Real) == 4 ? 1.1920929e-7 : 2.2e-16);
+  const double margin = 1.0 + rounding * max_of(1.0, reach / radius);
+  const std::uint64_t most = std::uint64_t{2} * max_of<index_t>(count, 1);
+  index_t lines = 1;
+  while (std::uint64_t{lines} * kOpenColumns < most && lines < (index_t{1} << 25)) lines *= 2;
+  CellGrid<Real, D> grid;
+  grid.open = true;
+  grid.wraps = false;
+  grid.counts[0] = kOpenColumns;
+  grid.counts[1] = lines;
+  if constexpr (D == 3) grid.counts[2] = 1;
+  for (int a = 0; a < D; ++a) grid.per_unit[a] = static_cast<Real>(1.0 / (radius * margin));
   return grid;
 }
 

@@ -60,7 +60,10 @@ BOIDS_HD inline Real distance_sq(const Boid<Real, D>& a, const Boid<Real, D>& b,
 // Searches shells of cells outwards from the boid's cell (square rings in 2D, cube shells in
 // 3D); once the nearest boid found is within `ring` cell widths, no unseen boid can be nearer.
 // On a torus, when the shells would wrap onto themselves, every boid of the flock is checked;
-// between walls, cells beyond them are skipped.
+// between walls, cells beyond them are skipped. In open space the shells' cells are found
+// through the table (a cell's key may come twice, which a minimum does not mind), and a boid
+// with no other within kOpenRings cells checks every boid.
+inline constexpr int kOpenRings = 8;
 template <typename Real, int D, typename Flocks>
 struct NearestNeighborDistance {
   const Boid<Real, D>* sorted;
@@ -74,22 +77,28 @@ struct NearestNeighborDistance {
     const index_t* starts = cell_start + flock.key_base;
     const Boid<Real, D> self = sorted[i];
     int counts[3] = {1, 1, 1}, at[3] = {0, 0, 0};
+    std::int64_t open_at[D];  // the boid's cell of open space
     // A cell's width along each axis (a window's rows are the world's, fewer of them).
     const auto width = [&](int a) {
-      return grid.window && a == D - 1 ? Real(1) / grid.per_unit[a]
-                                       : flock.params.side[a] / static_cast<Real>(grid.counts[a]);
+      return grid.open || (grid.window && a == D - 1)
+                 ? Real(1) / grid.per_unit[a]
+                 : flock.params.side[a] / static_cast<Real>(grid.counts[a]);
     };
     Real unit = width(0);
     int fewest = static_cast<int>(grid.counts[0]), most = fewest;
     for (int a = 0; a < D; ++a) {
       counts[a] = static_cast<int>(grid.counts[a]);
-      at[a] = static_cast<int>(grid.cell(a, self.position[a]));
+      if (grid.open) {
+        open_at[a] = open_cell(self.position[a], grid.per_unit[a]);
+      } else {
+        at[a] = static_cast<int>(grid.cell(a, self.position[a]));
+      }
       unit = min_of(unit, width(a));
       fewest = min_of(fewest, counts[a]);
       most = max_of(most, counts[a]);
     }
     // The last shell that does not wrap onto itself; between walls, one that covers the grid.
-    const int rings = grid.wraps && !grid.window ? (fewest - 1) / 2 : most;
+    const int rings = grid.open ? kOpenRings : grid.wraps && !grid.window ? (fewest - 1) / 2 : most;
     Real best = Real(-1);
     bool found = false;
     for (int ring = 0; ring <= rings && !found; ++ring) {
@@ -100,6 +109,13 @@ struct NearestNeighborDistance {
           const int step = face ? 1 : 2 * ring;
           for (int ox = -ring; ox <= ring; ox += step > 0 ? step : 1) {
             const int offset[3] = {ox, oy, oz};
+            if (grid.open) {
+              std::int64_t c[D];
+              for (int a = 0; a < D; ++a) c[a] = open_at[a] + offset[a];
+              const index_t key = grid.open_key(c);
+              scan(i, self, starts[key], starts[key + 1], flock.params, best);
+              continue;
+            }
             int cell = 0;
             bool inside = true;
             for (int a = D - 1; a >= 0; --a) {
@@ -181,13 +197,12 @@ struct SortedFlocks {
     const FlockPlace<Real, D>& flock = flocks.of_slot(i);
     const index_t* starts = cell_start + flock.key_base;
     const Boid<Real, D> self = sorted[i];
-    flock.grid.for_each_block_run(
-        flock.grid.key(self.position), [&](index_t first_key, index_t last_key) {
-          const index_t end = starts[last_key + 1];
-          for (index_t k = starts[first_key]; k < end; ++k) {
-            if (distance_sq(self, sorted[k], flock.params) < flock.params.radius_sq) body(k);
-          }
-        });
+    flock.grid.for_each_block_run(self.position, [&](index_t first_key, index_t last_key) {
+      const index_t end = starts[last_key + 1];
+      for (index_t k = starts[first_key]; k < end; ++k) {
+        if (distance_sq(self, sorted[k], flock.params) < flock.params.radius_sq) body(k);
+      }
+    });
   }
 };
 

@@ -68,12 +68,15 @@ struct HashedStepBlock {
     const index_t block_end = first_slot + min_of<index_t>(block * Lanes + Lanes, count);
     index_t first = first_slot + block * Lanes;
     while (first < block_end) {
-      const index_t line = grid.line(sorted[first].position);
+      const auto line = grid.line(sorted[first].position);
+      const index_t first_column = grid.column(sorted[first].position[0]);
       index_t end = first + 1;
-      while (end < block_end && grid.line(sorted[end].position) == line) ++end;
-      step_lanes(ConsecutiveSlots{first, static_cast<int>(end - first)},
-                 grid.column(sorted[first].position[0]), grid.column(sorted[end - 1].position[0]),
-                 line);
+      while (end < block_end && grid.line(sorted[end].position) == line &&
+             grid.joins_span(first_column, sorted[end].position[0])) {
+        ++end;
+      }
+      step_lanes(ConsecutiveSlots{first, static_cast<int>(end - first)}, first_column,
+                 grid.column(sorted[end - 1].position[0]), line);
       first = end;
     }
   }
@@ -81,7 +84,8 @@ struct HashedStepBlock {
   // Steps the sorted boids in `slots`, all in columns [first_column, last_column] of line
   // `line`.
   BOIDS_HD BOIDS_GPU_INLINE void step_lanes(const ConsecutiveSlots& slots, index_t first_column,
-                                            index_t last_column, index_t line) const {
+                                            index_t last_column,
+                                            typename CellGrid<Real, D>::Line line) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     LaneBoids<Real, Lanes, D> self;
     Sums sums;
@@ -142,7 +146,7 @@ struct HashedStepBlock {
   template <typename F>
   BOIDS_HD BOIDS_INLINE void gather(Sums& sums, const LaneBoids<Real, Lanes, D>& self,
                                     const ConsecutiveSlots& slots, index_t first_column,
-                                    index_t last_column, index_t line,
+                                    index_t last_column, typename CellGrid<Real, D>::Line line,
                                     const StepParams<Real>& p) const {
     const auto runs = grid.span_runs(first_column, last_column, line);
 #if defined(__CUDACC__)

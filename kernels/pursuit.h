@@ -58,13 +58,9 @@ BOIDS_HD Boid<Real, D> pursue(const Boid<Real, D>& self, const Boid<Real, D>* ta
     next.velocity[a][0] = speed > p.predator_speed ? v[a] / speed * p.predator_speed : v[a];
   }
   using Moves = Extras<true, false, false>;  // walls and obstacles, and no wind or noise
-  if (!p.torus || p.obstacle_count > 0) {
-    StepParams<Real> all = p;  // settled against every obstacle (near ones are a block's)
-    all.near_obstacles = nullptr;
-    move_in_world<Model, Moves>(next, before, 1, all);
-  } else {
-    move_on_torus<Model, Moves>(next, before, p);
-  }
+  StepParams<Real> all = p;  // settled against every obstacle (near ones are a block's)
+  all.near_obstacles = nullptr;
+  move_lanes<Model, Moves>(next, before, 1, all);
   return next.boid(0);
 }
 

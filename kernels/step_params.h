@@ -60,10 +60,12 @@ struct PathPoint {
 template <typename Real>
 struct StepParams {
   // The world: a W x H rectangle or a W x H x D box (the kernels' dimension says which axes
-  // are read), a torus or closed by walls.
+  // are read), a torus or closed by walls; or open space, where nothing wraps and no wall
+  // stands (the sides then only bounded the random start).
   Real side[3];       // W, H, D
   Real half_side[3];  // W / 2, H / 2, D / 2: the largest wrapped offsets
   bool torus;
+  bool open;
 
   // Perception.
   Real radius_sq;                // r^2: neighbours are closer than r (steering: not farther)

@@ -53,6 +53,12 @@ struct Flags {
   static constexpr bool kLimitedView = LimitedViewValue;
 };
 
+// Whether walls close the world: neither a torus nor open space.
+template <typename Real>
+BOIDS_HD BOIDS_INLINE bool walled(const StepParams<Real>& p) {
+  return !p.torus && !p.open;
+}
+
 // Shortest offset along one axis of the torus, as the published step wraps it. Written as a
 // subtraction of 0 or +-L (exact in IEEE arithmetic) so that CPU compilers can vectorise it across
 // boids.
@@ -101,6 +107,19 @@ BOIDS_HD inline Real below(Real side) {
   return side - side * (sizeof(Real) == 4 ? Real(0x1.0p-23) : Real(0x1.0p-52));
 }
 
+// 1 for a boid with a coordinate beyond `reach` of the origin (or not finite), else 0: summed
+// over a flock of open space, how many of its boids lie farther than it holds.
+template <typename Real, int D>
+struct BeyondReach {
+  const Boid<Real, D>* boids;
+  Real reach;
+  BOIDS_HD double operator()(index_t i) const {
+    bool beyond = false;
+    for (int a = 0; a < D; ++a) beyond = beyond || !(absolute(boids[i].position[a]) <= reach);
+    return beyond ? 1.0 : 0.0;
+  }
+};
+
 // The first D coordinates of an obstacle's centre.
 template <typename Real, int D>
 BOIDS_HD BOIDS_INLINE void centre_of(const Obstacle<Real>& o, Real (&c)[D]) {
@@ -128,12 +147,13 @@ BOIDS_HD BOIDS_INLINE void reflect_axis(Real& x, Real& v, Real side) {
   x = x < Real(0) ? Real(0) : (x >= side ? below(side) : x);
 }
 
-// Whether x lies in the world's rectangle [0, W) x [0, H) (or box, x [0, D)).
+// Whether x lies in the world's rectangle [0, W) x [0, H) (or box, x [0, D)); open space
+// holds every point.
 template <typename Real, int D>
 BOIDS_HD BOIDS_INLINE bool in_world(const Real (&x)[D], const StepParams<Real>& p) {
   bool inside = true;
   for (int a = 0; a < D; ++a) inside = inside & (x[a] >= Real(0)) & (x[a] < p.side[a]);
-  return inside;
+  return inside | p.open;
 }
 
 // Moves a boid inside obstacle `o` out to its edge along the line from its centre, and

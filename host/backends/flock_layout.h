@@ -31,6 +31,7 @@ kernels::StepParams<Real> step_params_of(const FlockParams& f, std::uint64_t see
     p.half_side[a] = static_cast<Real>(sides[a] / 2);
   }
   p.torus = f.world.torus();
+  p.open = f.world.open();
 
   const double radius_sq = f.radius * f.radius;
   const double separation_radius = f.effective_separation_radius();
@@ -89,12 +90,12 @@ std::vector<kernels::PathPoint<Real>> path_points_of(const FlockParams& f) {
 
 // A coordinate in [0, side) rounded to Real, kept in [0, side): one just below the side in
 // double can round up to it in float, which is 0 on a torus (the torus identifies them) and
-// just below the side between walls.
+// just below the side between walls. Open space keeps any coordinate, rounded.
 template <typename Real>
-Real coordinate_in(double x, double side, bool torus) {
+Real coordinate_in(double x, double side, Boundary boundary) {
   const Real rounded = static_cast<Real>(x), top = static_cast<Real>(side);
-  if (rounded < top) return rounded;
-  return torus ? Real(0) : kernels::below(top);
+  if (boundary == Boundary::kOpen || rounded < top) return rounded;
+  return boundary == Boundary::kTorus ? Real(0) : kernels::below(top);
 }
 
 // Boids [first, first + count) of `state`, packed into `out`, their positions in `world`.
@@ -107,7 +108,7 @@ void pack_boids(const Particles& state, std::size_t first, std::size_t count, co
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t i = first + k;
     for (int a = 0; a < D; ++a) {
-      out[k].position[a] = coordinate_in<Real>((*position[a])[i], side[a], world.torus());
+      out[k].position[a] = coordinate_in<Real>((*position[a])[i], side[a], world.boundary);
       out[k].velocity[a] = static_cast<Real>((*velocity[a])[i]);
     }
   }

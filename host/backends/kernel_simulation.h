@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,6 +31,7 @@
 #include "host/base/errors.h"
 #include "host/base/memory.h"
 #include "host/core/simulation.h"
+#include "host/core/value_limits.h"
 #include "host/core/viewer_access.h"
 #include "host/parts/part_access.h"
 #include "kernels/flock_metrics.h"
@@ -49,6 +51,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
  public:
   using Boid = kernels::Boid<Real, D>;
   using index_t = kernels::index_t;
+  static constexpr Precision kPrecision =
+      sizeof(Real) == 4 ? Precision::kFloat : Precision::kDouble;
   template <typename T>
   using Buffer = typename Executor::template Buffer<T>;
 
@@ -69,6 +73,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
 
   static kernels::CellGrid<Real, D> grid_for(const FlockParams& params, std::uint64_t count) {
     const World& w = params.world;
+    if (w.open()) {
+      return kernels::make_open_grid<Real, D>(params.radius, open_reach(kPrecision, params.radius),
+                                              static_cast<index_t>(count));
+    }
     double sides[D];
     for (int a = 0; a < D; ++a) sides[a] = a == 0 ? w.width : (a == 1 ? w.height : w.depth);
     return kernels::make_cell_grid<Real, D>(params.radius, sides, static_cast<index_t>(count),
@@ -403,6 +411,20 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
 
   index_t count32() const { return static_cast<index_t>(count()); }
 
+  // Refuses a step of open space once a boid lies beyond what the precision holds
+  // (check_open_reach), the flock as the last step left it.
+  void check_reach() {
+    const double reach = open_reach(kPrecision, config().params.radius);
+    const kernels::BeyondReach<Real, D> beyond{boids_.data(), static_cast<Real>(reach)};
+    if (exec_.sum(count32(), beyond) == 0) return;
+    const FlockState now = state();
+    double farthest = 0;
+    for (const auto* axis : {&now.x, &now.y, &now.z}) {
+      for (double x : *axis) farthest = std::max(farthest, std::abs(x));
+    }
+    check_open_reach(farthest, kPrecision, config().params.radius);
+  }
+
   void upload_state(const FlockState& initial) {
     upload_flock(exec_, initial, config().params.world, boids_.data(), count());
   }
@@ -416,6 +438,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     with_model(config().params.model, [&](auto model) {
       using M = decltype(model);
       for (std::uint64_t s = 0; s < steps; ++s) {
+        if (config().params.world.open()) check_reach();
         params_.step = steps_taken_++;  // keys the noise of this step
         const bool hunted = predators_.size() > 0;
         if (hunted && !hashed()) {  // from the boids before the step

@@ -41,7 +41,7 @@ kernels::Boid<Real, D> packed_boid(const IndexedBoid& b, const World& world) {
   const double side[3] = {world.width, world.height, world.depth};
   kernels::Boid<Real, D> out;
   for (int a = 0; a < D; ++a) {
-    out.position[a] = coordinate_in<Real>(position[a], side[a], world.torus());
+    out.position[a] = coordinate_in<Real>(position[a], side[a], world.boundary);
     out.velocity[a] = static_cast<Real>(velocity[a]);
   }
   return out;

@@ -1,8 +1,12 @@
 // The reference backend: the published algorithm on one CPU thread, naive and double only.
+#include <algorithm>
+#include <cmath>
+
 #include "host/base/errors.h"
 #include "host/core/backends.h"
 #include "host/core/particles_view.h"
 #include "host/core/simulation.h"
+#include "host/core/value_limits.h"
 #include "host/core/viewer_access.h"
 #include "host/reference/reference.h"
 
@@ -15,7 +19,10 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
       : Simulation(config, initial.size()), state_(initial), stepper_(config.seed) {}
 
   void step(std::uint64_t steps) override {
-    for (std::uint64_t s = 0; s < steps; ++s) stepper_.step(state_, config().params);
+    for (std::uint64_t s = 0; s < steps; ++s) {
+      if (config().params.world.open()) check_reach();
+      stepper_.step(state_, config().params);
+    }
   }
   void state_into(const StateView& out) const override { copy_particles(state_, out); }
   FlockMetrics metrics() override { return measure_flock(state_, config().params); }
@@ -53,6 +60,15 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
   bool copy_render_data_to_device(void*, void*) override { return false; }
 
  private:
+  // Open space's bound (check_open_reach), as every backend checks it before a step.
+  void check_reach() const {
+    double farthest = 0;
+    for (const auto* axis : {&state_.x, &state_.y, &state_.z}) {
+      for (double x : *axis) farthest = std::max(farthest, std::abs(x));
+    }
+    check_open_reach(farthest, Precision::kDouble, config().params.radius);
+  }
+
   FlockState state_;
   ReferenceStepper stepper_;
 };

@@ -212,7 +212,10 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
   const double room = w.width * w.height * (box ? w.depth : 1.0);
   const double density = static_cast<double>(sim.count()) / room;
   std::printf("  world              %s (%s), %.4g boids per unit %s, r = %.4g\n", sides,
-              w.torus() ? "a torus" : "walled", density, box ? "volume" : "area", c.params.radius);
+              w.torus()    ? "a torus"
+              : w.walled() ? "walled"
+                           : "open space: the start's region",
+              density, box ? "volume" : "area", c.params.radius);
   // The default world is the published model's whatever the count: a flock much larger than
   // its model's example flies that much denser, which --count alone may not have meant.
   const double example = static_cast<double>(default_count(c.params.model));

@@ -56,10 +56,10 @@ void check_well_formed(const FlockParams& p) {
   refuse_if(!finite_vector(p.goal), "--goal: expected finite numbers");
 }
 
-// Whether a point lies in the world (its first `dimensions` coordinates).
+// Whether a point lies in the world (its first `dimensions` coordinates): anywhere finite in
+// open space.
 bool in_world(double x, double y, double z, const FlockParams& p) {
-  return x >= 0 && x < p.world.width && y >= 0 && y < p.world.height &&
-         (p.dimensions == 2 || (z >= 0 && z < p.world.depth));
+  return p.world.holds(0, x) && p.world.holds(1, y) && (p.dimensions == 2 || p.world.holds(2, z));
 }
 
 // The in-place update: the steering lab's own loop, alone. (Options another model ignores, such
@@ -159,6 +159,10 @@ void check_flight(const SimulationConfig& config) {
             "--method hashed: the reference backend has only the naive method");
   refuse_if(reference && config.precision != Precision::kDouble,
             "--precision float: the reference backend computes in double precision only");
+  refuse_if(
+      config.params.world.open() && config.params.nearest > 0 && config.method == Method::kHashed,
+      "--nearest: in open space on --method naive only (the hashed method's search ring "
+      "by ring needs a bounded grid)");
   refuse_if(!reference && config.params.update == Update::kInPlace,
             "--update in-place: only the reference backend runs the lab's own loop; every other "
             "backend updates synchronously");

@@ -61,8 +61,9 @@ void check_weight(const std::string& option, double value, Precision precision) 
               value_limits(Precision::kFloat).largest_weight, precision, Zero::kAllowed);
 }
 
-// Refuses a step as long as the world's smaller side.
+// Refuses a step as long as the world's smaller side (open space has none to cross).
 void check_move(const FlockParams& p) {
+  if (p.world.open()) return;
   const double side = smaller_side(p);
   const std::string why = "a boid may not cross the world in one step";
   const double step = p.time_step();
@@ -93,6 +94,22 @@ void check_move(const FlockParams& p) {
 }
 
 }  // namespace
+
+double open_reach(Precision precision, double radius) {
+  return radius * (precision == Precision::kFloat ? 0x1.0p14 : 0x1.0p19);
+}
+
+void check_open_reach(double farthest, Precision precision, double radius) {
+  const double reach = open_reach(precision, radius);
+  if (farthest <= reach) return;
+  throw InputError(
+      "a boid lies " + number_text(farthest) + " from the origin along an axis, beyond the " +
+      number_text(reach) + " (" + (precision == Precision::kFloat ? "16384" : "524288") +
+      " radii) that open space holds in " + to_string(precision) + " precision" +
+      (precision == Precision::kFloat ? " (there a float resolves the radius to 1/512): fly it "
+                                        "in --precision double"
+                                      : ": beyond, cells' coordinates no longer fit their keys"));
+}
 
 ValueLimits value_limits(Precision precision) {
   if (precision == Precision::kFloat) return {1e-9, 1e9, 1e6, 1e20};
@@ -150,7 +167,7 @@ void check_params(const FlockParams& p, Precision precision) {
     const std::string name = "--obstacles: obstacle " + std::to_string(k + 1);
     check_point(name, o.x, o.y, o.z);
     check_length(name + " radius", o.radius, precision, Zero::kRefused);
-    if (!(o.radius * kMoveMargin < smaller_side(p))) {
+    if (!p.world.open() && !(o.radius * kMoveMargin < smaller_side(p))) {
       throw InputError(name + ": the radius must be below the world's side " +
                        number_text(smaller_side(p)) + ", got " + number_text(o.radius));
     }

@@ -34,6 +34,16 @@ ValueLimits value_limits(Precision precision);
 // between walls), or an obstacle is as wide as the world.
 void check_params(const FlockParams& params, Precision precision);
 
+// How far from the origin, along any axis, the boids of open space may fly in `precision`:
+// 2^14 radii in float, where a position still resolves the radius to 1/512 and the cells need
+// widen by under 4 % to cover the rounding of their keys; 2^19 in double, as far as a cell's
+// coordinates fit its key (kernels/open_cells.h).
+double open_reach(Precision precision, double radius);
+
+// Throws InputError when `farthest`, a boid's largest coordinate magnitude, lies beyond
+// open_reach: the flight stops at the last step it could take whole.
+void check_open_reach(double farthest, Precision precision, double radius);
+
 // Throws InputError naming `option` unless `side`, a side of the world, lies within the ranges
 // of `precision` (as check_params holds --world's sides): for a side another option made.
 void check_world_side(const std::string& option, double side, Precision precision);

@@ -60,11 +60,9 @@ void check_boids(const SimulationConfig& config, const FlockState& boids, std::u
   const double fastest = value_limits(config.precision).largest_state_speed;
   const bool box = boids.dimensions == 3;
   for (std::size_t i = 0; i < boids.size(); ++i) {
-    if (!(boids.x[i] >= 0 && boids.x[i] < world.width && boids.y[i] >= 0 &&
-          boids.y[i] < world.height && std::abs(boids.vx[i]) <= fastest &&
-          std::abs(boids.vy[i]) <= fastest) ||
-        (box &&
-         !(boids.z[i] >= 0 && boids.z[i] < world.depth && std::abs(boids.vz[i]) <= fastest))) {
+    if (!(world.holds(0, boids.x[i]) && world.holds(1, boids.y[i]) &&
+          std::abs(boids.vx[i]) <= fastest && std::abs(boids.vy[i]) <= fastest) ||
+        (box && !(world.holds(2, boids.z[i]) && std::abs(boids.vz[i]) <= fastest))) {
       refuse_checkpoint(name, "boid " + std::to_string(first + i) +
                                   " is outside the world or faster than " +
                                   to_string(config.precision) + " precision holds");

@@ -229,7 +229,8 @@ FlockParams params_from_json(const nlohmann::json& j,
       }
       case ParamKind::kChoice:
         if (key == "boundary") {
-          p.world.boundary = choice_of(f, key, {Boundary::kTorus, Boundary::kWalls});
+          p.world.boundary =
+              choice_of(f, key, {Boundary::kTorus, Boundary::kWalls, Boundary::kOpen});
         }
         if (key == "update") p.update = choice_of(f, key, {Update::kSynchronous, Update::kInPlace});
         break;

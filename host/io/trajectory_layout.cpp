@@ -83,6 +83,13 @@ void TrajectoryWriter::File::write_metadata(const TrajectoryHeader& header) {
     std::vector<std::string> boundary(dimensions, header.world.torus() ? "periodic" : "none");
     if (flat_in_box_) boundary[2] = "none";
     check_status(hdf5::write_attribute(box.get(), "boundary", boundary), what);
+    // Open space has no box: its edges are the start's region, and `space` says so to readers
+    // that know it (H5MD's own boundary, none, is the walls').
+    if (header.world.open()) {
+      check_status(
+          hdf5::write_attribute(box.get(), "space", std::vector<std::string>{std::string("open")}),
+          what);
+    }
   }
 
   const Id parameters = make_group(file_.get(), "parameters");

@@ -99,7 +99,7 @@ class TrajectoryReader::File {
           refuse(where(i) + (std::isfinite(x) ? speeds[a] : axes[a]) + " = " +
                  number_text(std::isfinite(x) ? v : x) + " is not a finite number");
         }
-        if (!(x >= 0 && x < sides[a])) {
+        if (!world_.holds(a, x)) {
           refuse(where(i) + axes[a] + " = " + number_text(x) + " lies outside the box [0, " +
                  number_text(sides[a]) + ")");
         }
@@ -181,17 +181,25 @@ class TrajectoryReader::File {
     world_.depth = sides[2];
     const Id box(H5Gopen2(file_.get(), "/particles/flock/box", H5P_DEFAULT), H5Gclose);
     world_.boundary = Boundary::kTorus;
-    if (box.valid() && H5Aexists(box.get(), "boundary") > 0) {
-      const Id attribute(H5Aopen(box.get(), "boundary", H5P_DEFAULT), H5Aclose);
-      const Id type(H5Aget_type(attribute.get()), H5Tclose);
-      const std::size_t size = H5Tget_size(type.get());
-      std::vector<char> text(size * d + 1, '\0');
-      if (H5Tget_class(type.get()) == H5T_STRING && !H5Tis_variable_str(type.get()) &&
-          H5Aread(attribute.get(), type.get(), text.data()) >= 0 &&
-          std::string(text.data(), std::min<std::size_t>(size, 4)) == "none") {
-        world_.boundary = Boundary::kWalls;
-      }
+    if (first_text(box, "boundary", d) == "none") world_.boundary = Boundary::kWalls;
+    if (first_text(box, "space", 1) == "open") world_.boundary = Boundary::kOpen;
+  }
+
+  // The first of the `count` fixed-length strings of attribute `name` of `group`; "" where
+  // there is none.
+  static std::string first_text(const Id& group, const char* name, std::size_t count) {
+    if (!group.valid() || H5Aexists(group.get(), name) <= 0) return "";
+    const Id attribute(H5Aopen(group.get(), name, H5P_DEFAULT), H5Aclose);
+    const Id type(H5Aget_type(attribute.get()), H5Tclose);
+    const std::size_t size = H5Tget_size(type.get());
+    std::vector<char> text(size * count + 1, '\0');
+    if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) ||
+        H5Aread(attribute.get(), type.get(), text.data()) < 0) {
+      return "";
     }
+    std::string first(text.data(), strnlen(text.data(), size));
+    while (!first.empty() && first.back() == ' ') first.pop_back();  // space-padded
+    return first;
   }
 
   // The predators' group (--predators), sampled with the flock: as many frames at least.

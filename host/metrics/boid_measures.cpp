@@ -85,7 +85,11 @@ class CellGrid {
 
 }  // namespace
 
-std::vector<std::uint32_t> neighbor_counts(const FlockState& s, double radius, const World& world) {
+std::vector<std::uint32_t> neighbor_counts(const FlockState& flock, double radius,
+                                           const World& open_or_not) {
+  const BoxedFlock in_box = boxed(flock, open_or_not);
+  const FlockState& s = in_box.state;
+  const World& world = in_box.world;
   std::vector<std::uint32_t> counts(s.size(), 0);
   if (s.size() == 0) return counts;
   const CellGrid grid(s, radius, world);
@@ -100,7 +104,11 @@ std::vector<std::uint32_t> neighbor_counts(const FlockState& s, double radius, c
   return counts;
 }
 
-std::vector<std::uint32_t> flock_ranks(const FlockState& s, double radius, const World& world) {
+std::vector<std::uint32_t> flock_ranks(const FlockState& flock, double radius,
+                                       const World& open_or_not) {
+  const BoxedFlock in_box = boxed(flock, open_or_not);
+  const FlockState& s = in_box.state;
+  const World& world = in_box.world;
   const std::size_t n = s.size();
   std::vector<std::size_t> parent(n);
   std::iota(parent.begin(), parent.end(), std::size_t{0});

@@ -458,7 +458,32 @@ FlockMetrics measure_flock_2d(const FlockState& state, const FlockParams& params
 
 }  // namespace
 
+BoxedFlock boxed(const FlockState& s, const World& world) {
+  if (!world.open()) return {s, world};
+  BoxedFlock b{s, World{1, 1, Boundary::kWalls, 1}};
+  std::vector<double>* axes[3] = {&b.state.x, &b.state.y, &b.state.z};
+  for (int a = 0; a < s.dimensions; ++a) {
+    std::vector<double>& x = *axes[a];
+    if (x.empty()) continue;
+    const auto [low, high] = std::minmax_element(x.begin(), x.end());
+    const double origin = *low, extent = *high - origin;
+    for (double& c : x) c -= origin;
+    // Wide enough that every moved coordinate lies below the side, however it rounded.
+    const double side = std::max(extent * (1 + 0x1.0p-40) + 0x1.0p-40, 1e-300);
+    (a == 0 ? b.world.width : a == 1 ? b.world.height : b.world.depth) = side;
+  }
+  return b;
+}
+
 FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
+  if (params.world.open()) {
+    BoxedFlock b = boxed(state, params.world);
+    FlockParams walled = params;
+    walled.world = b.world;
+    FlockMetrics m = measure_flock(b.state, walled);
+    m.within_reach = boids_within_reach(state, params);  // the predators where they are
+    return m;
+  }
   FlockMetrics m =
       state.dimensions == 3 ? measure_flock_3d(state, params) : measure_flock_2d(state, params);
   m.within_reach = boids_within_reach(state, params);

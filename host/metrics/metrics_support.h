@@ -36,6 +36,16 @@ inline double distance_sq(const FlockState& s, std::size_t i, std::size_t j, con
   return distance_sq(s, i, s, j, world);
 }
 
+// A flock of open space as the host's metrics grid it: its positions moved so that its
+// bounding box starts at the origin, in the walled box that holds them. Distances keep their
+// values to the rounding of the move, so a bounded world's metrics are open space's. A flock
+// of a bounded world comes back as it is.
+struct BoxedFlock {
+  FlockState state;
+  World world;
+};
+BoxedFlock boxed(const FlockState& s, const World& world);
+
 // Union-find roots with path halving.
 inline std::size_t find_root(std::vector<std::size_t>& parent, std::size_t i) {
   while (parent[i] != i) {

@@ -8,7 +8,7 @@
 namespace boids {
 
 std::string to_string(Boundary boundary) {
-  return boundary == Boundary::kTorus ? "torus" : "walls";
+  return boundary == Boundary::kTorus ? "torus" : boundary == Boundary::kWalls ? "walls" : "open";
 }
 
 std::string to_string(Update update) {
@@ -18,7 +18,12 @@ std::string to_string(Update update) {
 std::optional<Boundary> parse_boundary(const std::string& name) {
   if (name == "torus") return Boundary::kTorus;
   if (name == "walls") return Boundary::kWalls;
+  if (name == "open") return Boundary::kOpen;
   return std::nullopt;
+}
+
+bool World::holds(int axis, double x) const {
+  return open() ? std::isfinite(x) : x >= 0 && x < side(axis);
 }
 
 std::optional<Update> parse_update(const std::string& name) {

@@ -12,8 +12,10 @@
 
 namespace boids {
 
-/// What lies at the world's edges: a torus (the boids model's), or walls that turn boids back.
-enum class Boundary { kTorus, kWalls };
+/// What lies at the world's edges: a torus (the boids model's), walls that turn boids back, or
+/// nothing: open space, where boids fly where they like and the world's sides only bound the
+/// region their random start is drawn from (docs/models.md, open space).
+enum class Boundary { kTorus, kWalls, kOpen };
 
 /// How a step updates the boids: all from the same snapshot (every backend), or one after the
 /// other, each seeing the new state of those before it (the steering lab's own loop; the
@@ -27,7 +29,8 @@ std::optional<Boundary> parse_boundary(const std::string& name);
 std::optional<Update> parse_update(const std::string& name);
 
 /// The rectangle the boids live in: positions in [0, width) x [0, height), and [0, depth) in
-/// three dimensions (a box).
+/// three dimensions (a box). In open space, the region a random start fills; positions are
+/// then any finite numbers.
 struct World {
   double width = 100.0;
   double height = 100.0;
@@ -35,6 +38,14 @@ struct World {
   double depth = 100.0;  ///< in 3D only
 
   bool torus() const { return boundary == Boundary::kTorus; }
+  bool walled() const { return boundary == Boundary::kWalls; }
+  bool open() const { return boundary == Boundary::kOpen; }
+  /// The side along `axis` (0: width, 1: height, 2: depth).
+  double side(int axis) const { return axis == 0 ? width : axis == 1 ? height : depth; }
+  /// Whether a coordinate along `axis` lies in the world: in [0, side), or in open space any
+  /// finite number (how far a flight may go is the precision's: open_reach,
+  /// host/core/value_limits.h).
+  bool holds(int axis, double x) const;
   bool square() const { return width == height; }
 };
 

@@ -146,8 +146,8 @@ std::optional<std::size_t> first_boid_in_an_obstacle(const Particles& state,
 
 std::optional<std::size_t> first_outside_the_world(const Particles& p, const World& world) {
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!(p.x[i] >= 0 && p.x[i] < world.width && p.y[i] >= 0 && p.y[i] < world.height &&
-          (p.dimensions == 2 || (p.z[i] >= 0 && p.z[i] < world.depth)))) {
+    if (!(world.holds(0, p.x[i]) && world.holds(1, p.y[i]) &&
+          (p.dimensions == 2 || world.holds(2, p.z[i])))) {
       return i;
     }
   }

@@ -122,7 +122,7 @@ bool has_goal(const FlockParams& p) {
   return p.has_goal;
 }
 bool walled(const FlockParams& p) {
-  return !p.world.torus();
+  return p.world.walled();
 }
 bool has_path(const FlockParams& p) {
   return !p.path.empty();
@@ -325,8 +325,10 @@ std::vector<ParamSpec> make_table() {
           "three dimensions, a cube of side cbrt(count / RHO) (not with --world)")
           .positive()
           .sweep());
-  add(Row("boundary", "--boundary", "B", K::kChoice, S::kWorld, "what lies at the world's edges")
-          .choices({"torus", "walls"}));
+  add(Row("boundary", "--boundary", "B", K::kChoice, S::kWorld,
+          "what lies at the world's edges: open is no edge at all, the world's sides "
+          "then bounding only where the random start is drawn")
+          .choices({"torus", "walls", "open"}));
   add(Row("wall_distance", "--wall-distance", "D", K::kNumber, S::kWorld,
           "walls push boids closer than D")
           .needs(kNeedsWalls)

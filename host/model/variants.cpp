@@ -34,6 +34,10 @@ void walls(FlockParams& p) {
   p.world.boundary = Boundary::kWalls;
 }
 
+void open_space(FlockParams& p) {
+  p.world.boundary = Boundary::kOpen;
+}
+
 std::vector<Variant> make_catalogue() {
   const Model boids = Model::kBoids, steering = Model::kSteering, vicsek = Model::kVicsek,
               couzin = Model::kCouzin;
@@ -148,6 +152,26 @@ std::vector<Variant> make_catalogue() {
          p.attraction_width += p.orientation_width;
          p.orientation_width = 0;
        }},
+      {"open", boids, "--boundary open: no edges, the start drawn in the world's region",
+       open_space},
+      {"open-obstacles-goal", boids, "open space around an obstacle, a goal and --noise 1",
+       [](FlockParams& p) {
+         open_space(p);
+         p.obstacles = {disc(p, 0.5, 0.5, 0.5, 0.1)};
+         goal_at(p, 1.5, -0.5, 0.5, 1);
+         p.noise = 1;
+       }},
+      {"steering-open-wander", steering, "open space with --wander 1.5",
+       [](FlockParams& p) {
+         open_space(p);
+         p.wander = 1.5;
+       }},
+      {"vicsek-open", vicsek, "open space with --noise 1",
+       [](FlockParams& p) {
+         open_space(p);
+         p.noise = 1;
+       }},
+      {"couzin-open", couzin, "open space, the published zones", open_space},
   };
 }
 

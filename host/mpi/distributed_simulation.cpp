@@ -266,6 +266,11 @@ void check_flight_over_ranks(const SimulationConfig& config) {
         "--nearest: a boid's nearest neighbours can lie on any rank, and a rank holds the "
         "boids near its slab alone: fly topological neighbours in one process");
   }
+  if (config.params.world.open()) {
+    throw InputError(
+        "--boundary open: ranks split the world into slabs, and open space has no extent to "
+        "split until the flock is measured: fly open space in one process");
+  }
   if (config.backend == Backend::kReference) {
     throw InputError(
         "the reference flies a flock in one process: under mpirun, give --backend "

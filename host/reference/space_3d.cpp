@@ -115,7 +115,7 @@ void avoidance_3d(const FlockParams& p, double x, double y, double z, double& ux
   ux = uy = uz = 0;
   double* push[3] = {&ux, &uy, &uz};
   const double position[3] = {x, y, z};
-  if (!p.world.torus()) {
+  if (p.world.walled()) {
     const double reach = p.effective_wall_distance();
     const double side[3] = {p.world.width, p.world.height, p.world.depth};
     for (int a = 0; a < 3; ++a) {
@@ -172,8 +172,8 @@ void keep_out_of_spheres(const FlockParams& p, double (&x)[3], double (&v)[3],
       for (int a = 0; a < 3; ++a) v[a] -= 2 * inward * n[a];
     }
   }
-  bool inside_world = true;
-  for (int a = 0; a < 3; ++a) inside_world = inside_world && x[a] >= 0 && x[a] < side[a];
+  bool inside_world = true;  // open space holds every point
+  for (int a = 0; a < 3; ++a) inside_world = inside_world && p.world.holds(a, x[a]);
   if (!inside_world || inside_a_sphere(p, x)) {
     for (int a = 0; a < 3; ++a) {
       x[a] = before[a];
@@ -190,7 +190,7 @@ bool inside_an_obstacle_3d(const FlockParams& p, double x, double y, double z) {
 
 void keep_inside_3d(const FlockParams& p, double (&x)[3], double (&v)[3],
                     const double (&before)[3]) {
-  if (!p.world.torus()) {
+  if (p.world.walled()) {
     reflect_off_walls(x[0], v[0], p.world.width);
     reflect_off_walls(x[1], v[1], p.world.height);
     reflect_off_walls(x[2], v[2], p.world.depth);

@@ -9,7 +9,7 @@ namespace boids::reference {
 ActiveTerms active_terms(const FlockParams& p) {
   ActiveTerms on;
   on.goal = p.has_goal;
-  on.push_or_pull = !p.world.torus() || !p.obstacles.empty() || on.goal;
+  on.push_or_pull = p.world.walled() || !p.obstacles.empty() || on.goal;
   on.wander = p.wander > 0;
   on.path = !p.path.empty();
   on.predators = p.predators > 0;
@@ -224,7 +224,7 @@ void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64
 }
 
 void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy) {
-  if (!p.world.torus()) {
+  if (p.world.walled()) {
     const double reach = p.effective_wall_distance();
     const double W = p.world.width, H = p.world.height;
     if (x < reach) ux += 1 - x / reach;
@@ -262,7 +262,7 @@ void goal_direction(const FlockParams& p, double x, double y, double& gx, double
 void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double& vy,
                  double before_x, double before_y) {
   const double W = p.world.width, H = p.world.height;
-  if (!p.world.torus()) {
+  if (p.world.walled()) {
     reflect_off_walls(x, vx, W);
     reflect_off_walls(y, vy, H);
   }
@@ -291,7 +291,7 @@ void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double&
     }
   }
   if (p.obstacles.empty() && p.world.torus()) return;
-  bool inside_world = x >= 0 && x < W && y >= 0 && y < H;
+  bool inside_world = p.world.open() || (x >= 0 && x < W && y >= 0 && y < H);
   bool in_an_obstacle = false;
   for (const Obstacle& o : p.obstacles) {
     if (!inside_world) break;

@@ -12,7 +12,7 @@ struct WallsTerm {
   static constexpr const char* kName = "walls";
   template <typename Flock>
   static bool on(const Flock& f) {
-    return !f.world.torus();
+    return f.world.walled();
   }
   template <typename Model, typename Real, typename Flock>
   static void set_constants(StepParams<Real>& p, const Flock& f) {
@@ -36,7 +36,7 @@ BOIDS_HD inline void avoid_walls(LaneTerms<Real, Lanes, D>& t,
     for (int lane = 0; lane < Lanes; ++lane) {
       const Real x = self.position[a][lane];
       Real u = 0;
-      if (!p.torus) {
+      if (walled(p)) {
         u += x < reach ? Real(1) - x / reach : Real(0);
         u -= side - x < reach ? Real(1) - (side - x) / reach : Real(0);
       }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "host/io/trajectory_reader.h"
 #include "tests/support/cli_fixture.h"
 
 namespace {
@@ -110,6 +111,21 @@ TEST_F(TrajectoryCli, FramesAtTheStartEveryKStepsAndTheEnd) {
   EXPECT_EQ(steps_in(file), (std::vector<long long>{0, 2, 4, 6}));
   // The trajectory's XDMF, and the metrics' record.
   EXPECT_EQ(entries(), (std::set<std::string>{"m.csv", "m.csv.json", "t.h5", "t.xdmf"}));
+}
+
+// A flight of open space records where its boids flew, outside the start's region, and reads
+// back as open space: its box says so, and its frames keep those positions.
+TEST_F(TrajectoryCli, OpenSpaceRecordsWhereTheBoidsFlew) {
+  ASSERT_EQ(run_cpu({"--boundary", "open", "--count", "200", "--world", "30", "--steps", "150",
+                     "--trajectory", "t.h5", "--trajectory-every", "50", "--save", "s.csv"})
+                .code,
+            0);
+  const boids::TrajectoryReader reader((dir_ / "t.h5").string());
+  EXPECT_TRUE(reader.world().open());
+  const boids::FlockState last = reader.frame(reader.frames() - 1);
+  const auto outside =
+      std::count_if(last.x.begin(), last.x.end(), [](double x) { return x < 0 || x >= 30; });
+  EXPECT_GT(outside, 0);
 }
 
 // A flock in a box records (x, y, z) and (vx, vy, vz) rows, its box's three edges, and ends

@@ -18,12 +18,11 @@ const std::vector<std::string>& columns_of(int dimensions) {
 }
 
 bool acceptable_row(const double* v, int dimensions, const World& world) {
-  const double side[3] = {world.width, world.height, world.depth};
   for (int c = 0; c < 2 * dimensions; ++c) {
     if (!std::isfinite(v[c])) return false;
   }
   for (int axis = 0; axis < dimensions; ++axis) {
-    if (!(v[axis] >= 0 && v[axis] < side[axis])) return false;
+    if (!world.holds(axis, v[axis])) return false;
   }
   return true;
 }
@@ -41,7 +40,7 @@ std::string row_problem(const double* v, int dimensions, const World& world) {
       return names[axis] + " = " + shortest(v[axis]) +
              " is negative: positions lie in [0, the world's side)";
     }
-    if (!(v[axis] >= 0 && v[axis] < side[axis])) {
+    if (!world.holds(axis, v[axis])) {
       return names[axis] + " = " + shortest(v[axis]) + " is outside the world [0, " +
              shortest(side[axis]) + ")";
     }

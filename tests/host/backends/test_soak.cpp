@@ -46,7 +46,7 @@ std::string fault(const Simulation& sim, std::uint64_t step, double tolerance) {
   };
   if (s.size() != kBoids) return "step " + std::to_string(step) + ": the flock has changed size";
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (!(s.x[i] >= 0 && s.x[i] < p.world.width && s.y[i] >= 0 && s.y[i] < p.world.height)) {
+    if (!(p.world.holds(0, s.x[i]) && p.world.holds(1, s.y[i]))) {
       return at(i) + "(" + std::to_string(s.x[i]) + ", " + std::to_string(s.y[i]) +
              ") is outside the world";
     }
@@ -58,8 +58,7 @@ std::string fault(const Simulation& sim, std::uint64_t step, double tolerance) {
   }
   for (std::size_t k = 0; k < s.predators.size(); ++k) {
     const Particles& q = s.predators;
-    const bool inside =
-        q.x[k] >= 0 && q.x[k] < p.world.width && q.y[k] >= 0 && q.y[k] < p.world.height;
+    const bool inside = p.world.holds(0, q.x[k]) && p.world.holds(1, q.y[k]);
     if (!inside ||
         !(std::hypot(q.vx[k], q.vy[k]) <= p.effective_predator_speed() * (1 + tolerance))) {
       return "step " + std::to_string(step) + ", predator " + std::to_string(k) +
