@@ -49,6 +49,8 @@ const std::vector<std::uint64_t> kQuickCounts = {1000, 2000, 4000, 8000, 16000, 
 struct Options {
   std::optional<std::vector<std::uint64_t>> counts;
   std::optional<double> density;  // boids per r^2 (1.2), per r^3 in 3D (0.9)
+  Boundary boundary = Boundary::kTorus;
+  double spread = 0;
   int dimensions = 2;
   std::optional<std::vector<Backend>> backends;
   std::vector<Method> methods = {Method::kNaive, Method::kHashed};
@@ -151,6 +153,19 @@ tools::OptionParser make_parser(Options& o) {
                      o.states =
                          parse_list<StartState>("--states", v, parse_state, "random or flocked");
                    });
+  parser.add_value(
+      "--boundary", "B",
+      "torus, walls or open: the world of every variant that sets none of its own "
+      "(default torus; open space's start fills the same region)",
+      [&o](const std::string& v) {
+        const auto b = parse_boundary(v);
+        if (!b) throw InputError("--boundary: expected torus, walls or open, got " + quoted(v));
+        o.boundary = *b;
+      });
+  parser.add_value("--spread", "R",
+                   "in open space, the start cut into 4 tiles a side, R radii apart: the same "
+                   "local density over about 4 R radii (default 0: as drawn)",
+                   [&o](const std::string& v) { o.spread = parse_positive("--spread", v); });
   parser.add_value("--variants", "V,...",
                    "models and variants to time beside each other, their repeats in "
                    "alternation, from the catalogue (host/model/variants.h): " +
@@ -233,6 +248,8 @@ SweepSettings resolve(const Options& o) {
   s.variants = o.variants;
   s.dimensions = o.dimensions;
   s.density = o.density.value_or(o.dimensions == 3 ? 0.9 : 1.2);
+  s.boundary = o.boundary;
+  s.spread = o.spread;
   s.seed = o.seed;
   s.repeats = o.repeats.value_or(o.quick ? 3 : 5);
   s.min_repeat_seconds = o.min_time.value_or(o.quick ? 0.02 : 0.1);

@@ -30,7 +30,7 @@ FlockParams params_for(const SweepSettings& s, std::uint64_t count) {
   params.dimensions = s.dimensions;
   const double cells = static_cast<double>(count) / s.density;
   const double side = (s.dimensions == 3 ? std::cbrt(cells) : std::sqrt(cells)) * s.radius;
-  params.world = World{side, side, Boundary::kTorus};
+  params.world = World{side, side, s.boundary};
   params.world.depth = side;
   return params;
 }
@@ -92,6 +92,15 @@ Start describe(FlockState state, const SweepSettings& s, const FlockParams& para
   return start;
 }
 
+// The start cut into tiles moved `spread` radii apart (SweepSettings::spread).
+void spread_out(FlockState& state, const SweepSettings& s, const World& w) {
+  std::vector<double>* axes[3] = {&state.x, &state.y, &state.z};
+  for (int a = 0; a < s.dimensions; ++a) {
+    const double tile = w.side(a) / 4, gap = s.spread * s.radius;
+    for (double& x : *axes[a]) x += std::min(std::floor(x / tile), 3.0) * gap;
+  }
+}
+
 // A simulation ready to be timed, and its timings so far.
 struct Timing {
   std::unique_ptr<Simulation> sim;
@@ -106,6 +115,7 @@ Timing prepare(const SweepSettings& s, const SimulationConfig& config, const Sta
   Timing t;
   FlockState state = start.state;  // with the variant's predators, drawn as a flight draws them
   state.predators = make_initial_predators(s.seed, config.params);
+  if (s.spread > 0 && config.params.world.open()) spread_out(state, s, config.params.world);
 #if BOIDS_WITH_MPI
   t.sim = mpi::make_simulation_over_ranks(config, state);  // one process's without mpirun
 #else

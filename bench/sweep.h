@@ -26,6 +26,11 @@ struct SweepSettings {
   double density = 1.2;  // boids per r^2 (per r^3 in a cube; 0.9 gives the published
                          // example's neighbours)
   double radius = 10.0;  // r; the world side is (count / density)^(1 / dimensions) * r
+  Boundary boundary = Boundary::kTorus;  // of every variant that sets none of its own
+  // In open space, the start cut into 4 tiles a side (4 x 4, or 4 x 4 x 4), moved apart so
+  // that `spread` radii lie between neighbouring tiles: the same local density over an
+  // extent of about 4 spread radii. 0: the start as drawn.
+  double spread = 0;
   std::uint64_t seed = 42;
   std::uint64_t repeats = 5;         // timed repeats per row; the median is reported
   double min_repeat_seconds = 0.1;   // each repeat steps long enough to take at least this
