@@ -22,6 +22,7 @@
 #include "host/core/backends.h"
 #include "host/io/output_file.h"
 #include "host/io/tool_main.h"
+#include "host/model/param_table.h"
 #include "host/model/variants.h"
 #include "host/tools/options.h"
 #include "host/tools/python_script.h"
@@ -153,13 +154,15 @@ tools::OptionParser make_parser(Options& o) {
                      o.states =
                          parse_list<StartState>("--states", v, parse_state, "random or flocked");
                    });
+  const std::string boundaries = describe_values(*find_param_by_key("boundary"));
   parser.add_value(
       "--boundary", "B",
-      "torus, walls or open: the world of every variant that sets none of its own "
-      "(default torus; open space's start fills the same region)",
-      [&o](const std::string& v) {
+      boundaries +
+          ": the world of every variant that sets none of its own (default torus; "
+          "open space's start fills the same region)",
+      [&o, boundaries](const std::string& v) {
         const auto b = parse_boundary(v);
-        if (!b) throw InputError("--boundary: expected torus, walls or open, got " + quoted(v));
+        if (!b) throw InputError("--boundary: expected " + boundaries + ", got " + quoted(v));
         o.boundary = *b;
       });
   parser.add_value("--spread", "R",

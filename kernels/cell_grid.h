@@ -54,21 +54,20 @@ struct CellGrid {
 
   // The line of cells that holds a position: its row (and layer); in open space, its chunk.
   BOIDS_HD BOIDS_INLINE Line line(const Real (&position)[D]) const {
-    if (open) return chunk_of(position).packed();
+    if (open) return chunk_of_cell(open_cells(position).c).packed();
     index_t l = cell(D - 1, position[D - 1]);
     for (int a = D - 2; a >= 1; --a) l = l * counts[a] + cell(a, position[a]);
     return l;
   }
 
   BOIDS_HD BOIDS_INLINE index_t key(const Real (&position)[D]) const {
+    if (open) return open_key(open_cells(position).c);
     return line_key(line(position)) + column(position[0]);
   }
 
   // The key of a cell of open space, from its coordinates.
   BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D]) const {
-    const std::int64_t n = counts[0];
-    const OpenChunk chunk{floor_div(c[0], n), c[1], D == 3 ? c[D - 1] : 0};
-    return line_key(chunk.packed()) + static_cast<index_t>(floor_mod(c[0], n));
+    return line_key(chunk_of_cell(c).packed()) + static_cast<index_t>(floor_mod(c[0], counts[0]));
   }
 
   // Whether a boid at x may join a span of its line from `first_column`: always, but in open
@@ -179,11 +178,17 @@ struct CellGrid {
     return axis == 1 ? l % counts[1] : l / counts[1];
   }
 
-  // The chunk of open space that holds a position.
-  BOIDS_HD BOIDS_INLINE OpenChunk chunk_of(const Real (&position)[D]) const {
-    return {floor_div(open_cell(position[0], per_unit[0]), counts[0]),
-            open_cell(position[1], per_unit[1]),
-            D == 3 ? open_cell(position[D - 1], per_unit[D - 1]) : 0};
+  // The cell of open space that holds a position, and the chunk that holds a cell.
+  struct OpenCell {
+    std::int64_t c[D];
+  };
+  BOIDS_HD BOIDS_INLINE OpenCell open_cells(const Real (&position)[D]) const {
+    OpenCell cell;
+    for (int a = 0; a < D; ++a) cell.c[a] = open_cell(position[a], per_unit[a]);
+    return cell;
+  }
+  BOIDS_HD BOIDS_INLINE OpenChunk chunk_of_cell(const std::int64_t (&c)[D]) const {
+    return {floor_div(c[0], counts[0]), c[1], D == 3 ? c[D - 1] : 0};
   }
 
   // The first key of a line: on a bounded grid its index's, in open space its table line's.
@@ -280,19 +285,25 @@ inline int key_bits(index_t cells) {
   return bits;
 }
 
-// A grid for neighbour radius `radius` on a world with sides `side`. Cells are widened by a
-// margin that covers the rounding of positions in `Real`, so two boids closer than r are never
-// two cells apart. The grid has at most one cell per boid: in a sparser flock, smaller cells
-// would only cost memory (the cell starts stay within 4 bytes per boid) and a longer scan of
-// empty cells; then every side shrinks by the same factor. At most one cell per boid also keeps
-// every key below 2^31.
+// How much wider than r a cell is made, so that the rounding of positions in `Real` as far as
+// `extent` from the origin never puts two boids closer than r two cells apart.
+template <typename Real>
+double cell_margin(double radius, double extent) {
+  const double rounding = 16.0 * static_cast<double>(sizeof(Real) == 4 ? 1.1920929e-7 : 2.2e-16);
+  return 1.0 + rounding * max_of(1.0, extent / radius);
+}
+
+// A grid for neighbour radius `radius` on a world with sides `side`. Cells are widened by
+// cell_margin, so two boids closer than r are never two cells apart. The grid has at most one cell
+// per boid: in a sparser flock, smaller cells would only cost memory (the cell starts stay within 4
+// bytes per boid) and a longer scan of empty cells; then every side shrinks by the same factor. At
+// most one cell per boid also keeps every key below 2^31.
 template <typename Real, int D>
 CellGrid<Real, D> make_cell_grid(double radius, const double (&side)[D], index_t count,
                                  bool wraps) {
-  const double rounding = 16.0 * static_cast<double>(sizeof(Real) == 4 ? 1.1920929e-7 : 2.2e-16);
   double widest = side[0];
   for (int a = 1; a < D; ++a) widest = max_of(widest, side[a]);
-  const double margin = 1.0 + rounding * max_of(1.0, widest / radius);
+  const double margin = cell_margin<Real>(radius, widest);
   double n[D], cells = 1;
   for (int a = 0; a < D; ++a) {
     n[a] = max_of(std::floor(side[a] / (radius * margin)), 1.0);
@@ -324,8 +335,7 @@ CellGrid<Real, D> make_cell_grid(double radius, const double (&side)[D], index_t
 inline constexpr index_t kOpenColumns = 32;
 template <typename Real, int D>
 CellGrid<Real, D> make_open_grid(double radius, double reach, index_t count) {
-  const double rounding = 16.0 * static_cast<double>(sizeof(Real) == 4 ? 1.1920929e-7 : 2.2e-16);
-  const double margin = 1.0 + rounding * max_of(1.0, reach / radius);
+  const double margin = cell_margin<Real>(radius, reach);
   const std::uint64_t most = std::uint64_t{2} * max_of<index_t>(count, 1);
   index_t lines = 1;
   while (std::uint64_t{lines} * kOpenColumns < most && lines < (index_t{1} << 25)) lines *= 2;

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -417,12 +416,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     const double reach = open_reach(kPrecision, config().params.radius);
     const kernels::BeyondReach<Real, D> beyond{boids_.data(), static_cast<Real>(reach)};
     if (exec_.sum(count32(), beyond) == 0) return;
-    const FlockState now = state();
-    double farthest = 0;
-    for (const auto* axis : {&now.x, &now.y, &now.z}) {
-      for (double x : *axis) farthest = std::max(farthest, std::abs(x));
-    }
-    check_open_reach(farthest, kPrecision, config().params.radius);
+    check_open_reach(state(), kPrecision, config().params.radius);
   }
 
   void upload_state(const FlockState& initial) {

@@ -1,7 +1,4 @@
 // The reference backend: the published algorithm on one CPU thread, naive and double only.
-#include <algorithm>
-#include <cmath>
-
 #include "host/base/errors.h"
 #include "host/core/backends.h"
 #include "host/core/particles_view.h"
@@ -61,13 +58,7 @@ class ReferenceSimulation final : public Simulation, public ViewerAccess {
 
  private:
   // Open space's bound (check_open_reach), as every backend checks it before a step.
-  void check_reach() const {
-    double farthest = 0;
-    for (const auto* axis : {&state_.x, &state_.y, &state_.z}) {
-      for (double x : *axis) farthest = std::max(farthest, std::abs(x));
-    }
-    check_open_reach(farthest, Precision::kDouble, config().params.radius);
-  }
+  void check_reach() const { check_open_reach(state_, Precision::kDouble, config().params.radius); }
 
   FlockState state_;
   ReferenceStepper stepper_;

@@ -99,8 +99,12 @@ double open_reach(Precision precision, double radius) {
   return radius * (precision == Precision::kFloat ? 0x1.0p14 : 0x1.0p19);
 }
 
-void check_open_reach(double farthest, Precision precision, double radius) {
+void check_open_reach(const FlockState& state, Precision precision, double radius) {
   const double reach = open_reach(precision, radius);
+  double farthest = 0;
+  for (const auto* axis : {&state.x, &state.y, &state.z}) {
+    for (double x : *axis) farthest = std::max(farthest, std::abs(x));
+  }
   if (farthest <= reach) return;
   throw InputError(
       "a boid lies " + number_text(farthest) + " from the origin along an axis, beyond the " +

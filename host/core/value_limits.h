@@ -40,9 +40,9 @@ void check_params(const FlockParams& params, Precision precision);
 // coordinates fit its key (kernels/open_cells.h).
 double open_reach(Precision precision, double radius);
 
-// Throws InputError when `farthest`, a boid's largest coordinate magnitude, lies beyond
-// open_reach: the flight stops at the last step it could take whole.
-void check_open_reach(double farthest, Precision precision, double radius);
+// Throws InputError when a boid of `state` lies beyond open_reach along some axis: the flight
+// stops at the last step it could take whole.
+void check_open_reach(const FlockState& state, Precision precision, double radius);
 
 // Throws InputError naming `option` unless `side`, a side of the world, lies within the ranges
 // of `precision` (as check_params holds --world's sides): for a side another option made.

@@ -83,13 +83,8 @@ class CellGrid {
   std::vector<std::size_t> cell_of_, start_, boids_;
 };
 
-}  // namespace
-
-std::vector<std::uint32_t> neighbor_counts(const FlockState& flock, double radius,
-                                           const World& open_or_not) {
-  const BoxedFlock in_box = boxed(flock, open_or_not);
-  const FlockState& s = in_box.state;
-  const World& world = in_box.world;
+std::vector<std::uint32_t> neighbor_counts_in(const FlockState& s, double radius,
+                                              const World& world) {
   std::vector<std::uint32_t> counts(s.size(), 0);
   if (s.size() == 0) return counts;
   const CellGrid grid(s, radius, world);
@@ -104,11 +99,7 @@ std::vector<std::uint32_t> neighbor_counts(const FlockState& flock, double radiu
   return counts;
 }
 
-std::vector<std::uint32_t> flock_ranks(const FlockState& flock, double radius,
-                                       const World& open_or_not) {
-  const BoxedFlock in_box = boxed(flock, open_or_not);
-  const FlockState& s = in_box.state;
-  const World& world = in_box.world;
+std::vector<std::uint32_t> flock_ranks_in(const FlockState& s, double radius, const World& world) {
   const std::size_t n = s.size();
   std::vector<std::size_t> parent(n);
   std::iota(parent.begin(), parent.end(), std::size_t{0});
@@ -136,6 +127,19 @@ std::vector<std::uint32_t> flock_ranks(const FlockState& flock, double radius,
     rank_of_root[roots[r]] = static_cast<std::uint32_t>(r);
   for (std::size_t i = 0; i < n; ++i) ranks[i] = rank_of_root[root[i]];
   return ranks;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> neighbor_counts(const FlockState& s, double radius, const World& world) {
+  return in_a_box(s, world, [&](const FlockState& f, const World& w) {
+    return neighbor_counts_in(f, radius, w);
+  });
+}
+
+std::vector<std::uint32_t> flock_ranks(const FlockState& s, double radius, const World& world) {
+  return in_a_box(
+      s, world, [&](const FlockState& f, const World& w) { return flock_ranks_in(f, radius, w); });
 }
 
 }  // namespace boids

@@ -458,8 +458,7 @@ FlockMetrics measure_flock_2d(const FlockState& state, const FlockParams& params
 
 }  // namespace
 
-BoxedFlock boxed(const FlockState& s, const World& world) {
-  if (!world.open()) return {s, world};
+BoxedFlock boxed(const FlockState& s) {
   BoxedFlock b{s, World{1, 1, Boundary::kWalls, 1}};
   std::vector<double>* axes[3] = {&b.state.x, &b.state.y, &b.state.z};
   for (int a = 0; a < s.dimensions; ++a) {
@@ -476,17 +475,12 @@ BoxedFlock boxed(const FlockState& s, const World& world) {
 }
 
 FlockMetrics measure_flock(const FlockState& state, const FlockParams& params) {
-  if (params.world.open()) {
-    BoxedFlock b = boxed(state, params.world);
-    FlockParams walled = params;
-    walled.world = b.world;
-    FlockMetrics m = measure_flock(b.state, walled);
-    m.within_reach = boids_within_reach(state, params);  // the predators where they are
-    return m;
-  }
-  FlockMetrics m =
-      state.dimensions == 3 ? measure_flock_3d(state, params) : measure_flock_2d(state, params);
-  m.within_reach = boids_within_reach(state, params);
+  FlockMetrics m = in_a_box(state, params.world, [&](const FlockState& s, const World& world) {
+    FlockParams in_world = params;
+    in_world.world = world;
+    return s.dimensions == 3 ? measure_flock_3d(s, in_world) : measure_flock_2d(s, in_world);
+  });
+  m.within_reach = boids_within_reach(state, params);  // the predators where they fly
   return m;
 }
 

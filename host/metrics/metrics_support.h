@@ -38,13 +38,20 @@ inline double distance_sq(const FlockState& s, std::size_t i, std::size_t j, con
 
 // A flock of open space as the host's metrics grid it: its positions moved so that its
 // bounding box starts at the origin, in the walled box that holds them. Distances keep their
-// values to the rounding of the move, so a bounded world's metrics are open space's. A flock
-// of a bounded world comes back as it is.
+// values to the rounding of the move, so a bounded world's metrics are open space's.
 struct BoxedFlock {
   FlockState state;
   World world;
 };
-BoxedFlock boxed(const FlockState& s, const World& world);
+BoxedFlock boxed(const FlockState& s);
+
+// measure(flock, world) of `s` in `world`: as it is in a bounded world, boxed in open space.
+template <typename Measure>
+auto in_a_box(const FlockState& s, const World& world, Measure&& measure) {
+  if (!world.open()) return measure(s, world);
+  const BoxedFlock b = boxed(s);
+  return measure(b.state, b.world);
+}
 
 // Union-find roots with path halving.
 inline std::size_t find_root(std::vector<std::size_t>& parent, std::size_t i) {

@@ -291,7 +291,7 @@ void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double&
     }
   }
   if (p.obstacles.empty() && p.world.torus()) return;
-  bool inside_world = p.world.open() || (x >= 0 && x < W && y >= 0 && y < H);
+  bool inside_world = p.world.holds(0, x) && p.world.holds(1, y);  // open space holds all
   bool in_an_obstacle = false;
   for (const Obstacle& o : p.obstacles) {
     if (!inside_world) break;
