@@ -210,11 +210,12 @@ std::string encode_jpeg(const std::string& rgb, int width, int height, int quali
   return out;
 }
 
+// Each swapped with an empty one: `= {}` would assign an empty list and keep the capacity.
 void PictureMaker::release() {
-  count_ = {};
-  cosines_ = {};
-  sines_ = {};
-  rgb_ = {};
+  std::vector<std::uint32_t>().swap(count_);
+  std::vector<float>().swap(cosines_);
+  std::vector<float>().swap(sines_);
+  std::string().swap(rgb_);
 }
 
 std::string flock_pixels(const Snapshot& snapshot, const ImageView& view) {

@@ -108,18 +108,19 @@ FlockState decoded(const Snapshot& s) {
   return state;
 }
 
-void neighbor_bytes(ColourBytes& out, const Snapshot& s) {
-  const std::vector<std::uint32_t> counts = neighbor_counts(decoded(s), s.radius, s.world);
+void neighbor_bytes(ColourBytes& out, const Snapshot& s, const MeasureLimits& limits) {
+  const std::vector<std::uint32_t> counts = neighbor_counts(decoded(s), s.radius, s.world, limits);
   const std::uint32_t most = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
   out.top = static_cast<float>(most);
+  out.bounded = most >= limits.most_neighbors;
   out.bytes.resize(counts.size());
   for (std::size_t i = 0; i < counts.size(); ++i)
     out.bytes[i] =
         most == 0 ? 0 : static_cast<std::uint8_t>((counts[i] * 255ull + most / 2) / most);
 }
 
-void flock_bytes(ColourBytes& out, const Snapshot& s) {
-  const std::vector<std::uint32_t> ranks = flock_ranks(decoded(s), s.radius, s.world);
+void flock_bytes(ColourBytes& out, const Snapshot& s, const MeasureLimits& limits) {
+  const std::vector<std::uint32_t> ranks = flock_ranks(decoded(s), s.radius, s.world, limits);
   std::vector<std::uint64_t> sizes;
   for (const std::uint32_t r : ranks) {
     if (r >= sizes.size()) sizes.resize(r + 1, 0);
@@ -133,7 +134,8 @@ void flock_bytes(ColourBytes& out, const Snapshot& s) {
 
 }  // namespace
 
-const ColourBytes* Snapshot::colour_bytes(Colouring colouring) const {
+const ColourBytes* Snapshot::colour_bytes(Colouring colouring,
+                                          const std::atomic<bool>* cancelled) const {
   const auto c = static_cast<std::size_t>(colouring);
   if (colouring == Colouring::kHeading) return nullptr;
   const std::lock_guard<std::mutex> lock(colours->mutex);
@@ -144,8 +146,11 @@ const ColourBytes* Snapshot::colour_bytes(Colouring colouring) const {
     } else if (!(radius > 0)) {
       return nullptr;
     }
-    if (colouring == Colouring::kNeighbors) neighbor_bytes(colours->by[c], *this);
-    if (colouring == Colouring::kFlock) flock_bytes(colours->by[c], *this);
+    MeasureLimits limits;
+    limits.most_neighbors = kMostNeighbors;
+    limits.cancelled = cancelled;
+    if (colouring == Colouring::kNeighbors) neighbor_bytes(colours->by[c], *this, limits);
+    if (colouring == Colouring::kFlock) flock_bytes(colours->by[c], *this, limits);
     colours->made[c] = true;
   }
   return &colours->by[c];
@@ -203,20 +208,20 @@ std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids, Colo
 }
 
 void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t max_boids,
-                       Colouring colouring) {
+                       Colouring colouring, const std::atomic<bool>* cancelled) {
   const std::uint64_t total = snapshot.count();
   const std::uint64_t most = std::max<std::uint64_t>(max_boids, 1);
   const std::uint64_t stride = total <= most ? 1 : (total + most - 1) / most;
   const std::uint64_t boids = total == 0 ? 0 : (total + stride - 1) / stride;
   const bool box = snapshot.dimensions == 3;
   const std::uint64_t predators = snapshot.predators.count();
-  const ColourBytes* colours = snapshot.colour_bytes(colouring);
+  const ColourBytes* colours = snapshot.colour_bytes(colouring, cancelled);
   if (!colours) colouring = Colouring::kHeading;
   out.resize(frame_bytes(boids, snapshot.dimensions, predators, colours != nullptr));
   std::memcpy(&out[0], "BOID", 4);
   put<std::uint8_t>(out, 4, kFrameVersion);
   put<std::uint8_t>(out, 5, static_cast<std::uint8_t>(snapshot.dimensions));
-  put<std::uint16_t>(out, 6, snapshot.paused ? 1 : 0);
+  put<std::uint16_t>(out, 6, (snapshot.paused ? 1 : 0) | (colours && colours->bounded ? 4 : 0));
   put<std::uint64_t>(out, 8, snapshot.step);
   put<std::uint32_t>(out, 16, static_cast<std::uint32_t>(boids));
   put<std::uint32_t>(out, 20, static_cast<std::uint32_t>(total));

@@ -12,7 +12,8 @@
 // aligned).
 //
 //   0  "BOID"                       4  format version (3)      5  dimensions (2 or 3)
-//   6  uint16: flags (bit 0: paused; bit 1: a picture, below)  8  uint64: step
+//   6  uint16: flags (bit 0: paused; bit 1: a picture, below; bit 2: the byte 255 a bound:
+//      neighbours counted to kMostNeighbors)                      8  uint64: step
 //  16  uint32: boids in this frame  20  uint32: boids in the flock (the frame holds boids
 //      0, stride, 2 stride, ... of the flock in input order)   24  uint32: stride
 //  28  float32 x 3: the world's width, height, depth           40  uint64: the frame's number
@@ -27,6 +28,7 @@
 // page's size and camera, to the frame's end.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -51,11 +53,23 @@ using render::Colouring;
 // The colourings a frame's boids carry a byte each of (Colouring's first four).
 inline constexpr std::size_t kFrameColourings = 4;
 
-// A byte a boid in input order, and the value of the byte 255.
+// The most neighbours a page's colouring counts: past it, a boid is "this many or more", so that
+// a page's largest radius (where each boid neighbours most of the flock) costs a bounded count.
+inline constexpr std::uint32_t kMostNeighbors = 1000;
+
+// A byte a boid in input order, and the value of the byte 255 (a bound when `bounded`: the
+// boids at it reached kMostNeighbors).
 struct ColourBytes {
   std::vector<std::uint8_t> bytes;
   float top = 0;
+  bool bounded = false;
 };
+
+// Whether colouring by `colouring` measures the boids (neighbours, flocks): work that grows with
+// the radius, done off the server's thread (host/serve/picture_painter.h).
+inline bool is_measured(Colouring colouring) {
+  return colouring == Colouring::kNeighbors || colouring == Colouring::kFlock;
+}
 
 // Particles quantised, in input order: x, y[, z] and azimuth[, elevation].
 struct QuantisedGroup {
@@ -83,8 +97,10 @@ struct Snapshot {
   // The boids' bytes of `colouring`; null for the heading, and where the snapshot cannot tell
   // (neighbours and flocks of a flock whose radius it does not know). Each is made when a page
   // first asks for it, once for every page: speeds from the snapshot's speeds, neighbours and
-  // flocks from the quantised positions.
-  const ColourBytes* colour_bytes(Colouring colouring) const;
+  // flocks from the quantised positions, which throws MeasureCancelled
+  // (host/metrics/boid_measures.h) once `cancelled` is raised, leaving them to make again.
+  const ColourBytes* colour_bytes(Colouring colouring,
+                                  const std::atomic<bool>* cancelled = nullptr) const;
 
   struct Colours {
     std::mutex mutex;
@@ -131,7 +147,8 @@ void make_snapshot_into(Snapshot& snapshot, const Simulation& sim, std::uint64_t
 std::string encode_frame(const Snapshot& snapshot, std::uint64_t max_boids,
                          Colouring colouring = Colouring::kHeading);
 void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t max_boids,
-                       Colouring colouring = Colouring::kHeading);
+                       Colouring colouring = Colouring::kHeading,
+                       const std::atomic<bool>* cancelled = nullptr);
 
 // The frame of the whole flock of `snapshot` drawn by `drawer` as a picture (a JPEG of
 // `quality`) with its predators, for a page whose link cannot carry the points.

@@ -61,15 +61,21 @@ class PageSession final : public Page, public std::enable_shared_from_this<PageS
     wants_frame_ = false;
     seen_ = snapshot->number;
     frame_queued_ = true;
-    if (picture_) {  // drawn on the painter's thread; sent from this one
-      server_.painter().paint(snapshot, *picture_, std::move(spare_frame_),
-                              [self = shared_from_this(), executor = ws_.get_executor()](
-                                  std::string frame, std::string error) {
-                                net::post(executor, [self, frame = std::move(frame),
-                                                     error = std::move(error)]() mutable {
-                                  self->painted(std::move(frame), error);
-                                });
-                              });
+    // Pictures and measures are made on the painter's thread, sent from this one; the painter
+    // holds the page's frame, not the page, which forgets its job as it leaves.
+    if (picture_ || is_measured(colouring_)) {
+      PicturePainter::Done done = [page = weak_from_this(), executor = ws_.get_executor()](
+                                      std::string frame, std::string error) {
+        net::post(executor, [page, frame = std::move(frame), error = std::move(error)]() mutable {
+          if (const auto self = page.lock()) self->painted(std::move(frame), error);
+        });
+      };
+      if (picture_) {
+        server_.painter().paint(this, snapshot, *picture_, std::move(spare_frame_), done);
+      } else {
+        server_.painter().encode(this, snapshot, max_boids_, colouring_, std::move(spare_frame_),
+                                 done);
+      }
       return;
     }
     try {
@@ -81,7 +87,8 @@ class PageSession final : public Page, public std::enable_shared_from_this<PageS
     queue(std::move(spare_frame_), true);
   }
 
-  // A picture drawn, or why it could not be: one that cannot ends this page, not the server.
+  // A frame the painter made, or why it could not: one that cannot ends this page, not the
+  // server.
   void painted(std::string frame, const std::string& error) {
     if (closing_) return;
     if (!error.empty()) {

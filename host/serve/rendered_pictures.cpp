@@ -32,9 +32,9 @@ class RenderedPictures final : public PictureDrawer {
   }
 
   void release() override {
-    renderer_.reset();
-    floats_ = {};
-    rgb_ = {};
+    renderer_.reset();  // each swapped with an empty one: `= {}` would keep the capacity
+    decltype(floats_)().swap(floats_);
+    std::string().swap(rgb_);
   }
 
   std::string describe() const override { return "the renderer on " + context_.source(); }

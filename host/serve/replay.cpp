@@ -7,6 +7,7 @@
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/core/value_limits.h"
 #include "host/serve/flock_news.h"
 
 namespace boids::serve {
@@ -29,8 +30,15 @@ Replay::Replay(const std::string& path) : path_(path), reader_(path), frames_(re
   if (frames_ == 0) {
     throw InputError("trajectory " + quoted_path(path) + ": no whole frame to replay");
   }
+  // The run's radius, which colouring by neighbours or flocks needs, is checked as --radius
+  // is: a file that names no radius has no such colouring.
   radius_ = reader_.parameter("radius").value_or(0.0);
-  if (!(std::isfinite(radius_) && radius_ > 0)) radius_ = 0;  // not known: no neighbours
+  const double largest = value_limits(Precision::kDouble).largest;
+  if (reader_.parameter("radius") && !(radius_ > 0 && radius_ <= largest)) {
+    throw InputError("trajectory " + quoted_path(path) + ": its radius (/parameters) is " +
+                     number_text(radius_) + ", expected a length in (0, " + number_text(largest) +
+                     "]");
+  }
   description_ = describe();  // once: the reader is the reading thread's from its start
 }
 

@@ -237,6 +237,7 @@ void Server::Impl::add(const std::shared_ptr<Page>& page) {
 }
 
 void Server::Impl::remove(const Page* page) {
+  painter_.forget(page);  // its frame is for no one now
   std::shared_ptr<Page> next_steerer;
   {
     const std::lock_guard<std::mutex> lock(pages_mutex_);

@@ -4,15 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/io/trajectory_file.h"
 #include "host/model/initial_state.h"
 #include "host/serve/frame.h"
 #include "host/serve/messages.h"
 #include "host/serve/page_files.h"
+#include "host/serve/replay.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -150,3 +153,38 @@ TEST(FrameColours, TheRenderersSpeedSpansTheFlocksOwnSpeeds) {
     EXPECT_EQ(render::speed_span(constant).high, 3);
   }
 }
+
+namespace {
+
+// A replay's radius, which its neighbours and flocks are measured at, is checked as --radius
+// is: 1e300 in a file made the server count every pair of boids on its thread.
+TEST(FrameColours, AReplaysRadiusIsCheckedAsTheCommandLines) {
+  const std::string path = ::testing::TempDir() + "replay_radius.h5";
+  for (const double radius : {1e300, -2.0, 10.0}) {
+    {
+      TrajectoryHeader header;
+      header.count = 3;
+      header.world = kWorld;
+      header.xdmf = false;
+      header.parameters = {{"radius", radius}};
+      TrajectoryWriter writer(path, header);
+      writer.append(0, 0, row({10, 20, 30}, {1, 1, 1}), FlockMetrics{});
+      writer.close();
+    }
+    if (radius == 10.0) {
+      Replay replay(path);
+      EXPECT_NE(replay.description().find("\"radius\":10"), std::string::npos);
+      continue;
+    }
+    try {
+      Replay replay(path);
+      ADD_FAILURE() << radius << " was taken";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("its radius (/parameters) is"), std::string::npos)
+          << e.what();
+    }
+  }
+  std::remove(path.c_str());
+}
+
+}  // namespace

@@ -138,7 +138,7 @@ TEST(RenderedPictures, FollowTheFlocksSizeAndThePicturesSize) {
 // What the painter hands back for a picture of `snapshot`: the frame and the error.
 std::pair<std::string, std::string> painted(PicturePainter& painter, const Snapshot& snapshot) {
   std::promise<std::pair<std::string, std::string>> result;
-  painter.paint(std::make_shared<Snapshot>(snapshot), view(), "",
+  painter.paint(&result, std::make_shared<Snapshot>(snapshot), view(), "",
                 [&result](std::string frame, std::string error) {
                   result.set_value({std::move(frame), std::move(error)});
                 });
@@ -180,8 +180,9 @@ TEST(PicturePainter, LeavesThePicturesNotDrawnWhenItGoes) {
   {
     PicturePainter painter(PictureDevice::kCpu);
     const auto snapshot = std::make_shared<Snapshot>(clumped(200000, 2, 8));
-    for (int i = 0; i < 20; ++i) {
-      painter.paint(snapshot, view(), "", [&called](std::string, std::string) { ++called; });
+    int pages[20];
+    for (int& page : pages) {
+      painter.paint(&page, snapshot, view(), "", [&called](std::string, std::string) { ++called; });
     }
   }
   EXPECT_LT(called, 20);

@@ -116,6 +116,7 @@ function takeFrame(buffer, arrived) {
   const probe = probing;
   measureLink(frame, arrived);
   if (!lastFrame || lastFrame.colouring !== frame.colouring || lastFrame.colourTop !== frame.colourTop ||
+      lastFrame.colourBounded !== frame.colourBounded ||
       (lastFrame.picture === null) !== (frame.picture === null)) {
     panel.scaleShown(frame);
   }

@@ -49,6 +49,7 @@ export function decodeFrame(buffer) {
     held: view.getUint32(52, true) / 1e6,  // seconds the server held the ask
     colouring: COLOURINGS[colouring] || "heading",
     colourTop: view.getFloat32(60, true),
+    colourBounded: (flags & 4) !== 0,  // the top a bound: boids at it have at least as many
     bytes: buffer.byteLength,
     position: boids.position,
     heading: boids.heading,

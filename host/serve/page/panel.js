@@ -136,7 +136,7 @@ export class Panel {
       low.textContent = frame ? `${frame.colourTop} flocks, each a colour; a boid alone grey` : "";
     } else if (frame) {
       low.textContent = "0";
-      high.textContent = shown === "speed" ? format(frame.colourTop) : `${frame.colourTop} neighbours`;
+      high.textContent = shown === "speed" ? format(frame.colourTop) : `${frame.colourTop}${frame.colourBounded ? " or more" : ""} neighbours`;
     }
   }
 

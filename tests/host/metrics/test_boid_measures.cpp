@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <random>
@@ -58,6 +59,8 @@ std::vector<Case> cases() {
     all.push_back({random_state(700, 100, 5, 4, 11), World{100, 100, b}, 10});
     all.push_back({random_state(300, 25, 0, 0, 12), World{25, 25, b}, 10});  // under 3 cells
     all.push_back({random_state(2000, 100, 0, 0, 13), World{100, 100, b}, 0.7});
+    all.push_back({random_state(400, 100, 3, 10, 16), World{100, 100, b}, 45});  // a page's top
+    all.push_back({random_state(300, 100, 0, 0, 17), World{100, 100, b}, 1e300});
     World box{60, 60, b};
     box.depth = 60;
     all.push_back({box_state(900, 60, 14), box, 8});
@@ -123,6 +126,36 @@ TEST(BoidMeasures, FlockRanksAreTheMetricsFlocks) {
       }
     }
   }
+}
+
+// A count stops at its bound; the boids below it keep their counts.
+TEST(BoidMeasures, NeighbourCountsStopAtTheirBound) {
+  const FlockState s = random_state(3000, 100, 4, 6, 22);
+  const World world{100, 100, Boundary::kTorus};
+  const std::vector<std::uint32_t> all = neighbor_counts(s, 12, world);
+  MeasureLimits limits;
+  limits.most_neighbors = 40;
+  const std::vector<std::uint32_t> bounded = neighbor_counts(s, 12, world, limits);
+  std::size_t at_bound = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    EXPECT_EQ(bounded[i], std::min<std::uint32_t>(all[i], 40)) << i;
+    at_bound += all[i] >= 40;
+  }
+  EXPECT_GT(at_bound, 100u);
+  EXPECT_LT(at_bound, s.size());
+}
+
+TEST(BoidMeasures, ACancelledMeasureStops) {
+  const FlockState s = random_state(2000, 100, 0, 0, 23);
+  const World world{100, 100, Boundary::kTorus};
+  std::atomic<bool> cancel{true};
+  MeasureLimits limits;
+  limits.cancelled = &cancel;
+  EXPECT_THROW(neighbor_counts(s, 10, world, limits), MeasureCancelled);
+  EXPECT_THROW(flock_ranks(s, 10, world, limits), MeasureCancelled);
+  cancel = false;
+  EXPECT_EQ(neighbor_counts(s, 10, world, limits), neighbor_counts(s, 10, world));
+  EXPECT_EQ(flock_ranks(s, 10, world, limits), flock_ranks(s, 10, world));
 }
 
 TEST(BoidMeasures, AFlockOfNoneAndOfOne) {
