@@ -1,8 +1,11 @@
 // --record FILE.mp4: what the viewer draws, frame by frame, piped to ffmpeg as raw RGB and
 // encoded as H.264 (yuv420p, which every player plays) at a fixed frame rate. ffmpeg writes
 // the output's temporary file, which the run puts in place with its other outputs once the
-// video is whole: an interrupted recording leaves nothing behind.
+// video is whole: a failed recording leaves nothing behind. ffmpeg runs in a process group of
+// its own, so that a terminal's Ctrl-C stops the viewer alone, which ends the video whole.
 #pragma once
+
+#include <sys/types.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -32,7 +35,10 @@ class Recorder {
   std::uint64_t frames() const { return frames_; }
 
  private:
+  int end();  // closes ffmpeg's input and waits: its wait status
+
   FILE* pipe_ = nullptr;
+  pid_t ffmpeg_ = -1;
   int width_, height_;
   std::vector<unsigned char> frame_, read_;
   std::uint64_t frames_ = 0;

@@ -2,11 +2,14 @@
 module (the one `pip install .` puts beside it, or the build tree's), so that a sweep from
 Python flies, schedules, resumes and refuses exactly as the command line does."""
 
+import ctypes
 import json
 import numbers
 import os
 import shutil
+import signal
 import subprocess
+import sys
 
 from ._tables import table
 from ._words import FLOCK_KEYWORDS, in_python_words
@@ -26,6 +29,24 @@ def command():
             return os.path.abspath(path)
     raise RuntimeError("boids.sweep needs the boids command: install the package with pip, "
                        "or set BOIDS_COMMAND to build/bin/boids")
+
+
+def _ended_with_this_process():
+    """What the `boids sweep` child runs before its command, on Linux: the kernel sends it
+    SIGTERM once this process ends, however it ends (a SIGTERM or SIGKILL to the program
+    around the sweep), and the sweep stops as Ctrl-C stops it, keeping its CSV's finished
+    points, instead of flying on orphaned. Elsewhere, None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here, not after the fork
+    parent = os.getpid()
+    pr_set_pdeathsig = 1
+
+    def in_the_child():
+        prctl(pr_set_pdeathsig, signal.SIGTERM)
+        if os.getppid() != parent:  # it ended before the child could ask
+            os.kill(os.getpid(), signal.SIGTERM)
+    return in_the_child
 
 
 def _text(value):
@@ -99,7 +120,8 @@ def sweep(grid, replicas=4, discard=0, steps=1000, every=10, seed=42, schedule="
         args += ["--csv", os.fspath(csv)]
     if resume:
         args.append("--resume")
-    done = subprocess.run([command()] + args, capture_output=True, text=True)
+    done = subprocess.run([command()] + args, capture_output=True, text=True,
+                          preexec_fn=_ended_with_this_process())
     if done.returncode != 0:
         said = [line for line in done.stderr.splitlines() if line.startswith("boids: error: ")]
         message = said[0].removeprefix("boids: error: ") if said else done.stderr.strip()

@@ -3,6 +3,11 @@
 refusals as ValueError."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pandas
@@ -60,3 +65,40 @@ def test_bad_input_is_the_command_lines_refusal():
     # One value of a sequence is one point: '1,2' is not flown as two.
     with pytest.raises(ValueError, match="grid 'noise': the value '1,2' is not one value"):
         boids.sweep({"noise": ["1,2"]}, **VICSEK)
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except FileNotFoundError:
+        return []
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent's death signal")
+def test_a_program_ended_inside_a_sweep_takes_the_sweep_with_it(tmp_path):
+    program = ("import boids; boids.sweep({'noise': [1, 2, 3]}, model='vicsek', count=3000, "
+               "replicas=2, steps=1000000, backend='cpu', csv='phases.csv')")
+    python = subprocess.Popen([sys.executable, "-c", program], cwd=tmp_path)
+    deadline = time.monotonic() + 60
+    while not _children(python.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    children = _children(python.pid)
+    assert children, "the sweep never started"
+    python.send_signal(signal.SIGTERM)
+    python.wait(timeout=30)
+    deadline = time.monotonic() + 20
+    while any(_alive(c) for c in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [c for c in children if _alive(c)]
+    for c in alive:
+        os.kill(c, signal.SIGKILL)
+    assert not alive, "the sweep flew on after its program ended"
