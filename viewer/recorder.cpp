@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -65,13 +66,15 @@ Recorder::Recorder(const std::string& path, int width, int height, int fps)
     : width_(std::max(2, width & ~1)), height_(std::max(2, height & ~1)) {
   // A write to an ffmpeg that has stopped must fail as an error, not end the viewer.
   std::signal(SIGPIPE, SIG_IGN);
-  pipe_ = spawn_apart({"ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "rawvideo",
-                       "-pixel_format", "rgb24", "-video_size",
-                       std::to_string(width_) + "x" + std::to_string(height_), "-framerate",
-                       std::to_string(fps), "-i", "-", "-vf", "vflip", "-c:v", "libx264",
-                       "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-movflags",
-                       "+faststart", "-f", "mp4", path},
-                      ffmpeg_);
+  std::istringstream command(
+      "ffmpeg -nostdin -loglevel error -y -f rawvideo -pixel_format rgb24 -video_size " +
+      std::to_string(width_) + "x" + std::to_string(height_) + " -framerate " +
+      std::to_string(fps) +
+      " -i - -vf vflip -c:v libx264 -preset veryfast -crf 20 -pix_fmt yuv420p -movflags "
+      "+faststart -f mp4");
+  std::vector<std::string> args{std::istream_iterator<std::string>(command), {}};
+  args.push_back(path);  // a word whatever it holds
+  pipe_ = spawn_apart(std::move(args), ffmpeg_);
   if (!pipe_) throw RuntimeError("--record: cannot start ffmpeg: " + std::string(strerror(errno)));
   frame_.assign(static_cast<std::size_t>(width_) * height_ * 3, 0);
 }

@@ -74,11 +74,10 @@ TEST(PicturePainter, HoldsOneJobAPageAndDropsAPageThatLeft) {
   std::promise<void> release, holding;
   int first = 0, second = 0, third = 0, gone = 0;
   // The first page's frame holds the painter until the others have asked.
-  painter.encode(&first, snapshot, 100, Colouring::kNeighbors, "",
-                 [&](std::string, std::string) {
-                   holding.set_value();
-                   release.get_future().wait();
-                 });
+  painter.encode(&first, snapshot, 100, Colouring::kNeighbors, "", [&](std::string, std::string) {
+    holding.set_value();
+    release.get_future().wait();
+  });
   holding.get_future().wait();
   std::promise<void> last;
   painter.encode(&second, snapshot, 100, Colouring::kFlock, "",
@@ -121,9 +120,8 @@ TEST(PicturePainter, GivesThePicturesMemoryBackWhenNoPageAsks) {
   view.center[0] = view.center[1] = 50;
   for (int k = 0; k < 4; ++k) {
     std::promise<std::string> drawn;
-    painter.paint(&view, snapshot, view, "", [&drawn](std::string frame, std::string) {
-      drawn.set_value(std::move(frame));
-    });
+    painter.paint(&view, snapshot, view, "",
+                  [&drawn](std::string frame, std::string) { drawn.set_value(std::move(frame)); });
     EXPECT_GT(drawn.get_future().get().size(), kFrameHeaderBytes);
   }
   const std::size_t drawing = resident_bytes();

@@ -81,7 +81,7 @@ TEST_F(ServeLoad, PicturesOfPagesThatLeftAreNotDrawn) {
   json m = page.receive();
   while (!m.contains("binary")) m = page.receive();
   EXPECT_EQ(page.at<std::uint16_t>(6) & 2, 2);  // a picture
-  EXPECT_LT(seconds_since(left), 4.0);  // each picture 30 ms: 9.5 s for 300
+  EXPECT_LT(seconds_since(left), 4.0);          // each picture 30 ms: 9.5 s for 300
 }
 
 }  // namespace
