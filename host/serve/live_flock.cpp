@@ -100,8 +100,11 @@ void LiveFlock::apply(const ClientMessage& message) {
     throw InputError("the pointer is a predator in two dimensions only");
   }
   if (message.type == Type::kSeek) throw InputError("a live flock has no frames to seek");
-  changed_params(config_.params, config_.precision, count_,
-                 message);  // refused now, or applied later
+  try {  // refused now, in the page's words, or applied later
+    changed_params(config_.params, config_.precision, count_, message);
+  } catch (const InputError& e) {
+    throw InputError(in_page_words(e.what()));
+  }
   // Coalesced: a change still waiting is replaced by a later one of its kind (a control's by
   // its name), so that what waits is bounded by the kinds of change and a flood of resets
   // costs the flock one.

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "host/base/errors.h"
 #include "host/base/message_text.h"
+#include "host/model/param_table.h"
 
 namespace boids::serve {
 namespace {
@@ -213,6 +215,20 @@ ClientMessage parse_client_message(std::string_view bytes) {
       break;
   }
   return m;
+}
+
+std::string in_page_words(const std::string& message) {
+  static const std::regex flag("--([a-z][a-z0-9-]*)");
+  std::string out;
+  auto from = message.cbegin();
+  for (std::sregex_iterator m(message.begin(), message.end(), flag), end; m != end; ++m) {
+    out.append(from, (*m)[0].first);
+    const bool control = find_param_by_flag("--" + (*m)[1].str()) != nullptr;
+    out += control ? (*m)[1].str() : (*m)[0].str();
+    from = (*m)[0].second;
+  }
+  out.append(from, message.cend());
+  return out;
 }
 
 }  // namespace boids::serve

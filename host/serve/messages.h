@@ -55,4 +55,8 @@ struct ClientMessage {
 // Throws InputError saying what is wrong (one line) unless `text` is a message of the protocol.
 ClientMessage parse_client_message(std::string_view text);
 
+// A refusal in the page's words: each option of the table named as the page's control is
+// (`--goal` as `goal`, `--max-speed` as `max-speed`); other words as they are.
+std::string in_page_words(const std::string& message);
+
 }  // namespace boids::serve

@@ -367,6 +367,16 @@ TEST_F(Browser, SwitchesToPicturesWhenItsBudgetIsExceeded) {
       << evaluate("document.getElementById('showing').textContent");
 }
 
+// A frame of a few boids is too small to measure a link by: a flock of one boid, on a budget
+// that holds none, is sent as its points, never as pictures.
+TEST_F(Browser, AFewBoidsAreNeverSentAsPictures) {
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "1"});
+  ASSERT_NO_FATAL_FAILURE(open(address + "?budget=100"));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 12")) << evaluate("document.body.innerText");
+  EXPECT_EQ(evaluate("window.boids.pictures"), 0);
+  EXPECT_EQ(evaluate("window.boids.lastFrame.picture"), false);
+}
+
 TEST_F(Browser, DrawsABoxInThreeDimensions) {
   const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "3000",
                                      "--dimensions", "3", "--alignment", "0"});

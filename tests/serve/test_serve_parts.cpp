@@ -265,6 +265,25 @@ TEST(Controls, EveryEndOfEverySliderIsAccepted) {
   EXPECT_NO_THROW(check_flight_params(goal, Precision::kFloat));
 }
 
+// A page is refused in its own words: its controls' names, not the command line's flags.
+TEST(LiveFlock, RefusesAPageInItsOwnWords) {
+  SimulationConfig config;
+  config.backend = Backend::kCpu;
+  LiveFlock flock(config, make_initial_state(50, 5, config.params), 0);
+  ClientMessage goal;
+  goal.type = ClientMessage::Type::kGoal;
+  goal.on = true;
+  goal.at = {1e6, 5, 0};
+  try {
+    flock.apply(goal);
+    ADD_FAILURE() << "a goal outside the world was taken";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "goal: the point lies outside the world");
+  }
+  EXPECT_EQ(in_page_words("--max-speed: expected a number; --new-flight and --evil stay"),
+            "max-speed: expected a number; --new-flight and --evil stay");
+}
+
 // Changes that wait for the stepping thread are coalesced: a flood of resets is one reset (one
 // new seed), and a control's last value is the one it takes.
 TEST(LiveFlock, AFloodOfChangesCostsTheFlockOneOfEachKind) {

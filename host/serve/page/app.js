@@ -24,6 +24,9 @@ let linkRate = 0;        // bytes a second, measured: the best of `rates`
 const rates = [];        // the last frames' rates
 let lastFrame = null;
 const AIM_SECONDS = 1 / 30;
+// The fewest boids a frame holds, whatever the link: a frame of them is too small to measure a
+// link by, so a flock of as many is always sent as its points, never as pictures.
+const FEWEST_BOIDS = 1000;
 const asked_for = new URLSearchParams(location.search);
 const SHOW = ["points", "picture"].includes(asked_for.get("show")) ? asked_for.get("show") : "auto";
 const BUDGET = Number(asked_for.get("budget")) > 0 ? Number(asked_for.get("budget")) : Infinity;
@@ -77,12 +80,13 @@ function measureLink(frame, arrived) {
   const each = bytesPerBoid(frame.dimensions, frame.colour !== null);
   const fixed = HEADER_BYTES + frame.predators.count * bytesPerBoid(frame.dimensions, false);
   const fits = Math.floor(Math.max(0, linkRate * AIM_SECONDS - fixed) / each);
-  maxBoids = Math.max(1000, Math.min(2 ** 31, fits));
+  maxBoids = Math.max(FEWEST_BOIDS, Math.min(2 ** 31, fits));
   // Pictures where the points of every boid do not fit, once a few frames have measured the
   // link (the first ones wait for the page to start); points again once a probe (a frame of
   // points asked for now and then) says they fit with a quarter to spare.
-  if (SHOW === "auto" && !picturing) picturing = rates.length >= 4 && fits < frame.total;
-  else if (SHOW === "auto" && probing && !frame.picture) picturing = fits < 1.25 * frame.total;
+  const many = frame.total > FEWEST_BOIDS;
+  if (SHOW === "auto" && !picturing) picturing = many && rates.length >= 4 && fits < frame.total;
+  else if (SHOW === "auto" && probing && !frame.picture) picturing = many && fits < 1.25 * frame.total;
   probing = false;
   const carries = `the link carries ${(linkRate / 1e6).toFixed(1)} MB/s`;
   if (frame.picture) {
