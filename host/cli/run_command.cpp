@@ -316,9 +316,11 @@ ResumedFlight checkpoint_to_resume(const RunOptions& o, const std::vector<std::s
                                             given, made_by("run", args));
     if (checkpoint.whole) {
       // The boids must fit the changed flight as a checkpoint's must fit its own (a Vicsek
-      // flock moves at its --speed; predators no faster than theirs): else a checkpoint of it
-      // could not be read back. The ranks of an MPI run check their own boids so.
+      // flock moves at its --speed, taken to a changed one; predators no faster than theirs):
+      // else a checkpoint of it could not be read back. The ranks of an MPI run do the same
+      // with their own boids.
       checkpoint.whole->config = checkpoint.head.config;
+      take_changed_speed(checkpoint.head, checkpoint.whole->state);
       try {
         check_checkpoint_boids(checkpoint.head, checkpoint.whole->state, 0, o.resume_file);
         check_predator_state(checkpoint.whole->state.predators, checkpoint.head.config.params,

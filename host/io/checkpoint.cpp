@@ -284,6 +284,26 @@ FlockState checkpoint_boids(const CheckpointHead& head, const double* rows, std:
   return boids;
 }
 
+void take_changed_speed(const CheckpointHead& head, FlockState& boids) {
+  const SimulationConfig& flight = head.config;
+  if (!spec_of(flight.params.model).constant_speed || flight.history.empty()) return;
+  const nlohmann::json change = nlohmann::json::parse(flight.history.back().record, nullptr, false);
+  if (flight.history.back().step != head.step || !change.is_object() ||
+      !change.contains("changed") || !change["changed"].contains("max_speed")) {
+    return;
+  }
+  const double speed = flight.params.max_speed;
+  const double tolerance = flight_tolerance(flight).speed;
+  std::vector<double>* v[3] = {&boids.vx, &boids.vy, &boids.vz};
+  for (std::size_t i = 0; i < boids.size(); ++i) {
+    double sq = 0;
+    for (int a = 0; a < boids.dimensions; ++a) sq += (*v[a])[i] * (*v[a])[i];
+    const double now = std::sqrt(sq);
+    if (!(now > 0) || std::abs(now - speed) <= tolerance * speed) continue;
+    for (int a = 0; a < boids.dimensions; ++a) (*v[a])[i] *= speed / now;
+  }
+}
+
 void check_checkpoint_boids(const CheckpointHead& head, const FlockState& boids,
                             std::uint64_t first, const std::string& path) {
   check_boids(head.config, boids, first, path);

@@ -87,6 +87,12 @@ FlockState checkpoint_boids(const CheckpointHead& head, const double* rows, std:
 void check_checkpoint_boids(const CheckpointHead& head, const FlockState& boids,
                             std::uint64_t first, const std::string& path);
 
+/// Where a new flight (--new-flight) changed a constant-speed model's speed at the checkpoint's
+/// step, the checkpoint's boids still move at the old one: each that does not fit the flight's
+/// speed is taken to it, keeping its heading, as a change from a page or set_params takes them
+/// at their next step. Boids that fit are left bit for bit.
+void take_changed_speed(const CheckpointHead& head, FlockState& boids);
+
 /// The header's JSON for a flight: every option that shapes it.
 std::string flight_description(const SimulationConfig& config);
 

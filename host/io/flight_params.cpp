@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "host/base/message_text.h"
 #include "host/model/param_table.h"
@@ -185,6 +186,7 @@ nlohmann::ordered_json params_to_json(const FlockParams& p, ParamForm form) {
   Json j;
   for (const ParamSpec& row : param_table()) {
     if (row.kind > ParamKind::kRows || !row.names_field(p.model)) continue;  // the run's own
+    if (row.foreign_to(p.model, p.dimensions)) continue;
     if (!row.in_effect(p) && row.at_default(p)) continue;
     const bool number = row.kind == ParamKind::kNumber || row.kind == ParamKind::kWhole;
     if (number && form == ParamForm::kFlight && row.has_unset && row.at_default(p)) continue;
@@ -212,6 +214,21 @@ FlockParams params_from_json(const nlohmann::json& j,
     p.dimensions = static_cast<int>(d);
   }
   p.world = world_of(f, p.dimensions);
+  // A key of an option the flight does not take is refused, as the command line refuses the
+  // option: the writer leaves such rows out, so the header was edited or written for another.
+  for (const ParamSpec& row : param_table()) {
+    if (!f.has(row.key) || !row.foreign_to(model, p.dimensions)) continue;
+    bool twin_taken = false;  // a row of the same key that the flight takes (--speed's v_max)
+    for (const ParamSpec& twin : param_table()) {
+      twin_taken =
+          twin_taken || (std::string(twin.key) == row.key && !twin.foreign_to(model, p.dimensions));
+    }
+    if (twin_taken) continue;
+    f.fail("'" + std::string(row.key) + "' is not an option of the " + to_string(model) + " model" +
+           (spec_of(model).takes_flag(row.flag)
+                ? " in " + std::to_string(p.dimensions) + " dimensions"
+                : ""));
+  }
   for (const ParamSpec& row : param_table()) {
     const std::string key = row.key;
     if (!f.has(key) || !row.names_field(model)) continue;

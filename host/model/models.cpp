@@ -119,6 +119,7 @@ std::vector<ModelSpec> make_registry() {
   couzin.constant_speed = true;
   couzin.timed = true;
   couzin.settle = settle_couzin;
+  couzin.derives = {"--radius"};
   // Its repulsion is its push, and a coincident boid is none of its neighbours.
   couzin.pairs = {false, false, 0, repulsion_radius};
   couzin.reference_step = reference::couzin_model_step;

@@ -69,6 +69,9 @@ struct ModelSpec {
   /// Sets the values that follow from its own (couzin's perception radius from its zones);
   /// nullptr: none.
   void (*settle)(FlockParams&) = nullptr;
+  /// The flags of the rows whose values settle sets: not given, yet part of its flight (its
+  /// records write them, and its readers take them).
+  std::vector<const char*> derives = {};
   /// How a pair counts for it.
   PairRule pairs = {};
   /// Its reference step: every boid over all pairs in double, in 2D or 3D (host/reference).

@@ -523,6 +523,16 @@ bool ParamSpec::names_field(Model model) const {
   return flag == std::string(flag_of(key, model));
 }
 
+bool ParamSpec::foreign_to(Model model, int d) const {
+  const ModelSpec& spec = spec_of(model);
+  if (applies(model, d) || std::find_if(spec.derives.begin(), spec.derives.end(), [&](auto f) {
+                             return std::string(f) == flag;
+                           }) != spec.derives.end()) {
+    return false;
+  }
+  return section != ParamSection::kVariants || refusal_under(model).empty();
+}
+
 bool ParamSpec::in_effect(const FlockParams& p) const {
   return applies(p.model, p.dimensions) && (!needs.on || needs.on(p));
 }

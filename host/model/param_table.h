@@ -119,6 +119,10 @@ struct ParamSpec {
   // Whether it names its field under `model`: of two rows that share one (v_max, which the
   // Vicsek model calls --speed), the one that applies.
   bool names_field(Model model) const;
+  // Whether a flight of `model` in `d` dimensions neither takes it nor refuses it for a reason
+  // of its own (a variant the model does not fly): a flight's description leaves it out, and
+  // its reader refuses it, as the command line refuses the option.
+  bool foreign_to(Model model, int d) const;
   // Whether it applies and what it needs is on.
   bool in_effect(const FlockParams& p) const;
   // A number's value in effect: the field, or its derived default when unset.

@@ -334,7 +334,9 @@ std::optional<RankFlock> RankFlock::read_checkpoint(const CheckpointHead& head,
   all.count = all.columns.rows;
   const RowFile rows{"checkpoint", all.columns,
                      [&](const double* values, std::uint64_t, std::uint64_t count) {
-                       return checkpoint_boids(all, values, count);
+                       FlockState boids = checkpoint_boids(all, values, count);
+                       take_changed_speed(all, boids);
+                       return boids;
                      },
                      [&](const FlockState& boids, std::uint64_t at) {
                        check_checkpoint_boids(all, boids, at, name);

@@ -4,6 +4,7 @@
 // between steps (Simulation::set_params), and every checkpoint of it carries the change.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -76,6 +77,39 @@ TEST_F(NewFlight, IsTheFlightWhoseParametersChangeBetweenSteps) {
   EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("history"));
 }
 
+// A Vicsek flock's boids move at its --speed: a new speed takes them to it, each keeping its
+// heading, as set_params' does at their next step (a checkpoint of the changed flight before
+// that step reads back), and the flight is the library's.
+TEST_F(NewFlight, TakesAConstantSpeedModelsBoidsToANewSpeed) {
+  const Result changed = run({"run", "--resume", path("c.bin"), "--steps", "30", "--speed", "0.01",
+                              "--new-flight", "--checkpoint", path("at.bin")});
+  ASSERT_EQ(changed.code, 0) << changed.err;
+  const Result on =
+      run({"run", "--resume", path("at.bin"), "--steps", "45", "--save", path("resumed.csv")});
+  ASSERT_EQ(on.code, 0) << on.err;
+  const Result straight = run({"run", "--resume", path("c.bin"), "--steps", "45", "--speed", "0.01",
+                               "--new-flight", "--save", path("straight.csv")});
+  ASSERT_EQ(straight.code, 0) << straight.err;
+  const boids::Checkpoint c = boids::read_checkpoint(path("c.bin"));
+  const auto sim = boids::make_simulation(c.config, c.state);
+  sim->resume(c.state, c.order, c.step);
+  boids::FlockParams slower = c.config.params;
+  slower.max_speed = 0.01;
+  sim->set_params(slower);
+  sim->step(15);
+  const boids::FlockState expected = sim->state();
+  const boids::World world = c.config.params.world;
+  const boids::FlockState resumed = boids::read_state_file(path("resumed.csv"), world);
+  const boids::FlockState got = boids::read_state_file(path("straight.csv"), world);
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(resumed.x[i], got.x[i]) << i;
+    ASSERT_EQ(resumed.vy[i], got.vy[i]) << i;
+    ASSERT_NEAR(got.x[i], expected.x[i], 1e-12) << i;
+    ASSERT_NEAR(std::hypot(got.vx[i], got.vy[i]), 0.01, 1e-12) << i;
+  }
+}
+
 TEST_F(NewFlight, IsAskedForAndChangesWhatAFlyingFlockTakes) {
   expect_refused({"--noise", "1"}, "--noise cannot be given with --resume");
   expect_refused({"--noise", "1"}, "--new-flight");
@@ -85,9 +119,6 @@ TEST_F(NewFlight, IsAskedForAndChangesWhatAFlyingFlockTakes) {
   expect_refused({"--new-flight", "--alignment", "2"},
                  "--alignment does not apply to the checkpoint's flight (the vicsek model)");
   expect_refused({"--new-flight", "--noise", "-1"}, "--noise: expected");
-  // A Vicsek flock's boids move at its --speed: another speed does not fit them.
-  expect_refused({"--new-flight", "--speed", "0.01"},
-                 "--new-flight: the checkpoint's boids do not fit the changed flight");
   // The wind takes as many coordinates as the flight has dimensions, as a fresh flight's does:
   // a third of a 2D flight's was dropped, and a 3D flight's z set to 0.
   expect_refused({"--new-flight", "--wind", "0.001,0.001,7"},

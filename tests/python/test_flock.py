@@ -288,3 +288,40 @@ def test_a_change_that_turns_a_need_off_is_refused_for_itself():
     assert flock.params["predators"] == 2 and flock.params["predator_speed"] == 1.5
     flock.set_params(flee_radius=30)  # what was given before stays given
     assert flock.params["predator_speed"] == 1.5
+
+
+def _taken(make):
+    """Whether `make()` takes its values: True, or False for a ValueError (a refusal); None
+    where the refusal says that what it changes cannot change in flight."""
+    try:
+        make()
+        return True
+    except ValueError as refused:
+        return None if "cannot change in flight" in str(refused) else False
+
+
+@pytest.mark.parametrize("model,dimensions", [("boids", 2), ("steering", 2), ("vicsek", 2),
+                                              ("couzin", 2), ("boids", 3)])
+def test_set_params_takes_and_refuses_what_a_fresh_flock_does(model, dimensions):
+    """Every number a flying flock's set_params takes is taken or refused as Flock() takes it
+    for a fresh flock in the same world (as --new-flight and the page are, by test_cli)."""
+    made = dict(model=model, count=30, dimensions=dimensions, backend="cpu")
+    flock = boids.Flock(**made)
+    world = flock.params["world"]
+    checked = 0
+    for key, now in flock.params.items():
+        if isinstance(now, bool) or not isinstance(now, (int, float)) or key in (
+                "dimensions", "world", "count"):
+            continue
+        if not _taken(lambda: boids.Flock(**made).set_params(**{key: now})):
+            continue  # not a change a flying flock takes
+        whole = isinstance(now, int)
+        for value in ([now + 1, 0, -1, 10 ** 9] if whole
+                      else [now * 2 + 1, now / 2, 0.0, -1.0, 1e300]):
+            fresh = _taken(lambda: boids.Flock(**made, world=world, **{key: value}))
+            changed = _taken(lambda: boids.Flock(**made).set_params(**{key: value}))
+            if changed is None:
+                break  # a new flock's (predators): no flying flock takes another
+            assert changed == fresh, f"{model} {dimensions}D: {key} = {value}"
+            checked += 1
+    assert checked >= 8

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -19,8 +20,10 @@
 #include "host/base/errors.h"
 #include "host/base/version.h"
 #include "host/io/checkpoint.h"
+#include "host/io/flight_params.h"
 #include "host/io/output_file.h"
 #include "host/io/state_file.h"
+#include "host/model/param_table.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/support/test_directory.h"
 #include "tests/support/test_support.h"
@@ -147,6 +150,33 @@ TEST(Checkpoint, AFlightsHistoryIsKeptAndChecked) {
   refused({{4, R"({"step":4,"changed":{"noise":5}})"}},
           "its 'history' changes 'noise' without {\"from\": ..., \"to\": ...}");
   refused({{4, R"({"step":4,"changed":{"noise":{"to":5}}})"}}, "changes 'noise' without");
+}
+
+// A header naming an option its model does not take (separation under Vicsek, dt under boids)
+// is refused, as the command line refuses the option: it resumed, and --json reported it.
+TEST(Checkpoint, AnOptionOfAnotherModelIsRefused) {
+  struct Case {
+    Model model;
+    const char* key;
+  };
+  for (const Case& c : {Case{Model::kVicsek, "separation"}, Case{Model::kBoids, "dt"},
+                        Case{Model::kCouzin, "alignment"}, Case{Model::kBoids, "turn_rate"}}) {
+    SimulationConfig config;
+    config.params = model_defaults(c.model, 100);
+    nlohmann::json header = nlohmann::json::parse(flight_description(config));
+    const auto read = [](const nlohmann::json& j) {
+      return params_from_json(j, [](const std::string& why) { throw InputError(why); });
+    };
+    EXPECT_EQ(read(header).model, c.model);
+    header[c.key] = 2.0;
+    try {
+      read(header);
+      ADD_FAILURE() << c.key << " was taken under " << to_string(c.model);
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("'") + c.key + "' is not an option of the " +
+                                           to_string(c.model) + " model");
+    }
+  }
 }
 
 // Arrival is kept where it is on, and a flight without it is described as before it existed.
