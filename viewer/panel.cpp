@@ -52,18 +52,24 @@ void plot(const char* label, const std::vector<float>& series, const char* overl
 void Viewer::build_ui() {
   draw_overlays();
   if (show_ui_) {
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowBgAlpha(0.8f);
-    ImGui::Begin("boids");
+    // Docked at the left, the window's height, beside the view (lay_out_view): it never
+    // covers the world. Its sliders leave their labels room to be read whole.
+    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(kPanelWidth), ImGui::GetIO().DisplaySize.y),
+                             ImGuiCond_Always);
+    ImGui::Begin("boids", nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                     ImGuiWindowFlags_NoTitleBar);
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 10);
     ImGui::Text("%llu boids, %s model", static_cast<unsigned long long>(count_),
                 to_string(config_.params.model).c_str());
     ImGui::Text("%.1f fps, %.1f steps/s", fps_, steps_per_second_);
     if (std::isnan(polarization_)) {
-      ImGui::Text("polarization ..., largest flock ...");
+      ImGui::Text("polarization ..., order ...");
+      ImGui::Text("largest flock ...");
     } else {
-      ImGui::Text("polarization %.3f, order %.3f, largest flock %s", polarization_, order_,
-                  percent(largest_share_).c_str());
+      ImGui::Text("polarization %.3f, order %.3f", polarization_, order_);
+      ImGui::Text("largest flock %s", percent(largest_share_).c_str());
     }
     ImGui::Text("%s, %s, %s", to_string(config_.backend).c_str(), to_string(config_.method).c_str(),
                 to_string(config_.precision).c_str());
@@ -87,7 +93,8 @@ void Viewer::build_ui() {
     if (ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) plots();
     if (ImGui::CollapsingHeader("View")) view_controls();
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", error_.c_str());
-    ImGui::TextDisabled("H: help");
+    ImGui::TextDisabled("H: help; Tab: the panel");
+    ImGui::PopItemWidth();
     ImGui::End();
   }
   if (show_help_) help_window();
@@ -223,7 +230,7 @@ void Viewer::draw_overlays() {
       x -= p.world.width * std::round((x - view_.center_x) / p.world.width);
       y -= p.world.height * std::round((y - view_.center_y) / p.world.height);
     }
-    const double px = (x - view_.center_x) * view_.pixels_per_unit + view_.width / 2.0;
+    const double px = view_.left + (x - view_.center_x) * view_.pixels_per_unit + view_.width / 2.0;
     const double py = view_.height / 2.0 - (y - view_.center_y) * view_.pixels_per_unit;
     return ImVec2(static_cast<float>(px / scale.x), static_cast<float>(py / scale.y));
   };
@@ -256,7 +263,7 @@ void Viewer::draw_overlays() {
 }
 
 void Viewer::help_window() {
-  ImGui::SetNextWindowPos(ImVec2(400, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(kPanelWidth) + 10, 10), ImGuiCond_FirstUseEver);
   ImGui::Begin("help", &show_help_, ImGuiWindowFlags_AlwaysAutoResize);
   const char* mouse = box() ? "left drag    turn the camera about its target\n"
                               "right drag   pan\n"

@@ -89,10 +89,21 @@ Viewer::~Viewer() {
   metrics_worker_.wait();
 }
 
+// The view beside the panel: the framebuffer less the panel's width on its left, so that the
+// panel never covers the world (the page's layout).
+void Viewer::lay_out_view() {
+  int width = 1, height = 1, window_w = 1, window_h = 1;
+  surface_.framebuffer_size(width, height);
+  surface_.pointer_extent(window_w, window_h);
+  framebuffer_scale_ = static_cast<double>(std::max(1, width)) / std::max(1, window_w);
+  const int panel = show_ui_ ? static_cast<int>(std::lround(kPanelWidth * framebuffer_scale_)) : 0;
+  view_.left = std::min(panel, std::max(0, width - 1));
+  view_.width = std::max(1, width - view_.left);
+  view_.height = std::max(1, height);
+}
+
 void Viewer::fit_view() {
-  surface_.framebuffer_size(view_.width, view_.height);
-  view_.width = std::max(1, view_.width);
-  view_.height = std::max(1, view_.height);
+  lay_out_view();
   const World& w = config_.params.world;
   view_.center_x = w.width / 2;
   view_.center_y = w.height / 2;
@@ -104,10 +115,10 @@ void Viewer::fit_view() {
 void Viewer::world_at(double sx, double sy, double& wx, double& wy) const {
   int window_w = 1, window_h = 1;
   surface_.pointer_extent(window_w, window_h);
-  const double fx = static_cast<double>(view_.width) / std::max(1, window_w);
+  const double fx = framebuffer_scale_;
   const double fy = static_cast<double>(view_.height) / std::max(1, window_h);
   const World& w = config_.params.world;
-  wx = view_.center_x + (sx * fx - view_.width / 2.0) / view_.pixels_per_unit;
+  wx = view_.center_x + (sx * fx - view_.left - view_.width / 2.0) / view_.pixels_per_unit;
   wy = view_.center_y - (sy * fy - view_.height / 2.0) / view_.pixels_per_unit;
   if (w.torus()) {
     wx -= w.width * std::floor(wx / w.width);
@@ -387,7 +398,7 @@ void Viewer::on_mouse_button(int button, int action) {
 void Viewer::on_cursor(double x, double y) {
   int window_w = 1, window_h = 1;
   surface_.pointer_extent(window_w, window_h);
-  const double fx = static_cast<double>(view_.width) / std::max(1, window_w);
+  const double fx = framebuffer_scale_;
   const double fy = static_cast<double>(view_.height) / std::max(1, window_h);
   const double dx = (x - cursor_x_) * fx, dy = (y - cursor_y_) * fy;  // framebuffer pixels
   if (box()) {
@@ -411,7 +422,7 @@ void Viewer::on_scroll(double dy) {
   // Zoom about the pointer: the world point under it stays under it.
   int window_w = 1, window_h = 1;
   surface_.pointer_extent(window_w, window_h);
-  const double sx = cursor_x_ * view_.width / std::max(1, window_w) - view_.width / 2.0;
+  const double sx = cursor_x_ * framebuffer_scale_ - view_.left - view_.width / 2.0;
   const double sy = cursor_y_ * view_.height / std::max(1, window_h) - view_.height / 2.0;
   const double before = view_.pixels_per_unit;
   const World& w = config_.params.world;
@@ -438,9 +449,7 @@ void Viewer::print_summary(double seconds) const {
 
 // The flock (in 2D or in the box), then the panel over it, into the back buffer.
 void Viewer::draw_frame() {
-  surface_.framebuffer_size(view_.width, view_.height);
-  view_.width = std::max(1, view_.width);
-  view_.height = std::max(1, view_.height);
+  lay_out_view();
   glClearColor(0.05f, 0.06f, 0.08f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   const FlockParams& p = config_.params;
@@ -449,7 +458,8 @@ void Viewer::draw_frame() {
   if (density) {  // the flock as a picture; the predators over it
     const render::Projection projection = box() ? render::projection_3d(view_, camera_, p.world)
                                                 : render::projection_2d(view_, p.world);
-    renderer_.draw_density(projection, view_.width, view_.height).show(view_.width, view_.height);
+    renderer_.draw_density(projection, view_.width, view_.height)
+        .show(view_.width, view_.height, view_.left);
   }
   if (box()) {
     const auto length = static_cast<float>(boid_pixels_ / 14.0 * p.radius);
@@ -491,14 +501,16 @@ void Viewer::run() {
     draw_frame();
     ++frames_;
     ++window_frames_;
+    // The whole framebuffer, the panel beside the view included.
+    const int drawn_width = view_.left + view_.width;
     if (last && !options_.screenshot.empty())
-      screenshot_png_ = encode_screenshot(view_.width, view_.height);
+      screenshot_png_ = encode_screenshot(drawn_width, view_.height);
     if (!record_path_.empty()) {
       if (!recorder_) {
-        recorder_ = std::make_unique<Recorder>(record_path_, view_.width, view_.height,
+        recorder_ = std::make_unique<Recorder>(record_path_, drawn_width, view_.height,
                                                options_.record_fps);
       }
-      recorder_->add_frame(view_.width, view_.height);
+      recorder_->add_frame(drawn_width, view_.height);
     }
     surface_.present();
 

@@ -57,6 +57,7 @@ class Viewer {
  private:
   // viewer.cpp
   void fit_view();
+  void lay_out_view();
   void world_at(double sx, double sy, double& wx, double& wy) const;
   FlockParams wanted_params() const;
   void upload();
@@ -127,7 +128,10 @@ class Viewer {
   bool placing_goal_ = false;
 
   // View.
+  // The panel's width in the window's units (ImGui's): the view lies beside it.
+  static constexpr double kPanelWidth = 400;
   View view_;
+  double framebuffer_scale_ = 1;               // framebuffer pixels a window unit
   Camera camera_;                              // 3D
   Colouring colouring_ = Colouring::kHeading;  // one of kViewerColourings
   float boid_pixels_ = 7.0f;                   // in 3D, boids are boid_pixels_ / 14 radii long

@@ -216,12 +216,13 @@ void DensityPicture::read_rgb(std::string& out) const {
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-void DensityPicture::show(int width, int height) const {
+void DensityPicture::show(int width, int height, int left) const {
   GLint read_from = 0;
   glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_from);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
   // The picture's top row is its texture's first: drawn upside down into OpenGL's rows.
-  glBlitFramebuffer(0, 0, width_, height_, 0, height, width, 0, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBlitFramebuffer(0, 0, width_, height_, left, height, left + width, 0, GL_COLOR_BUFFER_BIT,
+                    GL_NEAREST);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_from));
 }
 

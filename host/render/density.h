@@ -49,8 +49,9 @@ class DensityPicture {
             const Projection& projection, int width, int height);
   // The picture drawn: RGB rows from the top.
   void read_rgb(std::string& out) const;
-  // Copies it into the framebuffer bound, filling its viewport (the viewer's screen).
-  void show(int width, int height) const;
+  // Copies it into the framebuffer bound, into width x height pixels from `left` (the viewer's
+  // view, beside its panel).
+  void show(int width, int height, int left = 0) const;
   // Gives back the picture's memory (12 bytes a pixel of sums, 4 of colour).
   void release();
 

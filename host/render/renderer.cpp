@@ -125,7 +125,7 @@ void Renderer::upload(const float* data) {
 
 void Renderer::draw(const View& view, const World& world, const SpeedSpan& speeds, Paint paint,
                     float boid_pixels) {
-  glViewport(0, 0, view.width, view.height);
+  glViewport(view.left, 0, view.width, view.height);
   glUseProgram(program_);
   glUniform2f(u_center_, static_cast<float>(view.center_x), static_cast<float>(view.center_y));
   glUniform2f(u_world_, static_cast<float>(world.width), static_cast<float>(world.height));

@@ -24,9 +24,10 @@ enum class Paint { kHeading = 0, kSpeed = 1, kWhite = 2 };
 Paint paint_of(Colouring colouring);
 
 struct View {
-  double center_x = 0, center_y = 0;  // world point at the middle of the window (2D)
+  double center_x = 0, center_y = 0;  // world point at the middle of the view (2D)
   double pixels_per_unit = 1;         // zoom (2D)
-  int width = 1, height = 1;          // framebuffer, pixels
+  int width = 1, height = 1;          // the view's area of the framebuffer, pixels
+  int left = 0;                       // where it starts: beside a panel to its left
 };
 
 class Renderer {

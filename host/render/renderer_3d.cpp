@@ -85,7 +85,7 @@ void Renderer::create_3d_programs() {
 
 void Renderer::draw_3d(const View& view, const Camera& camera, const World& world,
                        const SpeedSpan& speeds, Paint paint, float boid_length) {
-  glViewport(0, 0, view.width, view.height);
+  glViewport(view.left, 0, view.width, view.height);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
   glClear(GL_DEPTH_BUFFER_BIT);

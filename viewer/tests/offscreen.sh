@@ -27,7 +27,8 @@ if [ ! -s "$png" ]; then
   echo "viewer test: no screenshot at $png" >&2
   exit 1
 fi
-"$check" "$png" 0.005 0.6 40
+# VIEWER_REACH: the share of the width the boids must reach (the world beside the panel).
+"$check" "$png" 0.005 0.6 40 "${VIEWER_REACH:-0}"
 if [ "$mp4" != "-" ]; then
   video=$(ffprobe -v error -count_frames -select_streams v:0 \
     -show_entries stream=codec_name,width,height,nb_read_frames -of csv=p=0 "$mp4")
