@@ -24,14 +24,6 @@ static_assert(kTwoPi == 6.283185307179586, "the Gaussian's angle and its wrap ta
 // The key of the Box-Muller's second draw, from the run's noise key.
 constexpr std::uint64_t kGaussSalt = 0x6761757373000000ULL;  // "gauss"
 
-// a.b, the products added in axis order.
-template <int D>
-double dot(const Vector<D>& a, const Vector<D>& b) {
-  double sum = a[0] * b[0];
-  for (int k = 1; k < D; ++k) sum += a[k] * b[k];
-  return sum;
-}
-
 // x / |x|; false, leaving x alone, when it has no length. Unlike reference::normalise it shrinks
 // no huge vector first: the model's specification takes the length plainly.
 template <int D>
@@ -195,11 +187,7 @@ void move(const FlockParams& p, const FlockState& s, std::size_t i, const Vector
           FlockState& next) {
   Vector<D> dx;
   for (int a = 0; a < D; ++a) dx[a] = v[a] * p.dt;
-  if constexpr (D == 3) {
-    land_3d(p, s, i, dx[0], dx[1], dx[2], v[0], v[1], v[2], next);
-  } else {
-    land(p, s, i, dx[0], dx[1], v[0], v[1], next);
-  }
+  land_at<D>(p, s, i, dx, v, next);
 }
 
 template <int D>

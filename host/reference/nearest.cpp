@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "host/reference/detail/heeding.h"
-#include "host/reference/detail/space_3d.h"
+#include "host/reference/detail/space.h"
 #include "host/reference/detail/world.h"
 
 namespace boids::reference {
@@ -28,30 +28,20 @@ std::vector<char> nearest_seen(std::size_t n, int k, Sees&& sees) {
 
 }  // namespace
 
-Heeding Heeding::of_2d(const FlockParams& p, double cos_half_view, const FlockState& s,
-                       std::size_t i) {
+template <int D>
+Heeding Heeding::of(const FlockParams& p, double cos_half_view, const FlockState& s,
+                    std::size_t i) {
   Heeding h;
   if (p.nearest > 0) {
     h.chosen_ = nearest_seen(s.size(), p.nearest, [&](std::size_t j, double& d2) {
-      double dx, dy;
-      return look(p, cos_half_view, s, i, j, dx, dy, d2);
+      Vector<D> d;
+      return look_at<D>(p, cos_half_view, s, i, j, d, d2);
     });
   }
   return h;
 }
 
-Heeding Heeding::of_3d(const FlockParams& p, double cos_half_view, const FlockState& s,
-                       std::size_t i) {
-  Heeding h;
-  if (p.nearest > 0) {
-    h.chosen_ = nearest_seen(s.size(), p.nearest, [&](std::size_t j, double& d2) {
-      if (j == i) return false;
-      const Offset3 d = offset_3d(p, s, i, j);
-      d2 = d.d2;
-      return sees_3d(p, cos_half_view, d, s.vx[i], s.vy[i], s.vz[i]);
-    });
-  }
-  return h;
-}
+template Heeding Heeding::of<2>(const FlockParams&, double, const FlockState&, std::size_t);
+template Heeding Heeding::of<3>(const FlockParams&, double, const FlockState&, std::size_t);
 
 }  // namespace boids::reference

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "host/reference/detail/space_3d.h"
+#include "host/reference/detail/space.h"
 #include "host/reference/detail/world.h"
 
 namespace boids::reference {
@@ -33,6 +33,23 @@ double offset_n(const FlockParams& p, const double* from, const double* to, int 
   return d2;
 }
 
+// keep_inside_at and avoidance_at (space.h) on a particle's arrays of D components.
+template <int D>
+void kept_inside(const FlockParams& p, double* x, double* v, const double* before) {
+  Vector<D> at, w, from;
+  for (int a = 0; a < D; ++a) at[a] = x[a], w[a] = v[a], from[a] = before[a];
+  keep_inside_at<D>(p, at, w, from);
+  for (int a = 0; a < D; ++a) x[a] = at[a], v[a] = w[a];
+}
+
+template <int D>
+void pushed(const FlockParams& p, const double* at, double* push) {
+  Vector<D> x;
+  for (int a = 0; a < D; ++a) x[a] = at[a];
+  const Vector<D> u = avoidance_at<D>(p, x);
+  for (int a = 0; a < D; ++a) push[a] = u[a];
+}
+
 double length_n(const double* v, int n) {
   double square = v[0] * v[0];
   for (int a = 1; a < n; ++a) square += v[a] * v[a];
@@ -57,11 +74,9 @@ void move(const FlockParams& p, const double* at, double* v, int n, double* x) {
     }
   }
   if (n == 2) {
-    keep_inside(p, x[0], x[1], v[0], v[1], at[0], at[1]);
+    kept_inside<2>(p, x, v, at);
   } else {
-    double moved[3] = {x[0], x[1], x[2]}, w[3] = {v[0], v[1], v[2]};
-    keep_inside_3d(p, moved, w, {at[0], at[1], at[2]});
-    for (int a = 0; a < 3; ++a) x[a] = moved[a], v[a] = w[a];
+    kept_inside<3>(p, x, v, at);
   }
 }
 
@@ -121,9 +136,9 @@ Particles pursue(const FlockState& s, const FlockParams& p) {
     }
     double push[3] = {0, 0, 0};
     if (n == 2) {
-      avoidance(p, at[0], at[1], push[0], push[1]);
+      pushed<2>(p, at, push);
     } else {
-      avoidance_3d(p, at[0], at[1], at[2], push[0], push[1], push[2]);
+      pushed<3>(p, at, push);
     }
     for (int a = 0; a < n; ++a) steer[a] += most * push[a];
     const double magnitude = length_n(steer, n);

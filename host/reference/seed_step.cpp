@@ -6,6 +6,7 @@
 #include "host/base/errors.h"
 #include "host/reference/detail/models.h"
 #include "host/reference/detail/predators.h"
+#include "host/reference/detail/space.h"
 #include "host/reference/reference.h"
 
 namespace boids {
@@ -121,8 +122,9 @@ void ReferenceStepper::seed_step(FlockState& state, const FlockParams& p) {
       vy[i] += p.separation * K_SEP * sy[i] + p.alignment * K_ALI * (ay[i] / cnt[i] - vy[i]) +
                p.cohesion * K_COH * (cy[i] / cnt[i]);
     }
-    double ux = vx[i], uy = vy[i];
-    const bool huge = reference::shrink_if_huge(ux, uy);
+    double u[2] = {vx[i], vy[i]};
+    const bool huge = reference::shrink_if_huge(u, 2);
+    const double ux = u[0], uy = u[1];
     const double speed = std::sqrt(ux * ux + uy * uy);
     if (huge || speed > vmax) {
       vx[i] = ux / speed * vmax;
@@ -153,8 +155,9 @@ void reference_predator(FlockState& state, const FlockParams& p, double px, doub
   const double R2 = radius * radius;
   const double vmax = p.max_speed;
   for (std::size_t i = 0; i < state.size(); ++i) {
-    double dx, dy;
-    reference::offset(p, px, py, state.x[i], state.y[i], dx, dy);
+    const reference::Vector<2> d =
+        reference::offset_between<2>(p, {px, py}, {state.x[i], state.y[i]});
+    const double dx = d[0], dy = d[1];
     const double d2 = dx * dx + dy * dy;
     if (d2 >= R2 || d2 == 0) continue;
     const double push = strength * vmax * (1 - d2 / R2) / std::sqrt(d2);

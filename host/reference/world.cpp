@@ -52,10 +52,11 @@ double wrap_position(double x, double side) {
   return identify_side_with_zero(x, side);
 }
 
-bool shrink_if_huge(double& x, double& y) {
-  if (!(std::fabs(x) > 0x1.0p510 || std::fabs(y) > 0x1.0p510)) return false;
-  x *= 0x1.0p-600;
-  y *= 0x1.0p-600;
+bool shrink_if_huge(double* v, int n) {
+  bool huge = false;
+  for (int k = 0; k < n; ++k) huge = huge || std::fabs(v[k]) > 0x1.0p510;
+  if (!huge) return false;
+  for (int k = 0; k < n; ++k) v[k] *= 0x1.0p-600;
   return true;
 }
 
@@ -178,160 +179,10 @@ void wander_direction(const StepContext& context, std::uint64_t id, const double
   for (int k = 0; k < n; ++k) w[k] = s[k] - along * u[k];
 }
 
-void offset(const FlockParams& p, double ax, double ay, double bx, double by, double& dx,
-            double& dy) {
-  dx = bx - ax;
-  dy = by - ay;
-  if (p.world.torus()) {
-    dx = wrap(dx, p.world.width);
-    dy = wrap(dy, p.world.height);
-  }
-}
-
 double cos_half_view(const FlockParams& p) {
   double c = 1, s = 0;
   polynomial_cos_sin(p.fov / 2 * kPi / 180, c, s);
   return c;
-}
-
-bool sees(const FlockParams& p, double cos_half, double dx, double dy, double d2, double vx,
-          double vy) {
-  if (p.fov >= 360) return true;
-  const double v2 = vx * vx + vy * vy;
-  if (v2 == 0) return true;  // a boid at rest sees all around
-  // d.v >= c |d||v| after t -> t |t| on both sides (increasing, so the same test), which
-  // needs no square root: the kernels' form, so that naive double agrees bit for bit.
-  const double along = dx * vx + dy * vy;
-  return along * std::fabs(along) >= cos_half * std::fabs(cos_half) * v2 * d2;
-}
-
-bool look(const FlockParams& p, double cos_half, const FlockState& s, std::size_t i, std::size_t j,
-          double& dx, double& dy, double& d2) {
-  if (j == i) return false;
-  offset(p, s.x[i], s.y[i], s.x[j], s.y[j], dx, dy);
-  d2 = dx * dx + dy * dy;
-  return sees(p, cos_half, dx, dy, d2, s.vx[i], s.vy[i]);
-}
-
-void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
-                   double& y) {
-  if (!active_terms(p).noise) return;
-  double c, sn;
-  noise_rotation(p, context, id, c, sn);
-  const double turned = c * x - sn * y;
-  y = sn * x + c * y;
-  x = turned;
-}
-
-void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy) {
-  if (p.world.walled()) {
-    const double reach = p.effective_wall_distance();
-    const double W = p.world.width, H = p.world.height;
-    if (x < reach) ux += 1 - x / reach;
-    if (W - x < reach) ux -= 1 - (W - x) / reach;
-    if (y < reach) uy += 1 - y / reach;
-    if (H - y < reach) uy -= 1 - (H - y) / reach;
-  }
-  if (p.obstacles.empty()) return;
-  const double reach = std::sqrt(p.radius * p.radius);
-  for (const Obstacle& o : p.obstacles) {
-    double dx, dy;
-    offset(p, o.x, o.y, x, y, dx, dy);
-    const double d = std::sqrt(dx * dx + dy * dy);
-    const double gap = d - o.radius;
-    if (!(d > 0) || gap >= reach) continue;
-    const double urgency = gap > 0 ? 1 - gap / reach : 1;
-    ux += urgency * dx / d;
-    uy += urgency * dy / d;
-  }
-}
-
-void goal_direction(const FlockParams& p, double x, double y, double& gx, double& gy) {
-  gx = gy = 0;
-  if (!active_terms(p).goal) return;
-  double dx, dy;
-  offset(p, x, y, p.goal.x, p.goal.y, dx, dy);
-  const double d = std::sqrt(dx * dx + dy * dy);
-  if (d > 0) {
-    const double over = std::max(d, p.arrival_radius);  // arrival: shorter within its radius
-    gx = dx / over;
-    gy = dy / over;
-  }
-}
-
-void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double& vy,
-                 double before_x, double before_y) {
-  const double W = p.world.width, H = p.world.height;
-  if (p.world.walled()) {
-    reflect_off_walls(x, vx, W);
-    reflect_off_walls(y, vy, H);
-  }
-  for (const Obstacle& o : p.obstacles) {
-    double dx, dy;
-    offset(p, o.x, o.y, x, y, dx, dy);
-    const double d2 = dx * dx + dy * dy;
-    if (!(d2 < o.radius * o.radius)) continue;
-    const double d = std::sqrt(d2);
-    double nx = 1, ny = 0;
-    if (d > 0) {
-      nx = dx / d;
-      ny = dy / d;
-    }
-    const double edge = o.radius * (1 + 1e-14);
-    x = o.x + nx * edge;
-    y = o.y + ny * edge;
-    if (p.world.torus()) {
-      x = wrap_position(x, W);
-      y = wrap_position(y, H);
-    }
-    const double inward = vx * nx + vy * ny;
-    if (inward < 0) {
-      vx -= 2 * inward * nx;
-      vy -= 2 * inward * ny;
-    }
-  }
-  if (p.obstacles.empty() && p.world.torus()) return;
-  bool inside_world = p.world.holds(0, x) && p.world.holds(1, y);  // open space holds all
-  bool in_an_obstacle = false;
-  for (const Obstacle& o : p.obstacles) {
-    if (!inside_world) break;
-    double dx, dy;
-    offset(p, o.x, o.y, x, y, dx, dy);
-    if (dx * dx + dy * dy < o.radius * o.radius) {
-      in_an_obstacle = true;
-      break;
-    }
-  }
-  if (!inside_world || in_an_obstacle) {  // overlapping obstacles: stay, and turn back
-    x = before_x;
-    y = before_y;
-    vx = -vx;
-    vy = -vy;
-  }
-}
-
-void land(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy, double vx,
-          double vy, FlockState& next) {
-  double x = s.x[i] + dx, y = s.y[i] + dy;
-  if (p.world.torus()) {
-    if (x < 0) {
-      x += p.world.width;
-    } else if (x >= p.world.width) {
-      x -= p.world.width;
-    }
-    if (y < 0) {
-      y += p.world.height;
-    } else if (y >= p.world.height) {
-      y -= p.world.height;
-    }
-    x = identify_side_with_zero(x, p.world.width);
-    y = identify_side_with_zero(y, p.world.height);
-  }
-  keep_inside(p, x, y, vx, vy, s.x[i], s.y[i]);
-  next.x[i] = x;
-  next.y[i] = y;
-  next.vx[i] = vx;
-  next.vy[i] = vy;
 }
 
 }  // namespace boids::reference

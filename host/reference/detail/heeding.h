@@ -13,11 +13,9 @@ namespace boids::reference {
 
 class Heeding {
  public:
-  // Boid i of `s` in two dimensions (look) or three (offset_3d and sees_3d).
-  static Heeding of_2d(const FlockParams& p, double cos_half_view, const FlockState& s,
-                       std::size_t i);
-  static Heeding of_3d(const FlockParams& p, double cos_half_view, const FlockState& s,
-                       std::size_t i);
+  // Boid i of `s` in D dimensions (nearest.cpp, for 2 and 3).
+  template <int D>
+  static Heeding of(const FlockParams& p, double cos_half_view, const FlockState& s, std::size_t i);
 
   // Whether the boid heeds boid j, which it sees; `within`: whether j lies within the model's
   // radius, which decides without --nearest.

@@ -1,16 +1,18 @@
-// The reference's world over the dimension: the plane's account (world.h) and the box's
-// (space_3d.h) behind one template each, so that a model's step is written once for 2D and 3D,
-// as the kernels' are. Each forwards to the account of its dimension, whose arithmetic it keeps
-// (a 2D step's bits are the plane's). Internal to the reference.
+// The reference's world over the dimension, written once for the plane and the box: offsets on
+// the torus or between walls, the field of view, what walls, obstacles and a goal add, the
+// noise's turn (a rotation in the plane, a turn within a cone in the box), and moving and
+// keeping a boid inside (space.cpp, instantiated for 2 and 3). A 2D step keeps the plane's
+// arithmetic: its sums add in axis order. Written apart from the kernels' (kernels/world.h) to
+// the same specification. Internal to the reference.
 #pragma once
 
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include "host/model/flock.h"
 #include "host/reference/detail/heeding.h"
-#include "host/reference/detail/space_3d.h"
 #include "host/reference/detail/world.h"
 
 namespace boids::reference {
@@ -23,6 +25,14 @@ template <int D>
 double length_sq(const Vector<D>& v) {
   double sum = v[0] * v[0];
   for (int a = 1; a < D; ++a) sum += v[a] * v[a];
+  return sum;
+}
+
+// a.b, the products added in axis order.
+template <int D>
+double dot(const Vector<D>& a, const Vector<D>& b) {
+  double sum = a[0] * b[0];
+  for (int k = 1; k < D; ++k) sum += a[k] * b[k];
   return sum;
 }
 
@@ -44,75 +54,16 @@ Vector<D> velocity_of(const FlockState& s, std::size_t i) {
   }
 }
 
-// What boid i sees of boid j: the offset d to it (wrapped on a torus) and d2 = |d|^2; false for
-// i itself and for a boid outside i's field of view.
+// The world's sides, and the wind, as vectors of the dimension.
 template <int D>
-bool look_at(const FlockParams& p, double cos_half, const FlockState& s, std::size_t i,
-             std::size_t j, Vector<D>& d, double& d2) {
+Vector<D> sides_of(const FlockParams& p) {
   if constexpr (D == 3) {
-    if (j == i) return false;
-    const Offset3 o = offset_3d(p, s, i, j);
-    d = {o.x, o.y, o.z};
-    d2 = o.d2;
-    return sees_3d(p, cos_half, o, s.vx[i], s.vy[i], s.vz[i]);
+    return {p.world.width, p.world.height, p.world.depth};
   } else {
-    return look(p, cos_half, s, i, j, d[0], d[1], d2);
+    return {p.world.width, p.world.height};
   }
 }
 
-// The neighbours boid i heeds (heeding.h).
-template <int D>
-Heeding heeding_of(const FlockParams& p, double cos_half, const FlockState& s, std::size_t i) {
-  return D == 3 ? Heeding::of_3d(p, cos_half, s, i) : Heeding::of_2d(p, cos_half, s, i);
-}
-
-// shrink_if_huge over the dimension.
-template <int D>
-bool shrink_huge(Vector<D>& v) {
-  if constexpr (D == 3) {
-    return shrink_if_huge_3d(v[0], v[1], v[2]);
-  } else {
-    return shrink_if_huge(v[0], v[1]);
-  }
-}
-
-// How urgently walls and obstacles push a boid at x, and where (avoidance).
-template <int D>
-Vector<D> avoidance_at(const FlockParams& p, const Vector<D>& x) {
-  Vector<D> u{};
-  if constexpr (D == 3) {
-    avoidance_3d(p, x[0], x[1], x[2], u[0], u[1], u[2]);
-  } else {
-    avoidance(p, x[0], x[1], u[0], u[1]);
-  }
-  return u;
-}
-
-// The unit direction from x to the goal (goal_direction).
-template <int D>
-Vector<D> goal_at(const FlockParams& p, const Vector<D>& x) {
-  Vector<D> g{};
-  if constexpr (D == 3) {
-    goal_direction_3d(p, x[0], x[1], x[2], g[0], g[1], g[2]);
-  } else {
-    goal_direction(p, x[0], x[1], g[0], g[1]);
-  }
-  return g;
-}
-
-// v turned by boid `id`'s noise at this step: a rotation in the plane, a turn within a cone in
-// the box.
-template <int D>
-void turn_by_noise_at(const FlockParams& p, const StepContext& context, std::uint64_t id,
-                      Vector<D>& v) {
-  if constexpr (D == 3) {
-    turn_within_cone(p, context, id, v[0], v[1], v[2]);
-  } else {
-    turn_by_noise(p, context, id, v[0], v[1]);
-  }
-}
-
-// The wind as a vector of the dimension.
 template <int D>
 Vector<D> wind_of(const FlockParams& p) {
   if constexpr (D == 3) {
@@ -122,30 +73,79 @@ Vector<D> wind_of(const FlockParams& p) {
   }
 }
 
-// Boid i moves by `by` with new velocity v, into `next` (land).
+// The offset from a to b: each axis wrapped as the published step wraps x and y on a torus,
+// plain between walls and in open space.
 template <int D>
-void land_at(const FlockParams& p, const FlockState& s, std::size_t i, const Vector<D>& by,
-             const Vector<D>& v, FlockState& next) {
-  if constexpr (D == 3) {
-    land_3d(p, s, i, by[0], by[1], by[2], v[0], v[1], v[2], next);
-  } else {
-    land(p, s, i, by[0], by[1], v[0], v[1], next);
-  }
+Vector<D> offset_between(const FlockParams& p, const Vector<D>& a, const Vector<D>& b);
+
+// Whether a boid heading v sees a neighbour at offset d, d2 = |d|^2: d.v >= cos(fov / 2) |d||v|
+// after t -> t |t| on both sides (increasing, so the same test), which needs no square root:
+// the kernels' form, so that naive double agrees bit for bit. Always at fov = 360, and for a
+// boid at rest.
+template <int D>
+bool sees_at(const FlockParams& p, double cos_half_view, const Vector<D>& d, double d2,
+             const Vector<D>& v);
+
+// What boid i sees of boid j: the offset d to it and d2 = |d|^2; false for i itself and for a
+// boid outside i's field of view.
+template <int D>
+bool look_at(const FlockParams& p, double cos_half_view, const FlockState& s, std::size_t i,
+             std::size_t j, Vector<D>& d, double& d2);
+
+// The neighbours boid i heeds (heeding.h).
+template <int D>
+Heeding heeding_of(const FlockParams& p, double cos_half_view, const FlockState& s, std::size_t i) {
+  return Heeding::of<D>(p, cos_half_view, s, i);
 }
 
-// A moved boid at x, moving at v, put back inside the walls and out of the obstacles; `before`
-// is where it was (keep_inside).
+// shrink_if_huge over the dimension.
 template <int D>
-void keep_inside_at(const FlockParams& p, Vector<D>& x, Vector<D>& v, const Vector<D>& before) {
-  if constexpr (D == 3) {
-    double at[3] = {x[0], x[1], x[2]}, velocity[3] = {v[0], v[1], v[2]};
-    keep_inside_3d(p, at, velocity, {before[0], before[1], before[2]});
-    x = {at[0], at[1], at[2]};
-    v = {velocity[0], velocity[1], velocity[2]};
-  } else {
-    keep_inside(p, x[0], x[1], v[0], v[1], before[0], before[1]);
-  }
+bool shrink_huge(Vector<D>& v) {
+  return shrink_if_huge(v.data(), D);
 }
+
+// How urgently walls and obstacles push a boid at x, and where: the sum of (1 - gap / reach)
+// times the direction away from each wall (per axis) and each obstacle within reach; 0 on a
+// torus without obstacles.
+template <int D>
+Vector<D> avoidance_at(const FlockParams& p, const Vector<D>& x);
+
+// The unit direction from x to the goal, the shortest way; 0 without a goal or at it. With an
+// arrival radius R, the offset over max(distance, R): within R, shorter with the distance.
+template <int D>
+Vector<D> goal_at(const FlockParams& p, const Vector<D>& x);
+
+// v turned by boid `id`'s noise at this step: in the plane, by an angle uniform in
+// [-eta/2, eta/2]; in the box, to a direction uniform on the cap of half-angle eta/2 around it,
+// its length kept. Nothing without noise (or at rest, in the box).
+template <int D>
+void turn_by_noise_at(const FlockParams& p, const StepContext& context, std::uint64_t id,
+                      Vector<D>& v);
+
+// A moved boid at x, moving at v, put back inside the walls and out of the obstacles: one that
+// crossed a wall comes back and turns; one inside an obstacle is put on its edge, its velocity
+// into it reflected; one left inside another (overlapping obstacles) or outside the world stays
+// at `before`, where it was, turned back.
+template <int D>
+void keep_inside_at(const FlockParams& p, Vector<D>& x, Vector<D>& v, const Vector<D>& before);
+
+// Boid i of `s` moves by `by` with new velocity v: wrapped as the published step wraps on a
+// torus, then kept inside (keep_inside_at), into `next`.
+template <int D>
+void land_at(const FlockParams& p, const FlockState& s, std::size_t i, const Vector<D>& by,
+             const Vector<D>& v, FlockState& next);
+
+// The box's turn within a cone, for a model that draws its angles otherwise: cos and sin of
+// boid `id`'s azimuth at this step, uniform in [-pi, pi), keyed apart from the polar angle's;
+// (x, y, z) turned by the polar angle t and the azimuth p to
+// (cos t u + sin t (cos p e1 + sin p e2)) |(x, y, z)|, u its direction and e1, e2 the
+// perpendicular_basis of u (nothing at rest); and two unit vectors perpendicular to the unit
+// vector u and to each other, without trigonometry (Duff et al., "Building an orthonormal
+// basis, revisited", 2017).
+void noise_azimuth(const StepContext& context, std::uint64_t id, double& cos_p, double& sin_p);
+void turn_in_cone(double cos_t, double sin_t, double cos_p, double sin_p, double& x, double& y,
+                  double& z);
+void perpendicular_basis(double ux, double uy, double uz, double (&e1)[3], double (&e2)[3]);
 
 // Stores boid i's position x and velocity v in `next`.
 template <int D>

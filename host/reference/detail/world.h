@@ -1,7 +1,7 @@
-// The reference's own account of the world, written apart from the kernels' (kernels/world.h,
-// kernels/noise.h) to the same specification, so that a mistake cannot hide in both: offsets
-// on the torus or between walls, what walls, obstacles and a goal add, keeping boids inside,
-// and the noise (its counter-based draws and the polynomial cosine and sine).
+// The reference's own account of the world's primitives, written apart from the kernels'
+// (kernels/world.h, kernels/noise.h) to the same specification, so that a mistake cannot hide
+// in both: wrapping on the torus, reflecting off walls, and the noise (its counter-based draws
+// and the polynomial cosine and sine). space.h builds the world over the dimension on them.
 #pragma once
 
 #include <cstddef>
@@ -59,11 +59,11 @@ double wrap(double d, double side);
 // side itself being 0).
 double wrap_position(double x, double side);
 
-// Before the length of (x, y) is taken: where a component exceeds 2^510, so that
-// x^2 + y^2 could overflow, (x, y) is multiplied by 2^-600 (exactly, which keeps its
-// direction), and true is returned; else nothing changes. A speed or force of such a vector
-// is then over any limit, and it is clamped along the scaled vector.
-bool shrink_if_huge(double& x, double& y);
+// Before the length of the n <= 3 components of v is taken: where a component exceeds 2^510,
+// so that the sum of their squares could overflow, v is multiplied by 2^-600 (exactly, which
+// keeps its direction), and true is returned; else nothing changes. A speed or force of such a
+// vector is then over any limit, and it is clamped along the scaled vector.
+bool shrink_if_huge(double* v, int n);
 
 // Between walls, along one axis of side `side`: a boid that crossed a wall comes back as far as
 // it went beyond it, and its velocity v turns; one still outside (a step longer than the side)
@@ -75,22 +75,8 @@ void reflect_off_walls(double& x, double& v, double side);
 // direction. The squares add in axis order.
 bool normalise(double* v, int n);
 
-// The offset from (ax, ay) to (bx, by): wrapped on a torus, plain between walls.
-void offset(const FlockParams& p, double ax, double ay, double bx, double by, double& dx,
-            double& dy);
-
-// Whether a boid heading (vx, vy) sees a neighbour at offset (dx, dy), d2 = |d|^2, within its
-// field of view (always at fov = 360).
-bool sees(const FlockParams& p, double cos_half_view, double dx, double dy, double d2, double vx,
-          double vy);
-
 // cos(fov / 2), as the engine computes it.
 double cos_half_view(const FlockParams& p);
-
-// What boid i sees of boid j: the offset to it and its square length. False for i itself and
-// for a boid outside i's field of view.
-bool look(const FlockParams& p, double cos_half_view, const FlockState& s, std::size_t i,
-          std::size_t j, double& dx, double& dy, double& d2);
 
 // Reynolds' wander for boid `id` moving at v (n = 2 or 3 components) at this step: the part of
 // its drift s across its heading, s - (s.u) u with u = v / |v| (all of s at rest). Each
@@ -107,27 +93,5 @@ void wander_direction(const StepContext& context, std::uint64_t id, const double
 // direction (the shortest way) to the point of the path its speed times ten steps (times dt)
 // farther along than the point nearest to where it will be (path_following.cpp).
 bool path_direction(const FlockParams& p, const double* x, const double* v, int n, double* out);
-
-// Turns (x, y) by boid `id`'s noise at this step; nothing without noise.
-void turn_by_noise(const FlockParams& p, const StepContext& context, std::uint64_t id, double& x,
-                   double& y);
-
-// How urgently walls and obstacles push a boid at (x, y), and where (the sum of
-// (1 - gap / reach) times the direction away from each edge within reach).
-void avoidance(const FlockParams& p, double x, double y, double& ux, double& uy);
-
-// The unit direction from (x, y) to the goal; (0, 0) without a goal or at it. With an arrival
-// radius R, the offset to the goal over max(distance, R): within R, shorter with the distance.
-void goal_direction(const FlockParams& p, double x, double y, double& gx, double& gy);
-
-// Puts a moved boid back inside the walls and out of obstacles; (before_x, before_y) is where it
-// was, outside every obstacle.
-void keep_inside(const FlockParams& p, double& x, double& y, double& vx, double& vy,
-                 double before_x, double before_y);
-
-// Boid i of `s`, with its new velocity (vx, vy), moves by (dx, dy): wrapped as the published step
-// wraps on a torus, then kept inside (keep_inside). Its new position and velocity go to `next`.
-void land(const FlockParams& p, const FlockState& s, std::size_t i, double dx, double dy, double vx,
-          double vy, FlockState& next);
 
 }  // namespace boids::reference
