@@ -40,19 +40,62 @@ def cuda_wanted():
     return bool(shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")) and bool(gpu)
 
 
+def progress_stream():
+    """Where the build's progress goes: the terminal itself, which pip does not capture (it
+    shows a build's output only with -v), else standard error."""
+    try:
+        return open("/dev/tty", "w")
+    except OSError:
+        return sys.stderr
+
+
+def build_with_progress(command):
+    """Runs the build, passing its output on to standard error (pip -v shows it) and saying on
+    the terminal how far it is, a line at each tenth of its steps: a first build compiles the
+    engine's kernels for a few minutes to half an hour on two cores. Fails as the build does,
+    with its last lines."""
+    out = progress_stream()
+    said, tail = -1, []
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace") as build:
+        for line in build.stdout:
+            sys.stderr.write(line)
+            tail = (tail + [line])[-40:]
+            step = re.match(r"\[(\d+)/(\d+)\]", line)  # Ninja's; Make's is [ NN%]
+            percent = re.match(r"\[\s*(\d+)%\]", line)
+            share = (int(step.group(1)) / int(step.group(2)) if step else
+                     int(percent.group(1)) / 100 if percent else None)
+            if share is not None and int(share * 10) > said:
+                said = int(share * 10)
+                out.write(f"boids: building the package: {int(share * 100)}%\n")
+                out.flush()
+    if out is not sys.stderr:
+        out.close()
+    if build.returncode != 0:
+        sys.exit("boids: the build failed:\n" + "".join(tail))
+
+
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         tree = os.environ.get("BOIDS_BUILD_DIR") or os.path.join(SOURCE, "build-python")
+        # ccache, where it is installed, as scripts/build uses it: a second install, or one
+        # beside a build of the project, takes the objects already compiled.
+        launchers = []
+        if shutil.which("ccache"):
+            launchers = [f"-DCMAKE_{lang}_COMPILER_LAUNCHER=ccache"
+                         for lang in ("C", "CXX", "CUDA")]
+            os.environ.setdefault("CCACHE_BASEDIR", SOURCE)
+            os.environ.setdefault("CCACHE_NOHASHDIR", "1")
         if not os.path.exists(os.path.join(tree, "CMakeCache.txt")):
             cuda = "ON" if cuda_wanted() else "OFF"
             subprocess.run(["cmake", "-S", SOURCE, "-B", tree, "-DCMAKE_BUILD_TYPE=Release",
-                            "-DBOIDS_BUILD_PYTHON=ON", "-DBOIDS_BUILD_TESTS=OFF",
+                            *launchers, "-DBOIDS_BUILD_PYTHON=ON", "-DBOIDS_BUILD_TESTS=OFF",
                             "-DBOIDS_BUILD_BENCH=OFF", "-DBOIDS_BUILD_VIEWER=OFF",
                             "-DBOIDS_BUILD_SERVE=ON", "-DBOIDS_ENABLE_MPI=OFF",
                             f"-DBOIDS_ENABLE_CUDA={cuda}", f"-DBOIDS_PYTHON={sys.executable}"],
                            check=True)
-        subprocess.run(["cmake", "--build", tree, "--target", "boids_python", "boids",
-                        "--parallel", str(os.cpu_count() or 2)], check=True)
+        build_with_progress(["cmake", "--build", tree, "--target", "boids_python", "boids",
+                             "--parallel", str(os.cpu_count() or 2)])
         package = os.path.join(os.path.abspath(self.build_lib), "boids")
         os.makedirs(os.path.join(package, "bin"), exist_ok=True)
         built = os.path.join(tree, "python", "boids")
