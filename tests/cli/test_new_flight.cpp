@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -28,6 +29,20 @@ class NewFlight : public boids::test_support::CliFixture {
     ASSERT_EQ(first.code, 0) << first.err;
   }
 
+  // The flight of c.bin through the library: resumed, changed by set_params, `steps` on.
+  boids::FlockState library_flight(const std::function<void(boids::FlockParams&)>& change,
+                                   std::uint64_t steps) const {
+    const boids::Checkpoint c = boids::read_checkpoint(path("c.bin"));
+    const auto sim = boids::make_simulation(c.config, c.state);
+    sim->resume(c.state, c.order, c.step);
+    boids::FlockParams changed = c.config.params;
+    change(changed);
+    sim->set_params(changed);
+    sim->step(steps);
+    return sim->state();
+  }
+  boids::World world() const { return boids::read_checkpoint(path("c.bin")).config.params.world; }
+
   void expect_refused(const std::vector<std::string>& args, const std::string& says) {
     std::vector<std::string> all = {"run", "--resume", path("c.bin"), "--steps", "60"};
     all.insert(all.end(), args.begin(), args.end());
@@ -47,15 +62,8 @@ TEST_F(NewFlight, IsTheFlightWhoseParametersChangeBetweenSteps) {
       << changed.out;
 
   // The same flight through the library: the checkpoint resumed, its noise set, 30 steps.
-  const boids::Checkpoint c = boids::read_checkpoint(path("c.bin"));
-  const auto sim = boids::make_simulation(c.config, c.state);
-  sim->resume(c.state, c.order, c.step);
-  boids::FlockParams quenched = c.config.params;
-  quenched.noise = 1;
-  sim->set_params(quenched);
-  sim->step(30);
-  const boids::FlockState expected = sim->state();
-  const boids::FlockState got = boids::read_state_file(path("changed.csv"), c.config.params.world);
+  const boids::FlockState expected = library_flight([](boids::FlockParams& p) { p.noise = 1; }, 30);
+  const boids::FlockState got = boids::read_state_file(path("changed.csv"), world());
   ASSERT_EQ(got.size(), expected.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
     ASSERT_EQ(got.x[i], expected.x[i]) << i;
@@ -90,17 +98,10 @@ TEST_F(NewFlight, TakesAConstantSpeedModelsBoidsToANewSpeed) {
   const Result straight = run({"run", "--resume", path("c.bin"), "--steps", "45", "--speed", "0.01",
                                "--new-flight", "--save", path("straight.csv")});
   ASSERT_EQ(straight.code, 0) << straight.err;
-  const boids::Checkpoint c = boids::read_checkpoint(path("c.bin"));
-  const auto sim = boids::make_simulation(c.config, c.state);
-  sim->resume(c.state, c.order, c.step);
-  boids::FlockParams slower = c.config.params;
-  slower.max_speed = 0.01;
-  sim->set_params(slower);
-  sim->step(15);
-  const boids::FlockState expected = sim->state();
-  const boids::World world = c.config.params.world;
-  const boids::FlockState resumed = boids::read_state_file(path("resumed.csv"), world);
-  const boids::FlockState got = boids::read_state_file(path("straight.csv"), world);
+  const boids::FlockState expected =
+      library_flight([](boids::FlockParams& p) { p.max_speed = 0.01; }, 15);
+  const boids::FlockState resumed = boids::read_state_file(path("resumed.csv"), world());
+  const boids::FlockState got = boids::read_state_file(path("straight.csv"), world());
   ASSERT_EQ(got.size(), expected.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
     ASSERT_EQ(resumed.x[i], got.x[i]) << i;
