@@ -109,8 +109,8 @@ std::size_t resident_bytes() {
 
 // docs/serve.md: the pictures' memory goes back once no page has asked for a while.
 TEST(PicturePainter, GivesThePicturesMemoryBackWhenNoPageAsks) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "AddressSanitizer keeps freed memory in quarantine";
+#if defined(BOIDS_SANITIZED)
+  GTEST_SKIP() << "AddressSanitizer's allocator keeps freed memory in quarantine";
 #endif
   PicturePainter painter(PictureDevice::kCpu, 0.3);
   const auto snapshot = std::make_shared<Snapshot>(snapshot_of(200000, 6, 34));
