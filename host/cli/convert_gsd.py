@@ -11,11 +11,41 @@ every boid as particle type 'boid' with its position (float32, in HOOMD's box ce
 origin: x - W/2, y - H/2, z - D/2) and velocity (float32), then the predators of a flight with
 --predators (the H5MD file's /particles/predators) as particle type 'predator', and the
 metrics as logged quantities (log/boids/polarization, ...).
+
+Open space (the H5MD box's `space` = open) has no box: the flock flies beyond the start's
+region, which its edges hold. Every frame then takes one box, the extent of every position of
+the whole trajectory (boids and predators) widened by 1 %, and the positions are given about
+that extent's centre c (x - c): a fixed frame, in which the flock moves as it flew.
 """
 import sys
 
 OBSERVABLES = ("polarization", "order", "flocks", "largest_flock", "mean_nn_distance",
-               "mean_neighbors", "within_reach")
+               "mean_neighbors", "milling", "within_reach")
+
+
+def text_attribute(group, name):
+    """The first string of attribute `name` of `group`, '' where there is none."""
+    value = group.attrs.get(name)
+    if value is None:
+        return ""
+    first = value[0] if hasattr(value, "__len__") and not isinstance(value, (str, bytes)) else value
+    return first.decode() if isinstance(first, bytes) else str(first)
+
+
+def open_space_frame(groups, whole, dimensions, np):
+    """The sides and the centre of the box that holds every position of `groups` over the
+    first `whole` frames, widened by 1 % (a flock at one point: a box of side 1)."""
+    low = np.full(dimensions, np.inf)
+    high = np.full(dimensions, -np.inf)
+    for group in groups:
+        for k in range(whole):
+            positions = group["position/value"][k]
+            if len(positions):
+                low = np.minimum(low, positions.min(axis=0))
+                high = np.maximum(high, positions.max(axis=0))
+    span = high - low
+    sides = np.where(span > 0, span * 1.01, 1.0)
+    return sides, (low + high) / 2
 
 
 def main(argv):
@@ -40,6 +70,10 @@ def main(argv):
         hunters = f["particles/predators"] if "predators" in f["particles"] else None
         predators = hunters["position/value"].shape[1] if hunters is not None else 0
         edges = flock["box/edges/value"]
+        open_space = text_attribute(flock["box"], "space") == "open"
+        if open_space:
+            groups = [flock] + ([hunters] if hunters is not None else [])
+            open_sides, centre = open_space_frame(groups, whole, dimensions, np)
         application = argv[3] if len(argv) == 4 else "boids"
         try:
             file = gsd.fl.open(name=argv[2], mode="w", application=application, schema="hoomd",
@@ -51,6 +85,9 @@ def main(argv):
         with out:
             for k in range(whole):
                 sides = np.diag(edges[k]) if edges.ndim == 3 else edges[:]
+                origin = sides[:dimensions] / 2  # what the positions are given about
+                if open_space:
+                    sides, origin = open_sides, centre
                 box = [float(sides[0]), float(sides[1]),
                        float(sides[2]) if dimensions == 3 else 0.0, 0.0, 0.0, 0.0]
                 frame = frame_class()
@@ -63,11 +100,10 @@ def main(argv):
                 frame.particles.typeid[count:] = 1
                 position = np.zeros((count + predators, 3))
                 velocity = np.zeros((count + predators, 3))
-                position[:count, :dimensions] = flock["position/value"][k] - sides[:dimensions] / 2
+                position[:count, :dimensions] = flock["position/value"][k] - origin
                 velocity[:count, :dimensions] = flock["velocity/value"][k]
                 if predators:
-                    position[count:, :dimensions] = (hunters["position/value"][k]
-                                                     - sides[:dimensions] / 2)
+                    position[count:, :dimensions] = hunters["position/value"][k] - origin
                     velocity[count:, :dimensions] = hunters["velocity/value"][k]
                 frame.particles.position = position.astype(np.float32)
                 frame.particles.velocity = velocity.astype(np.float32)

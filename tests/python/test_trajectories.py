@@ -240,6 +240,32 @@ def test_gsd_from_boids_convert_holds_the_frames(tmp_path, dimensions):
 
 
 @pytest.mark.parametrize("dimensions", [2, 3])
+def test_gsd_of_open_space_holds_every_boid_in_one_box(tmp_path, dimensions):
+    """Open space has no box: the GSD file's is the whole flight's extent, the positions
+    about its centre, the same each frame, so that every boid lies inside it as it flew."""
+    gsd_hoomd = pytest.importorskip("gsd.hoomd", reason="python3-gsd is not installed")
+    path = fly(tmp_path, "open", "--dimensions", dimensions, "--boundary", "open", "--world", 20,
+               "--count", 100, "--predators", 2, steps=60, every=20)
+    expected = frames(path)
+    run_cli("convert", path, tmp_path / "open.gsd")
+    with h5py.File(path, "r") as f:
+        hunters = f["particles/predators/position/value"][:len(expected["steps"])]
+    every = np.concatenate([expected["positions"].reshape(-1, dimensions),
+                            hunters.reshape(-1, dimensions)])
+    low, high = every.min(axis=0), every.max(axis=0)
+    assert (high - low > 20).any()  # the flock left the start's region
+    centre = (low + high) / 2
+    with gsd_hoomd.open(str(tmp_path / "open.gsd"), "rb") as trajectory:
+        assert len(trajectory) == len(expected["steps"])
+        for k, frame in enumerate(trajectory):
+            sides = np.array(frame.configuration.box[:dimensions])
+            assert sides == pytest.approx((high - low) * 1.01)
+            at = frame.particles.position[:, :dimensions]
+            assert (np.abs(at) < sides / 2).all()
+            assert np.array_equal(at[:100], (expected["positions"][k] - centre).astype(np.float32))
+
+
+@pytest.mark.parametrize("dimensions", [2, 3])
 def test_predators_are_a_second_particle_group_in_every_reader(tmp_path, dimensions):
     path = fly(tmp_path, "hunt", "--dimensions", dimensions, "--count", "150", "--predators", "3",
                "--save", tmp_path / "end.npy")
