@@ -138,8 +138,14 @@ void Viewer::model_controls() {
 }
 
 void Viewer::variant_controls() {
+  // The table's choices, in Boundary's order: torus, walls, open.
+  static const std::vector<std::string>& boundaries = find_param_by_key("boundary")->choices;
+  const auto name_of = [](void*, int k, const char** name) {
+    *name = boundaries[static_cast<std::size_t>(k)].c_str();
+    return true;
+  };
   int boundary = static_cast<int>(ui_.world.boundary);
-  if (ImGui::Combo("boundary", &boundary, "torus\0walls\0")) {
+  if (ImGui::Combo("boundary", &boundary, name_of, nullptr, static_cast<int>(boundaries.size()))) {
     ui_.world.boundary = static_cast<Boundary>(boundary);
     reset_unneeded(ui_);
     reset_requested_ = true;  // a new flock in the new world
@@ -222,7 +228,7 @@ void Viewer::view_controls() {
 // centre.
 void Viewer::draw_overlays() {
   const FlockParams& p = config_.params;
-  if (box() || (p.world.torus() && p.obstacles.empty() && !p.has_goal && p.path.empty())) return;
+  if (box() || (!p.world.walled() && p.obstacles.empty() && !p.has_goal && p.path.empty())) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
   const auto screen = [&](double x, double y) {
@@ -235,7 +241,7 @@ void Viewer::draw_overlays() {
     return ImVec2(static_cast<float>(px / scale.x), static_cast<float>(py / scale.y));
   };
   const float ppu = static_cast<float>(view_.pixels_per_unit / scale.x);
-  if (!p.world.torus()) {
+  if (p.world.walled()) {  // open space has no walls: its world is only the start's region
     draw->AddRect(screen(0, p.world.height), screen(p.world.width, 0), IM_COL32(200, 200, 200, 160),
                   0, 0, 2);
   }
