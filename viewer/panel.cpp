@@ -274,12 +274,12 @@ void Viewer::help_window() {
   const char* mouse = box() ? "left drag    turn the camera about its target\n"
                               "right drag   pan\n"
                               "wheel        zoom\n"
-                              "0 or Home    frame the box\n"
+                              "0 or Home    frame the box (open space: the flock)\n"
                             : "left button  hold: the pointer is a predator\n"
                               "             (after 'place': sets the goal)\n"
                               "right drag   pan (a torus wraps around)\n"
                               "wheel        zoom about the pointer\n"
-                              "0 or Home    fit the world\n";
+                              "0 or Home    fit the world (open space: the flock)\n";
   ImGui::Text(
       "Space        pause / resume\n"
       "N or .       one step (pauses)\n"

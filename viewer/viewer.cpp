@@ -102,13 +102,34 @@ void Viewer::lay_out_view() {
   view_.height = std::max(1, height);
 }
 
+// The world, or in open space (where the world is only the start's region) the flock as it
+// is now: its bounds, at least a radius wide.
 void Viewer::fit_view() {
   lay_out_view();
   const World& w = config_.params.world;
-  view_.center_x = w.width / 2;
-  view_.center_y = w.height / 2;
-  view_.pixels_per_unit = 0.96 * std::min(view_.width / w.width, view_.height / w.height);
-  camera_.fit(w);
+  if (!w.open()) {
+    view_.center_x = w.width / 2;
+    view_.center_y = w.height / 2;
+    view_.pixels_per_unit = 0.96 * std::min(view_.width / w.width, view_.height / w.height);
+    camera_.fit(w);
+    return;
+  }
+  worker_.wait();  // the flock is the main thread's while the worker is idle
+  const FlockState s = sim_->state();
+  const std::vector<double>* axes[3] = {&s.x, &s.y, &s.z};
+  double low[3] = {0, 0, 0}, high[3] = {0, 0, 0};
+  for (int a = 0; a < config_.params.dimensions; ++a) {
+    const auto [least, most] = std::minmax_element(axes[a]->begin(), axes[a]->end());
+    const double middle = s.size() > 0 ? (*least + *most) / 2 : 0;
+    const double half = std::max(s.size() > 0 ? (*most - *least) / 2 : 0, config_.params.radius);
+    low[a] = middle - half;
+    high[a] = middle + half;
+  }
+  view_.center_x = (low[0] + high[0]) / 2;
+  view_.center_y = (low[1] + high[1]) / 2;
+  view_.pixels_per_unit =
+      0.96 * std::min(view_.width / (high[0] - low[0]), view_.height / (high[1] - low[1]));
+  if (box()) camera_.fit_box(low, high);
 }
 
 // Pointer coordinates (GLFW's, y down) to world coordinates (y up), wrapped onto the torus.

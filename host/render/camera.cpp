@@ -43,6 +43,14 @@ void Camera::fit(const World& world) {
   yaw = -0.6;
   pitch = 0.45;
   distance = 0.6 * diagonal(world) / std::tan(fov_y / 2);
+  scene_half = 0;
+}
+
+void Camera::fit_box(const double (&low)[3], const double (&high)[3]) {
+  World box{high[0] - low[0], high[1] - low[1], Boundary::kWalls, high[2] - low[2]};
+  fit(box);
+  for (int a = 0; a < 3; ++a) target[a] = scene_centre[a] = (low[a] + high[a]) / 2;
+  scene_half = diagonal(box) / 2;
 }
 
 void Camera::orbit(double dx, double dy) {
@@ -75,11 +83,14 @@ Matrix Camera::view_projection(double aspect, const World& world) const {
   eye(from);
   basis(from, target, f, s, u);
   // The box lies within half its diagonal of its centre, wherever panning took the target.
-  const double centre[3] = {world.width / 2, world.height / 2, world.depth / 2};
+  const bool scene = scene_half > 0;
+  const double centre[3] = {scene ? scene_centre[0] : world.width / 2,
+                            scene ? scene_centre[1] : world.height / 2,
+                            scene ? scene_centre[2] : world.depth / 2};
   double to_centre = 0;
   for (int a = 0; a < 3; ++a) to_centre += (centre[a] - from[a]) * (centre[a] - from[a]);
   to_centre = std::sqrt(to_centre);
-  const double half = diagonal(world) / 2;
+  const double half = scene ? scene_half : diagonal(world) / 2;
   const double far_plane = std::max(to_centre + half, 1e-3) * 1.01;
   const double near_plane = std::max(far_plane * 1e-4, (to_centre - half) * 0.5);
   const double t = 1 / std::tan(fov_y / 2);
