@@ -296,9 +296,7 @@ void take_changed_speed(const CheckpointHead& head, FlockState& boids) {
   const double tolerance = flight_tolerance(flight).speed;
   std::vector<double>* v[3] = {&boids.vx, &boids.vy, &boids.vz};
   for (std::size_t i = 0; i < boids.size(); ++i) {
-    double sq = 0;
-    for (int a = 0; a < boids.dimensions; ++a) sq += (*v[a])[i] * (*v[a])[i];
-    const double now = std::sqrt(sq);
+    const double now = speed_of(boids, i);  // as check_start judges it
     if (!(now > 0) || std::abs(now - speed) <= tolerance * speed) continue;
     for (int a = 0; a < boids.dimensions; ++a) (*v[a])[i] *= speed / now;
   }

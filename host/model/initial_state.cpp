@@ -191,6 +191,12 @@ void check_predator_state(const Particles& predators, const FlockParams& params,
   }
 }
 
+double speed_of(const FlockState& state, std::size_t i) {
+  return state.dimensions == 3 ? std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i] +
+                                           state.vz[i] * state.vz[i])
+                               : std::hypot(state.vx[i], state.vy[i]);
+}
+
 void check_start(const FlockState& state, const FlockParams& params,
                  const StateTolerance& tolerance, std::uint64_t first) {
   check_start_dimensions(state.dimensions, params);
@@ -202,10 +208,7 @@ void check_start(const FlockState& state, const FlockParams& params,
   }
   if (!spec_of(params.model).constant_speed) return;
   for (std::size_t i = 0; i < state.size(); ++i) {
-    const double speed = state.dimensions == 3
-                             ? std::sqrt(state.vx[i] * state.vx[i] + state.vy[i] * state.vy[i] +
-                                         state.vz[i] * state.vz[i])
-                             : std::hypot(state.vx[i], state.vy[i]);
+    const double speed = speed_of(state, i);
     if (!(std::abs(speed - params.max_speed) <= tolerance.speed * params.max_speed)) {
       throw InputError("boid " + std::to_string(first + i) + " moves at speed " +
                        number_text(speed) + ": the " + to_string(params.model) +

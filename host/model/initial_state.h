@@ -45,6 +45,10 @@ struct StateTolerance {
   double edge = 0;
 };
 
+/// Boid i's speed, as a constant-speed model's start is held to it: hypot in the plane (no
+/// overflow or underflow in its squares), the root of the squares' sum in a box.
+double speed_of(const FlockState& state, std::size_t i);
+
 /// Throws InputError when a given start cannot be flown under `params`: a boid outside the world
 /// or inside an obstacle, or, under the Vicsek model, not at the speed V.
 /// `first`: the index of the state's first boid in the whole start, for the messages (a rank's
