@@ -11,11 +11,7 @@ constexpr std::uint64_t kAzimuthKey = 0x636f6e65636f6e65ULL;  // "conecone"
 
 template <int D>
 Vector<D> centre_of(const Obstacle& o) {
-  if constexpr (D == 3) {
-    return {o.x, o.y, o.z};
-  } else {
-    return {o.x, o.y};
-  }
+  return vector_of<D>(o.x, o.y, o.z);
 }
 
 template <int D>
@@ -96,11 +92,7 @@ template <int D>
 Vector<D> goal_at(const FlockParams& p, const Vector<D>& x) {
   Vector<D> g{};
   if (!active_terms(p).goal) return g;
-  Vector<D> goal;
-  goal[0] = p.goal.x;
-  goal[1] = p.goal.y;
-  if constexpr (D == 3) goal[2] = p.goal.z;
-  const Vector<D> d = offset_between<D>(p, x, goal);
+  const Vector<D> d = offset_between<D>(p, x, vector_of<D>(p.goal.x, p.goal.y, p.goal.z));
   const double distance = std::sqrt(length_sq<D>(d));
   if (distance > 0) {
     const double over = std::max(distance, p.arrival_radius);  // arrival: shorter within it

@@ -54,23 +54,25 @@ Vector<D> velocity_of(const FlockState& s, std::size_t i) {
   }
 }
 
+// (x, y, z) as a vector of the dimension (z dropped in the plane).
+template <int D>
+Vector<D> vector_of(double x, double y, double z) {
+  if constexpr (D == 3) {
+    return {x, y, z};
+  } else {
+    return {x, y};
+  }
+}
+
 // The world's sides, and the wind, as vectors of the dimension.
 template <int D>
 Vector<D> sides_of(const FlockParams& p) {
-  if constexpr (D == 3) {
-    return {p.world.width, p.world.height, p.world.depth};
-  } else {
-    return {p.world.width, p.world.height};
-  }
+  return vector_of<D>(p.world.width, p.world.height, p.world.depth);
 }
 
 template <int D>
 Vector<D> wind_of(const FlockParams& p) {
-  if constexpr (D == 3) {
-    return {p.wind.x, p.wind.y, p.wind.z};
-  } else {
-    return {p.wind.x, p.wind.y};
-  }
+  return vector_of<D>(p.wind.x, p.wind.y, p.wind.z);
 }
 
 // The offset from a to b: each axis wrapped as the published step wraps x and y on a torus,
