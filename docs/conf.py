@@ -5,7 +5,8 @@ installed API (breathe), and the examples gallery made by running examples/galle
 or view time, so a copy opened from file:// is the whole site.
 
 scripts/docs sets BOIDS_DOXYGEN_XML (Doxygen's output) and puts the built module first on
-sys.path; the gallery's scripts find the `boids` command through BOIDS_COMMAND.
+sys.path; the gallery's scripts find the `boids` command through BOIDS_COMMAND, and save their
+figures in BOIDS_GALLERY_OUT (sphinx-gallery draws its own from the figures left open).
 """
 import os
 import sys

@@ -6,14 +6,16 @@ Couzin, Krause, James, Ruxton & Franks (2002) found four collective states in th
 model as the zone of orientation Δr_o widens, the zone of attraction held at Δr_a = 14: a
 **swarm** (neither polarized nor milling), a **torus** (the group mills about an empty core), a
 **dynamic parallel** group and a **highly parallel** one. Two observables tell them apart: the
-polarization p_group and milling m_group (docs/models.md). Here 100 individuals in three
-dimensions, the paper's parameters (``--model couzin``'s defaults), start in a 20-unit cube in
-a world far larger than the group, each Δr_o flown by several seeds.
+polarization φ and the milling m (the paper's p_group and m_group; docs/models.md). Here 100
+individuals in three dimensions, the paper's parameters (``--model couzin``'s defaults), start
+in a 20-unit cube in a world far larger than the group, each Δr_o flown by several seeds.
 
 The states also depend on where the group comes from: lowered into the torus's range from a
 parallel group, Δr_o keeps it parallel, where a random start mills. The paper calls it
 collective memory. A flight lowers Δr_o with ``Flock.set_params`` here, or with
-``boids run --resume FILE --new-flight --orientation-width W`` on the command line.
+``boids run --resume FILE --new-flight --orientation-width W`` on the command line. Run as a
+script, it saves the figure as couzin_collective_memory.png in the current directory, or in
+BOIDS_GALLERY_OUT where that is set.
 """
 import os
 
@@ -54,9 +56,14 @@ def flock_of(seed, width):
                                   orientation_width=width, world=WORLD, backend="cpu")
 
 
+def sem(values):
+    """The standard error of the mean over the seeds (the last axis)."""
+    return values.std(axis=-1, ddof=1) / np.sqrt(values.shape[-1])
+
+
 # %%
 # The four states against Δr_o: each seed settles, then is sampled; the points are the seeds'
-# means, the bars their spread.
+# means, the bars their standard error (the seeds are independent).
 states = np.zeros((len(widths), len(seeds), 2))
 for i, width in enumerate(widths):
     for k, seed in enumerate(seeds):
@@ -81,23 +88,28 @@ for i, width in enumerate(low):
         memory[i, k, 1] = observe(parallel, sampled)
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
-for j, (name, colour) in enumerate([("polarization p", "#5e81ac"), ("milling m", "#b48ead")]):
-    mean = states[:, :, j].mean(axis=1)
-    left.errorbar(widths, mean, yerr=states[:, :, j].std(axis=1), marker="o", capsize=3,
+for j, (name, colour) in enumerate([("polarization φ", "#5e81ac"), ("milling m", "#b48ead")]):
+    by_seed = states[:, :, j]
+    left.errorbar(widths, by_seed.mean(axis=1), yerr=sem(by_seed), marker="o", capsize=3,
                   color=colour, label=name)
-    right.plot(low, memory[:, :, 0, j].mean(axis=1), marker="o", color=colour,
-               label=f"{name}, random start")
-    right.plot(low, memory[:, :, 1, j].mean(axis=1), marker="s", ls="--", color=colour,
-               label=f"{name}, from a parallel group")
+    for start, marker, ls, how in ((0, "o", "-", "random start"),
+                                   (1, "s", "--", "from a parallel group")):
+        by_seed = memory[:, :, start, j]
+        right.errorbar(low, by_seed.mean(axis=1), yerr=sem(by_seed), marker=marker, ls=ls,
+                       capsize=3, color=colour, label=f"{name}, {how}")
 for x, y, label in [(-0.5, 0.32, "swarm"), (1.4, 0.95, "torus"), (3.2, 0.62, "dynamic\nparallel"),
                     (7.5, 0.62, "highly\nparallel")]:
     left.text(x, y, label, ha="left", va="center", fontsize=9, color="#4c566a")
-left.set(xlabel="zone of orientation Δr_o", ylabel="group observable", ylim=(0, 1.05),
+left.set(xlabel="zone of orientation Δr_o", ylabel="polarization φ, milling m", ylim=(0, 1.05),
          title="collective states (Δr_a = 14)")
-right.set(xlabel="zone of orientation Δr_o", ylim=(0, 1.05), title="collective memory")
-left.legend(loc="lower right")
+right.set(xlabel="zone of orientation Δr_o", ylabel="polarization φ, milling m", ylim=(0, 1.05),
+          title="collective memory")
+left.legend(loc="center right", bbox_to_anchor=(1, 0.35))  # between the states' values
 right.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
-fig.suptitle(f"couzin model, 100 individuals in 3D, {len(seeds)} seeds a point, "
-             f"boids {boids.__version__}")
+fig.suptitle(f"couzin model, 100 individuals in 3D, {len(seeds)} seeds a point "
+             f"(mean ± standard error), boids {boids.__version__}")
 fig.tight_layout()
+out = os.path.join(os.environ.get("BOIDS_GALLERY_OUT", "."), "couzin_collective_memory.png")
+fig.savefig(out)
+print("saved", out)
 plt.show()

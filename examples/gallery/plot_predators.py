@@ -5,8 +5,10 @@ Predators through a flock
 Three predators fly through 600 boids, each pursuing the boid nearest to it; boids closer than
 the flee radius (twice the perception radius) steer away from where a predator will be. The
 snapshots show the flock splitting around the predators' paths; the series sets the flock's
-polarization and its number of separate flocks beside the same start flown without them.
-The site's build flies 300 boids for 300 steps.
+polarization φ and its number of separate flocks beside the same start flown without them.
+The site's build flies 300 boids for 300 steps. Run as a script, it saves the two figures as
+predators_snapshots.png and predators_series.png in the current directory, or in
+BOIDS_GALLERY_OUT where that is set.
 """
 import os
 
@@ -16,6 +18,7 @@ import boids
 
 SMALL = os.environ.get("BOIDS_GALLERY") == "small"
 count, steps = (300, 300) if SMALL else (600, 1200)
+out_dir = os.environ.get("BOIDS_GALLERY_OUT", ".")  # where the figures are saved
 
 # %%
 # Snapshots of the hunted flock: boids as arrows, predators as red stars with their recent
@@ -34,8 +37,12 @@ for ax, until in zip(axes, (steps // 3, 2 * steps // 3, steps)):
         path = [p[k] for p in trail[-8:]]
         ax.plot([p[0] for p in path], [p[1] for p in path], "r.", ms=3)
     ax.plot(*flock.predators[:, :2].T, "r*", ms=14)
-    ax.set(title=f"step {flock.steps_taken}", xlim=(0, 100), ylim=(0, 100), aspect="equal")
+    ax.set(title=f"step {flock.steps_taken}", xlim=(0, 100), ylim=(0, 100), aspect="equal",
+           xlabel="x")
+axes[0].set_ylabel("y")
 fig.tight_layout()
+fig.savefig(out := os.path.join(out_dir, "predators_snapshots.png"))
+print("saved", out)
 
 # %%
 # The same start with and without predators: the hunted flock stays split.
@@ -45,7 +52,10 @@ for predators, style in ((0, "-"), (3, "--")):
     label = f"{predators} predators"
     top.plot(series["step"], series["polarization"], style, label=label)
     bottom.plot(series["step"], series["flocks"], style, label=label)
-top.set(ylabel="polarization")
-bottom.set(xlabel="step", ylabel="flocks")
-top.legend()
+top.set(ylabel="polarization φ", ylim=(0, 1.05))
+bottom.set(xlabel="step", ylabel="number of flocks")
+top.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)  # above the axes
+fig.tight_layout()
+fig.savefig(out := os.path.join(out_dir, "predators_series.png"))
+print("saved", out)
 plt.show()

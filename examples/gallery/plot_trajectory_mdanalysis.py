@@ -7,11 +7,13 @@ dynamics: positions, velocities, the box and the flock's metrics a frame, read b
 h5py and ``boids.read_trajectory``. ``boids convert flight.h5 flight.gsd`` writes the GSD file
 that OVITO and HOOMD-blue open. Here a 3D flight of 2,000 boids is read in MDAnalysis, its
 nearest-neighbour distances measured with MDAnalysis' own distance search in the periodic box,
-and converted for OVITO.
+and converted for OVITO. Run as a script, it saves the figure as trajectory_mdanalysis.png and
+the GSD file as trajectory_mdanalysis.gsd in the current directory, or in BOIDS_GALLERY_OUT
+where that is set.
 """
 import os
-import shutil
 import subprocess
+import sys
 import tempfile
 
 import matplotlib.pyplot as plt
@@ -19,10 +21,18 @@ import numpy as np
 from MDAnalysis.coordinates.H5MD import H5MDReader
 from MDAnalysis.lib.distances import self_capped_distance
 
-# The boids command beside the module (pip install .), or the one scripts/docs names.
-command = os.environ.get("BOIDS_COMMAND") or shutil.which("boids")
-work = tempfile.mkdtemp()
-flight = os.path.join(work, "flight.h5")
+import boids.sweeping
+
+# The boids command that goes with the module, as boids.sweep finds it: the package's own
+# (pip install), BOIDS_COMMAND (scripts/docs names the build's), the build tree's, or PATH's.
+try:
+    command = boids.sweeping.command()
+except RuntimeError:
+    sys.exit("plot_trajectory_mdanalysis: no boids command found: install the package with pip "
+             "(README.md), or set BOIDS_COMMAND to build/bin/boids")
+out_dir = os.environ.get("BOIDS_GALLERY_OUT", ".")  # where the figure and the GSD file go
+work = tempfile.TemporaryDirectory()  # the H5MD flight, removed at the end
+flight = os.path.join(work.name, "flight.h5")
 
 # %%
 # Fly and record: a frame every 50 steps.
@@ -46,11 +56,14 @@ ax.plot(steps, nearest, "o-")
 ax.set(xlabel="step", ylabel="median nearest-neighbour distance",
        title="2,000 boids in a box, read by MDAnalysis")
 fig.tight_layout()
+fig.savefig(out := os.path.join(out_dir, "trajectory_mdanalysis.png"))
+print("saved", out)
 
 # %%
-# For OVITO: GSD, positions centred on the box as HOOMD-blue has them.
-gsd_file = os.path.join(work, "flight.gsd")
+# For OVITO: GSD, positions centred on the box as HOOMD-blue has them, kept beside the figure.
+gsd_file = os.path.join(out_dir, "trajectory_mdanalysis.gsd")
 subprocess.run([command, "convert", flight, gsd_file], check=True)
-print(f"{os.path.getsize(gsd_file):,} bytes of GSD for OVITO: File > Load File > flight.gsd")
-shutil.rmtree(work)
+print(f"saved {gsd_file} ({os.path.getsize(gsd_file):,} bytes of GSD for OVITO: "
+      "File > Load File)")
+work.cleanup()
 plt.show()
