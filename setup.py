@@ -111,7 +111,7 @@ class CMakeBuild(build_ext):
 
 setup(
     version=project_version(),
-    packages=["boids"],
+    packages=["boids", "boids.analysis"],
     package_dir={"": "python"},
     package_data={"boids": ["py.typed"]},
     ext_modules=[Extension("boids._boids", sources=[])],

@@ -14,5 +14,6 @@ int sweep_command(const std::vector<std::string>& args);
 int convert_command(const std::vector<std::string>& args);
 int serve_command(const std::vector<std::string>& args);
 int params_command(const std::vector<std::string>& args);
+int analyse_command(const std::vector<std::string>& args);
 
 }  // namespace boids::cli

@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  info      list the backends and devices of this machine\n"
     "  params    list every option of a flock: values, defaults, models (--markdown, --json)\n"
     "  convert   between state files, checkpoints and trajectories (.csv, .npy, .h5, .gsd, .xdmf)\n"
+    "  analyse   a trajectory's g(r), correlations and number fluctuations (boids.analysis)\n"
     "  serve     watch and steer a flock in a browser, live or replayed (boids serve --help)\n"
     "\n"
     "  --help     show this help\n"
@@ -51,9 +52,10 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "convert") return boids::cli::convert_command(rest);
   if (command == "serve") return boids::cli::serve_command(rest);
   if (command == "params") return boids::cli::params_command(rest);
+  if (command == "analyse" || command == "analyze") return boids::cli::analyse_command(rest);
   throw boids::InputError(
       "unknown command " + boids::quoted(command) +
-      " (commands: run, sweep, validate, info, convert, serve, params; see --help)");
+      " (commands: run, sweep, validate, info, params, convert, analyse, serve; see --help)");
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <utility>
+
 #include "host/base/errors.h"
 #include "host/base/interruption.h"
 #include "host/base/message_text.h"
@@ -21,6 +23,28 @@ std::string executable_directory() {
   if (length <= 0) return "";
   const std::string path(self, static_cast<std::size_t>(length));
   return path.substr(0, path.find_last_of('/') + 1);
+}
+
+// The directory holding the boids package that goes with this executable, or empty: a
+// build's bin/../python, or a pip install's PACKAGE/bin/../.. (site-packages).
+std::string package_root() {
+  const std::string directory = executable_directory();
+  if (directory.empty()) return "";
+  for (const std::string& root : {directory + "../python", directory + "../.."}) {
+    if (access((root + "/boids/__init__.py").c_str(), R_OK) == 0) return root;
+  }
+  return "";
+}
+
+int spawn_and_wait(std::vector<std::string> all, char** environment) {
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environment) != 0) return 127;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return 127;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
 }  // namespace
@@ -42,14 +66,31 @@ std::string python_script_path(const std::string& source_path) {
 int run_python_script(const std::string& source_path, const std::vector<std::string>& args) {
   std::vector<std::string> all = {BOIDS_PYTHON, python_script_path(source_path)};
   all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
-  int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return 127;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return spawn_and_wait(std::move(all), environ);
+}
+
+int run_python_module(const std::string& module, const std::vector<std::string>& args) {
+  std::vector<std::string> all = {BOIDS_PYTHON, "-m", module};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<std::string> variables;
+  std::string path;
+  for (char** v = environ; *v != nullptr; ++v) {
+    const std::string variable(*v);
+    if (variable.rfind("PYTHONPATH=", 0) == 0) {
+      path = variable.substr(11);
+    } else {
+      variables.push_back(variable);
+    }
+  }
+  const std::string root = package_root();
+  if (!root.empty()) path = path.empty() ? root : root + ":" + path;
+  if (!path.empty()) variables.push_back("PYTHONPATH=" + path);
+  std::vector<char*> environment;
+  for (std::string& v : variables) environment.push_back(v.data());
+  environment.push_back(nullptr);
+  const int status = spawn_and_wait(std::move(all), environment.data());
+  throw_if_stopped("in python3 -m " + module);  // Ctrl-C reached it too
+  return status;
 }
 
 void run_plot_script(const std::string& option, const std::string& source_path,
@@ -98,6 +139,14 @@ void check_png_name(const std::string& option, const std::string& path) {
                      ": expected a file name ending in .png (images are written as PNG), got " +
                      quoted_path(path));
   }
+}
+
+std::string check_figure_name(const std::string& option, const std::string& path) {
+  for (const char* ending : {".png", ".pdf", ".svg"}) {
+    if (has_extension(path, ending)) return ending;
+  }
+  throw InputError(option + ": expected a file name ending in .png, .pdf or .svg, got " +
+                   quoted_path(path));
 }
 
 }  // namespace boids::tools

@@ -35,12 +35,22 @@ std::string gsd_convert_script();
 // import h5py and gsd.
 void check_gsd_writer(const std::string& option);
 
+// Runs `python3 -m MODULE ARGS` (a module of the boids package) and returns its exit status:
+// the package found beside this executable comes first on PYTHONPATH (a build's python/, or the
+// pip-installed package holding it in boids/bin/), else Python's own path finds it.
+int run_python_module(const std::string& module, const std::vector<std::string>& args);
+
 // Throws RuntimeError naming `option` when the Python that runs `script` cannot import
 // matplotlib (the script answers --check).
 void check_matplotlib(const std::string& option, const std::string& script);
 
-// Throws InputError unless `path` ends in ".png" (any case), naming `option`: every image
-// boids writes (--plot, --screenshot) is a PNG.
+// Throws InputError unless `path` ends in ".png" (any case), naming `option`: a picture of
+// pixels (--screenshot) is a PNG.
 void check_png_name(const std::string& option, const std::string& path);
+
+// Throws InputError unless `path` ends in .png, .pdf or .svg (any case), naming `option`, and
+// returns that ending in lower case: a figure (--plot) is a PNG or a vector file a journal
+// takes, in the format matplotlib reads from its temporary file's name, which ends alike.
+std::string check_figure_name(const std::string& option, const std::string& path);
 
 }  // namespace boids::tools
