@@ -118,7 +118,7 @@ void convert_trajectory(const ConvertOptions& o, Kind to, OutputFiles& outputs) 
     write_state(outputs, out, trajectory.frame(frame));
   } else if (to == Kind::kXdmf) {
     const XdmfTrajectory description{data_file_name(in, out), trajectory.count(),
-                                     trajectory.dimensions(), trajectory.predators()};
+                                     trajectory.columns(), trajectory.predators()};
     outputs.write("OUT", xdmf_document(description, trajectory.times()));
   } else {
     // Every frame read and checked here first, so that what the script writes is whole.

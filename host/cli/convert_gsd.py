@@ -39,7 +39,7 @@ def open_space_frame(groups, whole, dimensions, np):
     high = np.full(dimensions, -np.inf)
     for group in groups:
         for k in range(whole):
-            positions = group["position/value"][k]
+            positions = group["position/value"][k][:, :dimensions]
             if len(positions):
                 low = np.minimum(low, positions.min(axis=0))
                 high = np.maximum(high, positions.max(axis=0))
@@ -66,7 +66,11 @@ def main(argv):
         flock = f["particles/flock"]
         steps = flock["position/step"]
         whole = min(len(steps), flock["position/value"].shape[0])  # a kill's last frame is not
-        count, dimensions = flock["position/value"].shape[1:]
+        count, columns = flock["position/value"].shape[1:]
+        # A flat flock in a box (the layout readers of 3D files open; its parameters say 2
+        # dimensions) is written as the flat flock its run flew: HOOMD's 2D frame, Lz = 0.
+        flat = "parameters" in f and f["parameters"].attrs.get("dimensions") == 2
+        dimensions = 2 if flat else columns
         hunters = f["particles/predators"] if "predators" in f["particles"] else None
         predators = hunters["position/value"].shape[1] if hunters is not None else 0
         edges = flock["box/edges/value"]
@@ -100,11 +104,12 @@ def main(argv):
                 frame.particles.typeid[count:] = 1
                 position = np.zeros((count + predators, 3))
                 velocity = np.zeros((count + predators, 3))
-                position[:count, :dimensions] = flock["position/value"][k] - origin
-                velocity[:count, :dimensions] = flock["velocity/value"][k]
+                position[:count, :dimensions] = flock["position/value"][k][:, :dimensions] - origin
+                velocity[:count, :dimensions] = flock["velocity/value"][k][:, :dimensions]
                 if predators:
-                    position[count:, :dimensions] = hunters["position/value"][k] - origin
-                    velocity[count:, :dimensions] = hunters["velocity/value"][k]
+                    position[count:, :dimensions] = (hunters["position/value"][k][:, :dimensions]
+                                                     - origin)
+                    velocity[count:, :dimensions] = hunters["velocity/value"][k][:, :dimensions]
                 frame.particles.position = position.astype(np.float32)
                 frame.particles.velocity = velocity.astype(np.float32)
                 frame.log = {"boids/" + name: np.array([f["observables"][name]["value"][k]])

@@ -21,7 +21,9 @@
 // Lengths are in the model's own units (the world's), times in steps (times dt under the
 // steering model); no `unit` attributes are written, as the model has no physical units and
 // readers refuse unit strings they do not know. A flat flock may be written in a 3D box
-// (layout_dimensions 3: z = 0, vz = 0, a box one length unit deep), for readers of 3D files only.
+// (layout_dimensions 3: z = 0, vz = 0, a box one length unit deep), which readers of 3D files
+// alone open (MDAnalysis), as the command line writes it by default; its /parameters say its
+// 2 dimensions, and boids' own readers give back the flat flock.
 //
 // Every element is sampled at the same frames, so there is one `step` (int64) and one `time`
 // (float64) dataset, hard-linked into each element. A frame's `step` is written last: readers
@@ -66,7 +68,9 @@ struct TrajectoryHeader {
   std::uint64_t predators = 0;  ///< K: the second particle group's (none: no group)
   World world;                  ///< the box
   int dimensions = 2;           ///< 2, or 3: the flock's
-  int layout_dimensions = 0;    ///< the file's: 0 for the flock's, or 3 for a flat flock in a box
+  /// The file's columns: 0 for the flock's own, or 3 for a flat flock at z = 0 in a box one
+  /// unit deep, which readers of 3D files alone open (MDAnalysis; the command line's default)
+  int layout_dimensions = 0;
   bool xdmf = true;             ///< describe the frames in XDMF beside the file (xdmf_file.h)
   std::string creator_version;  ///< /h5md/creator/version
   TrajectoryParameters parameters;

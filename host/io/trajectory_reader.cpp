@@ -43,7 +43,11 @@ class TrajectoryReader::File {
     if (shape_of(velocity_, "velocity") != shape)
       refuse("its velocities and positions differ in shape");
     count_ = shape[1];
-    dimensions_ = static_cast<int>(shape[2]);
+    columns_ = dimensions_ = static_cast<int>(shape[2]);
+    // A flat flock in a box one unit deep (the default layout, which every reader of 3D files
+    // opens): its z column is 0, and the flock it holds is the two-dimensional one its run
+    // flew, as its parameters say.
+    if (columns_ == 3 && number_attribute("/parameters", "dimensions") == 2.0) dimensions_ = 2;
     if (count_ > kMaxBoids) {
       refuse("it declares " + std::to_string(count_) + " boids, more than a flock holds (" +
              std::to_string(kMaxBoids) + ")");
@@ -68,7 +72,7 @@ class TrajectoryReader::File {
              " whole frames)");
     }
     // The frame as read (positions and velocities) and as returned: four times its values.
-    const std::uint64_t values = (count_ + predators_) * static_cast<std::uint64_t>(dimensions_);
+    const std::uint64_t values = (count_ + predators_) * static_cast<std::uint64_t>(columns_);
     check_memory_fits(4 * 2 * values * sizeof(double), available_host_memory(),
                       "frame " + std::to_string(k) + " of trajectory " + quoted_path(path_),
                       "memory", host_memory_holder());
@@ -108,7 +112,8 @@ class TrajectoryReader::File {
   }
 
   std::uint64_t frames_ = 0, count_ = 0, predators_ = 0;
-  int dimensions_ = 2;
+  int dimensions_ = 2;  // the flock's
+  int columns_ = 2;     // the file's: 3 for a flat flock in a box
   std::vector<std::int64_t> steps_;
   std::vector<double> times_;
   World world_;
@@ -162,7 +167,7 @@ class TrajectoryReader::File {
         H5Dread(edges.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
       refuse("cannot read its box");
     }
-    const auto d = static_cast<std::size_t>(dimensions_);
+    const auto d = static_cast<std::size_t>(columns_);
     const std::size_t needed = element ? d * d : d;
     if (values.size() < needed) {
       refuse("its box's edges hold " + std::to_string(values.size()) + " values, fewer than the " +
@@ -207,7 +212,7 @@ class TrajectoryReader::File {
     predator_position_ = dataset("/particles/predators/position/value");
     predator_velocity_ = dataset("/particles/predators/velocity/value");
     const std::vector<hsize_t> shape = shape_of(predator_position_, "predators' position");
-    if (shape.size() != 3 || shape[2] != static_cast<hsize_t>(dimensions_) || shape[0] < frames_ ||
+    if (shape.size() != 3 || shape[2] != static_cast<hsize_t>(columns_) || shape[0] < frames_ ||
         shape_of(predator_velocity_, "predators' velocity") != shape) {
       refuse("its predators' positions and velocities are not (frames, K, D) beside the flock's");
     }
@@ -219,22 +224,28 @@ class TrajectoryReader::File {
                       Particles& out) const {
     out.resize(n);
     if (n == 0) return;
-    const auto d = static_cast<std::size_t>(dimensions_);
-    std::vector<double> p(n * d), v(n * d);
+    const auto c = static_cast<std::size_t>(columns_), d = static_cast<std::size_t>(dimensions_);
+    std::vector<double> p(n * c), v(n * c);
     read_row(position, k, n, p);
     read_row(velocity, k, n, v);
     std::vector<double>* const positions[3] = {&out.x, &out.y, &out.z};
     std::vector<double>* const velocities[3] = {&out.vx, &out.vy, &out.vz};
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t a = 0; a < d; ++a) {
-        (*positions[a])[i] = p[i * d + a];
-        (*velocities[a])[i] = v[i * d + a];
+        (*positions[a])[i] = p[i * c + a];
+        (*velocities[a])[i] = v[i * c + a];
+      }
+      // A flat flock's third column holds nothing but zeros: anything else is not its flight.
+      if (c > d && (p[i * c + d] != 0.0 || v[i * c + d] != 0.0)) {
+        refuse("frame " + std::to_string(k) + ", particle " + std::to_string(i) +
+               ": z = " + number_text(p[i * c + d]) + ", vz = " + number_text(v[i * c + d]) +
+               " in a flat flock's file (its parameters say 2 dimensions), not 0");
       }
     }
   }
 
   void read_row(const Id& set, std::uint64_t k, std::uint64_t n, std::vector<double>& out) const {
-    const auto d = static_cast<hsize_t>(dimensions_);
+    const auto d = static_cast<hsize_t>(columns_);
     const hsize_t start[3] = {k, 0, 0}, count[3] = {1, n, d};
     const Id file_space(H5Dget_space(set.get()), H5Sclose);
     const Id memory(H5Screate_simple(3, count, nullptr), H5Sclose);
@@ -300,6 +311,9 @@ std::uint64_t TrajectoryReader::predators() const {
 }
 int TrajectoryReader::dimensions() const {
   return file_->dimensions_;
+}
+int TrajectoryReader::columns() const {
+  return file_->columns_;
 }
 const std::vector<std::int64_t>& TrajectoryReader::steps() const {
   return file_->steps_;

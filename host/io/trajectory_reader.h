@@ -27,7 +27,8 @@ class TrajectoryReader {
   std::uint64_t frames() const;     // whole frames
   std::uint64_t count() const;      // boids
   std::uint64_t predators() const;  // predators in /particles/predators; 0: none
-  int dimensions() const;           // the file's columns: 2 or 3
+  int dimensions() const;           // the flock's: 2 or 3
+  int columns() const;              // the file's: 2 or 3 (3 for a flat flock in a box)
   const std::vector<std::int64_t>& steps() const;
   const std::vector<double>& times() const;
   World world() const;  // the box's sides (depth 1 for a flat flock written in 3D)

@@ -29,8 +29,9 @@ void add_trajectory_options(OptionParser& parser, TrajectoryOptions& o) {
       "a trajectory frame every K steps, >= 1 (default: start and end only)",
       [&o](const std::string& v) { o.every = parse_whole("--trajectory-every", v, 1); });
   parser.add_value("--trajectory-layout", "2d|3d",
-                   "the trajectory's dimensions: the flock's (default), or 3d for a flat flock in "
-                   "a box one unit deep (z = 0), for readers of 3D files alone (MDAnalysis)",
+                   "the trajectory's columns: 3d (default), a flat flock at z = 0 in a box one "
+                   "unit deep, which readers of 3D files alone open (MDAnalysis); or 2d, a flat "
+                   "flock's own, a third smaller",
                    [&o](const std::string& v) {
                      if (v != "2d" && v != "3d") {
                        throw InputError("--trajectory-layout: expected 2d or 3d, got " + quoted(v));
@@ -109,7 +110,8 @@ void TrajectoryRecording::start(const Simulation& sim, TrajectoryParameters para
   header.predators = static_cast<std::uint64_t>(p.predators);
   header.world = p.world;
   header.dimensions = p.dimensions;
-  header.layout_dimensions = layout_dimensions_;
+  // A flat flock in a box unless --trajectory-layout 2d asks for its own two columns.
+  header.layout_dimensions = layout_dimensions_ == 2 ? 0 : 3;
   header.creator_version = version;
   header.parameters = std::move(parameters);
   writer_ = std::make_unique<TrajectoryWriter>(file_, header);

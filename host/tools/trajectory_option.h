@@ -20,7 +20,7 @@ namespace boids::tools {
 struct TrajectoryOptions {
   std::string file;
   std::uint64_t every = 0;    // 0: not given (frames at the start and the end only)
-  int layout_dimensions = 0;  // --trajectory-layout: 0 for the flock's, 2 or 3
+  int layout_dimensions = 0;  // --trajectory-layout: 0 when not given (3d), 2 or 3
 };
 
 // Registers --trajectory, --trajectory-every and --trajectory-layout.

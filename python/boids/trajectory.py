@@ -32,16 +32,18 @@ class FrameArray:
     ``a[::10, :5]``) and return arrays; ``np.asarray(a)`` reads it whole.
     """
 
-    __slots__ = ("_dataset", "_frames", "_check")
+    __slots__ = ("_dataset", "_frames", "_check", "_columns")
 
-    def __init__(self, dataset, frames, check):
+    def __init__(self, dataset, frames, check, columns):
         self._dataset = dataset
         self._frames = frames
         self._check = check  # check(values, frames): raises ValueError for a value refused
+        # The flock's columns of the file's: a flat flock's two of the three a box holds.
+        self._columns = columns
 
     @property
     def shape(self):
-        return (self._frames,) + tuple(self._dataset.shape[1:])
+        return (self._frames, self._dataset.shape[1], self._columns)
 
     @property
     def dtype(self):
@@ -54,31 +56,38 @@ class FrameArray:
         rest = ()
         if isinstance(key, tuple):
             key, rest = key[0], key[1:]
+        if len(rest) > 2 or any(r is Ellipsis for r in rest):
+            raise IndexError("a trajectory's series is indexed as [frames, boids, columns]")
+        boids = rest[0] if rest else slice(None)
+        # The columns are chosen once the values read are checked, each boid whole.
+        columns = (Ellipsis, rest[1]) if len(rest) > 1 else ()
         if isinstance(key, (int, np.integer)):
             k = int(key) + (self._frames if key < 0 else 0)
             if not 0 <= k < self._frames:
                 raise IndexError(f"frame {int(key)} of a trajectory of {self._frames} frames")
-            values = self._read((k,) + rest)
+            values = self._read(k, boids)
             self._check(values[np.newaxis], [k])
-            return values
+            return values[columns]
         if isinstance(key, slice):
             frames = range(*key.indices(self._frames))
             if len(frames) == 0:
-                return self._read((slice(0, 0),) + rest)
+                return self._read(slice(0, 0), boids)[columns]
             # h5py reads increasing selections alone: a decreasing one is read and turned.
             step = abs(frames.step)
             first, last = min(frames[0], frames[-1]), max(frames[0], frames[-1])
-            values = self._read((slice(first, last + 1, step),) + rest)
+            values = self._read(slice(first, last + 1, step), boids)
             self._check(values, list(range(first, last + 1, step)))
-            return values if frames.step > 0 else values[::-1]
+            return (values if frames.step > 0 else values[::-1])[columns]
         indices = [int(k) for k in np.atleast_1d(np.arange(self._frames)[key])]
-        values = np.stack([self._read((k,) + rest) for k in indices])
+        values = np.stack([self._read(k, boids) for k in indices])
         self._check(values, indices)
-        return values
+        return values[columns]
 
-    def _read(self, selection):
+    def _read(self, frames, boids):
+        """Those frames of those boids, each with the flock's columns: a flat flock's file holds
+        a third column of zeros (the layout readers of 3D files open), which is left out."""
         try:
-            return self._dataset[selection]
+            return self._dataset[(frames, boids, slice(0, self._columns))]
         except (OSError, KeyError, TypeError) as e:
             raise ValueError(f"trajectory '{self._dataset.file.filename}': cannot read "
                              f"{self._dataset.name}: {e}") from None
@@ -134,14 +143,17 @@ class Trajectory:
                                 f"{flock[f'{series}/value'].dtype}, not numbers")
         self.steps = flock["position/step"][:self._frames]
         self.times = flock["position/time"][:self._frames]
-        self.positions = FrameArray(flock["position/value"], self._frames, self._positions_in_box)
-        self.velocities = FrameArray(flock["velocity/value"], self._frames, self._finite("velocity"))
+        d = self.dimensions  # the flock's: a flat flock's file may hold a column of zeros more
+        self.positions = FrameArray(flock["position/value"], self._frames, self._positions_in_box,
+                                    d)
+        self.velocities = FrameArray(flock["velocity/value"], self._frames,
+                                     self._finite("velocity"), d)
         self.predators = int(layout["predators"])
         hunters = f["particles/predators"] if self.predators else None
         self.predator_positions = FrameArray(hunters["position/value"], self._frames,
-                                             self._positions_in_box) if hunters else None
+                                             self._positions_in_box, d) if hunters else None
         self.predator_velocities = FrameArray(hunters["velocity/value"], self._frames,
-                                              self._finite("velocity")) if hunters else None
+                                              self._finite("velocity"), d) if hunters else None
         self.metrics = {name: f[f"observables/{name}/value"][:self._frames]
                         for name in _OBSERVABLES if f"observables/{name}/value" in f}
         self.parameters = {name: _attribute(value)
@@ -149,6 +161,9 @@ class Trajectory:
             if "parameters" in f else {}
         boundary = flock["box"].attrs.get("boundary", [b"periodic"])
         self.boundary = "walls" if _attribute(boundary[0]) == "none" else "torus"
+        space = _attribute(flock["box"].attrs.get("space", b""))
+        if (space[0] if isinstance(space, list) and space else space) == "open":
+            self.boundary = "open"  # its box is the start's region, which the flock leaves
 
     def _refuse(self, frames, where, what):
         frame, row, column = (int(i) for i in where)
@@ -164,6 +179,8 @@ class Trajectory:
 
     def _positions_in_box(self, values, frames):
         self._finite("position")(values, frames)
+        if self.boundary == "open":  # a flock in open space flies beyond its start's region
+            return
         sides = np.asarray(self.box[:values.shape[-1]])
         bad = np.argwhere((values < 0) | (values >= sides))
         if len(bad):
@@ -218,7 +235,8 @@ def read_trajectory(path):
 
     Returns a Trajectory: ``len(t)`` whole frames; ``t.positions`` and ``t.velocities``
     (frames, N, D) float64, read when sliced; ``t.steps``, ``t.times`` and ``t.metrics[name]``
-    (frames,) arrays; ``t.parameters``, the run's options; ``t.box`` and ``t.boundary``;
+    (frames,) arrays; ``t.parameters``, the run's options; ``t.box`` and ``t.boundary``
+    ("torus", "walls", or "open": open space, whose box is the start's region);
     ``t[k]`` a frame as a dict; with predators, ``t.predators`` of them and
     ``t.predator_positions``, ``t.predator_velocities`` (frames, K, D). Raises
     FileNotFoundError for a missing file, and ValueError for one that is not a trajectory of

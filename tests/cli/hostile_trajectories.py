@@ -50,7 +50,10 @@ def too_few_edges(f):
 
 
 DAMAGES = {
-    "too-few-edges": (too_few_edges, "fewer than the 4 of a box in 2 dimensions"),
+    "too-few-edges": (too_few_edges, "fewer than the 9 of a box in 3 dimensions"),
+    # A flat flock's file (the default layout) holds z = 0: a boid off the plane is not its.
+    "off-the-plane": (lambda f: set_value(f["particles/flock/position/value"], (2, 3, 2), 0.5),
+                      "frame 2, particle 3: z = 0.5, vz = 0 in a flat flock's file"),
     "nan-position": (lambda f: set_value(f["particles/flock/position/value"], (1, 5, 0), np.nan),
                      "frame 1, boid 5: x = nan is not a finite number"),
     "inf-velocity": (lambda f: set_value(f["particles/flock/velocity/value"], (2, 2, 1), np.inf),

@@ -76,14 +76,15 @@ def test_mdanalysis_reads_three_dimensional_flights_of_every_model(tmp_path, mod
     expect_mdanalysis_frames(path, frames(path))
 
 
-def test_a_flat_flock_is_read_by_mdanalysis_in_a_3d_layout(tmp_path):
-    flat = fly(tmp_path, "flat", *FLOCKS["boids"])
+def test_mdanalysis_reads_a_default_flat_flight_in_a_3d_layout(tmp_path):
+    boxed = fly(tmp_path, "boxed", *FLOCKS["boids"])  # the default layout
+    flat = fly(tmp_path, "flat", *FLOCKS["boids"], "--trajectory-layout", "2d")
     with pytest.raises(ValueError, match="3-dimensional"):
         mdanalysis_reader(flat)  # MDAnalysis reads boxes of three dimensions alone
-    boxed = fly(tmp_path, "boxed", *FLOCKS["boids"], "--trajectory-layout", "3d")
     expected = frames(boxed)
     plain = frames(flat)
     assert np.array_equal(expected["positions"][:, :, :2], plain["positions"])
+    assert np.array_equal(expected["velocities"][:, :, :2], plain["velocities"])
     assert not expected["positions"][:, :, 2].any() and not expected["velocities"][:, :, 2].any()
     assert list(expected["box"]) == [100, 100, 1]
     expect_mdanalysis_frames(boxed, expected)
@@ -230,11 +231,12 @@ def test_gsd_from_boids_convert_holds_the_frames(tmp_path, dimensions):
             assert frame.configuration.dimensions == dimensions
             assert list(frame.configuration.box[:3]) == \
                 pytest.approx([*box[:2], box[2] if dimensions == 3 else 0])
-            centred = expected["positions"][k] - box[:dimensions] / 2
+            # A flat flock's file holds z = 0 beside it (the default layout): its GSD is 2D.
+            centred = expected["positions"][k][:, :dimensions] - box[:dimensions] / 2
             assert np.array_equal(frame.particles.position[:, :dimensions],
                                   centred.astype(np.float32))
             assert np.array_equal(frame.particles.velocity[:, :dimensions],
-                                  expected["velocities"][k].astype(np.float32))
+                                  expected["velocities"][k][:, :dimensions].astype(np.float32))
             assert frame.particles.types == ["boid"]
             assert frame.log["boids/polarization"][0] == polarization[k]
 
@@ -250,8 +252,8 @@ def test_gsd_of_open_space_holds_every_boid_in_one_box(tmp_path, dimensions):
     run_cli("convert", path, tmp_path / "open.gsd")
     with h5py.File(path, "r") as f:
         hunters = f["particles/predators/position/value"][:len(expected["steps"])]
-    every = np.concatenate([expected["positions"].reshape(-1, dimensions),
-                            hunters.reshape(-1, dimensions)])
+    every = np.concatenate([expected["positions"][..., :dimensions].reshape(-1, dimensions),
+                            hunters[..., :dimensions].reshape(-1, dimensions)])
     low, high = every.min(axis=0), every.max(axis=0)
     assert (high - low > 20).any()  # the flock left the start's region
     centre = (low + high) / 2
@@ -262,7 +264,8 @@ def test_gsd_of_open_space_holds_every_boid_in_one_box(tmp_path, dimensions):
             assert sides == pytest.approx((high - low) * 1.01)
             at = frame.particles.position[:, :dimensions]
             assert (np.abs(at) < sides / 2).all()
-            assert np.array_equal(at[:100], (expected["positions"][k] - centre).astype(np.float32))
+            assert np.array_equal(at[:100], (expected["positions"][k][:, :dimensions]
+                                             - centre).astype(np.float32))
 
 
 @pytest.mark.parametrize("dimensions", [2, 3])
@@ -273,17 +276,17 @@ def test_predators_are_a_second_particle_group_in_every_reader(tmp_path, dimensi
     with h5py.File(path, "r") as f:
         hunters = f["particles/predators"]
         whole = len(expected["steps"])
-        assert hunters["position/value"].shape == (whole, 3, dimensions)
+        assert hunters["position/value"].shape == (whole, 3, 3)  # a flat flock's: z = 0
         assert np.array_equal(hunters["position/step"][:], expected["steps"])
-        assert list(hunters["box"].attrs["boundary"]) == [b"periodic"] * dimensions
-        last = np.hstack([hunters["position/value"][whole - 1],
-                          hunters["velocity/value"][whole - 1]])
+        assert list(hunters["box"].attrs["boundary"]) == \
+            [b"periodic"] * dimensions + [b"none"] * (3 - dimensions)
+        last = np.hstack([hunters["position/value"][whole - 1][:, :dimensions],
+                          hunters["velocity/value"][whole - 1][:, :dimensions]])
         reach = f["observables/within_reach/value"][:whole]
     assert expected["steps"][-1] == 12  # the last frame is the end, which --save wrote
     assert np.array_equal(last, np.load(tmp_path / "end.predators.npy"))
     assert ((0 <= reach) & (reach <= 150)).all()
-    if dimensions == 3:  # MDAnalysis reads the flock's group (it reads three columns)
-        expect_mdanalysis_frames(path, expected)
+    expect_mdanalysis_frames(path, expected)  # the flock's group, flat or not
     gsd_hoomd = pytest.importorskip("gsd.hoomd", reason="python3-gsd is not installed")
     run_cli("convert", path, tmp_path / "hunt.gsd")
     with gsd_hoomd.open(str(tmp_path / "hunt.gsd"), "rb") as trajectory:
@@ -323,7 +326,13 @@ def test_predators_are_a_second_particle_group_in_every_reader(tmp_path, dimensi
 def test_read_trajectory_is_h5pys_view(tmp_path):
     path = fly(tmp_path, "flight", *FLOCKS["steering"], steps=9, every=2)
     expected = frames(path)
+    # The flat flock's columns of the file's three (z = 0: the layout 3D readers open).
+    expected["positions"] = expected["positions"][..., :2]
+    expected["velocities"] = expected["velocities"][..., :2]
     with boids.read_trajectory(path) as t:
+        assert t.positions.shape == (6, 200, 2)
+        assert np.array_equal(t.positions[1, :5, 1], expected["positions"][1, :5, 1])
+        assert np.array_equal(t.velocities[2, 3], expected["velocities"][2, 3])
         assert len(t) == 6 and t.count == 200 and t.dimensions == 2
         assert np.array_equal(t.steps, expected["steps"])
         assert np.array_equal(t.times, expected["times"])
@@ -434,7 +443,8 @@ def test_a_trajectorys_predators_and_their_reach_are_read(tmp_path):
     path = fly(tmp_path, "hunt", *FLOCKS["boids"], "--predators", "3")
     with boids.read_trajectory(path) as t, h5py.File(path, "r") as f:
         assert t.predators == 3
-        assert np.array_equal(t.predator_positions[:], f["particles/predators/position/value"][:])
+        assert np.array_equal(t.predator_positions[:],
+                              f["particles/predators/position/value"][..., :2])
         assert t.predator_velocities[-1].shape == (3, 2)
         assert np.array_equal(t.metrics["within_reach"], f["observables/within_reach/value"][:])
     with boids.read_trajectory(fly(tmp_path, "plain", *FLOCKS["boids"])) as t:

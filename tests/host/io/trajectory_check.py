@@ -1,4 +1,5 @@
-"""`boids run --trajectory` read with h5py: the H5MD layout, every frame equal bit for bit to
+"""`boids run --trajectory` read with h5py: the H5MD layout (a flat flock's at z = 0 in a box
+one unit deep, as readers of 3D files open it), every frame equal bit for bit to
 `boids run --steps k --save` in input order, the observables equal to --metrics, and the whole
 frames kept when the disk fills (a file-size limit) or the run is killed.
 
@@ -59,8 +60,9 @@ def check_frames(f, flock, what):
         state = saved_state(flock, int(step))
         position = f["particles/flock/position/value"][frame]
         velocity = f["particles/flock/velocity/value"][frame]
-        check(np.array_equal(position, state[:, :2]), f"{what}: positions at step {step}")
-        check(np.array_equal(velocity, state[:, 2:]), f"{what}: velocities at step {step}")
+        check(np.array_equal(position[:, :2], state[:, :2]), f"{what}: positions at step {step}")
+        check(np.array_equal(velocity[:, :2], state[:, 2:]), f"{what}: velocities at step {step}")
+        check(not position[:, 2:].any() and not velocity[:, 2:].any(), f"{what}: z = vz = 0")
     return steps
 
 
@@ -74,16 +76,16 @@ def layout_and_frames():
         check(f["h5md/creator"].attrs["name"] == b"boids", "creator")
         check(len(f["h5md/creator"].attrs["version"]) > 0, "creator version")
         box = f["particles/flock/box"]
-        check(box.attrs["dimension"] == 2, "box dimension")
-        check(list(box.attrs["boundary"]) == [b"periodic", b"periodic"], "periodic box")
+        check(box.attrs["dimension"] == 3, "box dimension")
+        check(list(box.attrs["boundary"]) == [b"periodic", b"periodic", b"none"], "periodic box")
         edges = box["edges/value"]
-        check(edges.shape == (5, 2, 2), "box edges: a 2 x 2 matrix a frame")
-        check(all(np.array_equal(e, np.diag([100.0, 100.0])) for e in edges), "box edges")
+        check(edges.shape == (5, 3, 3), "box edges: a 3 x 3 matrix a frame")
+        check(all(np.array_equal(e, np.diag([100.0, 100.0, 1.0])) for e in edges), "box edges")
         check(box["edges/step"] == f["particles/flock/position/step"], "box edges' steps")
         for element in ["position", "velocity"]:
             value = f[f"particles/flock/{element}/value"]
-            check(value.shape == (5, 300, 2) and value.dtype == np.float64, element + " shape")
-            check(value.chunks == (1, 300, 2), element + " chunks")
+            check(value.shape == (5, 300, 3) and value.dtype == np.float64, element + " shape")
+            check(value.chunks == (1, 300, 3), element + " chunks")
             check(value.compression == "gzip" and value.shuffle, element + " compression")
         steps = check_frames(f, FLOCK, "boids")
         check(list(steps) == [0, 6, 12, 18, 20], "frames at 0, every 6 and the last step")
@@ -113,10 +115,10 @@ def steering_and_walls():
         check(list(steps) == [0, 4, 8, 9], "steering frames")
         check(np.array_equal(f["particles/flock/position/time"][:], steps * (1 / 60)),
               "steering time = step x dt")
-        check(list(f["particles/flock/box"].attrs["boundary"]) == [b"none", b"none"],
+        check(list(f["particles/flock/box"].attrs["boundary"]) == [b"none", b"none", b"none"],
               "walls have no periodic boundary")
-        check(np.array_equal(f["particles/flock/box/edges/value"][-1], np.diag([800.0, 600.0])),
-              "the lab's world")
+        check(np.array_equal(f["particles/flock/box/edges/value"][-1],
+                             np.diag([800.0, 600.0, 1.0])), "the lab's world")
         check(f["parameters"].attrs["dt"] == 1 / 60, "dt recorded")
 
 
@@ -140,7 +142,7 @@ def full_disk():
         check(np.all(np.isfinite(positions)), "finite positions")
         check(np.all((positions >= 0) & (positions < 100)), "positions inside the world")
         last = saved_state(flock, int(steps[-1]))
-        check(np.array_equal(positions[-1], last[:, :2]), "the last frame equals --save")
+        check(np.array_equal(positions[-1][:, :2], last[:, :2]), "the last frame equals --save")
         print(f"full disk: {len(steps)} frames kept, to step {steps[-1]}")
     # Failing before the first frame leaves an existing file as it was, and no other.
     with open(os.path.join(WORK, "kept.h5"), "w") as f:
