@@ -3,7 +3,8 @@
 the others: the polarization, the susceptibility and the Binder cumulant, each with its
 standard error over the replicas.
 
-    plot_sweep.py SWEEP.csv PARAMETERS TITLE OUT.png   (PARAMETERS: how many columns lead)
+    plot_sweep.py SWEEP.csv PARAMETERS TITLE OUT   (PARAMETERS: how many columns lead;
+                                                    OUT: .png, .pdf or .svg)
     plot_sweep.py --check      exit 0 when matplotlib can be imported
 """
 import csv
@@ -33,6 +34,9 @@ def main(argv):
         return 2
     import matplotlib
     matplotlib.use("Agg")
+    # Vector figures keep their text as text, which a journal's editor can set in its font:
+    # SVG's as <text>, PDF's as TrueType (Type 42) rather than Type 3 outlines.
+    matplotlib.rcParams.update({"svg.fonttype": "none", "pdf.fonttype": 42})
     import matplotlib.pyplot as plt
 
     with open(argv[1], newline="") as f:
@@ -60,8 +64,8 @@ def main(argv):
                         marker="o", markersize=3, capsize=2, label=label)
     top.set_ylabel("polarization φ")
     top.set_ylim(0, 1.02)
-    if curve_name:
-        top.legend(fontsize=8)
+    if curve_name:  # beside the axes: inside, it would cover the curves where they run
+        top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     top.set_title(argv[3], fontsize=10)
     middle.set_ylabel("susceptibility\nχ = N (⟨φ²⟩ − ⟨φ⟩²)")
     bottom.set_ylabel("Binder cumulant\nU = 1 − ⟨φ⁴⟩ / 3⟨φ²⟩²")
@@ -69,7 +73,7 @@ def main(argv):
     for ax, _ in panels:
         ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(argv[4])
+    fig.savefig(argv[4])  # in the format its name ends in: PNG, PDF or SVG
     return 0
 
 

@@ -24,7 +24,7 @@
 #include "host/model/param_table.h"
 #include "host/tools/flock_command_line.h"
 #include "host/tools/output_record.h"
-#include "host/tools/progress.h"
+#include "host/tools/progress_lines.h"
 #include "host/tools/python_script.h"
 #include "host/tools/reports.h"
 #include "host/tools/trajectory_option.h"
@@ -34,16 +34,17 @@ namespace boids::cli {
 using tools::add_flock_options;
 using tools::add_record;
 using tools::add_trajectory_options;
+using tools::check_figure_name;
 using tools::check_matplotlib;
-using tools::check_png_name;
 using tools::check_trajectory_options;
 using tools::made_by;
 using tools::metrics_json;
 using tools::metrics_plot_script;
 using tools::OptionParser;
 using tools::parse_file_name;
+using tools::parse_non_negative;
 using tools::parse_whole;
-using tools::ProgressBar;
+using tools::ProgressLines;
 using tools::run_plot_script;
 using tools::trajectory_parameters;
 using tools::TrajectoryOptions;
@@ -67,6 +68,7 @@ struct RunOptions {
   std::string save_file, metrics_file, plot_file, checkpoint_file, resume_file;
   std::uint64_t metrics_every = 0;     // 0: not given
   std::uint64_t checkpoint_every = 0;  // 0: at the end only
+  double progress_seconds = 5;         // --progress: a line every so many seconds, 0: none
   TrajectoryOptions trajectory;
   bool new_flight = false;  // --new-flight: --resume with parameters changed
   bool json = false;
@@ -83,7 +85,8 @@ OptionParser make_parser(RunOptions& o) {
       "Examples:\n"
       "  boids run                                         the published example: 120 boids, 600 "
       "steps\n"
-      "  boids run --count 1e6 --steps 100 --json          a million at the example's density\n"
+      "  boids run --count 1e6 --density 0.012 --steps 100 --json   a million at the example's "
+      "density\n"
       "  boids run --model vicsek --noise 2.5 --density 4 --count 4000 --metrics m.csv\n"
       "  boids run --dimensions 3 --count 100000 --trajectory flight.h5 --trajectory-every 10\n"
       "  boids run --fov 270 --boundary walls --obstacles examples/rocks.csv --goal 20,80\n"
@@ -103,11 +106,13 @@ OptionParser make_parser(RunOptions& o) {
   parser.add_value(
       "--metrics-every", "K", "metrics every K steps, >= 1 (default: start and end only)",
       [&o](const std::string& v) { o.metrics_every = parse_whole("--metrics-every", v, 1); });
-  parser.add_value("--plot", "FILE.png",
+  parser.add_value("--plot", "FILE",
                    "draw polarization, the largest flock's share and the order against the step "
-                   "(needs python3-matplotlib; rows every --metrics-every steps, else 200 rows)",
+                   "as a PNG, PDF or SVG, by FILE's ending (needs python3-matplotlib); it measures "
+                   "the flock every --metrics-every steps, else at 200 steps, and the summary "
+                   "says what the measures cost",
                    [&o](const std::string& v) {
-                     check_png_name("--plot", v);
+                     check_figure_name("--plot", v);
                      o.plot_file = v;
                    });
   parser.add_value(
@@ -130,6 +135,12 @@ OptionParser make_parser(RunOptions& o) {
                   "its checkpoints' history",
                   [&o] { o.new_flight = true; });
   add_trajectory_options(parser, o.trajectory);
+  parser.add_value(
+      "--progress", "SECONDS",
+      "a line on stderr every SECONDS of a run (default 5; 0: none), as LAMMPS' "
+      "thermo output: the step, the steps a second, the observables and the time "
+      "left; never more often than ten times a measure of the flock takes",
+      [&o](const std::string& v) { o.progress_seconds = parse_non_negative("--progress", v); });
   parser.add_flag("--json", "print one JSON object instead of a summary", [&o] { o.json = true; });
   parser.add_flag("--help", "show this help", [&o] { o.help = true; });
   return parser;
@@ -164,9 +175,23 @@ double bytes_per_boid(const Simulation& sim) {
 // The steps a run took: from `first` (0, or a checkpoint's step) to `last`.
 struct Flight {
   std::uint64_t first = 0, last = 0;
-  double seconds = 0;  // stepping alone
+  double seconds = 0;    // stepping alone
+  double measuring = 0;  // the measures of the flock: metrics rows, frames, progress lines
+  std::uint64_t measures = 0;
   std::uint64_t steps() const { return last - first; }
 };
+
+// The flock's metrics, their time counted apart from the stepping's.
+FlockMetrics measured(Simulation& sim, Flight& flight, double* took = nullptr) {
+  const auto start = std::chrono::steady_clock::now();
+  FlockMetrics m = sim.metrics();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  flight.measuring += seconds;
+  ++flight.measures;
+  if (took) *took = seconds;
+  return m;
+}
 
 // The run as `--json` reports it before its results, and as a trajectory's /parameters
 // record it: the steps it takes from its first (0, or a checkpoint's step), where it started,
@@ -250,6 +275,8 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
   }
   std::printf("  stepping           %.4g s (%.4g boid-steps/s)\n", flight.seconds,
               boid_steps_per_second(sim, flight.steps(), flight.seconds));
+  std::printf("  measuring          %.4g s (%llu measures of every metric)\n", flight.measuring,
+              static_cast<unsigned long long>(flight.measures));
   std::printf("  memory             %.4g MiB (%.1f bytes per boid)\n",
               static_cast<double>(sim.bytes_allocated()) / (1 << 20), bytes_per_boid(sim));
 }
@@ -259,20 +286,29 @@ void print_json(const Simulation& sim, const RunOptions& o, const Flight& flight
   nlohmann::ordered_json j = run_parameters(sim, o, flight.first);
   j.update(metrics_json(m, sim.config().params.predators > 0));
   j["seconds"] = flight.seconds;
+  j["measuring_seconds"] = flight.measuring;
+  j["measures"] = flight.measures;
   j["boid_steps_per_second"] = boid_steps_per_second(sim, flight.steps(), flight.seconds);
   j["bytes_per_boid"] = bytes_per_boid(sim);
   std::cout << j.dump(2) << std::endl;
 }
 
-// Draws the metrics series with host/cli/plot_metrics.py into the --plot output.
-void plot_metrics(std::uint64_t count, const SimulationConfig& config,
+// Draws the metrics series with host/cli/plot_metrics.py into the --plot output, a new
+// flight's changes from `first` on marked at their steps.
+void plot_metrics(std::uint64_t count, const SimulationConfig& config, std::uint64_t first,
                   const std::string& metrics_csv, OutputFiles& outputs) {
   ScratchFile series(".csv");
   series.write(metrics_csv);
   const std::string title = std::to_string(count) + " boids, " + to_string(config.params.model) +
                             " model, seed " + std::to_string(config.seed);
-  run_plot_script("--plot", metrics_plot_script(),
-                  {series.path(), std::to_string(count), title, outputs.file_to_write("--plot")});
+  std::vector<std::string> arguments{series.path(), std::to_string(count), title,
+                                     outputs.file_to_write("--plot")};
+  for (const FlightChange& change : config.history) {
+    if (change.step >= first) {
+      arguments.push_back(std::to_string(change.step) + "=" + describe_change(change));
+    }
+  }
+  run_plot_script("--plot", metrics_plot_script(), arguments);
   outputs.written_externally("--plot");
 }
 
@@ -350,8 +386,8 @@ int run_command(const std::vector<std::string>& args) {
     std::cout << parser.help();
     return 0;
   }
-  if (o.metrics_every > 0 && o.metrics_file.empty())
-    throw InputError("--metrics-every needs --metrics FILE");
+  if (o.metrics_every > 0 && o.metrics_file.empty() && o.plot_file.empty())
+    throw InputError("--metrics-every needs --metrics FILE or --plot FILE");
   if (o.checkpoint_every > 0 && o.checkpoint_file.empty())
     throw InputError("--checkpoint-every needs --checkpoint FILE");
   if (o.new_flight && o.resume_file.empty())
@@ -373,7 +409,8 @@ int run_command(const std::vector<std::string>& args) {
   // Beside each table, what made it (host/tools/output_record.h).
   if (!o.save_file.empty()) add_record(outputs, "--save", o.save_file);
   if (!o.metrics_file.empty()) add_record(outputs, "--metrics", o.metrics_file);
-  if (!o.plot_file.empty()) outputs.add("--plot", o.plot_file, ".png");
+  if (!o.plot_file.empty())
+    outputs.add("--plot", o.plot_file, check_figure_name("--plot", o.plot_file));
   if (!o.checkpoint_file.empty()) outputs.add("--checkpoint", o.checkpoint_file);
   check_trajectory_options(o.trajectory, config.params.dimensions, outputs);
   if (!o.plot_file.empty()) check_matplotlib("--plot", metrics_plot_script());
@@ -411,11 +448,11 @@ int run_command(const std::vector<std::string>& args) {
   std::string metrics_csv = std::string(kMetricsHeader) + (hunted ? kPredatorColumn : "") + "\n";
   const bool record = !o.metrics_file.empty() || !o.plot_file.empty();
   if (record || trajectory.enabled()) {
-    const FlockMetrics m = sim->metrics();
+    const FlockMetrics m = measured(*sim, flight);
     if (record) append_metrics_row(metrics_csv, flight.first, m, hunted);
     trajectory.record(flight.first, *sim, m);
   }
-  ProgressBar progress(flight.steps());
+  ProgressLines progress(flight.first, flight.last, o.progress_seconds, hunted);
   std::uint64_t done = flight.first, stretch = 1;
   std::optional<std::uint64_t> checkpointed;  // the step of this run's last checkpoint
   const auto next_multiple = [&](std::uint64_t k) {
@@ -434,12 +471,14 @@ int run_command(const std::vector<std::string>& args) {
     // second, and a stop soon after it is asked for.
     if (took < 0.05 && stretch < kLongestStretch) stretch *= 2;
     done = until;
-    progress.update(done - flight.first);
     const bool row = record && done % every == 0;
-    if ((row || trajectory.due(done)) && done < flight.last) {
-      const FlockMetrics m = sim->metrics();
+    const bool line = progress.due();
+    if ((row || line || trajectory.due(done)) && done < flight.last) {
+      double measuring = 0;
+      const FlockMetrics m = measured(*sim, flight, &measuring);
       if (row) append_metrics_row(metrics_csv, done, m, hunted);
       if (trajectory.due(done)) trajectory.record(done, *sim, m);
+      if (line) progress.print(done, m, measuring);
     }
     if (done % checkpoint_every == 0 && done < flight.last) {
       save_checkpoint(*sim, o.checkpoint_file);
@@ -449,9 +488,8 @@ int run_command(const std::vector<std::string>& args) {
       throw Interrupted(stop_signal(), stopped_at(done, flight, checkpointed, trajectory));
     }
   }
-  progress.finish();
 
-  const FlockMetrics final_metrics = sim->metrics();
+  const FlockMetrics final_metrics = measured(*sim, flight);
   if (record && flight.steps() > 0)
     append_metrics_row(metrics_csv, flight.last, final_metrics, hunted);
   trajectory.record(flight.last, *sim, final_metrics);
@@ -459,7 +497,8 @@ int run_command(const std::vector<std::string>& args) {
   // The outputs are committed together, once each is whole.
   if (outputs.has("--save")) host.write_save(*sim, outputs, o.save_file);
   if (outputs.has("--metrics")) outputs.write("--metrics", metrics_csv);
-  if (outputs.has("--plot")) plot_metrics(sim->count(), config, metrics_csv, outputs);
+  if (outputs.has("--plot"))
+    plot_metrics(sim->count(), sim->config(), flight.first, metrics_csv, outputs);
   if (outputs.has("--checkpoint")) host.write_checkpoint(*sim, outputs, o.checkpoint_file);
   const nlohmann::ordered_json made = made_by("run", args);
   nlohmann::ordered_json flown;

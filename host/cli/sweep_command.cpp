@@ -33,8 +33,8 @@
 namespace boids::cli {
 
 using tools::add_flock_options;
+using tools::check_figure_name;
 using tools::check_matplotlib;
-using tools::check_png_name;
 using tools::OptionParser;
 using tools::parse_file_name;
 using tools::parse_whole;
@@ -87,12 +87,12 @@ OptionParser make_parser(SweepOptions& o) {
                    [&o](const std::string& v) { o.every = parse_whole("--every", v, 1); });
   parser.add_value("--csv", "FILE", "write a row a point, as each point finishes",
                    [&o](const std::string& v) { o.csv_file = parse_file_name("--csv", v); });
-  parser.add_value("--plot", "FILE.png",
+  parser.add_value("--plot", "FILE",
                    "draw the polarization (with its standard error) and the Binder cumulant "
-                   "against the first parameter, a curve per value of the others (needs "
-                   "python3-matplotlib)",
+                   "against the first parameter, a curve per value of the others, as a PNG, PDF "
+                   "or SVG by FILE's ending (needs python3-matplotlib)",
                    [&o](const std::string& v) {
-                     check_png_name("--plot", v);
+                     check_figure_name("--plot", v);
                      o.plot_file = v;
                    });
   parser.add_value("--schedule", "WAY",
@@ -291,7 +291,7 @@ int sweep_command(const std::vector<std::string>& args) {
   OutputFiles outputs;
   if (!o.csv_file.empty()) outputs.check("--csv", o.csv_file);
   if (!o.plot_file.empty()) {
-    outputs.add("--plot", o.plot_file, ".png");
+    outputs.add("--plot", o.plot_file, check_figure_name("--plot", o.plot_file));
     check_matplotlib("--plot", sweep_plot_script());
   }
   const EnsemblePlan plan{o.discard, o.steps, o.every};

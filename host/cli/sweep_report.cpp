@@ -48,16 +48,18 @@ void print_sweep_json(const nlohmann::ordered_json& head, const std::vector<Swee
 void print_sweep_table(const std::vector<SweepParam>& params, const std::vector<GridPoint>& grid,
                        const std::vector<PointResult>& results, const std::string& csv_file) {
   for (const SweepParam& p : params) std::printf("%-12s ", p.name.c_str());
-  std::printf("%8s %10s %9s %8s %11s %8s\n", "boids", "phi", "+-sem", "binder", "chi", "flocks");
+  std::printf("%8s %10s %9s %8s %9s %11s %9s %8s\n", "boids", "phi", "+-sem", "U", "+-sem", "chi",
+              "+-sem", "flocks");
   std::size_t kept = 0;
   for (const PointResult& r : results) {
     for (const std::string& v : point_values(params, grid[r.index].point)) {
       std::printf("%-12s ", v.c_str());
     }
     const EnsembleStatistics& s = r.statistics;
-    std::printf("%8llu %10.6f %9.2e %8.4f %11.4g %8.2f%s\n",
+    std::printf("%8llu %10.6f %9.2e %8.4f %9.2e %11.4g %9.2e %8.2f%s\n",
                 static_cast<unsigned long long>(r.count), s.polarization_mean, s.polarization_sem,
-                s.binder, s.susceptibility, s.flocks_mean, r.kept ? " *" : "");
+                s.binder, s.binder_sem, s.susceptibility, s.susceptibility_sem, s.flocks_mean,
+                r.kept ? " *" : "");
     kept += r.kept ? 1 : 0;
   }
   if (kept > 0) {
