@@ -1,6 +1,10 @@
-"""The command lines the README and docs/ show run as written: every `build/bin/boids` line of
-a shell block (its continuation lines joined), in order, each page's from a scratch directory of
-its own holding the build's `bin/` and the repository's examples/, as a user pasting them would.
+"""The command lines the README, docs/ and `boids CMD --help` show run as written: every
+`build/bin/boids` line of a shell block (its continuation lines joined) and every example of a
+command's help, in order, each page's from a scratch directory of its own holding the build's
+`bin/` and the repository's examples/, as a user pasting them would. A `boids run` line must fly
+at its model's example density or say its own (--density, --world, --init, --resume): its
+flock is drawn again with --steps 0, and the summary's warning of a density ten times the
+example's fails it.
 
 A line passes when it ends with exit 0, or when it is still flying at its budget with nothing
 said on stderr: every refusal (an option, a file, an output that cannot be written) comes before
@@ -25,6 +29,9 @@ BUDGET = float(sys.argv[4]) if len(sys.argv) > 4 else 4.0
 PAGES = ["README.md"] + sorted("docs/" + name for name in os.listdir(os.path.join(SOURCE, "docs"))
                                if name.endswith(".md"))
 INPUTS = ("--resume", "--init", "--replay")  # options naming a file an earlier line may make
+HELPS = ["run", "sweep", "validate", "convert", "params", "info", "analyse"]
+OUTPUTS = ("--save", "--metrics", "--metrics-every", "--plot", "--checkpoint",
+           "--checkpoint-every", "--trajectory", "--trajectory-every", "--trajectory-layout")
 failures = []
 
 
@@ -49,6 +56,40 @@ def command_lines(page):
     return lines
 
 
+def help_lines(command):
+    """The examples of `boids COMMAND --help` (its lines after "Examples:" that start with
+    `boids`, each without the words that explain it), as build/bin/boids lines."""
+    said = subprocess.run([os.path.join(BIN, "boids"), command, "--help"], capture_output=True,
+                          text=True).stdout.splitlines()
+    start = next((k for k, line in enumerate(said) if line.strip() == "Examples:"), len(said))
+    lines = []
+    for line in said[start + 1:]:
+        if not line.startswith("  boids "):
+            break
+        shown = re.split(r"\s{2,}", line.strip())[0]  # the command, not what it is for
+        lines.append(["build/bin/boids"] + shlex.split(shown)[1:])
+    return lines
+
+
+def flies_at_its_density(words, where):
+    """Whether `boids run WORDS` draws its flock at its model's example density or at one it
+    names: the flock drawn with --steps 0, its outputs left out, is not said to fly ten times
+    denser than the example."""
+    if any(w in words for w in ("--density", "--world", "--init", "--resume")):
+        return True, ""
+    drawn, skip = [], False
+    for w in words:
+        if skip:
+            skip = False
+        elif w in OUTPUTS or w == "--steps":
+            skip = True
+        elif w != "--json":
+            drawn.append(w)
+    result = subprocess.run([os.path.join(where, drawn[0])] + drawn[1:] + ["--steps", "0"],
+                            cwd=where, capture_output=True, text=True, timeout=120)
+    return "example density" not in result.stdout, result.stdout + result.stderr
+
+
 def run(words, where):
     """(exit status or None when stopped at the budget, stderr)."""
     process = subprocess.Popen([os.path.join(where, words[0])] + words[1:], cwd=where,
@@ -66,13 +107,17 @@ def run(words, where):
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     ran = 0
-    for page in PAGES:
-        where = os.path.join(WORK, page.replace("/", "_"))
+    pages = [(page, command_lines(page)) for page in PAGES]
+    pages += [(f"boids {command} --help", help_lines(command)) for command in HELPS]
+    if not any(lines for page, lines in pages if page == "boids run --help"):
+        failures.append("boids run --help: no examples found after 'Examples:'")
+    for page, lines in pages:
+        where = os.path.join(WORK, page.replace("/", "_").replace(" ", "_"))
         os.makedirs(os.path.join(where, "build"))
         os.symlink(BIN, os.path.join(where, "build", "bin"))
         os.symlink(os.path.join(SOURCE, "examples"), os.path.join(where, "examples"))
         stopped = set()  # the outputs of this page's lines stopped at their budget
-        for words in command_lines(page):
+        for words in lines:
             tool = os.path.basename(words[0])
             if tool != "boids" or words[1] in ("serve",):
                 continue
@@ -96,6 +141,11 @@ def main():
                 print(f"{'ok' if ok else 'FAIL'}    {page}: {shown}: exit {status}")
             if not ok:
                 failures.append(f"{page}: {shown}: {err.strip()[:300]}")
+            if words[1] == "run":
+                dense_ok, said = flies_at_its_density(words, where)
+                if not dense_ok:
+                    failures.append(f"{page}: {shown}: flies far denser than its model's example "
+                                    f"with no --density or --world: {said.strip()[:300]}")
     print(f"{ran} command lines run")
     for f in failures:
         print("FAIL:", f)
