@@ -7,7 +7,9 @@
 #include "host/core/flight_rules.h"
 #include "host/core/particles_view.h"
 #include "host/core/value_limits.h"
+#include "host/io/checkpoint.h"
 #include "host/io/flight_params.h"
+#include "host/io/output_file.h"
 #include "host/model/initial_state.h"
 #include "host/model/param_table.h"
 #include "host/tools/reports.h"
@@ -354,6 +356,48 @@ py::tuple PythonFlock::device_state() {
   return py::make_tuple(reinterpret_cast<std::uintptr_t>(d.boids),
                         reinterpret_cast<std::uintptr_t>(d.ids), d.count, to_string(d.precision),
                         reinterpret_cast<std::uintptr_t>(d.stream), d.device);
+}
+
+void PythonFlock::checkpoint(const std::string& path) {
+  if (path.empty()) throw InputError("path: expected a file name, got ''");
+  OutputFiles file;  // a temporary file beside it, renamed once whole
+  file.add("--checkpoint", path);
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  write_checkpoint(file, "--checkpoint", checkpoint_of(*sim_));
+  file.commit();
+}
+
+void PythonFlock::open_trajectory(const std::string& path, std::uint64_t every, std::uint64_t last,
+                                  int layout) {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  recording_ = std::make_unique<FlockRecording>(path, every, last, layout, *sim_);
+}
+
+py::object PythonFlock::record_frame(bool always) {
+  FlockMetrics m;
+  bool recorded = false;
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (recording_) recorded = recording_->record(*sim_, always, m);
+  }
+  if (!recorded) return py::none();
+  return to_python(tools::metrics_json(m, config().params.predators > 0));
+}
+
+void PythonFlock::close_trajectory() {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (!recording_) return;
+  const std::unique_ptr<FlockRecording> closing = std::move(recording_);
+  closing->finish();
+}
+
+py::dict PythonFlock::flight() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return to_python(flight_record(*sim_));
 }
 
 }  // namespace boids::python

@@ -9,6 +9,7 @@
 
 #include "host/core/simulation.h"
 #include "python/convert.h"
+#include "python/recording.h"
 #include "python/serving.h"
 
 namespace boids::python {
@@ -49,6 +50,17 @@ class PythonFlock {
   void stop_serving();
   py::object serving() const;  // the address, or None
 
+  // The flock now as `boids run --checkpoint` writes it, whole or not at all.
+  void checkpoint(const std::string& path);
+  // A trajectory of the flight up to step `last` (python/recording.h); `layout` 2 or 3.
+  void open_trajectory(const std::string& path, std::uint64_t every, std::uint64_t last,
+                       int layout);
+  // The frame of this step, when it is one (or `always`): its metrics, else None.
+  py::object record_frame(bool always);
+  void close_trajectory();
+  // What made the flight: boids' version and commit, the flock and its parameters.
+  py::dict flight() const;
+
  private:
   // set_params' options given before that need what the change turns off, dropped.
   void drop_unneeded(GivenOptions& given, const GivenOptions& changes) const;
@@ -74,7 +86,8 @@ class PythonFlock {
   GivenOptions given_;
   std::unique_ptr<Simulation> sim_;
   mutable std::mutex mutex_;
-  std::unique_ptr<FlockServer> server_;  // under mutex_; goes before the flock it shows
+  std::unique_ptr<FlockServer> server_;        // under mutex_; goes before the flock it shows
+  std::unique_ptr<FlockRecording> recording_;  // under mutex_: Flock.run's trajectory
 };
 
 }  // namespace boids::python

@@ -100,7 +100,13 @@ PYBIND11_MODULE(_boids, m) {
           },
           py::arg("port"), py::arg("bind"), py::arg("token"))
       .def("stop_serving", &PythonFlock::stop_serving)
-      .def_property_readonly("serving", &PythonFlock::serving);
+      .def_property_readonly("serving", &PythonFlock::serving)
+      .def("checkpoint", &PythonFlock::checkpoint, py::arg("path"))
+      .def("open_trajectory", &PythonFlock::open_trajectory, py::arg("path"), py::arg("every"),
+           py::arg("last"), py::arg("layout"))
+      .def("record_frame", &PythonFlock::record_frame, py::arg("always"))
+      .def("close_trajectory", &PythonFlock::close_trajectory)
+      .def_property_readonly("flight", &PythonFlock::flight);
 
   m.def("info", [] { return boids::python::to_python(boids::tools::info_json()); });
   // A trajectory opened and checked by the one reader of trajectories (boids convert's and

@@ -39,6 +39,17 @@ __all__ = ["Flock", "DeviceArray", "DeviceState", "Trajectory", "info", "read_tr
            "sweep", "validate", "__version__"]
 
 
+def _whole(name, value, least):
+    """``value`` as a whole number >= ``least``, or ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise ValueError(f"{name}: expected a whole number >= {least}, got {value!r}")
+    return int(value)
+
+
+def _next_multiple(step, k):
+    return (step // k + 1) * k
+
+
 def _core_property(name, doc):
     """A read-only property that the compiled flock answers."""
     return property(lambda self: getattr(self._core, name), doc=doc)
@@ -87,34 +98,69 @@ OPTIONS
         """
         self._core.step(n)
 
-    def run(self, steps, every=None):
+    def run(self, steps, every=None, trajectory=None, trajectory_every=None,
+            trajectory_layout="3d"):
         """Flies ``steps`` more steps and returns the metrics' history, as ``boids run
         --metrics FILE --metrics-every K`` writes it: a row now, one every ``every`` steps of
         the flight (at multiples of it, counted from its start), and one at the end. A pandas
         DataFrame where pandas is installed (Debian's python3-pandas), else a dict of NumPy
         arrays, each column named as the CSV's (``step``, ``polarization``, ...). ``every``
-        None: the start and the end alone.
+        None: the start and the end alone. The DataFrame's ``attrs`` say what made it, as the
+        command line's records do: ``made_by`` (boids' version and commit), ``flight`` (the
+        flock and every parameter), ``step`` (the last) and ``metrics_every``.
 
-            >>> history = flock.run(2000, every=10)
-            >>> history["polarization"].iloc[-1]          # pandas
+        ``trajectory=PATH`` records the flight as ``boids run --trajectory`` does (H5MD, read
+        by ``read_trajectory``, MDAnalysis, ``boids convert``): a frame now, one every
+        ``trajectory_every`` steps of the flight, and one at the end; ``trajectory_layout``
+        "2d" keeps a flat flock's own two columns. A run stopped by Ctrl-C keeps its whole
+        frames.
+
+            >>> history = flock.run(2000, every=10, trajectory="flight.h5", trajectory_every=100)
+            >>> history["polarization"].iloc[-1], history.attrs["flight"]["noise"]
         """
-        if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 0:
-            raise ValueError(f"steps: expected a whole number >= 0, got {steps!r}")
-        if every is not None and (isinstance(every, bool) or
-                                  not isinstance(every, numbers.Integral) or every < 1):
-            raise ValueError(f"every: expected a whole number >= 1, got {every!r}")
+        steps = _whole("steps", steps, 0)
+        every = None if every is None else _whole("every", every, 1)
+        if trajectory is None and (trajectory_every is not None or trajectory_layout != "3d"):
+            raise ValueError("trajectory_every and trajectory_layout need trajectory=PATH")
+        if trajectory_layout not in ("2d", "3d"):
+            raise ValueError(f"trajectory_layout: expected '2d' or '3d', got {trajectory_layout!r}")
+        frames = 0 if trajectory_every is None else _whole("trajectory_every", trajectory_every, 1)
+        first = self.steps_taken
+        end = first + steps
+        if trajectory is not None:
+            with python_words(FLOCK_KEYWORDS, {"trajectory": "trajectory"}):
+                self._core.open_trajectory(os.fspath(trajectory), frames, end,
+                                           3 if trajectory_layout == "3d" else 2)
         rows = []
+        try:
+            measured = self._core.record_frame(True) if trajectory is not None else None
+            rows.append({"step": first, **(measured or self.metrics())})
+            while self.steps_taken < end:
+                upto = min(_next_multiple(self.steps_taken, k) for k in (every, frames or None)
+                           if k is not None) if (every or frames) else end
+                self.step(min(upto, end) - self.steps_taken)
+                measured = self._core.record_frame(False) if trajectory is not None else None
+                at = self.steps_taken
+                if at == end or (every is not None and at % every == 0):
+                    rows.append({"step": at, **(measured or self.metrics())})
+        finally:
+            if trajectory is not None:
+                self._core.close_trajectory()
+        history = table(rows)
+        if hasattr(history, "attrs"):
+            flight = self._core.flight
+            made_by = {key: flight.pop(key) for key in ("boids_version", "boids_commit")}
+            made_by["python"] = "boids.Flock.run"
+            history.attrs.update(made_by=made_by, flight=flight, step=end,
+                                 metrics_every=every or 0)
+        return history
 
-        def row():
-            rows.append({"step": self.steps_taken, **self.metrics()})
-
-        row()
-        end = self.steps_taken + int(steps)
-        while self.steps_taken < end:
-            upto = end if every is None else min(end, (self.steps_taken // every + 1) * every)
-            self.step(upto - self.steps_taken)
-            row()
-        return table(rows)
+    def checkpoint(self, path):
+        """Writes the flock now as ``boids run --checkpoint PATH`` does, whole or not at all:
+        every option of its flight, its step and its state, which ``boids run --resume PATH
+        --steps N`` continues bit for bit."""
+        with python_words(FLOCK_KEYWORDS, {"checkpoint": "path"}):
+            self._core.checkpoint(os.fspath(path))
 
     @property
     def state(self):
