@@ -29,8 +29,8 @@ std::vector<std::string> lines_with(const std::string& text, const std::string& 
 
 TEST_F(RunReports, PlotsAreWrittenAsPdfAndSvgByTheirNames) {
   for (const std::string name : {"order.pdf", "order.svg", "ORDER.SVG"}) {
-    const Result r = run({"run", "--backend", "cpu", "--count", "100", "--steps", "40", "--plot",
-                          path(name)});
+    const Result r =
+        run({"run", "--backend", "cpu", "--count", "100", "--steps", "40", "--plot", path(name)});
     if (plotting_unavailable(r)) GTEST_SKIP() << r.err;
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     const std::string figure = read_file(path(name));
@@ -59,8 +59,8 @@ TEST_F(RunReports, MetricsEverySetsWhatThePlotMeasuresAndItsCostIsSaid) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("measures").get<int>(), 5);  // steps 0, 25, 50, 75 and the end
   EXPECT_GT(j.at("measuring_seconds").get<double>(), 0.0);
-  const Result every = run({"run", "--backend", "cpu", "--count", "200", "--steps", "100",
-                            "--plot", path("q.svg"), "--json"});
+  const Result every = run({"run", "--backend", "cpu", "--count", "200", "--steps", "100", "--plot",
+                            path("q.svg"), "--json"});
   ASSERT_EQ(every.code, 0) << every.err;
   EXPECT_EQ(nlohmann::json::parse(every.out).at("measures").get<int>(), 101);  // 200 rows at most
   const Result summary = run({"run", "--backend", "cpu", "--count", "200", "--steps", "10"});
@@ -90,9 +90,9 @@ TEST_F(RunReports, AQuenchsPlotMarksTheChange) {
 // step (rising), the steps a second, the observables and the time left; stdout keeps its
 // summary or JSON. --progress 0 prints none, and a run shorter than one interval none either.
 TEST_F(RunReports, ALongRunSaysWhereItIsOnStderr) {
-  const std::vector<std::string> flight = {"run",     "--backend", "cpu",       "--count",
-                                           "30000",   "--density", "0.012",     "--steps",
-                                           "600",     "--json",    "--progress"};
+  const std::vector<std::string> flight = {"run",   "--backend", "cpu",       "--count",
+                                           "30000", "--density", "0.012",     "--steps",
+                                           "600",   "--json",    "--progress"};
   std::vector<std::string> lines_on = flight;
   lines_on.push_back("0.05");
   const Result r = run(lines_on);
