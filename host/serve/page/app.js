@@ -2,9 +2,11 @@
 // (so a slow page drops frames and never slows the flock), draws between the last two frames,
 // and sends what the panel and the pointer change. Where its link cannot carry every boid at
 // the frame rate aimed at, it asks for pictures of the whole flock instead (drawn by the
-// server), and for points again once the link carries them all. The address may say
-// `?show=points` or `?show=picture` (else: as the link allows), and `?budget=BYTES_PER_SECOND`,
-// the most its frames may use (a metered link).
+// server), and for points again once the link carries them all; so too where the browser
+// draws the points too slowly (software WebGL at a million boids). The address may say
+// `?show=points` or `?show=picture` (else: as the link and the browser allow),
+// `?budget=BYTES_PER_SECOND`, the most its frames may use (a metered link), and `?fps=N`, the
+// fewest frames a second the page accepts drawing points (default 5; 0: any).
 import { decodeFrame, bytesPerBoid, HEADER_BYTES } from "./frames.js";
 import { FlockView } from "./draw.js";
 import { Panel } from "./panel.js";
@@ -30,12 +32,43 @@ const FEWEST_BOIDS = 1000;
 const asked_for = new URLSearchParams(location.search);
 const SHOW = ["points", "picture"].includes(asked_for.get("show")) ? asked_for.get("show") : "auto";
 const BUDGET = Number(asked_for.get("budget")) > 0 ? Number(asked_for.get("budget")) : Infinity;
+const FPS = asked_for.has("fps") ? Math.min(240, Math.max(0, Number(asked_for.get("fps")) || 0)) : 5;
 let picturing = SHOW === "picture";  // asking for pictures of the whole flock
 let probing = false;                 // this ask, while picturing, is for points
 let probed = 0;                      // when the last probe was asked for
 const PROBE_EVERY_MS = 3000;
 // For tests and the console; `budget` may be changed there.
-window.boids = { frames: 0, pictures: 0, flock: null, lastFrame: null, metrics: null, panel, budget: BUDGET };
+window.boids = { frames: 0, pictures: 0, flock: null, lastFrame: null, metrics: null, panel, budget: BUDGET,
+                 fps: FPS, drawnFps: Infinity, drawRate: Infinity };
+
+// How fast the browser draws the points: its animation frames a second while it draws them,
+// the median of the last thirty, once ten are measured or five over two seconds (a browser
+// drawing a frame a second says so in five); a hidden page's are left out. Below `fps`, a
+// frame may hold the boids it would draw at `fps` (its cost taken to grow with the boids), as
+// it may hold what the link carries; at `fps` or above, drawing limits nothing (a browser's
+// frames cost something whatever they draw: a picture would not draw them faster).
+let drawn = 0;  // boids the view draws as points now (0: a picture)
+let lastDraw = 0;
+const draws = [];  // [boids a second, milliseconds] of the last frames drawn
+function measureDrawing(now) {
+  const interval = now - lastDraw;
+  lastDraw = now;
+  if (drawn <= FEWEST_BOIDS || interval <= 0 || document.visibilityState !== "visible") return;
+  draws.push([drawn * 1000 / interval, interval]);
+  if (draws.length > 30) draws.shift();
+  const spanned = draws.reduce((sum, d) => sum + d[1], 0);
+  if (draws.length >= 10 || (draws.length >= 5 && spanned >= 2000)) {
+    const middle = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+    window.boids.drawRate = middle(draws.map((d) => d[0]));
+    window.boids.drawnFps = 1000 / middle(draws.map((d) => d[1]));
+  }
+}
+
+// The boids a frame may hold for the browser to draw it at `fps`: see measureDrawing.
+function drawable() {
+  const { fps, drawnFps, drawRate } = window.boids;
+  return fps > 0 && drawnFps < fps ? Math.floor(drawRate / fps) : Infinity;
+}
 
 // `again`: the same ask with another colouring or view (the server then makes the frame shown
 // again, a paused flock making no newer one); the link's clock keeps the first ask's time.
@@ -79,7 +112,9 @@ function measureLink(frame, arrived) {
   linkRate = Math.min(window.boids.budget, Math.max(...rates));
   const each = bytesPerBoid(frame.dimensions, frame.colour !== null);
   const fixed = HEADER_BYTES + frame.predators.count * bytesPerBoid(frame.dimensions, false);
-  const fits = Math.floor(Math.max(0, linkRate * AIM_SECONDS - fixed) / each);
+  const carried = Math.floor(Math.max(0, linkRate * AIM_SECONDS - fixed) / each);
+  const drawing = drawable();
+  const fits = Math.min(carried, drawing);
   maxBoids = Math.max(FEWEST_BOIDS, Math.min(2 ** 31, fits));
   // Pictures where the points of every boid do not fit, once a few frames have measured the
   // link (the first ones wait for the page to start); points again once a probe (a frame of
@@ -88,7 +123,9 @@ function measureLink(frame, arrived) {
   if (SHOW === "auto" && !picturing) picturing = many && rates.length >= 4 && fits < frame.total;
   else if (SHOW === "auto" && probing && !frame.picture) picturing = many && fits < 1.25 * frame.total;
   probing = false;
-  const carries = `the link carries ${(linkRate / 1e6).toFixed(1)} MB/s`;
+  const carries = drawing < carried
+    ? `the browser draws their points at ${window.boids.drawnFps.toFixed(1)} frames a second, below ${window.boids.fps}`
+    : `the link carries ${(linkRate / 1e6).toFixed(1)} MB/s`;
   if (frame.picture) {
     const every = Math.max(1, Math.ceil(frame.total / Math.max(fits, 1)));
     panel.showing(`showing the whole flock as a picture (${(frame.bytes / 1e3).toFixed(0)} kB): ` +
@@ -103,6 +140,7 @@ function measureLink(frame, arrived) {
 // The frame's boids, or its picture, into the view.
 function showFrame(frame) {
   view.upload(frame);
+  drawn = frame.picture ? 0 : frame.count;
   if (!frame.picture) {
     view.showPicture(null);
     return;
@@ -280,6 +318,7 @@ function predator(e, on) {
 }
 
 function frame(now) {
+  measureDrawing(now);
   replay.tick(now);
   const span = frameTimes[1] - frameTimes[0];
   const blend = span > 0 ? Math.min(1, (now - frameTimes[1]) / span) : 1;
