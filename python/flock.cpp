@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "host/base/errors.h"
+#include "host/core/flight_cost.h"
 #include "host/core/flight_rules.h"
 #include "host/core/particles_view.h"
 #include "host/core/value_limits.h"
@@ -89,13 +90,22 @@ PythonFlock::PythonFlock(const py::dict& keywords, const py::object& state)
     initial = checked_state(state, config);
     initial.predators = make_initial_predators(config.seed, config.params);  // boids given alone
   }
-  py::gil_scoped_release release;
-  if (state.is_none()) {
-    // A random start is checked before it is drawn; a state file once it is read.
-    if (options.init_file.empty()) check_memory(config, resolve_count(options));
-    initial = initial_state(options, config.params);
+  std::string slow;
+  {
+    py::gil_scoped_release release;
+    if (state.is_none()) {
+      // A random start is checked before it is drawn; a state file once it is read.
+      if (options.init_file.empty()) check_memory(config, resolve_count(options));
+      initial = initial_state(options, config.params);
+    }
+    check_memory(config, initial.size());
+    slow = slow_flight_warning(config, initial.size());
   }
-  check_memory(config, initial.size());
+  // Said before the flock is made, as the command line says it (host/core/flight_cost.h).
+  if (!slow.empty() && PyErr_WarnEx(PyExc_RuntimeWarning, slow.c_str(), 2) < 0) {
+    throw py::error_already_set();
+  }
+  py::gil_scoped_release release;
   sim_ = make_simulation(config, initial);
   settle_given();
 }

@@ -21,6 +21,7 @@
 #include "host/core/simulation.h"
 #include "host/io/output_file.h"
 #include "host/tools/flock_command_line.h"
+#include "host/tools/progress_lines.h"
 #include "host/tools/python_script.h"
 #include "viewer/viewer.h"
 
@@ -153,8 +154,9 @@ int run_viewer(const ViewerOptions& options) {
     }
     outputs.add("--record", options.record, ".mp4");
   }
-  std::unique_ptr<Simulation> sim =
-      make_simulation(config, initial_state(options.flock, config.params));
+  const FlockState start = initial_state(options.flock, config.params);
+  tools::say_if_slow("boids-viewer", config, start.size());
+  std::unique_ptr<Simulation> sim = make_simulation(config, start);
   if (options.offscreen && options.frames == 0) {
     // No window to close: say at once how this run ends, rather than draw on in silence.
     std::fprintf(stderr,

@@ -419,11 +419,13 @@ int run_command(const std::vector<std::string>& args) {
   std::unique_ptr<Simulation> sim;
   if (o.flock.init_file.empty() && !resumed) {
     check_memory(config, host.held_share(resolve_count(o.flock)));
+    tools::say_if_slow("boids", config, resolve_count(o.flock));
     sim = host.drawn(config, o.flock);
   } else if (!resumed) {
     sim = host.read(config, o.flock);
   } else {
     check_memory(config, host.held_share(resumed->head.count));
+    tools::say_if_slow("boids", config, resumed->head.count);
     sim = host.resumed(*resumed, o.resume_file);
   }
   TrajectoryRecording trajectory(

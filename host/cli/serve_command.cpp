@@ -16,6 +16,7 @@
 #include "host/config/flock_options.h"
 #include "host/tools/flock_command_line.h"
 #include "host/tools/options.h"
+#include "host/tools/progress_lines.h"
 #if BOIDS_WITH_SERVE
 #include "host/serve/live_flock.h"
 #include "host/serve/replay.h"
@@ -136,6 +137,7 @@ int serve_command(const std::vector<std::string>& args) {
   } else {
     const SimulationConfig config = resolve_config(o.flock);
     check_memory(config, resolve_count(o.flock));
+    tools::say_if_slow("boids serve", config, resolve_count(o.flock));
     const FlockState start = initial_state(o.flock, config.params);
     auto flock = std::make_unique<serve::LiveFlock>(config, start, o.steps_per_second);
     live = flock.get();

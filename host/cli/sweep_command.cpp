@@ -28,6 +28,7 @@
 #include "host/tools/flock_command_line.h"
 #include "host/tools/output_record.h"
 #include "host/tools/progress.h"
+#include "host/tools/progress_lines.h"
 #include "host/tools/python_script.h"
 
 namespace boids::cli {
@@ -216,6 +217,8 @@ std::vector<GridPoint> resolve_grid(const SweepOptions& o, const EnsemblePlan& p
     const FlockOptions options = point_options(o, point);
     GridPoint g{std::move(point), resolve_config(options), resolve_count(options), ""};
     check_memory(g.config, g.count);
+    if (grid.empty() || g.count > grid.back().count)
+      tools::say_if_slow("boids sweep", g.config, g.count);
     g.flight = sweep_flight(g.config, plan);
     grid.push_back(std::move(g));
   }

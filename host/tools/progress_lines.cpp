@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "host/core/flight_cost.h"
+
 namespace boids::tools {
 namespace {
 
@@ -33,6 +35,13 @@ std::chrono::steady_clock::duration interval(double seconds) {
 }
 
 }  // namespace
+
+void say_if_slow(const char* tool, const SimulationConfig& config, std::uint64_t count) {
+  const std::string said = slow_flight_warning(config, count);
+  if (said.empty()) return;
+  std::fprintf(stderr, "%s: %s\n", tool, said.c_str());
+  std::fflush(stderr);
+}
 
 ProgressLines::ProgressLines(std::uint64_t first, std::uint64_t last, double seconds,
                              bool predators)

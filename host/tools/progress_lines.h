@@ -1,15 +1,20 @@
 // A long run's progress as LAMMPS prints its thermo output: a header, then a line every few
 // seconds, on stderr (stdout keeps the summary or the --json object): the step, the steps a
 // second since the last line, the observables measured at that step, the time taken and the
-// time left. A run shorter than one interval prints nothing.
+// time left. A run shorter than one interval prints nothing. Before any run, say_if_slow.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 
+#include "host/core/config.h"
 #include "host/metrics/metrics.h"
 
 namespace boids::tools {
+
+// Says on stderr, before a flight starts, that its steps will take seconds each
+// (host/core/flight_cost.h): `TOOL: N boids at ... have about K neighbours each ...`.
+void say_if_slow(const char* tool, const SimulationConfig& config, std::uint64_t count);
 
 class ProgressLines {
  public:

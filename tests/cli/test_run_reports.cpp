@@ -2,11 +2,14 @@
 // formats, what its measures of the flock cost, and a long run's progress lines on stderr.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "host/core/flight_cost.h"
+#include "host/model/param_table.h"
 #include "tests/support/cli_fixture.h"
 
 namespace {
@@ -130,6 +133,42 @@ TEST_F(RunReports, ALongRunSaysWhereItIsOnStderr) {
   const Result bad = run({"run", "--progress", "-1"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--progress"), std::string::npos);
+}
+
+// A flight whose steps will take seconds says so before it starts, with its neighbours and
+// what would make it fast; one that flies fast says nothing.
+TEST_F(RunReports, ASlowFlightSaysSoBeforeItStarts) {
+  const Result slow =
+      run({"run", "--backend", "reference", "--count", "30000", "--steps", "0", "--json"});
+  ASSERT_EQ(slow.code, 0) << slow.err;
+  EXPECT_NE(slow.err.find("boids: 30000 boids at 3 a unit area have about 942 neighbours each"),
+            std::string::npos)
+      << slow.err;
+  EXPECT_NE(slow.err.find("s a step on 1 thread here (the reference visits every pair"),
+            std::string::npos)
+      << slow.err;
+  EXPECT_TRUE(nlohmann::json::accept(slow.out));  // stdout: the JSON alone
+  const Result fine = run({"run", "--backend", "cpu", "--count", "30000", "--steps", "0"});
+  ASSERT_EQ(fine.code, 0) << fine.err;
+  EXPECT_EQ(fine.err, "");
+}
+
+// A million boids in the published model's world (a user's first --count) are judged before
+// they are drawn: 31,416 neighbours each, and the density that keeps the example's.
+TEST(FlightCost, AMillionInThePublishedWorldIsJudgedSlow) {
+  boids::SimulationConfig config;
+  config.params = boids::model_defaults(boids::Model::kBoids, 120);
+  const boids::FlightCost cost = boids::flight_cost(config, 1000000);
+  EXPECT_NEAR(cost.neighbors, 31415.9, 0.1);
+  EXPECT_GT(cost.step_seconds, 2.0);
+  const std::string said = boids::slow_flight_warning(config, 1000000);
+  EXPECT_NE(said.find("(--density 0.012 keeps the boids model's example density)"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(boids::slow_flight_warning(config, 120), "");  // the published example
+  config.params.world.width = config.params.world.height = 10 * std::sqrt(1e6 / 1.2);
+  EXPECT_NEAR(boids::flight_cost(config, 1000000).neighbors, 3.77, 0.01);
+  EXPECT_EQ(boids::slow_flight_warning(config, 1000000), "");
 }
 
 }  // namespace
