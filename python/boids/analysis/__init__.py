@@ -10,7 +10,7 @@
 Structure with distance (``structure``):
     rdf                      the radial distribution function g(r) and n(r) (an RDF)
     velocity_correlation     C(r) of velocity fluctuations (Cavagna et al. 2010; a Correlation)
-    orientation_correlation  C(r) of the headings v/|v|
+    orientation_correlation  C(r) of the headings ``v / |v|``
     correlation_length       the first zero of C(r)
 Fluctuations (``fluctuations``):
     number_fluctuations      Delta n ~ <n>^alpha in sub-boxes (a NumberFluctuations)

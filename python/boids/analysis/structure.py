@@ -126,7 +126,7 @@ def velocity_correlation(positions, velocities, box, r_max, bins=50, connected=T
 
 
 def orientation_correlation(positions, velocities, box, r_max, bins=50, connected=True):
-    """``velocity_correlation`` of the headings v_i / |v_i| in place of the velocities: the
+    """``velocity_correlation`` of the headings ``v_i / |v_i|`` in place of the velocities: the
     correlation of directions, which speeds do not weigh (Cavagna et al. 2010). ValueError for
     a boid at rest, which has no heading."""
     frames, moving = _positions_and_velocities(positions, velocities)
