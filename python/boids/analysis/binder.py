@@ -27,12 +27,7 @@ def binder_cumulant(samples, blocks=None):
     U_(m) the cumulant without block m, over the M blocks; nan where leaving a block out
     leaves only zeros.
     """
-    try:
-        phi = np.asarray(samples, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"samples: expected real numbers, got {samples!r}") from None
-    if phi.ndim != 1 or len(phi) < 2:
-        raise ValueError(f"samples: expected at least 2 scalar samples, got shape {phi.shape}")
+    phi = _series(samples, "samples", "at least 2 scalar samples")
     if not np.isfinite(phi).all():
         raise ValueError("samples: holds a value that is not finite")
     blocks = len(phi) if blocks is None else whole(blocks, "blocks", least=2)
@@ -93,13 +88,19 @@ def binder_crossing(x, curves, errors=None):
     return crossings
 
 
-def _grid(x):
+def _series(values, name, what):
+    """``values`` as a 1-D float64 array of at least 2, or ValueError naming ``name``."""
     try:
-        grid = np.asarray(x, dtype=np.float64)
+        array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"x: expected real numbers, got {x!r}") from None
-    if grid.ndim != 1 or len(grid) < 2:
-        raise ValueError(f"x: expected a grid of at least 2 values, got shape {grid.shape}")
+        raise ValueError(f"{name}: expected real numbers, got {values!r}") from None
+    if array.ndim != 1 or len(array) < 2:
+        raise ValueError(f"{name}: expected {what}, got shape {array.shape}")
+    return array
+
+
+def _grid(x):
+    grid = _series(x, "x", "a grid of at least 2 values")
     if not np.isfinite(grid).all() or not (np.diff(grid) > 0).all():
         raise ValueError("x: expected finite values in increasing order")
     return grid
