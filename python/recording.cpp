@@ -11,7 +11,8 @@ nlohmann::ordered_json flight_record(const Simulation& sim) {
   nlohmann::ordered_json j;
   j["boids_version"] = version();
   const std::string commit = source_commit();
-  j["boids_commit"] = commit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(commit);
+  j["boids_commit"] =
+      commit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(commit);
   j["count"] = sim.count();
   j["seed"] = c.seed;
   j["backend"] = to_string(c.backend);

@@ -378,8 +378,8 @@ TEST_F(Browser, SwitchesToPicturesWhenItsBudgetIsExceeded) {
 // floor, a probe brings the points back. A page that accepts no fewer than 240 frames a second,
 // above what a browser draws (its animation frames come at the display's rate), stands for it.
 TEST_F(Browser, ABrowserThatCannotDrawEveryBoidIsShownPictures) {
-  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "30000",
-                                     "--density", "0.012", "--rate", "5"});
+  const std::string address = serve(
+      {"--port", "0", "--backend", "cpu", "--count", "30000", "--density", "0.012", "--rate", "5"});
   ASSERT_NO_FATAL_FAILURE(open(address + "?fps=240"));
   ASSERT_TRUE(wait_for("window.boids.pictures >= 2"))
       << evaluate("window.boids.drawRate") << " boids a second drawn; "
