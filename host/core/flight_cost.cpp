@@ -40,10 +40,10 @@ FlightCost flight_cost(const SimulationConfig& config, std::uint64_t count) {
                                                       reach_volume(p.radius, p.dimensions));
   // The hashed method visits the cells around a boid: 9 cells of r^2, 27 of r^3.
   const double around = p.dimensions == 3 ? 27.0 : 9.0;
-  const double visited = config.method == Method::kNaive
-                             ? n
-                             : std::min(n, cost.neighbors * around /
-                                               reach_volume(1.0, p.dimensions));
+  const double visited =
+      config.method == Method::kNaive
+          ? n
+          : std::min(n, cost.neighbors * around / reach_volume(1.0, p.dimensions));
   cost.candidates = n * visited;
   if (config.backend == Backend::kReference) {
     cost.step_seconds = n * n / kReferencePairsPerSecond;  // all pairs, one thread
@@ -64,8 +64,8 @@ std::string slow_flight_warning(const SimulationConfig& config, std::uint64_t co
                 "%llu boids at %.4g a unit %s have about %.0f neighbours each within r = %.4g: "
                 "about %.0f s a step on %d thread%s here",
                 static_cast<unsigned long long>(count), density,
-                p.dimensions == 3 ? "volume" : "area", cost.neighbors, p.radius,
-                cost.step_seconds, threads, threads == 1 ? "" : "s");
+                p.dimensions == 3 ? "volume" : "area", cost.neighbors, p.radius, cost.step_seconds,
+                threads, threads == 1 ? "" : "s");
   std::string said = text;
   // What would make it fast: the cells around a boid rather than every pair, or in 2D the
   // density of the model's example when the flock flies far denser.
@@ -73,8 +73,9 @@ std::string slow_flight_warning(const SimulationConfig& config, std::uint64_t co
   const double example_density =
       static_cast<double>(default_count(p.model)) / (example.width * example.height);
   if (config.backend == Backend::kReference) {
-    said += " (the reference visits every pair on one thread; --backend cpu flies the same "
-            "flight's model on every thread)";
+    said +=
+        " (the reference visits every pair on one thread; --backend cpu flies the same "
+        "flight's model on every thread)";
   } else if (config.method == Method::kNaive) {
     said += " (the naive method visits every pair; --method hashed visits the cells around)";
   } else if (p.dimensions == 2 && density > 10 * example_density) {
