@@ -3,16 +3,13 @@
 #include "host/base/version.h"
 #include "host/io/flight_params.h"
 #include "host/io/output_file.h"
+#include "host/tools/output_record.h"
 
 namespace boids::python {
 
 nlohmann::ordered_json flight_record(const Simulation& sim) {
   const SimulationConfig& c = sim.config();
-  nlohmann::ordered_json j;
-  j["boids_version"] = version();
-  const std::string commit = source_commit();
-  j["boids_commit"] =
-      commit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(commit);
+  nlohmann::ordered_json j = tools::provenance();
   j["count"] = sim.count();
   j["seed"] = c.seed;
   j["backend"] = to_string(c.backend);

@@ -15,6 +15,7 @@
 #include "host/cli/flight_change.h"
 #include "host/config/flock_host.h"
 #include "host/config/flock_options.h"
+#include "host/core/flight_cost.h"
 #include "host/core/flight_rules.h"
 #include "host/io/checkpoint.h"
 #include "host/io/flight_params.h"
@@ -202,9 +203,7 @@ nlohmann::ordered_json run_parameters(const Simulation& sim, const RunOptions& o
   const auto file_or_null = [](const std::string& file) {
     return file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(file);
   };
-  nlohmann::ordered_json j;
-  j["boids_version"] = version();
-  j["boids_commit"] = file_or_null(source_commit());
+  nlohmann::ordered_json j = tools::provenance();
   j["count"] = sim.count();
   j["steps"] = o.steps - first_step;
   j["first_step"] = first_step;
@@ -234,8 +233,7 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
   } else {
     std::snprintf(sides, sizeof sides, "2D, %.6g x %.6g", w.width, w.height);
   }
-  const double room = w.width * w.height * (box ? w.depth : 1.0);
-  const double density = static_cast<double>(sim.count()) / room;
+  const double density = density_of(c.params, sim.count());
   std::printf("  world              %s (%s), %.4g boids per unit %s, r = %.4g\n", sides,
               w.torus()    ? "a torus"
               : w.walled() ? "walled"
@@ -243,14 +241,12 @@ void print_summary(const Simulation& sim, const Flight& flight, const FlockMetri
               density, box ? "volume" : "area", c.params.radius);
   // The default world is the published model's whatever the count: a flock much larger than
   // its model's example flies that much denser, which --count alone may not have meant.
-  const double example = static_cast<double>(default_count(c.params.model));
-  const World example_sides = example_world(c.params.model);
-  const double example_density = example / (example_sides.width * example_sides.height);
-  if (!box && density >= 10 * example_density) {
+  if (far_denser_than_example(c.params, sim.count())) {
+    const double example = example_density(c.params.model);
     std::printf(
         "                     %.0f times the %s model's example density; --density %g "
         "keeps the example's\n",
-        density / example_density, to_string(c.params.model).c_str(), example_density);
+        density / example, to_string(c.params.model).c_str(), example);
   }
   if (flight.first > 0) {
     std::printf("  resumed at step %llu, now at step %llu\n",

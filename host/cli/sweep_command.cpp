@@ -20,6 +20,7 @@
 #include "host/cli/sweep_report.h"
 #include "host/config/flock_options.h"
 #include "host/core/ensemble.h"
+#include "host/core/flight_cost.h"
 #include "host/core/flight_rules.h"
 #include "host/core/flock_batch.h"
 #include "host/io/flight_params.h"
@@ -256,17 +257,15 @@ nlohmann::ordered_json sweep_description(const SweepOptions& o,
 // it), the transient, the measured steps and their samples, the replicas.
 std::string plot_title(const SweepOptions& o, const std::vector<GridPoint>& grid) {
   const FlockParams& first = grid.front().config.params;
-  const World& w = first.world;
-  const double volume = w.width * w.height * (first.dimensions == 3 ? w.depth : 1.0);
   char text[320];
-  std::snprintf(
-      text, sizeof text,
-      "%s model, %d dimensions, density %.4g, %llu replicas a point\n"
-      "%llu steps discarded, then %llu measured, a sample every %llu (%llu each)",
-      to_string(first.model).c_str(), first.dimensions,
-      static_cast<double>(grid.front().count) / volume, static_cast<unsigned long long>(o.replicas),
-      static_cast<unsigned long long>(o.discard), static_cast<unsigned long long>(o.steps),
-      static_cast<unsigned long long>(o.every), static_cast<unsigned long long>(o.steps / o.every));
+  std::snprintf(text, sizeof text,
+                "%s model, %d dimensions, density %.4g, %llu replicas a point\n"
+                "%llu steps discarded, then %llu measured, a sample every %llu (%llu each)",
+                to_string(first.model).c_str(), first.dimensions,
+                density_of(first, grid.front().count), static_cast<unsigned long long>(o.replicas),
+                static_cast<unsigned long long>(o.discard),
+                static_cast<unsigned long long>(o.steps), static_cast<unsigned long long>(o.every),
+                static_cast<unsigned long long>(o.steps / o.every));
   return text;
 }
 

@@ -22,22 +22,32 @@ constexpr double kReferencePairsPerSecond = 2.7e8;
 // A step judged to take longer says so.
 constexpr double kSlowStepSeconds = 2.0;
 
-double volume(const World& w, int dimensions) {
-  return w.width * w.height * (dimensions == 3 ? w.depth : 1.0);
-}
-
 double reach_volume(double r, int dimensions) {
   return dimensions == 3 ? 4.0 / 3.0 * kPi * r * r * r : kPi * r * r;
 }
 
 }  // namespace
 
+double density_of(const FlockParams& p, std::uint64_t count) {
+  const World& w = p.world;
+  return static_cast<double>(count) / (w.width * w.height * (p.dimensions == 3 ? w.depth : 1.0));
+}
+
+double example_density(Model model) {
+  const World example = example_world(model);
+  return static_cast<double>(default_count(model)) / (example.width * example.height);
+}
+
+bool far_denser_than_example(const FlockParams& p, std::uint64_t count) {
+  return p.dimensions == 2 && density_of(p, count) >= 10 * example_density(p.model);
+}
+
 FlightCost flight_cost(const SimulationConfig& config, std::uint64_t count) {
   const FlockParams& p = config.params;
   const double n = static_cast<double>(count);
   FlightCost cost;
-  cost.neighbors = std::min(std::max(n - 1, 0.0), n / volume(p.world, p.dimensions) *
-                                                      reach_volume(p.radius, p.dimensions));
+  cost.neighbors =
+      std::min(std::max(n - 1, 0.0), density_of(p, count) * reach_volume(p.radius, p.dimensions));
   // The hashed method visits the cells around a boid: 9 cells of r^2, 27 of r^3.
   const double around = p.dimensions == 3 ? 27.0 : 9.0;
   const double visited =
@@ -58,7 +68,7 @@ std::string slow_flight_warning(const SimulationConfig& config, std::uint64_t co
   if (cost.step_seconds < kSlowStepSeconds) return "";
   const FlockParams& p = config.params;
   const int threads = config.backend == Backend::kReference ? 1 : omp_get_max_threads();
-  const double density = static_cast<double>(count) / volume(p.world, p.dimensions);
+  const double density = density_of(p, count);
   char text[512];
   std::snprintf(text, sizeof text,
                 "%llu boids at %.4g a unit %s have about %.0f neighbours each within r = %.4g: "
@@ -69,19 +79,16 @@ std::string slow_flight_warning(const SimulationConfig& config, std::uint64_t co
   std::string said = text;
   // What would make it fast: the cells around a boid rather than every pair, or in 2D the
   // density of the model's example when the flock flies far denser.
-  const World example = example_world(p.model);
-  const double example_density =
-      static_cast<double>(default_count(p.model)) / (example.width * example.height);
   if (config.backend == Backend::kReference) {
     said +=
         " (the reference visits every pair on one thread; --backend cpu flies the same "
         "flight's model on every thread)";
   } else if (config.method == Method::kNaive) {
     said += " (the naive method visits every pair; --method hashed visits the cells around)";
-  } else if (p.dimensions == 2 && density > 10 * example_density) {
+  } else if (far_denser_than_example(p, count)) {
     char hint[160];
     std::snprintf(hint, sizeof hint, " (--density %g keeps the %s model's example density)",
-                  example_density, to_string(p.model).c_str());
+                  example_density(p.model), to_string(p.model).c_str());
     said += hint;
   }
   return said;

@@ -20,6 +20,14 @@ struct FlightCost {
 
 FlightCost flight_cost(const SimulationConfig& config, std::uint64_t count);
 
+/// Boids per unit area (2D) or volume (3D) of `count` boids in the flock's world.
+double density_of(const FlockParams& p, std::uint64_t count);
+/// The boids per unit area of the model's published example.
+double example_density(Model model);
+/// Whether a flat flock flies at ten times its model's example density or more: a flock whose
+/// --count grew alone, in the published world (the summary and the warning say so alike).
+bool far_denser_than_example(const FlockParams& p, std::uint64_t count);
+
 // "" for a flight whose step takes under a few seconds; else, in a line, its neighbours, its
 // step's time, and the --density that keeps its model's example's.
 std::string slow_flight_warning(const SimulationConfig& config, std::uint64_t count);

@@ -22,12 +22,17 @@ bool gets_record(const std::string& output) {
   return stat(output.c_str(), &info) != 0 || S_ISREG(info.st_mode);
 }
 
-nlohmann::ordered_json made_by(const std::string& command, const std::vector<std::string>& args) {
+nlohmann::ordered_json provenance() {
   nlohmann::ordered_json j;
   j["boids_version"] = version();
   const std::string commit = source_commit();
   j["boids_commit"] =
       commit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(commit);
+  return j;
+}
+
+nlohmann::ordered_json made_by(const std::string& command, const std::vector<std::string>& args) {
+  nlohmann::ordered_json j = provenance();
   std::vector<std::string> words = {"boids", command};
   words.insert(words.end(), args.begin(), args.end());
   j["command"] = words;

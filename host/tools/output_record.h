@@ -20,7 +20,11 @@ std::string record_path(const std::string& output);
 // Whether `output` gets a record: a file a user names, not a device or a FIFO (/dev/stdout).
 bool gets_record(const std::string& output);
 
-// {"boids_version", "boids_commit", "command": ["boids", COMMAND, ARGS...]}.
+// {"boids_version", "boids_commit"}: which boids made an output (the commit null where the
+// build knew none).
+nlohmann::ordered_json provenance();
+
+// provenance() and "command": ["boids", COMMAND, ARGS...].
 nlohmann::ordered_json made_by(const std::string& command, const std::vector<std::string>& args);
 
 // Adds the record of the output `option` (at `path`) to `outputs`, when it gets one.
