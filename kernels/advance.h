@@ -66,21 +66,30 @@ BOIDS_HD BOIDS_INLINE void lane_displacement(const LaneBoids<Real, Lanes, D>& ne
 }
 
 // Sets the block's new positions where no wall stands: on the torus, wrapped as the model wraps;
-// in open space, as moved.
+// in open space, as moved. The world is tested once a block, not once a coordinate, so that the
+// torus's loop holds its wrap alone.
 template <typename Model, typename E, typename Real, int Lanes, int D>
 BOIDS_HD BOIDS_INLINE void move_without_walls(LaneBoids<Real, Lanes, D>& next,
                                               const LaneBoids<Real, Lanes, D>& self,
                                               const StepParams<Real>& p) {
+  const auto move = [&](auto open) BOIDS_LAMBDA_INLINE {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-  for (int lane = 0; lane < Lanes; ++lane) {
-    Real d[D];
-    lane_displacement<Model, E>(next, lane, p, d);
-    for (int a = 0; a < D; ++a) {
-      const Real x = self.position[a][lane];
-      next.position[a][lane] = p.open ? x + d[a] : Model::onto_torus(x, d[a], p.side[a]);
+    for (int lane = 0; lane < Lanes; ++lane) {
+      Real d[D];
+      lane_displacement<Model, E>(next, lane, p, d);
+      for (int a = 0; a < D; ++a) {
+        const Real x = self.position[a][lane];
+        next.position[a][lane] =
+            decltype(open)::value ? x + d[a] : Model::onto_torus(x, d[a], p.side[a]);
+      }
     }
+  };
+  if (p.open) {
+    move(std::true_type{});
+  } else {
+    move(std::false_type{});
   }
 }
 

@@ -9,6 +9,8 @@
 // cells of unbounded space hash to (kernels/open_cells.h): `open`.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/host_device.h"
 #include "kernels/open_cells.h"
 
@@ -42,47 +44,83 @@ struct CellGrid {
   }
   BOIDS_HD index_t lines() const { return cells() / counts[0]; }
 
+  // Whether the grid is open space, as a type: a block's loops are compiled for one kind of
+  // grid (with_openness), so that a torus's keys never pay for open space's hash and runs,
+  // which the compiler would otherwise compute beside them in a vectorised loop.
+  template <bool Open>
+  using Openness = std::bool_constant<Open>;
+
+  // Calls `body` with the grid's Openness.
+  template <typename Body>
+  BOIDS_HD BOIDS_INLINE void with_openness(Body&& body) const {
+    if (open) {
+      body(Openness<true>{});
+    } else {
+      body(Openness<false>{});
+    }
+  }
+
   // Cell coordinate of a position along one axis; clamped so that rounding never leaves the
   // grid.
   BOIDS_HD BOIDS_INLINE index_t cell(int axis, Real x) const {
     return clamp_cell((axis == D - 1 ? x - origin : x) * per_unit[axis], counts[axis]);
   }
-  BOIDS_HD BOIDS_INLINE index_t column(Real x) const {
-    if (open) return static_cast<index_t>(floor_mod(open_cell(x, per_unit[0]), counts[0]));
+  template <bool Open>
+  BOIDS_HD BOIDS_INLINE index_t column(Real x, Openness<Open>) const {
+    if constexpr (Open)
+      return static_cast<index_t>(floor_mod(open_cell(x, per_unit[0]), counts[0]));
     return cell(0, x);
   }
 
   // The line of cells that holds a position: its row (and layer); in open space, its chunk.
-  BOIDS_HD BOIDS_INLINE Line line(const Real (&position)[D]) const {
-    if (open) return chunk_of_cell(open_cells(position).c).packed();
+  template <bool Open>
+  BOIDS_HD BOIDS_INLINE Line line(const Real (&position)[D], Openness<Open>) const {
+    if constexpr (Open) return chunk_of_cell(open_cells(position).c).packed();
     index_t l = cell(D - 1, position[D - 1]);
     for (int a = D - 2; a >= 1; --a) l = l * counts[a] + cell(a, position[a]);
     return l;
   }
 
+  template <bool Open>
+  BOIDS_HD BOIDS_INLINE index_t key(const Real (&position)[D], Openness<Open> o) const {
+    if constexpr (Open) return open_key(open_cells(position).c);
+    return line_key(line(position, o), o) + column(position[0], o);
+  }
+
+  // The same on a grid of either kind.
+  BOIDS_HD BOIDS_INLINE index_t column(Real x) const {
+    return open ? column(x, Openness<true>{}) : column(x, Openness<false>{});
+  }
+  BOIDS_HD BOIDS_INLINE Line line(const Real (&position)[D]) const {
+    return open ? line(position, Openness<true>{}) : line(position, Openness<false>{});
+  }
   BOIDS_HD BOIDS_INLINE index_t key(const Real (&position)[D]) const {
-    if (open) return open_key(open_cells(position).c);
-    return line_key(line(position)) + column(position[0]);
+    return open ? key(position, Openness<true>{}) : key(position, Openness<false>{});
   }
 
   // The key of a cell of open space, from its coordinates.
   BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D]) const {
-    return line_key(chunk_of_cell(c).packed()) + static_cast<index_t>(floor_mod(c[0], counts[0]));
+    return line_key(chunk_of_cell(c).packed(), Openness<true>{}) +
+           static_cast<index_t>(floor_mod(c[0], counts[0]));
   }
 
   // Whether a boid at x may join a span of its line from `first_column`: always, but in open
   // space not when the span would take both ends of a chunk, whose cells around would be three
   // runs of a line.
-  BOIDS_HD BOIDS_INLINE bool joins_span(index_t first_column, Real x) const {
-    return !open || first_column != 0 || column(x) + 1 != counts[0];
+  template <bool Open>
+  BOIDS_HD BOIDS_INLINE bool joins_span(index_t first_column, Real x, Openness<Open> o) const {
+    if constexpr (Open) return first_column != 0 || column(x, o) + 1 != counts[0];
+    return true;
   }
 
   // Whether the cells around a span of columns of a line lie away from the torus's edges, and
   // are narrow enough that every offset between them is shorter than half the world: then no
   // offset needs wrapping. Two cells of slack cover rounding at cell borders. Between walls,
   // and along a window, nothing ever wraps.
-  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, Line l) const {
-    if (!wraps || open) return true;
+  template <bool Open>
+  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, Line l,
+                                   Openness<Open>) const {
+    if (!wraps || Open) return true;
     bool inside = first_column >= 1 && last_column + 2 <= counts[0] &&
                   2 * (last_column - first_column + 5) <= counts[0];
     for (int a = 1; a < D; ++a) {
@@ -136,8 +174,10 @@ struct CellGrid {
   // run; at the edges of the torus a line splits in two runs, and between walls the block is
   // cut off. (A list rather than a callback, so that the hot loops over it stay in one
   // function.)
-  BOIDS_HD BOIDS_INLINE Runs span_runs(index_t first_column, index_t last_column, Line l) const {
-    if (open) return open_span_runs(first_column, last_column, l);
+  template <bool Open>
+  BOIDS_HD BOIDS_INLINE Runs span_runs(index_t first_column, index_t last_column, Line l,
+                                       Openness<Open>) const {
+    if constexpr (Open) return open_span_runs(first_column, last_column, l);
     index_t around[D][3];  // the coordinates around the line's along each axis but x
     int around_count[D];
     for (int a = 1; a < D; ++a) around_count[a] = neighbors(a, coordinate_of_line(l, a), around[a]);
@@ -158,15 +198,17 @@ struct CellGrid {
   template <typename Visit>
   BOIDS_HD void for_each_block_run(index_t key, Visit&& visit) const {
     const index_t c = key % counts[0];
-    const Runs runs = span_runs(c, c, key / counts[0]);
+    const Runs runs = span_runs(c, c, key / counts[0], Openness<false>{});
     for (int r = 0; r < runs.count; ++r) visit(runs.first[r], runs.last[r]);
   }
   // The same around the cell that holds `position`, on any grid.
   template <typename Visit>
   BOIDS_HD void for_each_block_run(const Real (&position)[D], Visit&& visit) const {
-    const index_t c = column(position[0]);
-    const Runs runs = span_runs(c, c, line(position));
-    for (int r = 0; r < runs.count; ++r) visit(runs.first[r], runs.last[r]);
+    with_openness([&](auto o) {
+      const index_t c = column(position[0], o);
+      const Runs runs = span_runs(c, c, line(position, o), o);
+      for (int r = 0; r < runs.count; ++r) visit(runs.first[r], runs.last[r]);
+    });
   }
 
  private:
@@ -192,8 +234,9 @@ struct CellGrid {
   }
 
   // The first key of a line: on a bounded grid its index's, in open space its table line's.
-  BOIDS_HD BOIDS_INLINE index_t line_key(Line l) const {
-    if (open) return static_cast<index_t>(table_line(l, counts[1])) * counts[0];
+  template <bool Open>
+  BOIDS_HD BOIDS_INLINE index_t line_key(Line l, Openness<Open>) const {
+    if constexpr (Open) return static_cast<index_t>(table_line(l, counts[1])) * counts[0];
     return static_cast<index_t>(l) * counts[0];
   }
 
@@ -208,16 +251,16 @@ struct CellGrid {
     for (int z = 0; z < layers; ++z) {
       for (int y = 0; y < 3; ++y) {
         OpenChunk around{at.chunk, at.y + y - 1, D == 3 ? at.z + z - 1 : 0};
-        const index_t key = line_key(around.packed());
+        const index_t key = line_key(around.packed(), Openness<true>{});
         runs.add(key + (first_column > 0 ? first_column - 1 : 0),
                  key + (last_column + 1 < columns ? last_column + 1 : columns - 1));
         if (first_column == 0) {
           around.chunk = at.chunk - 1;
-          const index_t left = line_key(around.packed()) + columns - 1;
+          const index_t left = line_key(around.packed(), Openness<true>{}) + columns - 1;
           runs.add(left, left);
         } else if (last_column + 1 == columns) {
           around.chunk = at.chunk + 1;
-          const index_t right = line_key(around.packed());
+          const index_t right = line_key(around.packed(), Openness<true>{});
           runs.add(right, right);
         }
       }

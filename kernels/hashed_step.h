@@ -65,34 +65,20 @@ struct HashedStepBlock {
   static index_t blocks_for(index_t count) { return (count + Lanes - 1) / Lanes; }
 
   BOIDS_HD BOIDS_GPU_INLINE void operator()(index_t block) const {
-    const index_t block_end = first_slot + min_of<index_t>(block * Lanes + Lanes, count);
-    index_t first = first_slot + block * Lanes;
-    while (first < block_end) {
-      const auto line = grid.line(sorted[first].position);
-      const index_t first_column = grid.column(sorted[first].position[0]);
-      index_t end = first + 1;
-      while (end < block_end && grid.line(sorted[end].position) == line &&
-             grid.joins_span(first_column, sorted[end].position[0])) {
-        ++end;
-      }
-      step_lanes(ConsecutiveSlots{first, static_cast<int>(end - first)}, first_column,
-                 grid.column(sorted[end - 1].position[0]), line);
-      first = end;
-    }
+    grid.with_openness([&](auto o) BOIDS_LAMBDA_INLINE { step_block(block, o); });
   }
 
-  // Steps the sorted boids in `slots`, all in columns [first_column, last_column] of line
-  // `line`.
-  BOIDS_HD BOIDS_GPU_INLINE void step_lanes(const ConsecutiveSlots& slots, index_t first_column,
-                                            index_t last_column,
-                                            typename CellGrid<Real, D>::Line line) const {
+  // Steps the sorted boids in `slots`, which share a line of cells, gathering from `runs`, the
+  // cells around them; `wraps` when an offset between them may cross the torus's edge.
+  template <typename Runs>
+  BOIDS_HD BOIDS_GPU_INLINE void step_lanes(const ConsecutiveSlots& slots, const Runs& runs,
+                                            bool wraps) const {
     const StepParams<Real> p = params;  // a local copy: provably not aliased by the sums
     LaneBoids<Real, Lanes, D> self;
     Sums sums;
     start_lanes<Model>(sorted, slots, self, sums);
-    const bool wraps = !grid.spans_without_wrap(first_column, last_column, line);
     with_pair_flags(wraps, p.limited_view, [&](auto flags) BOIDS_LAMBDA_INLINE {
-      gather<decltype(flags)>(sums, self, slots, first_column, last_column, line, p);
+      gather<decltype(flags)>(sums, self, slots, runs, p);
     });
     with_extras(p, [&](auto extras) BOIDS_LAMBDA_INLINE {
       advance_all<decltype(extras)>(sums, self, slots, p);
@@ -100,6 +86,28 @@ struct HashedStepBlock {
   }
 
  private:
+  // Steps a block on a grid of one kind (CellGrid::Openness): its boids in spans of a line,
+  // each with the cells around it.
+  template <typename O>
+  BOIDS_HD BOIDS_GPU_INLINE void step_block(index_t block, O o) const {
+    const index_t block_end = first_slot + min_of<index_t>(block * Lanes + Lanes, count);
+    index_t first = first_slot + block * Lanes;
+    while (first < block_end) {
+      const auto line = grid.line(sorted[first].position, o);
+      const index_t first_column = grid.column(sorted[first].position[0], o);
+      index_t end = first + 1;
+      while (end < block_end && grid.line(sorted[end].position, o) == line &&
+             grid.joins_span(first_column, sorted[end].position[0], o)) {
+        ++end;
+      }
+      const index_t last_column = grid.column(sorted[end - 1].position[0], o);
+      step_lanes(ConsecutiveSlots{first, static_cast<int>(end - first)},
+                 grid.span_runs(first_column, last_column, line, o),
+                 !grid.spans_without_wrap(first_column, last_column, line, o));
+      first = end;
+    }
+  }
+
   // Moves the boids in `slots` (kernels/advance.h) and keys them for the next sort. With the
   // extras, the world's terms come first, from the obstacles near the block only.
   template <typename E>
@@ -114,14 +122,16 @@ struct HashedStepBlock {
         next, self, slots.active, sums,
         [&](int lane) BOIDS_LAMBDA_INLINE { return ids[slots[lane]]; }, p);
     index_t keys[Lanes];
+    grid.with_openness([&](auto o) BOIDS_LAMBDA_INLINE {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-    for (int lane = 0; lane < Lanes; ++lane) {
-      Real x[D];
-      lane_position(next, lane, x);
-      keys[lane] = grid.key(x);
-    }
+      for (int lane = 0; lane < Lanes; ++lane) {
+        Real x[D];
+        lane_position(next, lane, x);
+        keys[lane] = grid.key(x, o);
+      }
+    });
     for (int lane = 0; lane < slots.active; ++lane) {
       const index_t i = slots[lane];
       out[i] = next.boid(lane);
@@ -143,12 +153,10 @@ struct HashedStepBlock {
   }
 
   // Adds the candidates around the span to every lane but the boid itself.
-  template <typename F>
+  template <typename F, typename Runs>
   BOIDS_HD BOIDS_INLINE void gather(Sums& sums, const LaneBoids<Real, Lanes, D>& self,
-                                    const ConsecutiveSlots& slots, index_t first_column,
-                                    index_t last_column, typename CellGrid<Real, D>::Line line,
+                                    const ConsecutiveSlots& slots, const Runs& runs,
                                     const StepParams<Real>& p) const {
-    const auto runs = grid.span_runs(first_column, last_column, line);
 #if defined(__CUDACC__)
     gather_one_lane<F>(sums, self, slots, runs, p);
 #else
