@@ -3,11 +3,12 @@
 #include <cstring>
 
 #include "host/model/flock.h"
+#include "host/model/param_table.h"
 
 namespace boids {
 namespace reference {
-// Each model's reference step, in host/reference (a file a model). The registry names them here
-// by declaration: the reference includes the registry, never the other way.
+// Each model's reference step, in host/reference/models/ (a file a model). The registry names
+// them here by declaration: the reference includes the registry, never the other way.
 void boids_model_step(FlockState&, const FlockParams&, const StepContext&);
 void steering_model_step(FlockState&, const FlockParams&, const StepContext&);
 void vicsek_model_step(FlockState&, const FlockParams&, const StepContext&);
@@ -15,15 +16,6 @@ void couzin_model_step(FlockState&, const FlockParams&, const StepContext&);
 }  // namespace reference
 
 namespace {
-
-// A model of Reynolds' rules (boids, steering) takes its own rows and every term of the world.
-std::vector<const char*> with_every_term(std::vector<const char*> own) {
-  own.insert(own.end(),
-             {"--separation-radius", "--fov", "--nearest", "--noise", "--wander", "--goal",
-              "--goal-weight", "--obstacles", "--path", "--path-radius", "--path-weight",
-              "--predators", "--predator-speed", "--flee-radius", "--wind"});
-  return own;
-}
 
 double separation_radius(const FlockParams& p) {
   return p.effective_separation_radius();
@@ -48,8 +40,9 @@ std::vector<ModelSpec> make_registry() {
                   120,
                   100,
                   100};
-  boids.takes = with_every_term(
-      {"--radius", "--separation", "--alignment", "--cohesion", "--max-speed", "--min-speed"});
+  boids.takes = {"--radius",   "--separation", "--alignment",
+                 "--cohesion", "--max-speed",  "--min-speed"};
+  boids.takes_rules_variants = true;
   boids.pairs.pushing_radius = separation_radius;
   boids.reference_step = reference::boids_model_step;
   models.push_back(boids);
@@ -62,8 +55,9 @@ std::vector<ModelSpec> make_registry() {
                      220,
                      800,
                      600};
-  steering.takes = with_every_term({"--radius", "--separation", "--alignment", "--cohesion",
-                                    "--max-speed", "--min-speed", "--dt", "--arrival-radius"});
+  steering.takes = {"--radius",    "--separation", "--alignment", "--cohesion",
+                    "--max-speed", "--min-speed",  "--dt",        "--arrival-radius"};
+  steering.takes_rules_variants = true;
   steering.defaults = {
       {"--radius", 44}, {"--separation", 1.6}, {"--cohesion", 0.9}, {"--max-speed", 110}};
   steering.timed = true;
@@ -132,6 +126,10 @@ std::vector<ModelSpec> make_registry() {
 bool ModelSpec::takes_flag(const std::string& flag) const {
   for (const char* f : takes) {
     if (flag == f) return true;
+  }
+  if (!takes_rules_variants) return false;
+  for (const ParamSpec& row : param_table()) {
+    if (row.rules_variant && flag == row.flag) return true;
   }
   return false;
 }

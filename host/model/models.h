@@ -54,6 +54,9 @@ struct ModelSpec {
   /// The flags of the model's and the variants' rows it takes (the world's, the start's and the
   /// backend's apply to every model); any other such row is refused.
   std::vector<const char*> takes = {};
+  /// Whether it also takes every variant of Reynolds' rules and term of the world (the rows
+  /// marked `rules_variant`, host/model/param_table.cpp): a new term needs no edit here.
+  bool takes_rules_variants = false;
   /// Its defaults where they are not the row's own.
   std::vector<ModelDefault> defaults = {};
   /// Why a row it does not take is refused, when the row's own reason speaks of other models

@@ -25,6 +25,11 @@ class Row {
     s_.refusal = refusal;
     return std::move(*this);
   }
+  // A variant of Reynolds' rules or a term of the world: every model of those rules takes it.
+  Row&& rules_variant() && {
+    s_.rules_variant = true;
+    return std::move(*this);
+  }
   Row&& needs(ParamNeed need) && {
     s_.needs = need;
     return std::move(*this);
@@ -342,6 +347,7 @@ std::vector<ParamSpec> make_table() {
   // The variants, each off by default.
   add(Row("separation_radius", "--separation-radius", "R", K::kNumber, S::kVariants,
           "separation acts closer than R")
+          .rules_variant()
           .refused(kNoWeights)
           .number(&FlockParams::separation_radius, 0)
           .derived([](const FlockParams& p) { return p.model_separation_radius(); },
@@ -353,6 +359,7 @@ std::vector<ParamSpec> make_table() {
           .sweep());
   add(Row("fov", "--fov", "DEGREES", K::kNumber, S::kVariants,
           "field of view: neighbours count only within half of it of the heading")
+          .rules_variant()
           .number(&FlockParams::fov, 360)
           .range(0, 360, true)
           .control([](const FlockParams&) { return 1.0; }, [](const FlockParams&) { return 360.0; })
@@ -360,12 +367,14 @@ std::vector<ParamSpec> make_table() {
   add(Row("nearest", "--nearest", "K", K::kWhole, S::kVariants,
           "topological neighbours: each boid heeds the K boids nearest to it that it sees, "
           "however far, in place of all within the radius")
+          .rules_variant()
           .whole(&FlockParams::nearest, 0, kMaxNearest)
           .off(0, "0: off")
           .control(zero, [](const FlockParams&) { return double(kMaxNearest); })
           .sweep());
   add(Row("noise", "--noise", "ETA", K::kNumber, S::kVariants,
           "each step every heading turns by an angle uniform in [-ETA/2, ETA/2], in radians")
+          .rules_variant()
           .number(&FlockParams::noise, 0)
           .range(0, 2 * kPi)
           .range_text("radians in [0, 2 pi]")
@@ -374,6 +383,7 @@ std::vector<ParamSpec> make_table() {
   add(Row("wander", "--wander", "W", K::kNumber, S::kVariants,
           "Reynolds' wander: each boid steers across its heading along a drift that wanders at "
           "random, with this weight")
+          .rules_variant()
           .refused("wander steers the boids and steering models; under vicsek a heading only "
                    "aligns and turns by the noise (--noise)")
           .number(&FlockParams::wander, 0)
@@ -383,9 +393,11 @@ std::vector<ParamSpec> make_table() {
           .sweep());
   add(Row("goal", "--goal", "X,Y|X,Y,Z", K::kPoint, S::kVariants,
           "a point in the world the boids steer towards")
+          .rules_variant()
           .length());
   add(Row("goal_weight", "--goal-weight", "W", K::kNumber, S::kVariants,
           "how hard they steer to the goal")
+          .rules_variant()
           .needs(kNeedsGoal)
           .number(&FlockParams::goal_weight, 1)
           .weight()
@@ -407,15 +419,18 @@ std::vector<ParamSpec> make_table() {
   add(Row("obstacles", "--obstacles", "FILE", K::kRows, S::kVariants,
           "discs no boid enters, from a CSV file with the header x,y,radius (spheres, "
           "x,y,z,radius, in three dimensions)")
+          .rules_variant()
           .length());
   add(Row("path", "--path", "FILE", K::kRows, S::kVariants,
           "a polyline the boids follow (Reynolds' path following), from a CSV file with the "
           "header x,y (x,y,z in three dimensions); closed when its last point repeats its first")
+          .rules_variant()
           .refused("path following steers the boids and steering models; under vicsek a heading "
                    "only aligns and turns by the noise (--noise)")
           .length());
   add(Row("path_radius", "--path-radius", "R", K::kNumber, S::kVariants,
           "a boid predicted farther than R from the path steers back to it")
+          .rules_variant()
           .needs(kNeedsPath)
           .number(&FlockParams::path_radius, 0)
           .derived([](const FlockParams& p) { return p.radius; }, "the radius")
@@ -425,6 +440,7 @@ std::vector<ParamSpec> make_table() {
           .sweep());
   add(Row("path_weight", "--path-weight", "W", K::kNumber, S::kVariants,
           "how hard they steer back to the path")
+          .rules_variant()
           .needs(kNeedsPath)
           .number(&FlockParams::path_weight, 1)
           .weight()
@@ -433,6 +449,7 @@ std::vector<ParamSpec> make_table() {
   add(Row("predators", "--predators", "K", K::kWhole, S::kVariants,
           "K predators fly in the world, each pursuing the boid nearest to it; boids near one "
           "flee it")
+          .rules_variant()
           .refused("boids flee predators under the boids and steering models; under vicsek a "
                    "heading only aligns and turns by the noise (--noise)")
           .whole(&FlockParams::predators, 0, kMaxPredators)
@@ -440,6 +457,7 @@ std::vector<ParamSpec> make_table() {
           .sweep());
   add(Row("predator_speed", "--predator-speed", "V", K::kNumber, S::kVariants,
           "a predator's top speed")
+          .rules_variant()
           .needs(kNeedsPredators)
           .number(&FlockParams::predator_speed, 0)
           .derived([](const FlockParams& p) { return p.model_predator_speed(); },
@@ -450,6 +468,7 @@ std::vector<ParamSpec> make_table() {
   add(Row("flee_radius", "--flee-radius", "R", K::kNumber, S::kVariants,
           "boids closer than R to a predator steer away from where it will be, the harder "
           "the nearer")
+          .rules_variant()
           .needs(kNeedsPredators)
           .number(&FlockParams::flee_radius, 0)
           .derived([](const FlockParams& p) { return p.model_flee_radius(); }, "2 times the radius")
@@ -458,6 +477,7 @@ std::vector<ParamSpec> make_table() {
           .sweep());
   add(Row("wind", "--wind", "WX,WY|WX,WY,WZ", K::kVector, S::kVariants,
           "a velocity added to every boid each step (times dt)")
+          .rules_variant()
           .length()
           .control(least_wind, most_wind));
   add(Row("update", "--update", "U", K::kChoice, S::kVariants,

@@ -71,11 +71,15 @@ struct ParamSpec {
   const char* doc;  // one line for --help, Python and docs/models.md
 
   // Where it applies: a row of the model's or the variants' sections (but a choice) applies to
-  // the models that take it (ModelSpec::takes, host/model/models.h), any other to all;
+  // the models that take it (ModelSpec::takes and takes_rules_variants, host/model/models.h),
+  // any other to all;
   // `refusal` says why it does not under the others, unless the model says it itself.
   unsigned dimensions = kBothDimensions;
   const char* refusal = nullptr;
   ParamNeed needs;  // unset: needs nothing
+  // A variant of Reynolds' rules or a term of the world, which every model of those rules
+  // takes (ModelSpec::takes_rules_variants) without naming it.
+  bool rules_variant = false;
 
   // The value: a field of FlockParams for kNumber and kWhole.
   double FlockParams::*number = nullptr;

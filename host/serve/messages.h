@@ -12,7 +12,8 @@
 //                                            the page's view (host/serve/flock_image.h)
 //   {"type": "set", "name": C, "value": V}  a control (host/core/controls.h)
 //   {"type": "pause", "on": B}   {"type": "step"}   {"type": "reset"}
-//   {"type": "model", "model": "boids" | "steering" | "vicsek"}   a new flock of that model
+//   {"type": "model", "model": M}   a new flock of model M, a name of the registry
+//                                   (host/model/models.h)
 //   {"type": "rate", "steps_per_second": R}  0 for as fast as the flock steps
 //   {"type": "goal", "on": B, "x": X, "y": Y[, "z": Z]}
 //   {"type": "predator", "on": B, "x": X, "y": Y, "radius": R}   the pointer as a predator

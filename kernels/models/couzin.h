@@ -8,8 +8,8 @@
 // direction turns by a Gaussian angle of s.d. sigma (--noise), and the heading turns towards it
 // by at most theta dt (--turn-rate, --dt); positions advance by s dt along it.
 //
-// docs/models.md gives the step operation by operation; the reference (host/reference/couzin.cpp)
-// follows it apart from this file.
+// docs/models.md gives the step operation by operation; the reference
+// (host/reference/models/couzin.cpp) follows it apart from this file.
 #pragma once
 
 #include <type_traits>

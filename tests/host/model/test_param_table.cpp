@@ -8,7 +8,9 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
 
+#include "host/backends/model_types.h"
 #include "host/base/errors.h"
 #include "host/config/flock_options.h"
 #include "host/core/controls.h"
@@ -21,6 +23,17 @@
 
 namespace boids {
 namespace {
+
+// with_model finds a kernels' model by its place in the registry: both lists name the same
+// models in the same order.
+TEST(ModelRegistry, TheKernelsListItsModelsInItsOrder) {
+  ASSERT_EQ(static_cast<std::size_t>(kernels::AllModels::kCount), model_registry().size());
+  for (const ModelSpec& spec : model_registry()) {
+    std::string kernels_name;
+    with_model(spec.id, [&](auto model) { kernels_name = decltype(model)::kName; });
+    EXPECT_EQ(kernels_name, spec.name);
+  }
+}
 
 TEST(ParamTable, EachRowIsNamedOnceAndItsDefaultsAreValuesItAccepts) {
   std::set<std::string> flags, keywords;
