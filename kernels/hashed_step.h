@@ -9,7 +9,6 @@
 
 #include "kernels/advance.h"
 #include "kernels/cell_index.h"
-#include "kernels/open_table.h"
 
 namespace boids::kernels {
 
@@ -124,25 +123,13 @@ struct HashedStepBlock {
         [&](int lane) BOIDS_LAMBDA_INLINE { return ids[slots[lane]]; }, p);
     index_t keys[Lanes];
     grid.with_openness([&](auto o) BOIDS_LAMBDA_INLINE {
-      if constexpr (decltype(o)::value) {
-        // By the table's moves for the next sort, each tile looked up once for the block.
-        CellGrid<Real, D> keyed = grid;
-        keyed.table.keys = true;
-        typename CellGrid<Real, D>::TileSlot last;
-        for (int lane = 0; lane < Lanes; ++lane) {
-          Real x[D];
-          lane_position(next, lane, x);
-          keys[lane] = keyed.open_key(x, last);
-        }
-      } else {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-        for (int lane = 0; lane < Lanes; ++lane) {
-          Real x[D];
-          lane_position(next, lane, x);
-          keys[lane] = grid.key(x, o);
-        }
+      for (int lane = 0; lane < Lanes; ++lane) {
+        Real x[D];
+        lane_position(next, lane, x);
+        keys[lane] = grid.key(x, o);
       }
     });
     for (int lane = 0; lane < slots.active; ++lane) {
@@ -291,18 +278,14 @@ struct HashedStepBlock {
 // One hashed step. `Executor` runs index-parallel functors and builds the cell index (see
 // build_cell_index); Executor::hashed_lanes<Real, D> is the boids per block of the step (1 on a
 // GPU). The step writes the moved boids over the state in cell order, and their keys and the
-// identity into the index's spare arrays, ready for the next sort. In open space the table of
-// tiles is settled after the sort (kernels/open_table.h), where the simulation keeps one.
+// identity into the index's spare arrays, ready for the next sort.
 template <typename Model, typename Real, int D, typename Executor>
 void hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                  const StepParams<Real>& params) {
   build_cell_index(exec, x, grid, /*carry_ids=*/true);
-  const bool settles = grid.open && grid.table.occupant != nullptr;
-  const CellGrid<Real, D> queries = settles ? settle_open_table(exec, x, grid) : grid;
   constexpr int kLanes = Executor::template hashed_lanes<Real, D>;
   using Step = HashedStepBlock<Model, Real, kLanes, D>;
-  const Step step{x.sorted, x.ids,   x.boids, x.cell_start, queries,
-                  params,   x.count, x.keys,  x.order};
+  const Step step{x.sorted, x.ids, x.boids, x.cell_start, grid, params, x.count, x.keys, x.order};
   x.keys_ready = true;
   exec.for_each(Step::blocks_for(x.count), step);
 }

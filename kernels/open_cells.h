@@ -1,17 +1,11 @@
 // The cells of open space (a world with no edges): a cell's coordinates are unbounded
 // integers, and the grid's table of cells is sized by the flock, not by the space. Cells are
 // grouped in chunks of `columns` along x; a chunk of a line (the cells along x that share
-// their other coordinates) belongs to a tile of a few lines along y (and z), and a tile takes
-// one of the table's slots, where its lines, and their cells, keep their order. So the cells
-// of a boid's 3x3 (3x3x3) block are still a few runs of keys, mostly within one slot, as near
-// in memory as on the dense grid; and memory stays proportional to the boids however far
-// apart they fly.
-//
-// A tile's slot is its hashed one (its home) unless another tile holds that: then the table
-// records where it went (OpenTable, settled after each sort by kernels/open_table.h). A step's
-// queries look tiles up as its sort placed them, so two tiles that do share a slot (a new
-// tile whose home is taken, for one step) share its keys, and the distance test tells their
-// boids apart: a collision costs time, never a neighbour. kernels/cell_grid.h uses these.
+// their other coordinates) hashes, with its coordinates, to one of the table's lines, where
+// its cells keep their order. So the cells of a boid's 3x3 (3x3x3) block are still a few
+// runs of keys, as on the dense grid, and memory stays proportional to the boids however far
+// apart they fly. Two chunks may share a line of the table (a collision): their boids then
+// share its keys, and the distance test tells them apart. kernels/cell_grid.h uses these.
 #pragma once
 
 #include <cstdint>
@@ -79,77 +73,5 @@ BOIDS_HD BOIDS_INLINE std::uint64_t table_line(std::uint64_t packed, std::uint64
   h ^= h >> 31;
   return h & (lines - 1);
 }
-
-// The tiles of open space: 2^kBitsY lines along y (and 2^kBitsZ along z in 3D) that take a
-// slot of the table together. Tiles of chunks 128 cells long, 32 lines in 2D and 8 x 8 in 3D,
-// read the fewest cold lines around a block (bench/results/log/2026-12-06-open-space.md). A tile's
-// identity is its lines' packed chunk with those low bits of y and z cleared (the bias, 2^20, keeps
-// them the coordinates' own).
-template <int D>
-struct OpenTiles {
-  static constexpr int kBitsY = D == 2 ? 5 : 3;
-  static constexpr int kBitsZ = D == 2 ? 0 : 3;
-  static constexpr int kBits = kBitsY + kBitsZ;  // lines a tile: 32 in 2D, 64 in 3D
-  static constexpr std::uint64_t kLowY = (std::uint64_t{1} << kBitsY) - 1;
-  static constexpr std::uint64_t kLowZ = (std::uint64_t{1} << kBitsZ) - 1;
-
-  BOIDS_HD BOIDS_INLINE static std::uint64_t tile(std::uint64_t packed_chunk) {
-    return packed_chunk & ~(kLowY | kLowZ << OpenChunk::kBits);
-  }
-  // The line's place within its tile's lines.
-  BOIDS_HD BOIDS_INLINE static std::uint64_t within(std::uint64_t packed_chunk) {
-    return (packed_chunk & kLowY) | ((packed_chunk >> OpenChunk::kBits) & kLowZ) << kBitsY;
-  }
-};
-
-// No tile: an empty slot, or a free entry of the moved tiles.
-inline constexpr std::uint64_t kNoTile = ~std::uint64_t{0};
-inline constexpr index_t kNoSlot = ~index_t{0};
-// A moved tile's slot with this bit goes to the next sort: its boids are still at home.
-inline constexpr index_t kPendingSlot = index_t{1} << 31;
-
-// The table's record of which tile holds which slot: a view of arrays that the simulation
-// owns. Without it (`occupant` null: a batch's grids), every tile is at home.
-struct OpenTable {
-  std::uint64_t* occupant = nullptr;  // slots entries: the tile the slot holds, or kNoTile
-  std::uint64_t* moved = nullptr;     // moved_room entries: tiles away from home, or kNoTile
-  index_t* moved_slot = nullptr;      // and the slot each holds (kPendingSlot: from the next sort)
-  index_t moved_room = 0;             // a power of two, at least twice the slots
-  index_t* contested = nullptr;       // slots entries: a tile missing from the table keyed there
-  index_t* extra = nullptr;           // slots entries: the settling's scratch (open_table.h)
-  // Lookups for keys take the moves of the next sort, and mark the homes of the tiles they
-  // miss for the settling; a step's queries (false) take the boids where the sort put them.
-  bool keys = true;
-
-  // The slot of `tile` among `slots` (a power of two): its home when the tile holds it, or was
-  // never placed elsewhere; else where the table moved it.
-  BOIDS_HD BOIDS_INLINE index_t slot_of(std::uint64_t tile, index_t slots) const {
-    const auto home = static_cast<index_t>(table_line(tile, slots));
-    if (occupant == nullptr || occupant[home] == tile) return home;
-    for (index_t k = moved_probe(tile); moved[k] != kNoTile; k = (k + 1) & (moved_room - 1)) {
-      if (moved[k] != tile) continue;
-      const index_t slot = moved_slot[k];
-      if (keys || (slot & kPendingSlot) == 0) return slot & ~kPendingSlot;
-      return home;
-    }
-    if (keys) mark_contested(home);
-    return home;
-  }
-
-  // Where a moved tile's search starts: bits of its hash that its home did not use.
-  BOIDS_HD BOIDS_INLINE index_t moved_probe(std::uint64_t tile) const {
-    return static_cast<index_t>(table_line(tile ^ 0x5851F42D4C957F2Dull, moved_room));
-  }
-
- private:
-  // Every writer writes 1, so the order of writes never matters.
-  BOIDS_HD BOIDS_INLINE void mark_contested(index_t home) const {
-#if defined(__CUDA_ARCH__)
-    *reinterpret_cast<volatile index_t*>(&contested[home]) = 1;
-#else
-    __atomic_store_n(&contested[home], index_t{1}, __ATOMIC_RELAXED);
-#endif
-  }
-};
 
 }  // namespace boids::kernels
