@@ -67,24 +67,32 @@ struct CellGrid {
   }
   template <bool Open>
   BOIDS_HD BOIDS_INLINE index_t column(Real x, Openness<Open>) const {
-    if constexpr (Open)
+    if constexpr (Open) {
       return static_cast<index_t>(floor_mod(open_cell(x, per_unit[0]), counts[0]));
-    return cell(0, x);
+    } else {
+      return cell(0, x);
+    }
   }
 
   // The line of cells that holds a position: its row (and layer); in open space, its chunk.
   template <bool Open>
   BOIDS_HD BOIDS_INLINE Line line(const Real (&position)[D], Openness<Open>) const {
-    if constexpr (Open) return chunk_of_cell(open_cells(position).c).packed();
-    index_t l = cell(D - 1, position[D - 1]);
-    for (int a = D - 2; a >= 1; --a) l = l * counts[a] + cell(a, position[a]);
-    return l;
+    if constexpr (Open) {
+      return chunk_of_cell(open_cells(position).c).packed();
+    } else {
+      index_t l = cell(D - 1, position[D - 1]);
+      for (int a = D - 2; a >= 1; --a) l = l * counts[a] + cell(a, position[a]);
+      return l;
+    }
   }
 
   template <bool Open>
   BOIDS_HD BOIDS_INLINE index_t key(const Real (&position)[D], Openness<Open> o) const {
-    if constexpr (Open) return open_key(open_cells(position).c);
-    return line_key(line(position, o), o) + column(position[0], o);
+    if constexpr (Open) {
+      return open_key(open_cells(position).c);
+    } else {
+      return line_key(line(position, o), o) + column(position[0], o);
+    }
   }
 
   // The same on a grid of either kind.
@@ -109,8 +117,11 @@ struct CellGrid {
   // runs of a line.
   template <bool Open>
   BOIDS_HD BOIDS_INLINE bool joins_span(index_t first_column, Real x, Openness<Open> o) const {
-    if constexpr (Open) return first_column != 0 || column(x, o) + 1 != counts[0];
-    return true;
+    if constexpr (Open) {
+      return first_column != 0 || column(x, o) + 1 != counts[0];
+    } else {
+      return true;
+    }
   }
 
   // Whether the cells around a span of columns of a line lie away from the torus's edges, and
@@ -177,20 +188,11 @@ struct CellGrid {
   template <bool Open>
   BOIDS_HD BOIDS_INLINE Runs span_runs(index_t first_column, index_t last_column, Line l,
                                        Openness<Open>) const {
-    if constexpr (Open) return open_span_runs(first_column, last_column, l);
-    index_t around[D][3];  // the coordinates around the line's along each axis but x
-    int around_count[D];
-    for (int a = 1; a < D; ++a) around_count[a] = neighbors(a, coordinate_of_line(l, a), around[a]);
-    Runs runs;
-    const int layers = D == 3 ? around_count[D - 1] : 1;
-    for (int z = 0; z < layers; ++z) {
-      for (int y = 0; y < around_count[1]; ++y) {
-        index_t neighbor = around[1][y];
-        if constexpr (D == 3) neighbor += around[2][z] * counts[1];
-        add_line_runs(runs, neighbor * counts[0], first_column, last_column);
-      }
+    if constexpr (Open) {
+      return open_span_runs(first_column, last_column, l);
+    } else {
+      return bounded_span_runs(first_column, last_column, l);
     }
-    return runs;
   }
 
   // Calls visit(first_key, last_key) for each run of the block of cells around cell `key` of
@@ -212,6 +214,24 @@ struct CellGrid {
   }
 
  private:
+  // span_runs on a bounded grid: the lines around, rows inside layers.
+  BOIDS_HD BOIDS_INLINE Runs bounded_span_runs(index_t first_column, index_t last_column,
+                                               Line l) const {
+    index_t around[D][3];  // the coordinates around the line's along each axis but x
+    int around_count[D];
+    for (int a = 1; a < D; ++a) around_count[a] = neighbors(a, coordinate_of_line(l, a), around[a]);
+    Runs runs;
+    const int layers = D == 3 ? around_count[D - 1] : 1;
+    for (int z = 0; z < layers; ++z) {
+      for (int y = 0; y < around_count[1]; ++y) {
+        index_t neighbor = around[1][y];
+        if constexpr (D == 3) neighbor += around[2][z] * counts[1];
+        add_line_runs(runs, neighbor * counts[0], first_column, last_column);
+      }
+    }
+    return runs;
+  }
+
   // A line's coordinate along `axis` (1 or 2): in 2D the line is the row, and in 3D the row
   // and layer need one division, which the compiler shares between them.
   BOIDS_HD BOIDS_INLINE index_t coordinate_of_line(Line line, int axis) const {
@@ -236,8 +256,11 @@ struct CellGrid {
   // The first key of a line: on a bounded grid its index's, in open space its table line's.
   template <bool Open>
   BOIDS_HD BOIDS_INLINE index_t line_key(Line l, Openness<Open>) const {
-    if constexpr (Open) return static_cast<index_t>(table_line(l, counts[1])) * counts[0];
-    return static_cast<index_t>(l) * counts[0];
+    if constexpr (Open) {
+      return static_cast<index_t>(table_line(l, counts[1])) * counts[0];
+    } else {
+      return static_cast<index_t>(l) * counts[0];
+    }
   }
 
   // span_runs in open space: the columns around the span in the chunk of each line around,

@@ -84,8 +84,11 @@ BOIDS_HD BOIDS_INLINE Real seen_distance_sq(const Boid<Real, D>& self, const Boi
     d[a] = Wraps ? wrap_axis(delta, a, p) : delta;
   }
   const Real d2 = length_sq(d);
-  if constexpr (LimitedView) return in_view(d, d2, self.velocity, p) ? d2 : beyond_any<Real>();
-  return d2;
+  if constexpr (LimitedView) {
+    return in_view(d, d2, self.velocity, p) ? d2 : beyond_any<Real>();
+  } else {
+    return d2;
+  }
 }
 
 // Offers boid `self` (at slot `self_slot`) the candidates at slots [first, end) of `boids`, ids
