@@ -1,7 +1,10 @@
 // The few atomic operations the metric kernels need (union-find links and component sizes),
-// on both sides. Accumulations of the step never use atomics; these only build a structure
-// whose final answer (components, their sizes) does not depend on the order of operations.
+// and open space's table (its set of tiles, the smallest tile of a home), on both sides.
+// Accumulations of the step never use atomics; these only build a structure whose final answer
+// (components, their sizes, the set's members) does not depend on the order of operations.
 #pragma once
+
+#include <cstdint>
 
 #include "kernels/host_device.h"
 
@@ -35,11 +38,55 @@ BOIDS_HD inline index_t atomic_compare_exchange(index_t* address, index_t expect
 #endif
 }
 
+BOIDS_HD inline void atomic_add(index_t* address, index_t value) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(address, value);
+#else
+  __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
+#endif
+}
+
+BOIDS_HD inline void atomic_max(index_t* address, index_t value) {
+#if defined(__CUDA_ARCH__)
+  atomicMax(address, value);
+#else
+  index_t seen = __atomic_load_n(address, __ATOMIC_RELAXED);
+  while (value > seen && !__atomic_compare_exchange_n(address, &seen, value, true, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
 BOIDS_HD inline void atomic_increment(index_t* address) {
 #if defined(__CUDA_ARCH__)
   atomicAdd(address, 1u);
 #else
   __atomic_fetch_add(address, 1u, __ATOMIC_RELAXED);
+#endif
+}
+
+// The same on 64-bit words.
+BOIDS_HD inline std::uint64_t atomic_compare_exchange(std::uint64_t* address,
+                                                      std::uint64_t expected,
+                                                      std::uint64_t desired) {
+#if defined(__CUDA_ARCH__)
+  return atomicCAS(reinterpret_cast<unsigned long long*>(address), expected, desired);
+#else
+  __atomic_compare_exchange_n(address, &expected, desired, false, __ATOMIC_RELAXED,
+                              __ATOMIC_RELAXED);
+  return expected;
+#endif
+}
+
+// *address = min(*address, value).
+BOIDS_HD inline void atomic_min(std::uint64_t* address, std::uint64_t value) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(reinterpret_cast<unsigned long long*>(address), value);
+#else
+  std::uint64_t seen = __atomic_load_n(address, __ATOMIC_RELAXED);
+  while (value < seen && !__atomic_compare_exchange_n(address, &seen, value, true, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED)) {
+  }
 #endif
 }
 

@@ -33,6 +33,7 @@ struct CellGrid {
   bool window = false;  // the last axis is a window of the world's rows, from `origin`
   Real origin = 0;      // where the last axis's first cell starts
   bool open = false;    // open space: cells hash into the table (kernels/open_cells.h)
+  OpenTable table;      // open space: where the tiles are, when the simulation plans that
 
   // Whether the cells along `axis` wrap around.
   BOIDS_HD bool wraps_along(int axis) const { return wraps && !(window && axis == D - 1); }
@@ -43,6 +44,9 @@ struct CellGrid {
     return n;
   }
   BOIDS_HD index_t lines() const { return cells() / counts[0]; }
+  // The table's slots in open space: a tile of lines (OpenTiles) each.
+  BOIDS_HD index_t open_slots() const { return counts[1] >> OpenTiles<D>::kBits; }
+  BOIDS_HD index_t cells_per_slot() const { return counts[0] << OpenTiles<D>::kBits; }
 
   // Whether the grid is open space, as a type: a block's loops are compiled for one kind of
   // grid (with_openness), so that a torus's keys never pay for open space's hash and runs,
@@ -68,7 +72,7 @@ struct CellGrid {
   template <bool Open>
   BOIDS_HD BOIDS_INLINE index_t column(Real x, Openness<Open>) const {
     if constexpr (Open) {
-      return static_cast<index_t>(floor_mod(open_cell(x, per_unit[0]), counts[0]));
+      return column_in_chunk(open_cell(x, per_unit[0]));
     } else {
       return cell(0, x);
     }
@@ -106,10 +110,22 @@ struct CellGrid {
     return open ? key(position, Openness<true>{}) : key(position, Openness<false>{});
   }
 
+  // The last tile of open space looked up, and its slot: consecutive boids and lines mostly
+  // share a tile, whose slot is then looked up once.
+  struct TileSlot {
+    std::uint64_t tile = kNoTile;
+    index_t slot = 0;
+  };
+  // The key of a position in open space, through `last`.
+  BOIDS_HD BOIDS_INLINE index_t open_key(const Real (&position)[D], TileSlot& last) const {
+    const OpenCell cell = open_cells(position);
+    const Line l = chunk_of_cell(cell.c).packed();
+    return key_in_slot(slot_of_line(l, last), l) + column_in_chunk(cell.c[0]);
+  }
+
   // The key of a cell of open space, from its coordinates.
   BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D]) const {
-    return line_key(chunk_of_cell(c).packed(), Openness<true>{}) +
-           static_cast<index_t>(floor_mod(c[0], counts[0]));
+    return line_key(chunk_of_cell(c).packed(), Openness<true>{}) + column_in_chunk(c[0]);
   }
 
   // Whether a boid at x may join a span of its line from `first_column`: always, but in open
@@ -250,17 +266,32 @@ struct CellGrid {
     return cell;
   }
   BOIDS_HD BOIDS_INLINE OpenChunk chunk_of_cell(const std::int64_t (&c)[D]) const {
-    return {floor_div(c[0], counts[0]), c[1], D == 3 ? c[D - 1] : 0};
+    return {chunk_of_column(c[0]), c[1], D == 3 ? c[D - 1] : 0};
   }
 
-  // The first key of a line: on a bounded grid its index's, in open space its table line's.
+  // The first key of a line: on a bounded grid its index's; in open space, its place within its
+  // tile's slot.
   template <bool Open>
   BOIDS_HD BOIDS_INLINE index_t line_key(Line l, Openness<Open>) const {
     if constexpr (Open) {
-      return static_cast<index_t>(table_line(l, counts[1])) * counts[0];
+      return key_in_slot(table.slot_of(OpenTiles<D>::tile(l), open_slots()), l);
     } else {
       return static_cast<index_t>(l) * counts[0];
     }
+  }
+  // The slot of line `l` of open space's tile, through `last`.
+  BOIDS_HD BOIDS_INLINE index_t slot_of_line(Line l, TileSlot& last) const {
+    const std::uint64_t tile = OpenTiles<D>::tile(l);
+    if (tile != last.tile) {
+      last.tile = tile;
+      last.slot = table.slot_of(tile, open_slots());
+    }
+    return last.slot;
+  }
+  // The first key of line `l` of open space in its tile's slot.
+  BOIDS_HD BOIDS_INLINE index_t key_in_slot(index_t slot, Line l) const {
+    using Tiles = OpenTiles<D>;
+    return ((slot << Tiles::kBits) + static_cast<index_t>(Tiles::within(l))) << kOpenColumnBits;
   }
 
   // span_runs in open space: the columns around the span in the chunk of each line around,
@@ -269,21 +300,26 @@ struct CellGrid {
   BOIDS_HD Runs open_span_runs(index_t first_column, index_t last_column, Line l) const {
     const OpenChunk at = OpenChunk::unpacked(l);
     const index_t columns = counts[0];
+    TileSlot last;  // the lines around mostly share a tile
+    const auto key_of = [&](const OpenChunk& chunk) {
+      const Line line = chunk.packed();
+      return key_in_slot(slot_of_line(line, last), line);
+    };
     Runs runs;
     const int layers = D == 3 ? 3 : 1;
     for (int z = 0; z < layers; ++z) {
       for (int y = 0; y < 3; ++y) {
         OpenChunk around{at.chunk, at.y + y - 1, D == 3 ? at.z + z - 1 : 0};
-        const index_t key = line_key(around.packed(), Openness<true>{});
+        const index_t key = key_of(around);
         runs.add(key + (first_column > 0 ? first_column - 1 : 0),
                  key + (last_column + 1 < columns ? last_column + 1 : columns - 1));
         if (first_column == 0) {
           around.chunk = at.chunk - 1;
-          const index_t left = line_key(around.packed(), Openness<true>{}) + columns - 1;
+          const index_t left = key_of(around) + columns - 1;
           runs.add(left, left);
         } else if (last_column + 1 == columns) {
           around.chunk = at.chunk + 1;
-          const index_t right = line_key(around.packed(), Openness<true>{});
+          const index_t right = key_of(around);
           runs.add(right, right);
         }
       }
@@ -397,14 +433,15 @@ CellGrid<Real, D> make_cell_grid(double radius, const double (&side)[D], index_t
 // A grid of open space for neighbour radius `radius`, for `count` boids within `reach` of the
 // origin along each axis: cells r wide, widened by the margin that covers the rounding of
 // positions as far out as `reach`, in a table of at least two cells a boid (lines of
-// kOpenColumns), whatever the flock's extent.
-inline constexpr index_t kOpenColumns = 32;
+// kOpenColumns, at least one slot of them), whatever the flock's extent. Its `table` is
+// attached by the simulation that keeps one.
 template <typename Real, int D>
 CellGrid<Real, D> make_open_grid(double radius, double reach, index_t count) {
   const double margin = cell_margin<Real>(radius, reach);
   const std::uint64_t most = std::uint64_t{2} * max_of<index_t>(count, 1);
-  index_t lines = 1;
-  while (std::uint64_t{lines} * kOpenColumns < most && lines < (index_t{1} << 25)) lines *= 2;
+  index_t lines = index_t{1} << OpenTiles<D>::kBits;
+  constexpr index_t kMostLines = (index_t{1} << 30) / kOpenColumns;  // keys stay below 2^30
+  while (std::uint64_t{lines} * kOpenColumns < most && lines < kMostLines) lines *= 2;
   CellGrid<Real, D> grid;
   grid.open = true;
   grid.wraps = false;

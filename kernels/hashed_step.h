@@ -9,6 +9,7 @@
 
 #include "kernels/advance.h"
 #include "kernels/cell_index.h"
+#include "kernels/open_table.h"
 
 namespace boids::kernels {
 
@@ -123,13 +124,24 @@ struct HashedStepBlock {
         [&](int lane) BOIDS_LAMBDA_INLINE { return ids[slots[lane]]; }, p);
     index_t keys[Lanes];
     grid.with_openness([&](auto o) BOIDS_LAMBDA_INLINE {
+      if constexpr (decltype(o)::value) {
+        // Each tile at home, looked up once for the block, where no table is planned (a
+        // planned table keys the boids before the next sort: kernels/open_table.h).
+        typename CellGrid<Real, D>::TileSlot last;
+        for (int lane = 0; lane < Lanes; ++lane) {
+          Real x[D];
+          lane_position(next, lane, x);
+          keys[lane] = grid.table.occupant == nullptr ? grid.open_key(x, last) : 0;
+        }
+      } else {
 #if !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-      for (int lane = 0; lane < Lanes; ++lane) {
-        Real x[D];
-        lane_position(next, lane, x);
-        keys[lane] = grid.key(x, o);
+        for (int lane = 0; lane < Lanes; ++lane) {
+          Real x[D];
+          lane_position(next, lane, x);
+          keys[lane] = grid.key(x, o);
+        }
       }
     });
     for (int lane = 0; lane < slots.active; ++lane) {
@@ -278,15 +290,19 @@ struct HashedStepBlock {
 // One hashed step. `Executor` runs index-parallel functors and builds the cell index (see
 // build_cell_index); Executor::hashed_lanes<Real, D> is the boids per block of the step (1 on a
 // GPU). The step writes the moved boids over the state in cell order, and their keys and the
-// identity into the index's spare arrays, ready for the next sort.
+// identity into the index's spare arrays, ready for the next sort. In open space, where the
+// simulation keeps a table of tiles, the table is planned and the boids keyed by it before the
+// sort instead (kernels/open_table.h).
 template <typename Model, typename Real, int D, typename Executor>
 void hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                  const StepParams<Real>& params) {
+  const bool planned = grid.open && grid.table.occupant != nullptr;
+  if (planned) plan_open_table(exec, x, grid);
   build_cell_index(exec, x, grid, /*carry_ids=*/true);
   constexpr int kLanes = Executor::template hashed_lanes<Real, D>;
   using Step = HashedStepBlock<Model, Real, kLanes, D>;
   const Step step{x.sorted, x.ids, x.boids, x.cell_start, grid, params, x.count, x.keys, x.order};
-  x.keys_ready = true;
+  x.keys_ready = !planned;
   exec.for_each(Step::blocks_for(x.count), step);
 }
 

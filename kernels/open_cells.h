@@ -1,11 +1,17 @@
 // The cells of open space (a world with no edges): a cell's coordinates are unbounded
 // integers, and the grid's table of cells is sized by the flock, not by the space. Cells are
 // grouped in chunks of `columns` along x; a chunk of a line (the cells along x that share
-// their other coordinates) hashes, with its coordinates, to one of the table's lines, where
-// its cells keep their order. So the cells of a boid's 3x3 (3x3x3) block are still a few
-// runs of keys, as on the dense grid, and memory stays proportional to the boids however far
-// apart they fly. Two chunks may share a line of the table (a collision): their boids then
-// share its keys, and the distance test tells them apart. kernels/cell_grid.h uses these.
+// their other coordinates) belongs to a tile of a few lines along y (and z), and a tile takes
+// one of the table's slots, where its lines, and their cells, keep their order. So the cells
+// of a boid's 3x3 (3x3x3) block are still a few runs of keys, mostly within one slot, as near
+// in memory as on the dense grid; and memory stays proportional to the boids however far
+// apart they fly.
+//
+// A tile's slot is its hashed one (its home) unless another tile holds that: then the table
+// records where it went (OpenTable, settled after each sort by kernels/open_table.h). A step's
+// queries look tiles up as its sort placed them, so two tiles that do share a slot (a new
+// tile whose home is taken, for one step) share its keys, and the distance test tells their
+// boids apart: a collision costs time, never a neighbour. kernels/cell_grid.h uses these.
 #pragma once
 
 #include <cstdint>
@@ -32,12 +38,16 @@ BOIDS_HD BOIDS_INLINE std::int64_t open_cell(Real x, Real per_unit) {
   return x == x ? c - (s < static_cast<Real>(c) ? 1 : 0) : 0;
 }
 
-// floor(c / n) and c - n floor(c / n), for n > 0.
-BOIDS_HD BOIDS_INLINE std::int64_t floor_div(std::int64_t c, std::int64_t n) {
-  return c >= 0 ? c / n : -((-c + n - 1) / n);
+// Cells a chunk holds along x (below): a power of two, so that a cell's chunk and its column
+// in the chunk are a shift and a mask of its coordinate, with no division (an arithmetic
+// shift floors a negative coordinate too).
+inline constexpr int kOpenColumnBits = 7;
+inline constexpr index_t kOpenColumns = index_t{1} << kOpenColumnBits;
+BOIDS_HD BOIDS_INLINE std::int64_t chunk_of_column(std::int64_t c) {
+  return c >> kOpenColumnBits;
 }
-BOIDS_HD BOIDS_INLINE std::int64_t floor_mod(std::int64_t c, std::int64_t n) {
-  return c - floor_div(c, n) * n;
+BOIDS_HD BOIDS_INLINE index_t column_in_chunk(std::int64_t c) {
+  return static_cast<index_t>(c & (kOpenColumns - 1));
 }
 
 // A chunk of a line: its index along x and the line's other coordinates, packed 21 bits each
@@ -73,5 +83,63 @@ BOIDS_HD BOIDS_INLINE std::uint64_t table_line(std::uint64_t packed, std::uint64
   h ^= h >> 31;
   return h & (lines - 1);
 }
+
+// The tiles of open space: 2^kBitsY lines along y (and 2^kBitsZ along z in 3D) that take a
+// slot of the table together. Tiles of chunks 128 cells long, 32 lines in 2D and 8 x 8 in 3D,
+// read the fewest cold lines around a block (bench/results/log/2026-12-06-open-space.md). A tile's
+// identity is its lines' packed chunk with those low bits of y and z cleared (the bias, 2^20, keeps
+// them the coordinates' own).
+template <int D>
+struct OpenTiles {
+  static constexpr int kBitsY = D == 2 ? 5 : 3;
+  static constexpr int kBitsZ = D == 2 ? 0 : 3;
+  static constexpr int kBits = kBitsY + kBitsZ;  // lines a tile: 32 in 2D, 64 in 3D
+  static constexpr std::uint64_t kLowY = (std::uint64_t{1} << kBitsY) - 1;
+  static constexpr std::uint64_t kLowZ = (std::uint64_t{1} << kBitsZ) - 1;
+
+  BOIDS_HD BOIDS_INLINE static std::uint64_t tile(std::uint64_t packed_chunk) {
+    return packed_chunk & ~(kLowY | kLowZ << OpenChunk::kBits);
+  }
+  // The line's place within its tile's lines.
+  BOIDS_HD BOIDS_INLINE static std::uint64_t within(std::uint64_t packed_chunk) {
+    return (packed_chunk & kLowY) | ((packed_chunk >> OpenChunk::kBits) & kLowZ) << kBitsY;
+  }
+};
+
+// No tile: an empty slot, or a free entry of a set.
+inline constexpr std::uint64_t kNoTile = ~std::uint64_t{0};
+inline constexpr index_t kNoSlot = ~index_t{0};
+
+// The table's record of which tile holds which slot, planned before each sort from the
+// positions alone (kernels/open_table.h): a view of arrays that the simulation owns. Without
+// it (`occupant` null: a batch's grids), every tile is at home.
+struct OpenTable {
+  std::uint64_t* occupant = nullptr;  // slots entries: the tile the slot holds, or kNoTile
+  std::uint64_t* present = nullptr;   // room entries: the flock's tiles (a set), or kNoTile
+  index_t* population = nullptr;      // and the boids each holds
+  std::uint64_t* moved = nullptr;     // room entries: tiles away from home, or kNoTile
+  index_t* moved_slot = nullptr;      // and the slot each holds
+  index_t* held = nullptr;            // slots entries: the most boids of a tile of this home
+  index_t* tally = nullptr;           // [0]: 1 where `present` had no room; [1]: the tiles in it
+  index_t room = 0;                   // a power of two, at least twice the slots
+
+  // The slot of `tile` among `slots` (a power of two): its home when the tile holds it, or
+  // the planning left it there; else where the planning placed it.
+  BOIDS_HD BOIDS_INLINE index_t slot_of(std::uint64_t tile, index_t slots) const {
+    const auto home = static_cast<index_t>(table_line(tile, slots));
+    if (occupant == nullptr || occupant[home] == tile) return home;
+    for (index_t k = probe(tile, 1); moved[k] != kNoTile; k = (k + 1) & (room - 1)) {
+      if (moved[k] == tile) return moved_slot[k];
+    }
+    return home;
+  }
+
+  // Where a tile's search starts in `present` (salt 0) and `moved` (salt 1): bits of its hash
+  // that its home did not use.
+  BOIDS_HD BOIDS_INLINE index_t probe(std::uint64_t tile, int salt) const {
+    return static_cast<index_t>(
+        table_line(tile ^ (salt == 0 ? 0x2545F4914F6CDD1Dull : 0x5851F42D4C957F2Dull), room));
+  }
+};
 
 }  // namespace boids::kernels

@@ -25,6 +25,7 @@
 #include "host/backends/flock_transfer.h"
 #include "host/backends/measure_part.h"
 #include "host/backends/model_types.h"
+#include "host/backends/open_table_arrays.h"
 #include "host/backends/predator_group.h"
 #include "host/backends/world_tables.h"
 #include "host/base/errors.h"
@@ -60,7 +61,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   // measures its flock at least once.
   static std::uint64_t bytes_needed(Method method, std::uint64_t count,
                                     const kernels::CellGrid<Real, D>& grid) {
-    return bytes_needed(method, count, grid.cells());
+    const std::uint64_t table = grid.open && method == Method::kHashed
+                                    ? OpenTableArrays<Executor>::bytes_for(grid.open_slots())
+                                    : 0;
+    return bytes_needed(method, count, grid.cells()) + table;
   }
   // The same for `cells` cells in all (a batch's).
   static std::uint64_t bytes_needed(Method method, std::uint64_t count, index_t cells) {
@@ -99,6 +103,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
         exec_(std::forward<ExecutorArgs>(executor_args)...),
         params_(step_params_of<Real>(config.params, config.seed)),
         grid_(first_grid(config, initial.size())) {
+    attach_open_table();
     check_memory_fits(bytes_needed(config.method, count(), grid_), exec_.available_memory(),
                       "a flock of " + std::to_string(count()) + " boids (" +
                           to_string(config.method) + ", " + to_string(config.precision) + ")",
@@ -193,6 +198,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     tables_.upload(exec_, params, params_);
     predators_.bind(params_);
     grid_ = grid_for(params, config().whole_count > 0 ? config().whole_count : count());
+    attach_open_table();
     if (window_bounds_.reach > 0) cut_window(window_bounds_);
     if (cell_start_.size() > 0 && cell_start_.size() < std::size_t{grid_.cells()} + 1) {
       exec_.synchronize();  // the old array may still be in use
@@ -321,7 +327,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
            cell_start_.bytes() + render_staging_.bytes() + quantised_staging_.bytes() +
            tables_.bytes() + noise_ids_.bytes() + measure_.bytes() + part_.bytes() +
-           predators_.bytes() + exec_.scratch_bytes();
+           predators_.bytes() + open_table_.bytes() + exec_.scratch_bytes();
   }
 
   void apply_predator(const PredatorPush& push) override {
@@ -409,6 +415,12 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   }
 
   index_t count32() const { return static_cast<index_t>(count()); }
+
+  // A hashed flock in open space plans a table of tiles before each step's sort
+  // (kernels/open_table.h), in arrays kept for the grid.
+  void attach_open_table() {
+    if (grid_.open && hashed()) open_table_.attach(exec_, grid_);
+  }
 
   // Refuses a step of open space once a boid lies beyond what the precision holds
   // (check_open_reach), the flock as the last step left it.
@@ -498,6 +510,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   WorldTables<Real, Executor> tables_;               // the obstacles and the path
+  OpenTableArrays<Executor> open_table_;             // open space's tiles (hashed method)
   PredatorGroup<Real, D, Executor> predators_;       // --predators
   Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
   flock_part::Passes<Real, D, Executor> part_;  // a part's split and extend (flock_part.h)

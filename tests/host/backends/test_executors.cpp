@@ -531,11 +531,17 @@ const RoundingCase kFloatCase{213.47784389144968, 3.049683299740138};
 
 TEST(CellGrid, WithoutTheMarginRoundingSplitsNeighborsTwoCellsApart) {
   // The test below has teeth: a grid of cells exactly r wide does fail it.
-  kernels::CellGrid<double, 2> exact_d{{10, 10}, {10 / 13.0, 10 / 13.0}, true};
+  kernels::CellGrid<double, 2> exact_d;
+  exact_d.counts[0] = exact_d.counts[1] = 10;
+  exact_d.per_unit[0] = exact_d.per_unit[1] = 10 / 13.0;
+  exact_d.wraps = true;
   EXPECT_GT(pairs_two_cells_apart(exact_d, kDoubleCase.world, kDoubleCase.radius), 0);
   const auto side_f = static_cast<index_t>(std::floor(kFloatCase.world / kFloatCase.radius));
   const auto per_unit = static_cast<float>(side_f / kFloatCase.world);
-  kernels::CellGrid<float, 2> exact_f{{side_f, side_f}, {per_unit, per_unit}, true};
+  kernels::CellGrid<float, 2> exact_f;
+  exact_f.counts[0] = exact_f.counts[1] = side_f;
+  exact_f.per_unit[0] = exact_f.per_unit[1] = per_unit;
+  exact_f.wraps = true;
   EXPECT_GT(pairs_two_cells_apart(exact_f, kFloatCase.world, kFloatCase.radius), 0);
 }
 

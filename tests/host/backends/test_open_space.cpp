@@ -1,22 +1,28 @@
 // Open space (--boundary open): the table of cells that unbounded space hashes to finds every
-// neighbour whatever collides; boids fly past the start's region; a flock split far apart
+// neighbour whatever collides, and its planning gives each tile a slot of its own, from the
+// positions alone; boids fly past the start's region; a flock split far apart
 // steps as a compact one does, in the same memory; and the precision's reach is refused, the
 // flock kept whole. Each model in open space against the reference is the variants'
 // (host/model/variants.cpp: open, steering-open-wander, vicsek-open, couzin-open), flown on
 // every backend by test_engine.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "host/backends/cpu/cpu_executor.h"
+#include "host/backends/open_table_arrays.h"
 #include "host/base/errors.h"
 #include "host/core/value_limits.h"
 #include "host/model/initial_state.h"
 #include "kernels/cell_grid.h"
+#include "kernels/open_table.h"
 #include "tests/support/test_support.h"
 
 namespace boids {
@@ -86,13 +92,243 @@ void check_block_runs(const kernels::CellGrid<double, D>& grid, const FlockState
 }
 
 TEST(OpenGrid, FindsEveryNeighbourThroughCollisions) {
-  for (const index_t lines : {index_t{1}, index_t{2}, index_t{8}}) {
+  for (const index_t slots : {index_t{1}, index_t{2}, index_t{8}}) {
     auto grid2 = kernels::make_open_grid<double, 2>(1.0, 1e5, 10);
-    grid2.counts[1] = lines;  // every chunk on a few lines of the table
-    check_block_runs(grid2, two_clumps(150, 12.0, 4000.0, 2, 7 + lines), 1.0);
+    grid2.counts[1] = slots << kernels::OpenTiles<2>::kBits;  // every tile in a few slots
+    check_block_runs(grid2, two_clumps(150, 12.0, 4000.0, 2, 7 + slots), 1.0);
     auto grid3 = kernels::make_open_grid<double, 3>(1.0, 1e5, 10);
-    grid3.counts[1] = lines;
-    check_block_runs(grid3, two_clumps(150, 6.0, 3000.0, 3, 11 + lines), 1.0);
+    grid3.counts[1] = slots << kernels::OpenTiles<3>::kBits;
+    check_block_runs(grid3, two_clumps(150, 6.0, 3000.0, 3, 11 + slots), 1.0);
+  }
+}
+
+// A flock's index on a table of `slots` slots, planned and sorted as the hashed step does it
+// (kernels/hashed_step.h), on the cpu backend's executor; with `planned` false, every tile
+// stays at home, as where no table is kept.
+template <int D>
+class PlannedIndex {
+ public:
+  PlannedIndex(const FlockState& s, index_t slots, bool planned = true)
+      : n_(static_cast<index_t>(s.size())),
+        planned_(planned),
+        boids_(n_),
+        sorted_(n_),
+        ids_(n_),
+        keys_(n_),
+        order_(n_) {
+    grid_ = kernels::make_open_grid<double, D>(1.0, 1e5, 10);
+    grid_.counts[1] = slots << kernels::OpenTiles<D>::kBits;
+    if (planned_) table_.attach(exec_, grid_);
+    cell_start_.resize(std::size_t{grid_.cells()} + 1);
+    for (index_t i = 0; i < n_; ++i) {  // as a step leaves them, for sort() to take
+      sorted_[i].position[0] = s.x[i];
+      sorted_[i].position[1] = s.y[i];
+      if constexpr (D == 3) sorted_[i].position[2] = s.z[i];
+      ids_[i] = i;
+    }
+    x_ = {boids_.data(), sorted_.data(),     ids_.data(), keys_.data(),
+          order_.data(), cell_start_.data(), n_};
+  }
+
+  // Plans the table for the boids where they are, and sorts them by it; the next sort starts
+  // from this one's order, as after a step.
+  void sort() {
+    std::swap(x_.boids, x_.sorted);
+    x_.keys_ready = false;
+    if (planned_) kernels::plan_open_table(exec_, x_, grid_);
+    kernels::build_cell_index(exec_, x_, grid_, /*carry_ids=*/true);
+  }
+
+  // Every sorted boid lies in the cell that the grid keys it by, and every boid within r of a
+  // boid in the runs of its block.
+  void expect_found(double r) const {
+    for (index_t i = 0; i < n_; ++i) {
+      const index_t key = grid_.key(x_.sorted[i].position);
+      ASSERT_TRUE(x_.cell_start[key] <= i && i < x_.cell_start[key + 1]) << "boid " << i;
+      std::vector<std::pair<index_t, index_t>> runs;
+      grid_.for_each_block_run(x_.sorted[i].position, [&](index_t first, index_t last) {
+        runs.push_back({first, last});
+      });
+      for (index_t j = 0; j < n_; ++j) {
+        double d2 = 0;
+        for (int a = 0; a < D; ++a) {
+          const double d = x_.sorted[j].position[a] - x_.sorted[i].position[a];
+          d2 += d * d;
+        }
+        if (d2 >= r * r) continue;
+        const bool found = std::any_of(runs.begin(), runs.end(), [&](const auto& run) {
+          return j >= x_.cell_start[run.first] && j < x_.cell_start[run.second + 1];
+        });
+        ASSERT_TRUE(found) << "boid " << j << " lies within r of boid " << i;
+      }
+    }
+  }
+
+  // The slots whose boids belong to more than one tile.
+  int shared_slots() const {
+    int shared = 0;
+    const index_t per_slot = grid_.cells_per_slot();
+    for (index_t s = 0; s < grid_.open_slots(); ++s) {
+      std::set<std::uint64_t> tiles;
+      for (index_t i = x_.cell_start[s * per_slot]; i < x_.cell_start[(s + 1) * per_slot]; ++i) {
+        tiles.insert(kernels::OpenTiles<D>::tile(grid_.line(x_.sorted[i].position)));
+      }
+      shared += tiles.size() > 1;
+    }
+    return shared;
+  }
+
+  // The slots shared by two tiles or more of at least `boids` boids each.
+  int slots_sharing_tiles_of(std::size_t boids) const {
+    int shared = 0;
+    const index_t per_slot = grid_.cells_per_slot();
+    for (index_t s = 0; s < grid_.open_slots(); ++s) {
+      std::map<std::uint64_t, std::size_t> tiles;
+      for (index_t i = x_.cell_start[s * per_slot]; i < x_.cell_start[(s + 1) * per_slot]; ++i) {
+        ++tiles[kernels::OpenTiles<D>::tile(grid_.line(x_.sorted[i].position))];
+      }
+      shared += std::count_if(tiles.begin(), tiles.end(),
+                              [&](const auto& tile) { return tile.second >= boids; }) > 1;
+    }
+    return shared;
+  }
+
+  // Each boid's key, by id.
+  std::vector<index_t> keys_by_id() const {
+    std::vector<index_t> keys(n_);
+    for (index_t i = 0; i < n_; ++i) keys[x_.ids[i]] = grid_.key(x_.sorted[i].position);
+    return keys;
+  }
+  std::vector<index_t> ids() const { return {x_.ids, x_.ids + n_}; }
+
+ private:
+  index_t n_;
+  bool planned_;
+  CpuExecutor exec_;
+  std::vector<kernels::Boid<double, D>> boids_, sorted_;
+  std::vector<index_t> ids_, keys_, order_, cell_start_;
+  kernels::CellGrid<double, D> grid_;
+  OpenTableArrays<CpuExecutor> table_;
+  kernels::CellIndex<double, D> x_{};
+};
+
+// Boids scattered over a region that spans many tiles: `count` of them, `side` radii along x
+// and a quarter of that along the other axes.
+FlockState scattered(std::size_t count, double side, int d, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-side / 2, side / 2);
+  FlockState s;
+  s.dimensions = d;
+  for (std::size_t i = 0; i < count; ++i) {
+    s.x.push_back(u(rng));
+    s.y.push_back(u(rng) / 4);
+    s.vx.push_back(0);
+    s.vy.push_back(0);
+    if (d == 3) {
+      s.z.push_back(u(rng) / 4);
+      s.vz.push_back(0);
+    }
+  }
+  return s;
+}
+
+template <int D>
+void check_planning(const FlockState& s, index_t slots) {
+  PlannedIndex<D> at_home(s, slots, /*planned=*/false);
+  at_home.sort();
+  ASSERT_NO_FATAL_FAILURE(at_home.expect_found(1.0));
+  EXPECT_GT(at_home.shared_slots(), 0) << "no tile collided: the test shows nothing";
+  PlannedIndex<D> planned(s, slots);
+  planned.sort();
+  ASSERT_NO_FATAL_FAILURE(planned.expect_found(1.0));
+  EXPECT_EQ(planned.shared_slots(), 0);
+}
+
+TEST(OpenGrid, PlanningGivesEveryTileASlotOfItsOwn) {
+  // About 70 tiles of 128 x 32 cells in 128 slots (2D); in 3D, about 450 of 128 x 8 x 8 in
+  // 1024.
+  check_planning<2>(scattered(600, 1000.0, 2, 3), 128);
+  check_planning<3>(scattered(600, 400.0, 3, 4), 1024);
+}
+
+// More tiles than the table's set holds (twice the slots): every tile stays at home, and
+// every neighbour is still found.
+TEST(OpenGrid, PlanningLeavesTilesAtHomeWhereTheyOutnumberItsRoom) {
+  const FlockState s = scattered(600, 4000.0, 2, 5);  // about 280 tiles in 8 slots
+  PlannedIndex<2> at_home(s, 8, /*planned=*/false), planned(s, 8);
+  at_home.sort();
+  planned.sort();
+  ASSERT_NO_FATAL_FAILURE(planned.expect_found(1.0));
+  EXPECT_EQ(planned.keys_by_id(), at_home.keys_by_id());
+}
+
+// Where tiles outnumber the slots, the tiles of most boids keep a slot each, and only the
+// others share: 40 tiles of 50 boids and 60 of one boid in 64 slots, at 10 places.
+TEST(OpenGrid, PlanningGivesTheTilesOfMostBoidsTheirOwnSlots) {
+  for (int place = 0; place < 10; ++place) {
+    std::mt19937_64 rng(31 + place);
+    std::uniform_real_distribution<double> u(0.0, 20.0);
+    FlockState s;
+    s.dimensions = 2;
+    const auto add = [&](double x, double y) {
+      s.x.push_back(x);
+      s.y.push_back(y);
+      s.vx.push_back(0);
+      s.vy.push_back(0);
+    };
+    const double at = 2000.0 * place;  // tiles of 128 x 32 cells a little over r wide
+    for (int tile = 0; tile < 40; ++tile) {
+      for (int k = 0; k < 50; ++k)
+        add(at + 200.0 * (tile % 8) + u(rng), 50.0 * (tile / 8) + u(rng));
+    }
+    for (int k = 0; k < 60; ++k) add(-at - 200.0 * (k % 10) - 1, 50.0 * (k / 10) + 1);
+    PlannedIndex<2> planned(s, 64);
+    planned.sort();
+    ASSERT_NO_FATAL_FAILURE(planned.expect_found(1.0));
+    EXPECT_EQ(planned.slots_sharing_tiles_of(50), 0) << "place " << place;
+  }
+}
+
+TEST(OpenGrid, PlanningIsTheSameOnAnyNumberOfThreads) {
+  const FlockState s = scattered(3000, 2000.0, 2, 9);
+  const int threads = omp_get_max_threads();
+  std::vector<std::vector<index_t>> orders;
+  for (const int t : {1, 2, 3}) {
+    omp_set_num_threads(t);
+    PlannedIndex<2> index(s, 256);
+    index.sort();
+    index.sort();
+    orders.push_back(index.ids());
+  }
+  omp_set_num_threads(threads);
+  EXPECT_EQ(orders[0], orders[1]);
+  EXPECT_EQ(orders[0], orders[2]);
+}
+
+// The table is a function of where the boids are, not of the order they come in or of the
+// sorts before: a flock sorted once, and the same flock reversed and sorted twice, key every
+// boid alike.
+TEST(OpenGrid, PlanningDependsOnThePositionsAlone) {
+  for (const int d : {2, 3}) {
+    const FlockState s = d == 2 ? scattered(3000, 2000.0, 2, 13) : scattered(3000, 400.0, 3, 14);
+    FlockState reversed = s;
+    for (auto* v : {&reversed.x, &reversed.y, &reversed.z}) std::reverse(v->begin(), v->end());
+    const auto keys = [&](const FlockState& flock, int sorts) {
+      std::vector<index_t> by_id;
+      if (d == 2) {
+        PlannedIndex<2> index(flock, 256);
+        for (int k = 0; k < sorts; ++k) index.sort();
+        by_id = index.keys_by_id();
+      } else {
+        PlannedIndex<3> index(flock, 1024);
+        for (int k = 0; k < sorts; ++k) index.sort();
+        by_id = index.keys_by_id();
+      }
+      return by_id;
+    };
+    std::vector<index_t> back = keys(reversed, 2);
+    std::reverse(back.begin(), back.end());
+    EXPECT_EQ(keys(s, 1), back) << d << "D";
   }
 }
 
@@ -165,6 +401,24 @@ TEST_P(OpenSpaceTest, ReachRefusedWithTheFlockWhole) {
   const FlockState after_refusal = sim->state();
   EXPECT_GT(after_refusal.x[0], reach);
   EXPECT_LT(after_refusal.x[0], before.x[0] + 1.5);
+}
+
+// A flight resumed from a step's state and order goes on as the straight flight does, bit for
+// bit, as open space's table is planned from the positions alone: 20,000 boids spread over
+// about twenty tiles, more than the table's sixteen slots, so that tiles leave their homes.
+TEST_P(OpenSpaceTest, AResumedFlightIsTheStraightOne) {
+  if (GetParam().method != Method::kHashed) GTEST_SKIP() << "the table is the hashed method's";
+  FlockParams p;
+  p.world = World{2000, 2000, Boundary::kOpen};
+  const FlockState start = test_support::random_state(20000, 2000, 0, 0, 21);
+  const auto whole = make(start, p);
+  whole->step(24);
+  const auto first = make(start, p);
+  first->step(12);
+  const auto resumed = make(first->state(), p);
+  resumed->resume(first->state(), first->backend_order(), first->steps_taken());
+  resumed->step(12);
+  EXPECT_TRUE(test_support::bit_identical(resumed->state(), whole->state()));
 }
 
 INSTANTIATE_TEST_SUITE_P(open, OpenSpaceTest, test_support::every_engine_case(),
