@@ -48,8 +48,8 @@ class OpenTableArrays {
   }
 
   std::uint64_t bytes() const {
-    return occupant_.bytes() + present_.bytes() + population_.bytes() +
-           held_.bytes() + moved_.bytes() + moved_slot_.bytes() + tally_.bytes();
+    return occupant_.bytes() + present_.bytes() + population_.bytes() + held_.bytes() +
+           moved_.bytes() + moved_slot_.bytes() + tally_.bytes();
   }
 
  private:
