@@ -180,11 +180,15 @@ class CpuExecutor : public HostMemory {
   // boid beside the state, ids, keys and permutation (at most 48 bytes a float boid in 2D);
   // but never fewer than kFewListed. In 3D at the published example's density the grid has a cell a
   // boid and leaves none, and nearly sorted keys list only the few boids that crossed a thread's
-  // first cell: a few kilobytes more let the sort move the boids there too.
+  // first cell: a few kilobytes more let the sort move the boids there too. A grid of more cells
+  // than boids (open space's table, two cells a boid) is past that budget already: its lists
+  // take their 32nd, an eighth of a byte a boid, as a tile given another slot moves thousands
+  // of boids across a thread's first cell at once.
   static constexpr kernels::index_t kFewListed = 1024;
   static kernels::index_t list_room(kernels::index_t count, kernels::index_t cells, int parts) {
     if (parts == 1) return 1;
-    const kernels::index_t left = count > cells + 1 ? count - cells - 1 : 0;
+    kernels::index_t left = count > cells + 1 ? count - cells - 1 : 0;
+    if (cells > count) left = count;  // open space's table
     const auto n = static_cast<kernels::index_t>(parts);
     return std::max<kernels::index_t>(1,
                                       std::min(count / (32 * n), std::max(left / n, kFewListed)));
