@@ -8,10 +8,10 @@
 // apart they fly.
 //
 // A tile's slot is its hashed one (its home) unless another tile holds that: then the table
-// records where it went (OpenTable, settled after each sort by kernels/open_table.h). A step's
-// queries look tiles up as its sort placed them, so two tiles that do share a slot (a new
-// tile whose home is taken, for one step) share its keys, and the distance test tells their
-// boids apart: a collision costs time, never a neighbour. kernels/cell_grid.h uses these.
+// records where it went (OpenTable, planned before each sort by kernels/open_table.h). A
+// step's keys and queries look tiles up alike, so two tiles that do share a slot (where tiles
+// outnumber the slots) share its keys, and the distance test tells their boids apart: a
+// collision costs time, never a neighbour. kernels/cell_grid.h uses these.
 #pragma once
 
 #include <cstdint>

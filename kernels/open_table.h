@@ -35,6 +35,11 @@ inline constexpr index_t kBoidsALane = 64;
 BOIDS_HD inline index_t lanes_for(index_t count) {
   return (count + kBoidsALane - 1) / kBoidsALane;
 }
+// The end of lane `lane`'s boids, which start at lane * kBoidsALane.
+BOIDS_HD inline index_t lane_end(index_t lane, index_t count) {
+  const index_t from = lane * kBoidsALane;
+  return count - from < kBoidsALane ? count : from + kBoidsALane;
+}
 
 struct ClearTable {
   static constexpr const char* kStage = stage::kHash;
@@ -61,11 +66,9 @@ struct NoteTiles {
   CellGrid<Real, D> grid;
 
   BOIDS_HD void operator()(index_t lane) const {
-    const index_t from = lane * kBoidsALane;
-    const index_t to = count - from < kBoidsALane ? count : from + kBoidsALane;
     std::uint64_t last = kNoTile;
     index_t run = 0;
-    for (index_t i = from; i < to; ++i) {
+    for (index_t i = lane * kBoidsALane; i < lane_end(lane, count); ++i) {
       const std::uint64_t tile = OpenTiles<D>::tile(grid.line(boids[i].position, std::true_type{}));
       if (tile != last && run > 0) note(last, run);
       run = tile == last ? run + 1 : 1;
@@ -74,8 +77,8 @@ struct NoteTiles {
     if (run > 0) note(last, run);
   }
 
-  // Adds `tile` to the set, unless it is there already, and `boids` to its boids; marks the
-  // overflow (tally[0]) when the set is full.
+  // Adds `tile` to the set, unless it is there already, and `boids_of_tile` to its
+  // population; marks the overflow (tally[0]) when the set is full.
   BOIDS_HD void note(std::uint64_t tile, index_t boids_of_tile) const {
     const OpenTable& t = grid.table;
     index_t k = t.probe(tile, 0);
@@ -207,10 +210,8 @@ struct OpenCellKeys {
   CellGrid<Real, D> grid;
 
   BOIDS_HD void operator()(index_t lane) const {
-    const index_t from = lane * kBoidsALane;
-    const index_t to = count - from < kBoidsALane ? count : from + kBoidsALane;
     typename CellGrid<Real, D>::TileSlot last;
-    for (index_t i = from; i < to; ++i) {
+    for (index_t i = lane * kBoidsALane; i < lane_end(lane, count); ++i) {
       keys[i] = grid.open_key(boids[i].position, last);
       order[i] = i;
     }
