@@ -13,7 +13,7 @@ void Simulation::quantised_into(const QuantisedView& out) const {
   boids.dimensions = config().params.dimensions;
   boids.resize(count());
   state_into(StateView::of(boids));
-  quantise_particles(boids, config().params.world, out);
+  quantise_particles(boids, world_region(config().params.world, boids.dimensions), out);
 }
 
 void check_dimensions(const SimulationConfig& config, const FlockState& initial) {

@@ -71,8 +71,11 @@ class Projection {
 PictureCamera picture_camera(const ImageView& v, const World& world, int dimensions) {
   PictureCamera c;
   double* m = c.view_proj;
+  const bool spanned = v.span[0] > 0;
+  const double span[3] = {spanned ? v.span[0] : world.width, spanned ? v.span[1] : world.height,
+                          spanned ? v.span[2] : world.depth};
   if (dimensions != 3) {
-    const double fit = std::min(v.width / world.width, v.height / world.height) * 0.95 * v.zoom;
+    const double fit = std::min(v.width / span[0], v.height / span[1]) * 0.95 * v.zoom;
     m[0] = 2 * fit / v.width;
     m[5] = 2 * fit / v.height;
     m[10] = 1;
@@ -81,7 +84,7 @@ PictureCamera picture_camera(const ImageView& v, const World& world, int dimensi
     m[15] = 1;
     return c;
   }
-  const double size = std::max({world.width, world.height, world.depth});
+  const double size = std::max({span[0], span[1], span[2]});
   const Vec eye = {v.center[0] + size * v.distance * std::cos(v.pitch) * std::cos(v.yaw),
                    v.center[1] + size * v.distance * std::cos(v.pitch) * std::sin(v.yaw),
                    v.center[2] + size * v.distance * std::sin(v.pitch)};
@@ -116,11 +119,11 @@ const std::string& PictureMaker::pixels(const Snapshot& s, const ImageView& view
   const AzimuthVectors& heading = azimuth_vectors();
   const Projection project(picture_camera(view, s.world, s.dimensions), view.width, view.height);
   const bool box = s.dimensions == 3;
-  const double sides[3] = {s.world.width, s.world.height, box ? s.world.depth : 0.0};
+  const Region& r = s.region;
   for (std::size_t i = 0; i < s.count(); ++i) {
-    const double x = decoded_position(s.boids.position[0][i], sides[0]);
-    const double y = decoded_position(s.boids.position[1][i], sides[1]);
-    const double z = box ? decoded_position(s.boids.position[2][i], sides[2]) : 0.0;
+    const double x = r.origin[0] + decoded_position(s.boids.position[0][i], r.side[0]);
+    const double y = r.origin[1] + decoded_position(s.boids.position[1][i], r.side[1]);
+    const double z = box ? r.origin[2] + decoded_position(s.boids.position[2][i], r.side[2]) : 0.0;
     int column = 0, row = 0;
     if (!project(x, y, z, column, row)) continue;
     const std::size_t p = static_cast<std::size_t>(row) * view.width + column;

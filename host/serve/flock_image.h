@@ -20,14 +20,16 @@ inline constexpr int kMaxPictureSide = 4096;
 inline constexpr int kMaxPicturePixels = 2048 * 2048;
 
 // The page's view (host/serve/page/draw.js), which the picture must match: in 2D, the world
-// point at the centre and a zoom (1: the world fits 95 % of the smaller side); in 3D, an orbit
-// about `center` at `distance` times the box's largest side, seen through a 0.8-radian field
-// of view.
+// point at the centre and a zoom (1: the span fits 95 % of the smaller side); in 3D, an orbit
+// about `center` at `distance` times the span's largest side, seen through a 0.8-radian field
+// of view. The span is the world's sides, or in open space the sides of the flock the page
+// last fitted.
 struct ImageView {
   bool operator==(const ImageView& o) const {
     return width == o.width && height == o.height && center[0] == o.center[0] &&
            center[1] == o.center[1] && center[2] == o.center[2] && zoom == o.zoom && yaw == o.yaw &&
-           pitch == o.pitch && distance == o.distance;
+           pitch == o.pitch && distance == o.distance && span[0] == o.span[0] &&
+           span[1] == o.span[1] && span[2] == o.span[2];
   }
   bool operator!=(const ImageView& o) const { return !(*this == o); }
 
@@ -35,6 +37,7 @@ struct ImageView {
   double center[3] = {0, 0, 0};
   double zoom = 1;
   double yaw = 0, pitch = 0, distance = 2.2;
+  double span[3] = {0, 0, 0};  // 0: the world's sides
 };
 
 // Where the page's camera puts a world point: clip = view_proj * (x, y, z, 1) (column-major),

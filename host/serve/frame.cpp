@@ -100,10 +100,10 @@ FlockState decoded(const Snapshot& s) {
   state.dimensions = s.dimensions;
   state.resize(s.count());
   std::vector<double>* axes[3] = {&state.x, &state.y, &state.z};
-  const double sides[3] = {s.world.width, s.world.height, s.world.depth};
   for (int a = 0; a < s.dimensions; ++a) {
     for (std::size_t i = 0; i < s.count(); ++i)
-      (*axes[a])[i] = decoded_position(s.boids.position[a][i], sides[a]);
+      (*axes[a])[i] =
+          s.region.origin[a] + decoded_position(s.boids.position[a][i], s.region.side[a]);
   }
   return state;
 }
@@ -166,6 +166,35 @@ void forget_colours(Snapshot& s) {
 
 }  // namespace
 
+namespace {
+
+// The region a snapshot's bins span (in open space the flock's bounds, each side at least
+// `radius` wide) and the centre a page follows there (the boids' mean position).
+void place_snapshot(Snapshot& s, const FlockState& state, const World& world, double radius) {
+  if (!world.open()) {
+    s.region = world_region(world, s.dimensions);
+    for (int a = 0; a < 3; ++a) s.centre[a] = s.region.side[a] / 2;
+    return;
+  }
+  s.region = flock_region(state, state.predators, radius > 0 ? radius : 1.0);
+  const std::vector<double>* axes[3] = {&state.x, &state.y, &state.z};
+  for (int a = 0; a < 3; ++a) {
+    double sum = 0;
+    std::size_t counted = 0;
+    if (a < s.dimensions) {
+      for (const double v : *axes[a]) {
+        if (!std::isfinite(v)) continue;
+        sum += v;
+        counted += 1;
+      }
+    }
+    s.centre[a] = counted > 0 ? sum / static_cast<double>(counted)
+                              : s.region.origin[a] + s.region.side[a] / 2;
+  }
+}
+
+}  // namespace
+
 void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world,
                         std::uint64_t step, std::uint64_t number, bool paused, double radius) {
   s.step = step;
@@ -174,23 +203,31 @@ void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world
   s.world = world;
   s.paused = paused;
   s.radius = radius;
-  quantise_particles(state, world, sized(s.boids, state.size(), state.dimensions, &s.speeds));
-  quantise_particles(state.predators, world,
+  place_snapshot(s, state, world, radius);
+  quantise_particles(state, s.region, sized(s.boids, state.size(), state.dimensions, &s.speeds));
+  quantise_particles(state.predators, s.region,
                      sized(s.predators, state.predators.size(), state.dimensions, nullptr));
   forget_colours(s);
 }
 
 void make_snapshot_into(Snapshot& s, const Simulation& sim, std::uint64_t number, bool paused) {
   const FlockParams& params = sim.config().params;
+  if (params.world.open()) {  // its bounds first, on the host
+    FlockState state = sim.state();
+    state.predators = sim.predators();
+    make_snapshot_into(s, state, params.world, sim.steps_taken(), number, paused, params.radius);
+    return;
+  }
   s.step = sim.steps_taken();
   s.number = number;
   s.dimensions = params.dimensions;
   s.world = params.world;
   s.paused = paused;
   s.radius = params.radius;
+  place_snapshot(s, FlockState{}, params.world, params.radius);
   sim.quantised_into(sized(s.boids, sim.count(), params.dimensions, &s.speeds));
   const Particles predators = sim.predators();
-  quantise_particles(predators, params.world,
+  quantise_particles(predators, s.region,
                      sized(s.predators, predators.size(), params.dimensions, nullptr));
   forget_colours(s);
 }
@@ -221,19 +258,25 @@ void encode_frame_into(std::string& out, const Snapshot& snapshot, std::uint64_t
   std::memcpy(&out[0], "BOID", 4);
   put<std::uint8_t>(out, 4, kFrameVersion);
   put<std::uint8_t>(out, 5, static_cast<std::uint8_t>(snapshot.dimensions));
-  put<std::uint16_t>(out, 6, (snapshot.paused ? 1 : 0) | (colours && colours->bounded ? 4 : 0));
+  put<std::uint16_t>(out, 6,
+                     (snapshot.paused ? 1 : 0) | (colours && colours->bounded ? 4 : 0) |
+                         (snapshot.world.open() ? 8 : 0));
   put<std::uint64_t>(out, 8, snapshot.step);
   put<std::uint32_t>(out, 16, static_cast<std::uint32_t>(boids));
   put<std::uint32_t>(out, 20, static_cast<std::uint32_t>(total));
   put<std::uint32_t>(out, 24, static_cast<std::uint32_t>(stride));
-  put<float>(out, 28, static_cast<float>(snapshot.world.width));
-  put<float>(out, 32, static_cast<float>(snapshot.world.height));
-  put<float>(out, 36, static_cast<float>(box ? snapshot.world.depth : 0.0));
+  put<float>(out, 28, static_cast<float>(snapshot.region.side[0]));
+  put<float>(out, 32, static_cast<float>(snapshot.region.side[1]));
+  put<float>(out, 36, static_cast<float>(box ? snapshot.region.side[2] : 0.0));
   put<std::uint64_t>(out, 40, snapshot.number);
   put<std::uint32_t>(out, 48, static_cast<std::uint32_t>(predators));
   put<std::uint32_t>(out, kFrameHeldAt, 0);  // the server's, as it sends the frame
   put<std::uint32_t>(out, 56, static_cast<std::uint8_t>(colouring));  // and 3 bytes of 0
   put<float>(out, 60, colours ? colours->top : 0.0f);
+  for (int a = 0; a < 3; ++a) {
+    put<double>(out, 64 + 8 * a, a < snapshot.dimensions ? snapshot.region.origin[a] : 0.0);
+    put<double>(out, 88 + 8 * a, a < snapshot.dimensions ? snapshot.centre[a] : 0.0);
+  }
   std::size_t at = kFrameHeaderBytes;
   // Each array of a group in turn: whole (a copy) or every stride-th particle; then the pad.
   const auto put_group = [&](const QuantisedGroup& group, std::uint64_t taken, std::uint64_t every,
@@ -265,10 +308,12 @@ void encode_picture_frame_into(std::string& out, const Snapshot& snapshot, const
   frame_of_predators.number = snapshot.number;
   frame_of_predators.dimensions = snapshot.dimensions;
   frame_of_predators.world = snapshot.world;
+  frame_of_predators.region = snapshot.region;
+  std::copy(std::begin(snapshot.centre), std::end(snapshot.centre), frame_of_predators.centre);
   frame_of_predators.paused = snapshot.paused;
   frame_of_predators.predators = snapshot.predators;
   encode_frame_into(out, frame_of_predators, 1);
-  const std::uint16_t flags = (snapshot.paused ? 1 : 0) | 2;
+  const std::uint16_t flags = (snapshot.paused ? 1 : 0) | 2 | (snapshot.world.open() ? 8 : 0);
   put<std::uint16_t>(out, 6, flags);
   put<std::uint32_t>(out, 20, static_cast<std::uint32_t>(snapshot.count()));
   put<std::uint32_t>(out, 24, 0);

@@ -1,27 +1,33 @@
 // A flock's frame as `boids serve` sends it to a browser: every boid's position quantised to 16
-// bits per coordinate within the world, and its heading to 8 bits (an azimuth and an elevation
-// in 3D): 5 bytes a boid in 2D, 8 in a box; then the predators (--predators), the same way and
-// never subsampled. The page decodes it (host/serve/page/frames.js); the two sides are held
-// together by tests/serve/test_serve_parts.cpp and the browser's tests.
+// bits per coordinate within the frame's region (the world; in open space the flock's bounds),
+// and its heading to 8 bits (an azimuth and an elevation in 3D): 5 bytes a boid in 2D, 8 in a
+// box; then the predators (--predators), the same way and never subsampled. The page decodes
+// it (host/serve/page/frames.js); the two sides are held together by
+// tests/serve/test_serve_parts.cpp and the browser's tests.
 //
-// Layout, little-endian: a 64-byte header, then the boids' arrays and the predators', each a
+// Layout, little-endian: a 112-byte header, then the boids' arrays and the predators', each a
 // field (so that the page reads them as typed arrays without copying): x, y[, z] as uint16,
 // then the azimuth as uint8 [, the elevation as uint8], then, for the boids alone and when the
 // page colours them by something else than their heading, a byte each of that; each group
 // padded with a zero byte to an even length (so that the next group's uint16 arrays are
 // aligned).
 //
-//   0  "BOID"                       4  format version (3)      5  dimensions (2 or 3)
+//   0  "BOID"                       4  format version (4)      5  dimensions (2 or 3)
 //   6  uint16: flags (bit 0: paused; bit 1: a picture, below; bit 2: the byte 255 a bound:
-//      neighbours counted to kMostNeighbors)                      8  uint64: step
+//      neighbours counted to kMostNeighbors; bit 3: open space, the region the flock's)
+//   8  uint64: step
 //  16  uint32: boids in this frame  20  uint32: boids in the flock (the frame holds boids
 //      0, stride, 2 stride, ... of the flock in input order)   24  uint32: stride
-//  28  float32 x 3: the world's width, height, depth           40  uint64: the frame's number
+//  28  float32 x 3: the region's width, height, depth          40  uint64: the frame's number
 //  48  uint32: predators
 //  52  uint32: microseconds the server held the page's ask (waiting for a newer snapshot,
 //      encoding, behind its other messages): the page takes them from its measure of the link
 //  56  uint8: the colouring the boids' bytes hold (Colouring; 0: none, the heading)
 //  57  3 bytes of 0                 60  float32: the value of the byte 255 (speed, neighbours)
+//  64  float64 x 3: the region's origin (0 in a bounded world): a bin q of a side s lies at
+//      origin + (q + 0.5) / 65536 s
+//  88  float64 x 3: in open space the boids' mean position, which a page's camera follows
+//      (a bounded world's middle)
 //
 // A picture (flag bit 1; host/serve/flock_image.h) holds no boids (0 in this frame, the
 // flock's in the flock, stride 0): the predators' group, then a JPEG of the whole flock at the
@@ -35,14 +41,15 @@
 #include <string>
 #include <vector>
 
+#include "host/core/quantised_view.h"
 #include "host/core/simulation.h"
 #include "host/model/flock.h"
 #include "host/render/colouring.h"
 
 namespace boids::serve {
 
-inline constexpr std::size_t kFrameHeaderBytes = 64;
-inline constexpr std::uint8_t kFrameVersion = 3;
+inline constexpr std::size_t kFrameHeaderBytes = 112;
+inline constexpr std::uint8_t kFrameVersion = 4;
 inline constexpr std::size_t kFrameHeldAt = 52;  // where the server writes its hold
 
 // What a page colours its boids by, in every screen's vocabulary (host/render/colouring.h):
@@ -87,6 +94,8 @@ struct Snapshot {
   std::uint64_t number = 0;  // counts the snapshots of a flight: a client sends each once
   int dimensions = 2;
   World world;
+  Region region;          // the box the bins span: the world's, or in open space the flock's
+  double centre[3] = {};  // in open space the boids' mean position, else the world's middle
   bool paused = false;
   QuantisedGroup boids;
   QuantisedGroup predators;
@@ -128,7 +137,9 @@ const AzimuthVectors& azimuth_vectors();
 std::uint8_t quantise_azimuth(double vx, double vy);
 std::uint8_t quantise_elevation(double vx, double vy, double vz);
 
-// The snapshot of `state` (input order, its predators too) in `world`. The _into forms reuse the
+// The snapshot of `state` (input order, its predators too) in `world`, in open space over the
+// flock's bounds (each side at least `radius` wide, 1 where it is not known). The _into forms
+// reuse the
 // memory of what they fill: fresh pages cost more than the quantisation (bench/results:
 // serve's frames).
 Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_t step,
@@ -136,7 +147,8 @@ Snapshot make_snapshot(const FlockState& state, const World& world, std::uint64_
 void make_snapshot_into(Snapshot& snapshot, const FlockState& state, const World& world,
                         std::uint64_t step, std::uint64_t number, bool paused, double radius = 0);
 // The snapshot of a flying flock, quantised where it lives (Simulation::quantised_into): on a
-// GPU, 9 bytes a boid (12 in 3D) cross to the host.
+// GPU, 9 bytes a boid (12 in 3D) cross to the host. In open space its bounds come first: its
+// state crosses, and is quantised on the host.
 void make_snapshot_into(Snapshot& snapshot, const Simulation& sim, std::uint64_t number,
                         bool paused);
 

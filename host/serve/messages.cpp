@@ -100,8 +100,8 @@ ImageView picture_view(const json& message) {
   const json& v = field(message, "picture");
   if (!v.is_object()) throw InputError("\"picture\" is not an object");
   for (const auto& [key, value] : v.items()) {
-    static const char* const kKeys[] = {"width", "height", "center",  "zoom",
-                                        "yaw",   "pitch",  "distance"};
+    static const char* const kKeys[] = {"width", "height", "center",   "zoom",
+                                        "yaw",   "pitch",  "distance", "span"};
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       throw InputError("a \"picture\" has no field " + quoted(key));
     }
@@ -121,14 +121,27 @@ ImageView picture_view(const json& message) {
                      std::to_string(view.height) + " pixels (at most " +
                      std::to_string(kMaxPicturePixels) + ")");
   }
-  const json& center = field(v, "center");
-  bool numbers = center.is_array() && center.size() == 3;
-  for (std::size_t a = 0; numbers && a < 3; ++a) numbers = center[a].is_number();
-  if (!numbers) throw InputError("\"center\" is not three numbers");
-  for (std::size_t a = 0; a < 3; ++a) {
-    const double c = center[a].get<double>();
-    if (!(std::abs(c) <= 1e60)) throw InputError("\"center\" is out of range");
-    view.center[a] = c;
+  const auto three = [&](const char* name, double least, double(&to)[3]) {
+    const json& values = field(v, name);
+    bool numbers = values.is_array() && values.size() == 3;
+    for (std::size_t a = 0; numbers && a < 3; ++a) numbers = values[a].is_number();
+    if (!numbers) throw InputError(std::string("\"") + name + "\" is not three numbers");
+    for (std::size_t a = 0; a < 3; ++a) {
+      const double c = values[a].get<double>();
+      if (!(c >= least && std::abs(c) <= 1e60)) {
+        throw InputError(std::string("\"") + name + "\" is out of range");
+      }
+      to[a] = c;
+    }
+  };
+  three("center", -1e60, view.center);
+  // The sides the page's camera fits (its world's, or in open space its flock's): a picture
+  // drawn as the page draws its points.
+  if (v.contains("span")) {
+    three("span", 0, view.span);
+    if (!(view.span[0] > 0 && view.span[1] > 0)) {
+      throw InputError("\"span\" needs a width and a height above 0");
+    }
   }
   view.zoom = number(v, "zoom", 1e-9, 1e9);
   view.yaw = number(v, "yaw", -1e6, 1e6);

@@ -46,7 +46,7 @@ class RenderedPictures final : public PictureDrawer {
   void upload(const Snapshot& s) {
     const bool box = s.dimensions == 3;
     const int floats = box ? 6 : 4;
-    const double sides[3] = {s.world.width, s.world.height, box ? s.world.depth : 0.0};
+    const Region& r = s.region;
     const AzimuthVectors& heading = azimuth_vectors();
     floats_.resize(count_ * static_cast<std::size_t>(floats));
     const auto n = static_cast<std::int64_t>(s.count());
@@ -56,7 +56,8 @@ class RenderedPictures final : public PictureDrawer {
       const auto b = static_cast<std::size_t>(i);
       float* out = &floats_[b * static_cast<std::size_t>(floats)];
       for (int a = 0; a < (box ? 3 : 2); ++a)
-        out[a] = static_cast<float>(decoded_position(s.boids.position[a][b], sides[a]));
+        out[a] =
+            static_cast<float>(r.origin[a] + decoded_position(s.boids.position[a][b], r.side[a]));
       const std::uint8_t azimuth = s.boids.heading[0][b];
       out[box ? 3 : 2] = heading.cos[azimuth];
       out[box ? 4 : 3] = heading.sin[azimuth];

@@ -113,10 +113,10 @@ class Page:
 
 
 def decode_frame(data):
-    assert data[:4] == b"BOID" and data[4] == 3
+    assert data[:4] == b"BOID" and data[4] == 4
     dimensions = data[5]
     step, count, total, stride = struct.unpack_from("<QIII", data, 8)
-    at, position = 64, []
+    at, position = 112, []  # past the header (host/serve/frame.h)
     for _ in range(dimensions):
         position.append(struct.unpack_from(f"<{count}H", data, at))
         at += 2 * count

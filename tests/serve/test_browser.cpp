@@ -51,6 +51,19 @@ const std::string kCountColours = "(() => { const d = " + kPixels + R"(;
   return seen.size;
 })())";
 
+// How wide the canvas' lit pixels lie: from the leftmost to the rightmost, a share of its width.
+const std::string kLitWidth = "(() => { const d = " + kPixels + R"(;
+  const width = document.getElementById("flock").width;
+  let least = width, most = -1;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i] + d[i + 1] + d[i + 2] <= 240) continue;
+    const x = (i / 4) % width;
+    least = Math.min(least, x);
+    most = Math.max(most, x);
+  }
+  return most < least ? 0 : (most - least) / width;
+})())";
+
 // The pixels of the canvas that are white: predators (a boid's hue keeps a channel at 0.2).
 const std::string kCountWhite = "(() => { const d = " + kPixels + R"(;
   let white = 0;
@@ -341,6 +354,35 @@ TEST_F(Browser, ALoopbackCarriesAWholeLargeFlock) {
   EXPECT_EQ(evaluate("window.boids.lastFrame.picture"), false)  // its points, not a picture
       << evaluate("window.boids.drawRate") << " boids a second drawn";
   EXPECT_GT(evaluate("window.boids.lastFrame.held").get<double>(), 0.01);  // the step's wait
+}
+
+// In open space the page fits the flock and follows it: a flock blown far beyond the start's
+// region by the wind is drawn across the canvas (a world's bins would pile it on an edge, a
+// view that stayed would lose it), and is still, once it has flown the view's width again.
+TEST_F(Browser, InOpenSpaceTheViewFitsTheFlockAndFollowsIt) {
+  const std::string address = serve({"--port", "0", "--backend", "cpu", "--count", "2000",
+                                     "--boundary", "open", "--wind", "2,0", "--rate", "60"});
+  ASSERT_NO_FATAL_FAILURE(open(address));
+  ASSERT_TRUE(wait_for("window.boids.frames >= 3"));
+  EXPECT_EQ(evaluate("window.boids.lastFrame.open"), true);
+  EXPECT_EQ(evaluate("document.getElementById('help').textContent.includes('fit the flock')"),
+            true);
+  ASSERT_TRUE(wait_for("window.boids.lastFrame.centre[0] > 300"))
+      << evaluate("window.boids.lastFrame.centre");
+  EXPECT_TRUE(wait_for("(" + kLitWidth + ") > 0.3")) << evaluate(kLitWidth);
+  screenshot("open-space");
+  const double then = evaluate("window.boids.lastFrame.centre[0]").get<double>();
+  const double span = evaluate("window.boids.view.world[0]").get<double>();
+  ASSERT_TRUE(wait_for("window.boids.lastFrame.centre[0] > " + std::to_string(then + 2 * span)));
+  EXPECT_TRUE(wait_for("(" + kLitWidth + ") > 0.3")) << evaluate(kLitWidth);
+  // H fits the flock again, about its bounds.
+  evaluate("window.dispatchEvent(new KeyboardEvent('keydown', { key: 'h' }))");
+  const json fitted = evaluate(
+      "[window.boids.view.center[0], window.boids.view.world[0], "
+      "window.boids.lastFrame.centre[0]]");
+  EXPECT_LT(std::abs(fitted[0].get<double>() - fitted[2].get<double>()),
+            fitted[1].get<double>() / 2)
+      << fitted.dump();
 }
 
 // Where the link cannot carry every boid, the page shows pictures of the whole flock that the

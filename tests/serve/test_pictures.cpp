@@ -92,6 +92,23 @@ TEST(Pictures, TheBoxsCentreIsThePicturesCentreFromAnySide) {
   }
 }
 
+// In open space the picture is drawn over the flock's bounds, wherever it flies, at the span
+// the page's camera fitted.
+TEST(Pictures, InOpenSpaceTheFlockIsDrawnWhereItFlies) {
+  const World open{100, 100, Boundary::kOpen};
+  ImageView v;
+  v.width = v.height = 200;
+  v.center[0] = 5002.2;
+  v.center[1] = -3000.2;
+  v.span[0] = v.span[1] = 10;  // 19 pixels a unit
+  const std::string rgb = flock_pixels(
+      make_snapshot(at({{5000.3, -3000, 0}, {5004.3, -3000, 0}}, 2), open, 0, 1, false, 1), v);
+  EXPECT_GT(brightness(rgb, v, 63, 96), kBackground);   // x 100 - 36.1, y 100 - 3.8
+  EXPECT_GT(brightness(rgb, v, 139, 96), kBackground);  // x 100 + 39.9
+  EXPECT_EQ(brightness(rgb, v, 100, 96), kBackground);
+  EXPECT_EQ(brightness(rgb, v, 199, 199), kBackground);  // not at the world's edge
+}
+
 TEST(Pictures, AFrameHoldsThePredatorsAndAJpeg) {
   FlockState s = at({{10, 10, 0}, {20, 20, 0}, {30, 30, 0}}, 2);
   s.predators = at({{50, 50, 0}}, 2);
@@ -130,6 +147,11 @@ TEST(Pictures, APagesAskIsChecked) {
   EXPECT_EQ(m.picture->center[2], 3);
   EXPECT_EQ(m.picture->zoom, 2);
   EXPECT_FALSE(parse_client_message(R"({"type":"next","max_boids":9})").picture.has_value());
+  const ClientMessage spanned = parse_client_message(
+      R"({"type":"next","max_boids":9,"picture":{"width":640,"height":480,"center":[1,2,3],)"
+      R"("zoom":2,"yaw":0.5,"pitch":-0.2,"distance":1.5,"span":[40,30,0]}})");
+  EXPECT_EQ(spanned.picture->span[0], 40);
+  EXPECT_EQ(spanned.picture->span[1], 30);
   const std::string good =
       R"("height":480,"center":[1,2,3],"zoom":2,"yaw":0,"pitch":0,"distance":1})";
   const std::vector<std::string> refused = {
@@ -141,6 +163,10 @@ TEST(Pictures, APagesAskIsChecked) {
       R"({"type":"next","max_boids":9,"picture":{"width":64,"depth":1,)" + good + "}",
       R"({"type":"next","max_boids":9,"picture":{"width":64,"height":64,"center":[1,2],"zoom":1,"yaw":0,"pitch":0,"distance":1}})",
       R"({"type":"next","max_boids":9,"picture":{"width":64,"height":64,"center":[1,2,3],"zoom":0,"yaw":0,"pitch":0,"distance":1}})",
+      R"({"type":"next","max_boids":9,"picture":{"width":64,"span":[-1,2,0],)" + good + "}",
+      R"({"type":"next","max_boids":9,"picture":{"width":64,"span":[0,0,0],)" + good + "}",
+      R"({"type":"next","max_boids":9,"picture":{"width":64,"span":[1,2],)" + good + "}",
+      R"({"type":"next","max_boids":9,"picture":{"width":64,"span":[1,2,1e300],)" + good + "}",
       R"({"type":"next","max_boids":9,"picture":[]})"};
   for (const std::string& bad : refused) {
     EXPECT_THROW(parse_client_message(bad), InputError) << bad;

@@ -76,6 +76,8 @@ TEST(Frame, LayoutIsWhatThePageReads) {
   EXPECT_EQ(read_at<std::uint32_t>(frame, 52), 0u);  // held: the server's to write
   EXPECT_EQ(read_at<std::uint32_t>(frame, 56), 0u);  // coloured by heading, then zeros
   EXPECT_EQ(read_at<float>(frame, 60), 0.0f);
+  for (const std::size_t at : {64, 72, 80}) EXPECT_EQ(read_at<double>(frame, at), 0.0);  // origin
+  EXPECT_EQ(read_at<double>(frame, 88), 50.0);  // a bounded world's middle
   for (const std::size_t i : {0, 1, 500, 999}) {
     const double x =
         decoded_position(read_at<std::uint16_t>(frame, kFrameHeaderBytes + 2 * i), 100);
@@ -131,6 +133,55 @@ TEST(Frame, PredatorsFollowTheBoidsWholeAfterAnEvenPad) {
                 100.0 / 65536);
     EXPECT_EQ(read_at<std::uint8_t>(frame, at + 12 + k), quantise_azimuth(p.vx[k], p.vy[k]));
   }
+}
+
+// In open space a frame's bins span the flock's bounds, wherever it flies: a flock far beyond
+// the start's region keeps every position to a bin of its bounds, not the world's edge.
+TEST(Frame, InOpenSpaceTheBinsSpanTheFlockWhereverItFlies) {
+  FlockParams params;
+  params.world.boundary = Boundary::kOpen;
+  params.predators = 2;
+  FlockState state = make_initial_state(500, 7, params);
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    state.x[i] += 1e4;  // 100 wide, from 10,000
+    state.y[i] -= 3e4;  // and from -30,000
+  }
+  state.predators.x = {9990, 10150};  // the predators widen the bounds
+  state.predators.y = {-29990, -29950};
+  const Snapshot s = make_snapshot(state, params.world, 9, 1, false, params.radius);
+  const std::string frame = encode_frame(s, 1u << 20);
+  EXPECT_EQ(read_at<std::uint16_t>(frame, 6), 8);  // open space
+  const double origin[2] = {read_at<double>(frame, 64), read_at<double>(frame, 72)};
+  const double side[2] = {read_at<float>(frame, 28), read_at<float>(frame, 32)};
+  EXPECT_NEAR(origin[0], 9990, 0.01);
+  EXPECT_NEAR(origin[0] + side[0], 10150, 0.01);
+  EXPECT_NEAR(origin[1], -30000, 0.5);
+  EXPECT_NEAR(origin[1] + side[1], -29900, 0.5);
+  double mean[2] = {0, 0};
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const double at[2] = {
+        origin[0] +
+            decoded_position(read_at<std::uint16_t>(frame, kFrameHeaderBytes + 2 * i), side[0]),
+        origin[1] + decoded_position(
+                        read_at<std::uint16_t>(frame, kFrameHeaderBytes + 1000 + 2 * i), side[1])};
+    ASSERT_NEAR(at[0], state.x[i], side[0] / 65536) << i;
+    ASSERT_NEAR(at[1], state.y[i], side[1] / 65536) << i;
+    mean[0] += state.x[i] / 500;
+    mean[1] += state.y[i] / 500;
+  }
+  EXPECT_NEAR(read_at<double>(frame, 88), mean[0], 1e-6);  // the centre a page follows
+  EXPECT_NEAR(read_at<double>(frame, 96), mean[1], 1e-6);
+  const std::size_t predators = kFrameHeaderBytes + 500 * 5;
+  EXPECT_NEAR(origin[0] + decoded_position(read_at<std::uint16_t>(frame, predators), side[0]), 9990,
+              side[0] / 65536);
+  // A flock of one point still spans a radius.
+  FlockState one = state;
+  one.resize(1);
+  one.predators = {};
+  one.predators.dimensions = 2;
+  const Snapshot lone = make_snapshot(one, params.world, 0, 1, false, params.radius);
+  EXPECT_EQ(lone.region.side[0], params.radius);
+  EXPECT_EQ(lone.region.origin[0], one.x[0] - params.radius / 2);
 }
 
 TEST(Messages, TheProtocolsMessagesAreRead) {
@@ -362,6 +413,31 @@ TEST(LiveFlock, ItFliesWhileAPageWatchesAndWaitsOtherwise) {
   EXPECT_EQ(count(), once_idle);  // no page: it waits
   flock.stop();
   EXPECT_EQ(flock.failure(), "");
+}
+
+// A flying flock in open space is snapshot over its bounds as its state would be.
+TEST(Frame, AnOpenFlightIsSnapshotOverItsBounds) {
+  SimulationConfig config;
+  config.backend = Backend::kCpu;
+  config.method = Method::kHashed;
+  config.params.world.boundary = Boundary::kOpen;
+  config.params.predators = 1;
+  FlockState start = make_initial_state(300, 9, config.params);
+  for (double& x : start.x) x -= 5000;
+  std::unique_ptr<Simulation> sim = make_simulation(config, start);
+  sim->step(3);
+  Snapshot flying;
+  make_snapshot_into(flying, *sim, 1, false);
+  FlockState state = sim->state();
+  state.predators = sim->predators();
+  const Snapshot expected = make_snapshot(state, config.params.world, 3, 1, false, 10);
+  EXPECT_LT(flying.region.origin[0], -4900);
+  EXPECT_EQ(flying.region.origin[0], expected.region.origin[0]);
+  EXPECT_EQ(flying.region.side[1], expected.region.side[1]);
+  EXPECT_EQ(flying.boids.position[0], expected.boids.position[0]);
+  EXPECT_EQ(flying.boids.position[1], expected.boids.position[1]);
+  EXPECT_EQ(flying.predators.position[0], expected.predators.position[0]);
+  EXPECT_EQ(flying.centre[0], expected.centre[0]);
 }
 
 TEST(WatchedFlock, APageGetsTheFlockWhenItsOwnerHoldsItStill) {

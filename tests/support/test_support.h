@@ -278,7 +278,7 @@ inline testing::AssertionResult quantised_as_the_host(const Simulation& sim) {
   arrays(where);
   arrays(host);
   sim.quantised_into(where.view);
-  quantise_particles(state, sim.config().params.world, host.view);
+  quantise_particles(state, world_region(sim.config().params.world, state.dimensions), host.view);
   for (std::size_t i = 0; i < n; ++i) {
     bool same = where.speed[i] == host.speed[i];
     for (int k = 0; k < d; ++k) same = same && where.position[k][i] == host.position[k][i];

@@ -38,7 +38,7 @@ let probing = false;                 // this ask, while picturing, is for points
 let probed = 0;                      // when the last probe was asked for
 const PROBE_EVERY_MS = 3000;
 // For tests and the console; `budget` may be changed there.
-window.boids = { frames: 0, pictures: 0, flock: null, lastFrame: null, metrics: null, panel, budget: BUDGET,
+window.boids = { frames: 0, pictures: 0, flock: null, lastFrame: null, metrics: null, panel, view, budget: BUDGET,
                  fps: FPS, drawnFps: Infinity, drawRate: Infinity };
 
 // How fast the browser draws the points: its animation frames a second while it draws them,
@@ -170,7 +170,8 @@ function takeFrame(buffer, arrived) {
   window.boids.lastFrame = { step: frame.step, count: frame.count, total: frame.total, stride: frame.stride,
                             predators: frame.predators.count, number: frame.number,
                             colouring: frame.colouring, colourTop: frame.colourTop, held: frame.held,
-                            picture: frame.picture !== null, bytes: frame.bytes };
+                            picture: frame.picture !== null, bytes: frame.bytes, open: frame.open,
+                            centre: frame.centre };
   window.boids.linkRate = linkRate;
   // A replay's frame says which it is (its snapshot number is the frame's, from 1): the status
   // names the frame shown, which the scrubber, asking for the next, may already have passed.
@@ -187,7 +188,8 @@ function takeText(text) {
   if (message.type === "flock") {
     flock = message;
     window.boids.flock = message;
-    view.setWorld([message.world.width, message.world.height, message.world.depth || 0], message.dimensions);
+    view.setWorld([message.world.width, message.world.height, message.world.depth || 0], message.dimensions,
+                  message.world.boundary === "open");
     panel.describe(message);
     if (message.mode === "replay") {
       panel.recorded(message);

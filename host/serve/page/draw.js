@@ -3,19 +3,23 @@
 // speed or neighbours on a viridis scale, its flock a hue of its own, a boid alone grey),
 // between its last two frames' positions (a boid that wrapped around the torus jumps), in a
 // 2D view (pan, zoom) or a 3D one (orbit, pan, zoom), with the world's outline. Predators are white triangles 2.5 times a
-// boid's size, as the native viewer draws them.
+// boid's size, as the native viewer draws them. In open space, where the world is only the
+// start's region, there is no outline: the view fits the flock and follows its mean position.
 
 import { COLOURINGS } from "./frames.js";
 
 const BOID_VERTEX = `#version 300 es
 in vec2 corner;          // the triangle in the boid's frame: x ahead, y to the side
-in float px, py, pz;     // the previous frame's position: bins of 1/65536 of the world
+in float px, py, pz;     // the previous frame's position: bins of 1/65536 of its region
 in float cx, cy, cz;     // the current frame's
 in float azimuth_byte, elevation_byte;
 in float colour_byte;    // the frame's colouring, when not the heading
 uniform int colouring;   // 0 heading, 1 speed, 2 neighbours (a scale), 3 flock (a hue each)
 uniform float blend;     // 0 at the previous frame, 1 at the current
-uniform vec3 world;
+uniform vec3 previous_origin, previous_side;  // the region the previous frame's bins span
+uniform vec3 origin, side;                    // the current frame's
+uniform bool bounded;    // a boid that crossed half the world in a frame wrapped: it jumps
+uniform float reach;     // how far ahead its heading is taken: a hundredth of the view's span
 uniform mat4 transform;  // world to clip space
 uniform vec2 pixel;      // one pixel in clip space
 uniform float size;      // pixels
@@ -45,15 +49,15 @@ vec3 painted() {
 }
 
 void main() {
-  vec3 from = (vec3(px, py, pz) + 0.5) / 65536.0, to = (vec3(cx, cy, cz) + 0.5) / 65536.0;
-  vec3 moved = to - from;
-  bool wrapped = any(greaterThan(abs(moved), vec3(0.5)));
-  vec3 at = (wrapped ? to : mix(from, to, blend)) * world;
+  vec3 from = previous_origin + (vec3(px, py, pz) + 0.5) / 65536.0 * previous_side;
+  vec3 to = origin + (vec3(cx, cy, cz) + 0.5) / 65536.0 * side;
+  bool wrapped = bounded && any(greaterThan(abs(to - from), 0.5 * side));
+  vec3 at = wrapped ? to : mix(from, to, blend);
   float azimuth = azimuth_byte / 256.0 * 6.2831853;
   float elevation = box ? (elevation_byte / 255.0 - 0.5) * 3.1415927 : 0.0;
   vec3 ahead = vec3(cos(elevation) * cos(azimuth), cos(elevation) * sin(azimuth), sin(elevation));
   vec4 here = transform * vec4(at, 1.0);
-  vec4 there = transform * vec4(at + ahead * 0.01 * max(world.x, world.y), 1.0);
+  vec4 there = transform * vec4(at + ahead * reach, 1.0);
   vec2 along = there.xy / there.w - here.xy / here.w;
   along = length(along / pixel) > 1e-6 ? normalize(along / pixel) : vec2(1.0, 0.0);
   vec2 side = vec2(-along.y, along.x);
@@ -132,7 +136,7 @@ function lookAt(eye, target, up) {
 }
 
 // The buffers of a group of particles (the boids, or the predators): their positions in the
-// last two frames, and their headings.
+// last two frames, the regions those span, and their headings.
 class Group {
   constructor(gl) {
     this.previous = [];
@@ -147,12 +151,15 @@ class Group {
     this.count = 0;
     this.stride = 0;
     this.dimensions = 0;
+    this.region = this.previousRegion = { origin: [0, 0, 0], side: [1, 1, 1] };
   }
 
   // A new frame: the current positions become the previous ones (unless the particles differ).
-  upload(gl, group, stride, dimensions, colouring) {
+  upload(gl, group, stride, dimensions, colouring, region) {
     const same = group.count === this.count && stride === this.stride && dimensions === this.dimensions;
     [this.previous, this.current] = [this.current, this.previous];
+    this.previousRegion = same ? this.region : region;
+    this.region = region;
     for (let a = 0; a < dimensions; ++a) {
       gl.bindBuffer(gl.ARRAY_BUFFER, this.current[a]);
       gl.bufferData(gl.ARRAY_BUFFER, group.position[a], gl.STREAM_DRAW);
@@ -197,8 +204,14 @@ export class FlockView {
     this.predators = new Group(gl);
     this.outline = gl.createBuffer();
     this.dimensions = 2;
+    this.bounds = [100, 100, 0];  // the world's sides
+    this.open = false;            // open space: no bounds, the view follows the flock
+    this.region = null;           // the last frame's: in open space, the flock's bounds
+    this.fitted = false;          // whether the view has fitted an open space's flock
+    this.follow = null;           // the flock's mean position at the last two frames
+    // The camera: the sides it fits (the world's, or the flock's it last fitted); in 2D, a
+    // centre and a zoom, in 3D an orbit about a point.
     this.world = [100, 100, 0];
-    // The camera: 2D, a centre and the world units a pixel spans; 3D, an orbit about a point.
     this.center = [50, 50, 50];
     this.zoom = 1;
     this.yaw = -0.6;
@@ -206,11 +219,17 @@ export class FlockView {
     this.distance = 2.2;
   }
 
-  setWorld(world, dimensions) {
-    const changed = dimensions !== this.dimensions || world.some((v, i) => v !== this.world[i]);
-    this.world = world;
+  setWorld(world, dimensions, open) {
+    const changed = dimensions !== this.dimensions || open !== this.open ||
+                    world.some((v, i) => v !== this.bounds[i]);
+    this.bounds = world;
     this.dimensions = dimensions;
-    if (changed) this.home();
+    this.open = open;
+    if (changed) {
+      this.fitted = false;  // in open space, at the next frame
+      this.follow = null;
+      this.home();
+    }
     const gl = this.gl;
     const edges = dimensions === 3
       ? [0,0,0, 1,0,0, 1,0,0, 1,1,0, 1,1,0, 0,1,0, 0,1,0, 0,0,0, 0,0,1, 1,0,1, 1,0,1, 1,1,1,
@@ -218,14 +237,19 @@ export class FlockView {
       : [0,0,0, 1,0,0, 1,0,0, 1,1,0, 1,1,0, 0,1,0, 0,1,0, 0,0,0];
     gl.bindBuffer(gl.ARRAY_BUFFER, this.outline);
     gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(edges), gl.STATIC_DRAW);
-    this.outlineVertices = edges.length / 3;
+    this.outlineVertices = open ? 0 : edges.length / 3;
   }
 
+  // The whole world in view, or in open space the flock as the last frame bounds it.
   home() {
-    const [w, h, d] = this.world;
-    this.center = [w / 2, h / 2, (d || 0) / 2];
+    const fit = this.open && this.region;
+    const [w, h, d] = fit ? this.region.side : this.bounds;
+    const [x, y, z] = fit ? this.region.origin : [0, 0, 0];
+    this.world = [w, h, this.dimensions === 3 ? d || 0 : 0];
+    this.center = [x + w / 2, y + h / 2, this.dimensions === 3 ? z + (d || 0) / 2 : 0];
     this.zoom = 1;
     this.distance = 2.2;
+    if (fit) this.fitted = true;
   }
 
   // The picture to draw under the outline and the predators (an ImageBitmap), or none.
@@ -255,32 +279,51 @@ export class FlockView {
     const scale = Math.min(1, 4096 / Math.max(w, h), Math.sqrt((2048 * 2048) / (w * h)));
     return { width: Math.max(16, Math.floor(w * scale)), height: Math.max(16, Math.floor(h * scale)),
              center: [this.center[0], this.center[1], this.center[2] || 0], zoom: this.zoom,
-             yaw: this.yaw, pitch: this.pitch, distance: this.distance };
+             yaw: this.yaw, pitch: this.pitch, distance: this.distance,
+             span: [this.world[0], this.world[1], this.world[2] || 0] };
   }
 
   upload(frame) {
     const colouring = Math.max(0, COLOURINGS.indexOf(frame.colouring));
-    this.flock.upload(this.gl, frame, frame.stride, frame.dimensions, colouring);
-    this.predators.upload(this.gl, frame.predators, 1, frame.dimensions, 0);
+    const region = { origin: frame.origin, side: [frame.side[0], frame.side[1], frame.side[2] || 1] };
+    this.flock.upload(this.gl, frame, frame.stride, frame.dimensions, colouring, region);
+    this.predators.upload(this.gl, frame.predators, 1, frame.dimensions, 0, region);
+    this.region = region;
+    if (!this.open) return;
+    if (!this.fitted) this.home();
+    // The camera moves as the flock's mean does: whatever the user framed stays framed.
+    if (this.follow) {
+      for (let a = 0; a < 3; ++a) this.center[a] += frame.centre[a] - this.follow[1][a];
+    }
+    this.follow = [this.follow ? this.follow[1] : frame.centre, frame.centre];
   }
 
-  transform() {
+  // The camera's centre between the last two frames, as the boids are drawn (blend 0 at the
+  // previous): in open space it trails the centre by what the flock's mean has yet to move.
+  centreAt(blend) {
+    if (!this.follow) return this.center;
+    const [from, to] = this.follow;
+    return this.center.map((c, a) => c - (1 - blend) * (to[a] - from[a]));
+  }
+
+  transform(blend = 1) {
+    const center = this.centreAt(blend);
     const width = this.canvas.width, height = this.canvas.height;
     if (this.dimensions === 3) {
       const size = Math.max(...this.world);
       const eye = [
-        this.center[0] + size * this.distance * Math.cos(this.pitch) * Math.cos(this.yaw),
-        this.center[1] + size * this.distance * Math.cos(this.pitch) * Math.sin(this.yaw),
-        this.center[2] + size * this.distance * Math.sin(this.pitch),
+        center[0] + size * this.distance * Math.cos(this.pitch) * Math.cos(this.yaw),
+        center[1] + size * this.distance * Math.cos(this.pitch) * Math.sin(this.yaw),
+        center[2] + size * this.distance * Math.sin(this.pitch),
       ];
       const projection = perspective(0.8, width / height, size * 0.01, size * 20);
-      return multiply(projection, lookAt(eye, this.center, [0, 0, 1]));
+      return multiply(projection, lookAt(eye, center, [0, 0, 1]));
     }
     // 2D: the world fits the canvas at zoom 1, y up.
     const fit = Math.min(width / this.world[0], height / this.world[1]) * 0.95 * this.zoom;
     const sx = (2 * fit) / width, sy = (2 * fit) / height;
     return new Float32Array([sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, 1, 0,
-                             -sx * this.center[0], -sy * this.center[1], 0, 1]);
+                             -sx * center[0], -sy * center[1], 0, 1]);
   }
 
   // The world point under a pixel of the canvas (2D).
@@ -298,8 +341,8 @@ export class FlockView {
     gl.viewport(0, 0, w, h);
     gl.clearColor(0.043, 0.055, 0.078, 1);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
-    const transform = this.transform();
-    const world = [this.world[0], this.world[1], this.dimensions === 3 ? this.world[2] : 1];
+    const transform = this.transform(blend);
+    const world = [this.bounds[0], this.bounds[1], this.dimensions === 3 ? this.bounds[2] : 1];
     if (this.texture) {
       gl.useProgram(this.pictures);
       gl.bindVertexArray(null);
@@ -332,7 +375,8 @@ export class FlockView {
     gl.useProgram(p);
     gl.bindVertexArray(this.vao);
     gl.uniform1f(gl.getUniformLocation(p, "blend"), blend);
-    gl.uniform3fv(gl.getUniformLocation(p, "world"), world);
+    gl.uniform1i(gl.getUniformLocation(p, "bounded"), this.open ? 0 : 1);
+    gl.uniform1f(gl.getUniformLocation(p, "reach"), 0.01 * Math.max(this.world[0], this.world[1]));
     gl.uniformMatrix4fv(gl.getUniformLocation(p, "transform"), false, transform);
     gl.uniform2f(gl.getUniformLocation(p, "pixel"), 2 / w, 2 / h);
     gl.uniform1i(gl.getUniformLocation(p, "box"), this.dimensions === 3 ? 1 : 0);
@@ -355,6 +399,10 @@ export class FlockView {
       if (group.count === 0) return;
       gl.uniform1f(gl.getUniformLocation(p, "size"), size);
       gl.uniform1i(gl.getUniformLocation(p, "predator"), predator ? 1 : 0);
+      gl.uniform3fv(gl.getUniformLocation(p, "previous_origin"), group.previousRegion.origin);
+      gl.uniform3fv(gl.getUniformLocation(p, "previous_side"), group.previousRegion.side);
+      gl.uniform3fv(gl.getUniformLocation(p, "origin"), group.region.origin);
+      gl.uniform3fv(gl.getUniformLocation(p, "side"), group.region.side);
       for (let a = 0; a < 3; ++a) {
         for (const [prefix, buffers] of [["p", group.previous], ["c", group.current]]) {
           if (a < 2 || box) bind(prefix + "xyz"[a], buffers[a], 1, gl.UNSIGNED_SHORT, 1);

@@ -1,9 +1,10 @@
-// Decodes a frame of `boids serve` (host/serve/frame.h): a 64-byte header, then the boids and
-// the predators, each group x, y[, z] as uint16 (the world in 65536 bins) and the heading as
+// Decodes a frame of `boids serve` (host/serve/frame.h): a 112-byte header, then the boids and
+// the predators, each group x, y[, z] as uint16 (the frame's region, the world or in open space
+// the flock's bounds, in 65536 bins) and the heading as
 // uint8 (azimuth[, elevation]), the boids then a byte each of what they are coloured by (when
 // not their heading), each group padded to an even length. A picture (flag bit 1) holds no
 // boids: the predators, then a JPEG of the whole flock at the page's view, to the end.
-export const HEADER_BYTES = 64;
+export const HEADER_BYTES = 112;
 export const COLOURINGS = ["heading", "speed", "neighbors", "flock"];
 
 // A group of `count` particles from byte `at`: its arrays, and where the next group starts.
@@ -27,7 +28,7 @@ function decodeGroup(buffer, at, count, dimensions, coloured) {
 export function decodeFrame(buffer) {
   const view = new DataView(buffer);
   const magic = String.fromCharCode(...new Uint8Array(buffer, 0, 4));
-  if (magic !== "BOID" || view.getUint8(4) !== 3) throw new Error("not a frame of this boids serve");
+  if (magic !== "BOID" || view.getUint8(4) !== 4) throw new Error("not a frame of this boids serve");
   const dimensions = view.getUint8(5);
   const count = view.getUint32(16, true);
   const colouring = view.getUint8(56);
@@ -44,7 +45,11 @@ export function decodeFrame(buffer) {
     count,
     total: view.getUint32(20, true),
     stride: view.getUint32(24, true),
-    world: [view.getFloat32(28, true), view.getFloat32(32, true), view.getFloat32(36, true)],
+    open: (flags & 8) !== 0,  // open space: the region is the flock's, and moves with it
+    // The region's sides and origin: a bin q of a side s lies at origin + (q + 0.5) / 65536 s.
+    side: [view.getFloat32(28, true), view.getFloat32(32, true), view.getFloat32(36, true)],
+    origin: [0, 1, 2].map((a) => view.getFloat64(64 + 8 * a, true)),
+    centre: [0, 1, 2].map((a) => view.getFloat64(88 + 8 * a, true)),  // the boids' mean, in open space
     number: Number(view.getBigUint64(40, true)),
     held: view.getUint32(52, true) / 1e6,  // seconds the server held the ask
     colouring: COLOURINGS[colouring] || "heading",

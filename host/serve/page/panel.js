@@ -72,7 +72,9 @@ export class Panel {
     const box3d = flock.dimensions === 3;
     this.element("help").textContent =
       (box3d ? "Drag to orbit. " : live ? "Hold the left button to scare the flock. " : "") +
-      "Right or shift drag: pan; wheel: zoom; H: the whole world; F: fold the panel";
+      "Right or shift drag: pan; wheel: zoom; " +
+      (flock.world.boundary === "open" ? "H: fit the flock, which the view follows" : "H: the whole world") +
+      "; F: fold the panel";
     this.element("pause").textContent = flock.paused ? "Resume" : "Pause";
     if (!live) return;
     const models = this.element("model");
