@@ -143,7 +143,7 @@ BOIDS_HD BOIDS_INLINE void reflect_axis(Real& x, Real& v, Real side) {
   const bool low = x < Real(0);
   const bool high = !low & (x >= side);
   x = low ? -x : (high ? side + side - x : x);
-  v = low | high ? -v : v;
+  v = (low | high) ? -v : v;
   x = x < Real(0) ? Real(0) : (x >= side ? below(side) : x);
 }
 
