@@ -66,6 +66,14 @@ BOIDS_HD inline void atomic_increment(index_t* address) {
 }
 
 // The same on 64-bit words.
+BOIDS_HD inline std::uint64_t atomic_load(const std::uint64_t* address) {
+#if defined(__CUDA_ARCH__)
+  return *reinterpret_cast<const volatile std::uint64_t*>(address);
+#else
+  return __atomic_load_n(address, __ATOMIC_RELAXED);
+#endif
+}
+
 BOIDS_HD inline std::uint64_t atomic_compare_exchange(std::uint64_t* address,
                                                       std::uint64_t expected,
                                                       std::uint64_t desired) {

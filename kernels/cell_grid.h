@@ -116,11 +116,21 @@ struct CellGrid {
     std::uint64_t tile = kNoTile;
     index_t slot = 0;
   };
-  // The key of a position in open space, through `last`.
+  // The key of a position in open space, through `last`; in two halves, so that a block finds
+  // its lanes' chunks and columns together (vectorised) and looks their tiles up in turn.
   BOIDS_HD BOIDS_INLINE index_t open_key(const Real (&position)[D], TileSlot& last) const {
+    Line l;
+    index_t column;
+    open_line(position, l, column);
+    return open_key_of_line(l, column, last);
+  }
+  BOIDS_HD BOIDS_INLINE void open_line(const Real (&position)[D], Line& l, index_t& column) const {
     const OpenCell cell = open_cells(position);
-    const Line l = chunk_of_cell(cell.c).packed();
-    return key_in_slot(slot_of_line(l, last), l) + column_in_chunk(cell.c[0]);
+    l = chunk_of_cell(cell.c).packed();
+    column = column_in_chunk(cell.c[0]);
+  }
+  BOIDS_HD BOIDS_INLINE index_t open_key_of_line(Line l, index_t column, TileSlot& last) const {
+    return key_in_slot(slot_of_line(l, last), l) + column;
   }
 
   // The key of a cell of open space, from its coordinates.
@@ -157,11 +167,13 @@ struct CellGrid {
     return inside;
   }
 
-  // The contiguous runs of keys that make up a block of cells.
+  // The contiguous runs of keys that make up a block of cells; in open space, with the tile
+  // of the span's own line and its slot, which the step's move keys its boids by.
   struct Runs {
     static constexpr int kMost = 2 * kLinesAround;
     index_t first[kMost], last[kMost];
     int count = 0;
+    TileSlot centre;
     BOIDS_HD void add(index_t first_key, index_t last_key) {
       first[count] = first_key;
       last[count] = last_key;
@@ -311,6 +323,7 @@ struct CellGrid {
       for (int y = 0; y < 3; ++y) {
         OpenChunk around{at.chunk, at.y + y - 1, D == 3 ? at.z + z - 1 : 0};
         const index_t key = key_of(around);
+        if (y == 1 && (D == 2 || z == 1)) runs.centre = last;
         runs.add(key + (first_column > 0 ? first_column - 1 : 0),
                  key + (last_column + 1 < columns ? last_column + 1 : columns - 1));
         if (first_column == 0) {

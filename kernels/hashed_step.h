@@ -82,7 +82,7 @@ struct HashedStepBlock {
       gather<decltype(flags)>(sums, self, slots, runs, p);
     });
     with_extras(p, [&](auto extras) BOIDS_LAMBDA_INLINE {
-      advance_all<decltype(extras)>(sums, self, slots, p);
+      advance_all<decltype(extras)>(sums, self, slots, p, runs.centre);
     });
   }
 
@@ -109,12 +109,14 @@ struct HashedStepBlock {
     }
   }
 
-  // Moves the boids in `slots` (kernels/advance.h) and keys them for the next sort. With the
-  // extras, the world's terms come first, from the obstacles near the block only.
+  // Moves the boids in `slots` (kernels/advance.h) and keys them for the next sort; in open
+  // space, from `centre`, the tile of their line and its slot. With the extras, the world's
+  // terms come first, from the obstacles near the block only.
   template <typename E>
   BOIDS_HD BOIDS_INLINE void advance_all(const Sums& sums, const LaneBoids<Real, Lanes, D>& self,
                                          const ConsecutiveSlots& slots,
-                                         const StepParams<Real>& step) const {
+                                         const StepParams<Real>& step,
+                                         const typename CellGrid<Real, D>::TileSlot& centre) const {
     StepParams<Real> p = step;
     Obstacle<Real> near[Lanes > 1 ? kNearObstacles : 1];
     if (E::kAny && Lanes > 1 && p.obstacle_count > 0) narrow_to_block(p, self, near);
@@ -125,13 +127,33 @@ struct HashedStepBlock {
     index_t keys[Lanes];
     grid.with_openness([&](auto o) BOIDS_LAMBDA_INLINE {
       if constexpr (decltype(o)::value) {
-        // Each tile at home, looked up once for the block, where no table is planned (a
-        // planned table keys the boids before the next sort: kernels/open_table.h).
-        typename CellGrid<Real, D>::TileSlot last;
-        for (int lane = 0; lane < Lanes; ++lane) {
-          Real x[D];
-          lane_position(next, lane, x);
-          keys[lane] = grid.table.occupant == nullptr ? grid.open_key(x, last) : 0;
+        // Keyed by the table the step flew with, from the tile the boids were in (most stay
+        // in it: no lookup), and each tile noted for the next planning: where it keeps every
+        // tile's slot, these keys stand (kernels/open_table.h). Where a table is kept and
+        // its tiles outnumber its slots, the planning keys the boids itself.
+        const bool planned = grid.table.occupant != nullptr;
+        if (planned && !move_keys_tiles(grid.table)) {
+          for (int lane = 0; lane < Lanes; ++lane) keys[lane] = 0;
+        } else {
+          typename CellGrid<Real, D>::Line lines[Lanes];
+          index_t columns[Lanes];
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+          for (int lane = 0; lane < Lanes; ++lane) {
+            Real x[D];
+            lane_position(next, lane, x);
+            grid.open_line(x, lines[lane], columns[lane]);
+          }
+          typename CellGrid<Real, D>::TileSlot last = centre;
+          std::uint64_t noted = kNoTile;
+          for (int lane = 0; lane < Lanes; ++lane) {
+            keys[lane] = grid.open_key_of_line(lines[lane], columns[lane], last);
+            if (planned && lane < slots.active && last.tile != noted) {
+              note_keyed_tile(grid.table, last.tile, last.slot);
+              noted = last.tile;
+            }
+          }
         }
       } else {
 #if !defined(__CUDA_ARCH__)
@@ -291,8 +313,8 @@ struct HashedStepBlock {
 // build_cell_index); Executor::hashed_lanes<Real, D> is the boids per block of the step (1 on a
 // GPU). The step writes the moved boids over the state in cell order, and their keys and the
 // identity into the index's spare arrays, ready for the next sort. In open space, where the
-// simulation keeps a table of tiles, the table is planned and the boids keyed by it before the
-// sort instead (kernels/open_table.h).
+// simulation keeps a table of tiles, the table is planned before the sort, and the step's keys
+// kept where it keeps each tile's slot, else the boids keyed by it (kernels/open_table.h).
 template <typename Model, typename Real, int D, typename Executor>
 void hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                  const StepParams<Real>& params) {
@@ -302,7 +324,7 @@ void hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>&
   constexpr int kLanes = Executor::template hashed_lanes<Real, D>;
   using Step = HashedStepBlock<Model, Real, kLanes, D>;
   const Step step{x.sorted, x.ids, x.boids, x.cell_start, grid, params, x.count, x.keys, x.order};
-  x.keys_ready = !planned;
+  x.keys_ready = true;  // and in open space, the set of tiles filled
   exec.for_each(Step::blocks_for(x.count), step);
 }
 

@@ -34,7 +34,7 @@ BOIDS_HD BOIDS_INLINE std::int64_t open_cell(Real x, Real per_unit) {
   Real s = x * per_unit;
   s = s > -kMost ? s : -kMost;  // and NaN to -kMost, made 0 below
   s = s < kMost ? s : kMost;
-  const auto c = static_cast<std::int64_t>(s);
+  const auto c = static_cast<std::int32_t>(s);  // within 2^20: a conversion lanes vectorise
   return x == x ? c - (s < static_cast<Real>(c) ? 1 : 0) : 0;
 }
 
@@ -110,17 +110,33 @@ struct OpenTiles {
 inline constexpr std::uint64_t kNoTile = ~std::uint64_t{0};
 inline constexpr index_t kNoSlot = ~index_t{0};
 
+// The table's tallies (OpenTable::tally): whether the set had no room, the tiles in it,
+// whether this planning counts the set again, whether it keys the boids again, and whether
+// the last planning found more tiles than slots (the step's move then leaves the keying to
+// the next planning, which counts the set again).
+enum OpenTally : int {
+  kTallyFull,
+  kTallyTiles,
+  kTallyRecount,
+  kTallyRekey,
+  kTallyCrowded,
+  kTallies
+};
+
 // The table's record of which tile holds which slot, planned before each sort from the
 // positions alone (kernels/open_table.h): a view of arrays that the simulation owns. Without
 // it (`occupant` null: a batch's grids), every tile is at home.
 struct OpenTable {
   std::uint64_t* occupant = nullptr;  // slots entries: the tile the slot holds, or kNoTile
   std::uint64_t* present = nullptr;   // room entries: the flock's tiles (a set), or kNoTile
-  index_t* population = nullptr;      // and the boids each holds
+  index_t* population = nullptr;      // and the boids each holds, where counted
+  index_t* keyed = nullptr;           // and the slot the step's move keyed its boids by
+  index_t* seen = nullptr;            // slots entries: 1 where the move keyed boids of the
+                                      // slot's own tile by it
   std::uint64_t* moved = nullptr;     // room entries: tiles away from home, or kNoTile
   index_t* moved_slot = nullptr;      // and the slot each holds
   index_t* held = nullptr;            // slots entries: the most boids of a tile of this home
-  index_t* tally = nullptr;           // [0]: 1 where `present` had no room; [1]: the tiles in it
+  index_t* tally = nullptr;           // kTallies entries (OpenTally)
   index_t room = 0;                   // a power of two, at least twice the slots
 
   // The slot of `tile` among `slots` (a power of two): its home when the tile holds it, or

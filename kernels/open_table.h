@@ -1,22 +1,31 @@
 // Planning open space's table before each sort (the table: kernels/open_cells.h), from the
 // flock's positions alone, so that a tile has a slot of its own where one is free and a block
-// seldom reads another tile's boids. The stages:
-//   clear   the table, and the set of the flock's tiles, emptied                (ClearTable)
-//   note    each boid's tile in the set, with its boids; a lane counts a run
-//           of boids of one tile at once                                        (NoteTiles)
+// seldom reads another tile's boids. The step's move keys each boid it moves by the table it
+// flew with, and enters its tile in the set of the flock's tiles; where the plan keeps every
+// tile's slot, as from step to step it mostly does, those keys stand. The stages:
+//   gather  the tiles the move keyed by their own slots, into the set          (GatherSeen)
+//   begin   whether the set the move filled will do: not where the boids were placed
+//           since, or the tiles outnumber the slots (their boids then count)    (BeginPlan)
+//   clear   the table, and the set where it is counted again                     (ClearTable)
+//   note    where it is, each boid's tile in the set, with its boids; a lane
+//           counts a run of boids of one tile at once                            (NoteTiles)
 //   claim   each home slot for the smallest tile whose home it is; where tiles
 //           outnumber slots, of those of most boids                        (ClaimHomes)
 //   place   the other tiles, in order of tile (where crowded, from most boids to
 //           fewest), each in the first free slot after its home; one lane  (PlaceOthers)
-//   record  the tiles away from home, in the table of moved tiles            (RecordMoved)
-//   key     each boid keyed by its tile's slot, a lane's tile looked up once (OpenCellKeys)
+//   record  the tiles away from home, in the table of moved tiles   (ClearMoved, RecordMoved)
+//   check   whether each tile keeps the slot the move keyed its boids by        (CheckKeys)
+//   key     where one does not, each boid keyed again, a lane's tile looked up
+//           once                                                                 (OpenCellKeys)
+//   empty   the set, for the step's move to fill; whether the tiles outnumber
+//           the slots, for the move to know                                      (EmptySet)
 // Every choice is a function of the set of tiles and their boids, whatever order the lanes
-// fill it in, and the set is a function of the positions: a flight is the same on any number
-// of threads, and a flight resumed from its checkpoint (or any state) goes on as the straight
-// one does. Where tiles outnumber the free slots (a flock spreading out fills tiles at its
-// edges with a few boids each), the tiles of fewest boids stay at home, sharing it; where
-// they outnumber the set's room (twice the slots), every tile does. A shared slot costs time,
-// never a neighbour, as keys and queries look tiles up alike.
+// fill it in, and the set is a function of the positions, whoever fills it: a flight is the
+// same on any number of threads, and a flight resumed from its checkpoint (or any state)
+// goes on as the straight one does. Where tiles outnumber the free slots (a flock spreading
+// out fills tiles at its edges with a few boids each), the tiles of fewest boids stay at
+// home, sharing it; where they outnumber the set's room (twice the slots), every tile does.
+// A shared slot costs time, never a neighbour, as keys and queries look tiles up alike.
 #pragma once
 
 #include <cstdint>
@@ -41,20 +50,100 @@ BOIDS_HD inline index_t lane_end(index_t lane, index_t count) {
   return count - from < kBoidsALane ? count : from + kBoidsALane;
 }
 
+// Whether the set the last step's move filled will do: where it was (`noted`: no boid placed
+// since), and the tiles are not too many (else their boids are counted, which the move does
+// not). The set is otherwise counted again, and the boids keyed again.
+struct BeginPlan {
+  static constexpr const char* kStage = stage::kHash;
+  OpenTable table;
+  index_t slots;
+  bool noted;
+  BOIDS_HD void operator()(index_t) const {
+    index_t* t = table.tally;
+    const bool again = !noted || atomic_load(&t[kTallyCrowded]) != 0 ||
+                       atomic_load(&t[kTallyFull]) != 0 || atomic_load(&t[kTallyTiles]) > slots;
+    atomic_store(&t[kTallyRecount], again ? 1 : 0);
+    atomic_store(&t[kTallyRekey], again ? 1 : 0);
+    if (again) {
+      atomic_store(&t[kTallyFull], 0);
+      atomic_store(&t[kTallyTiles], 0);
+    }
+  }
+};
+
+// The table emptied, and the set where it is counted again; `whole`, everything, the tallies
+// too (a table new to its arrays).
 struct ClearTable {
   static constexpr const char* kStage = stage::kHash;
   OpenTable table;
   index_t slots;
+  bool whole;
   BOIDS_HD void operator()(index_t k) const {  // k < table.room, at least 2 * slots
     if (k < slots) {
       table.occupant[k] = kNoTile;
       table.held[k] = 0;
+      if (whole) table.seen[k] = 0;
     }
-    table.present[k] = kNoTile;
-    table.population[k] = 0;
-    table.moved[k] = kNoTile;
-    table.moved_slot[k] = kNoSlot;
-    if (k < 2) atomic_store(&table.tally[k], 0);
+    if (whole || atomic_load(&table.tally[kTallyRecount]) != 0) {
+      table.present[k] = kNoTile;
+      table.population[k] = 0;
+    }
+    if (whole) {
+      table.moved[k] = kNoTile;
+      table.moved_slot[k] = kNoSlot;
+      if (k < kTallies) atomic_store(&table.tally[k], 0);
+    }
+  }
+};
+
+// The entry of `tile` in the set, entered where it was not yet (`entered` then true); kNoSlot
+// where the set has no room, which its tally then says. Most tiles are in already, found
+// without a write.
+BOIDS_HD inline index_t enter_tile(const OpenTable& t, std::uint64_t tile, bool& entered) {
+  entered = false;
+  index_t k = t.probe(tile, 0);
+  for (index_t tries = 0; tries < t.room; ++tries, k = (k + 1) & (t.room - 1)) {
+    std::uint64_t seen = atomic_load(&t.present[k]);
+    if (seen == kNoTile) seen = atomic_compare_exchange(&t.present[k], kNoTile, tile);
+    if (seen == kNoTile) {
+      atomic_increment(&t.tally[kTallyTiles]);
+      entered = true;
+      return k;
+    }
+    if (seen == tile) return k;
+  }
+  atomic_store(&t.tally[kTallyFull], 1);
+  return kNoSlot;
+}
+
+// The step's move: `tile`, whose boids it keyed by `slot`, for the next planning. A tile
+// that holds the slot is marked there (its line of the table mostly read already, and
+// written once a step); any other (a tile new to the table) enters the set, with the slot
+// (the same for each of its boids, so whichever enters it says it).
+BOIDS_HD inline void note_keyed_tile(const OpenTable& t, std::uint64_t tile, index_t slot) {
+  if (t.occupant[slot] == tile) {
+    if (atomic_load(&t.seen[slot]) == 0) atomic_store(&t.seen[slot], 1);
+    return;
+  }
+  bool entered = false;
+  const index_t k = enter_tile(t, tile, entered);
+  if (entered) atomic_store(&t.keyed[k], slot);
+}
+
+// The tiles the move marked in their own slots, entered in the set with them (the table as
+// the move read it, before the planning clears it); the marks cleared. Marks left from before
+// the boids were placed (not `noted`) are only cleared.
+struct GatherSeen {
+  static constexpr const char* kStage = stage::kHash;
+  OpenTable table;
+  bool noted;
+  BOIDS_HD void operator()(index_t s) const {  // s < slots
+    if (table.seen[s] == 0) return;
+    table.seen[s] = 0;
+    if (!noted) return;
+    bool entered = false;
+    const index_t k = enter_tile(table, table.occupant[s], entered);
+    if (entered) table.keyed[k] = s;
   }
 };
 
@@ -66,6 +155,7 @@ struct NoteTiles {
   CellGrid<Real, D> grid;
 
   BOIDS_HD void operator()(index_t lane) const {
+    if (atomic_load(&grid.table.tally[kTallyRecount]) == 0) return;  // the move's set stands
     std::uint64_t last = kNoTile;
     index_t run = 0;
     for (index_t i = lane * kBoidsALane; i < lane_end(lane, count); ++i) {
@@ -78,26 +168,18 @@ struct NoteTiles {
   }
 
   // Adds `tile` to the set, unless it is there already, and `boids_of_tile` to its
-  // population; marks the overflow (tally[0]) when the set is full.
+  // population.
   BOIDS_HD void note(std::uint64_t tile, index_t boids_of_tile) const {
-    const OpenTable& t = grid.table;
-    index_t k = t.probe(tile, 0);
-    for (index_t tries = 0; tries < t.room; ++tries, k = (k + 1) & (t.room - 1)) {
-      const std::uint64_t seen = atomic_compare_exchange(&t.present[k], kNoTile, tile);
-      if (seen == kNoTile || seen == tile) {
-        if (seen == kNoTile) atomic_increment(&t.tally[1]);
-        atomic_add(&t.population[k], boids_of_tile);
-        return;
-      }
-    }
-    atomic_store(&t.tally[0], 1);
+    bool entered = false;
+    const index_t k = enter_tile(grid.table, tile, entered);
+    if (k != kNoSlot) atomic_add(&grid.table.population[k], boids_of_tile);
   }
 };
 
 // Whether the tiles outnumber the slots: then homes go to the tiles of most boids, and the
 // tiles of fewest share.
 BOIDS_HD inline bool crowded(const OpenTable& table, index_t slots) {
-  return atomic_load(&table.tally[1]) > slots;
+  return atomic_load(&table.tally[kTallyTiles]) > slots;
 }
 
 // Each home for the smallest of its tiles; where crowded, of those of most boids, which a
@@ -111,7 +193,7 @@ struct ClaimHomes {
 
   BOIDS_HD void operator()(index_t k) const {
     const std::uint64_t tile = table.present[k];
-    if (tile == kNoTile || atomic_load(&table.tally[0]) != 0) return;
+    if (tile == kNoTile || atomic_load(&table.tally[kTallyFull]) != 0) return;
     const auto home = static_cast<index_t>(table_line(tile, slots));
     const bool by_boids = crowded(table, slots);
     if (weighing) {
@@ -152,34 +234,43 @@ BOIDS_HD inline void sort_tiles(std::uint64_t* tiles, index_t* boids, index_t n,
   }
 }
 
-// The tiles that lost their home, gathered at the front of the set (which is not read again
-// until the next planning clears it), each placed in the first free slot after its home
-// (wrapping around), in order of tile: a tile that comes or goes moves only the few placed
-// near it, so from step to step the table, and the boids' order, change little. Where tiles
-// outnumber the slots, those of most boids are placed first, and the rest stay at home,
-// sharing it: the boids that share are the fewest.
+// The tiles that lost their home, gathered in the table of moved tiles (emptied next, before
+// it is filled), each placed in the first free slot after its home (wrapping around), in
+// order of tile: a tile that comes or goes moves only the few placed near it, so from step to
+// step the table, and the boids' order, change little. Where tiles outnumber the slots, those
+// of most boids are placed first, and the rest stay at home, sharing it: the boids that share
+// are the fewest.
 struct PlaceOthers {
   static constexpr const char* kStage = stage::kHash;
   OpenTable table;
   index_t slots;
   BOIDS_HD void operator()(index_t) const {
-    if (atomic_load(&table.tally[0]) != 0) return;
+    if (atomic_load(&table.tally[kTallyFull]) != 0) return;
     index_t others = 0, free_slots = 0;
     for (index_t s = 0; s < slots; ++s) free_slots += table.occupant[s] == kNoTile;
     for (index_t k = 0; k < table.room; ++k) {
       const std::uint64_t tile = table.present[k];
       if (tile != kNoTile && table.occupant[table_line(tile, slots)] != tile) {
-        table.present[others] = tile;
-        table.population[others] = table.population[k];
+        table.moved[others] = tile;
+        table.moved_slot[others] = table.population[k];
         ++others;
       }
     }
-    sort_tiles(table.present, table.population, others, crowded(table, slots));
+    sort_tiles(table.moved, table.moved_slot, others, crowded(table, slots));
     for (index_t k = 0; k < others && k < free_slots; ++k) {
-      auto s = static_cast<index_t>(table_line(table.present[k], slots));
+      auto s = static_cast<index_t>(table_line(table.moved[k], slots));
       while (table.occupant[s] != kNoTile) s = (s + 1) & (slots - 1);
-      table.occupant[s] = table.present[k];
+      table.occupant[s] = table.moved[k];
     }
+  }
+};
+
+struct ClearMoved {
+  static constexpr const char* kStage = stage::kHash;
+  OpenTable table;
+  BOIDS_HD void operator()(index_t k) const {  // k < table.room
+    table.moved[k] = kNoTile;
+    table.moved_slot[k] = kNoSlot;
   }
 };
 
@@ -200,6 +291,21 @@ struct RecordMoved {
   }
 };
 
+// Whether each tile of the set the move filled keeps the slot the move keyed its boids by:
+// where one does not, every boid is keyed again.
+struct CheckKeys {
+  static constexpr const char* kStage = stage::kHash;
+  OpenTable table;
+  index_t slots;
+  BOIDS_HD void operator()(index_t k) const {  // k < table.room
+    if (atomic_load(&table.tally[kTallyRekey]) != 0) return;
+    const std::uint64_t tile = table.present[k];
+    if (tile != kNoTile && table.slot_of(tile, slots) != table.keyed[k]) {
+      atomic_store(&table.tally[kTallyRekey], 1);
+    }
+  }
+};
+
 template <typename Real, int D>
 struct OpenCellKeys {
   static constexpr const char* kStage = stage::kHash;
@@ -210,6 +316,7 @@ struct OpenCellKeys {
   CellGrid<Real, D> grid;
 
   BOIDS_HD void operator()(index_t lane) const {
+    if (atomic_load(&grid.table.tally[kTallyRekey]) == 0) return;  // the move's keys stand
     typename CellGrid<Real, D>::TileSlot last;
     for (index_t i = lane * kBoidsALane; i < lane_end(lane, count); ++i) {
       keys[i] = grid.open_key(boids[i].position, last);
@@ -218,20 +325,50 @@ struct OpenCellKeys {
   }
 };
 
+// The set emptied for the step's move to fill.
+struct EmptySet {
+  static constexpr const char* kStage = stage::kHash;
+  OpenTable table;
+  index_t slots;
+  BOIDS_HD void operator()(index_t k) const {  // k < table.room
+    table.present[k] = kNoTile;
+    table.population[k] = 0;
+    if (k == 0) {
+      index_t* t = table.tally;
+      const bool crowded = atomic_load(&t[kTallyFull]) != 0 || atomic_load(&t[kTallyTiles]) > slots;
+      atomic_store(&t[kTallyCrowded], crowded ? 1 : 0);
+      atomic_store(&t[kTallyFull], 0);
+      atomic_store(&t[kTallyTiles], 0);
+    }
+  }
+};
+
+// Whether the step's move keys the boids and notes their tiles: not where the last planning
+// found more tiles than slots, which the next then counts again, boid by boid.
+BOIDS_HD inline bool move_keys_tiles(const OpenTable& t) {
+  return t.occupant != nullptr && atomic_load(&t.tally[kTallyCrowded]) == 0;
+}
+
 // Plans the table of `grid` for the boids of index `x` where they are now, and keys them by
-// it, ready for the sort.
+// it, ready for the sort; then empties the set for the step's move. Where x's keys are the
+// move's (keys_ready), so is the set.
 template <typename Real, int D, typename Executor>
 void plan_open_table(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid) {
   const OpenTable& t = grid.table;
   const index_t slots = grid.open_slots();
   const index_t lanes = lanes_for(x.count);
-  exec.for_each(t.room, ClearTable{t, slots});
+  exec.for_each(slots, GatherSeen{t, x.keys_ready});
+  exec.for_each(1, BeginPlan{t, slots, x.keys_ready});
+  exec.for_each(t.room, ClearTable{t, slots, /*whole=*/false});
   exec.for_each(lanes, NoteTiles<Real, D>{x.boids, x.count, grid});
   exec.for_each(t.room, ClaimHomes{t, slots, /*weighing=*/true});
   exec.for_each(t.room, ClaimHomes{t, slots, /*weighing=*/false});
   exec.for_each(1, PlaceOthers{t, slots});
+  exec.for_each(t.room, ClearMoved{t});
   exec.for_each(slots, RecordMoved{t, slots});
+  exec.for_each(t.room, CheckKeys{t, slots});
   exec.for_each(lanes, OpenCellKeys<Real, D>{x.boids, x.keys, x.order, x.count, grid});
+  exec.for_each(t.room, EmptySet{t, slots});
   x.keys_ready = true;
 }
 
