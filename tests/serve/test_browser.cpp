@@ -375,7 +375,8 @@ TEST_F(Browser, InOpenSpaceTheViewFitsTheFlockAndFollowsIt) {
   const double span = evaluate("window.boids.view.world[0]").get<double>();
   ASSERT_TRUE(wait_for("window.boids.lastFrame.centre[0] > " + std::to_string(then + 2 * span)));
   EXPECT_TRUE(wait_for("(" + kLitWidth + ") > 0.3")) << evaluate(kLitWidth);
-  // H fits the flock again, about its bounds.
+  // H fits the flock again, about its bounds, after a pan that left it far out of view.
+  evaluate("window.boids.view.center[0] += 10 * window.boids.view.world[0]");
   evaluate("window.dispatchEvent(new KeyboardEvent('keydown', { key: 'h' }))");
   const json fitted = evaluate(
       "[window.boids.view.center[0], window.boids.view.world[0], "
