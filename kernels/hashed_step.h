@@ -132,7 +132,7 @@ struct HashedStepBlock {
         // tile's slot, these keys stand (kernels/open_table.h). Where a table is kept and
         // its tiles outnumber its slots, the planning keys the boids itself.
         const bool planned = grid.table.occupant != nullptr;
-        if (planned && !move_keys_tiles(grid.table)) {
+        if (planned && move_leaves_keys(grid.table)) {
           for (int lane = 0; lane < Lanes; ++lane) keys[lane] = 0;
         } else {
           typename CellGrid<Real, D>::Line lines[Lanes];

@@ -50,6 +50,18 @@ BOIDS_HD inline index_t lane_end(index_t lane, index_t count) {
   return count - from < kBoidsALane ? count : from + kBoidsALane;
 }
 
+// Whether the tiles outnumber the slots: then homes go to the tiles of most boids, and the
+// tiles of fewest share.
+BOIDS_HD inline bool crowded(const OpenTable& table, index_t slots) {
+  return atomic_load(&table.tally[kTallyTiles]) > slots;
+}
+
+// Whether the set holds more tiles than slots, or had no room for them all: then their boids
+// count, which the planning counts in a pass of its own, not the move.
+BOIDS_HD inline bool too_many_tiles(const OpenTable& table, index_t slots) {
+  return atomic_load(&table.tally[kTallyFull]) != 0 || crowded(table, slots);
+}
+
 // Whether the set the last step's move filled will do: where it was (`noted`: no boid placed
 // since), and the tiles are not too many (else their boids are counted, which the move does
 // not). The set is otherwise counted again, and the boids keyed again.
@@ -60,8 +72,8 @@ struct BeginPlan {
   bool noted;
   BOIDS_HD void operator()(index_t) const {
     index_t* t = table.tally;
-    const bool again = !noted || atomic_load(&t[kTallyCrowded]) != 0 ||
-                       atomic_load(&t[kTallyFull]) != 0 || atomic_load(&t[kTallyTiles]) > slots;
+    const bool again =
+        !noted || atomic_load(&t[kTallyCrowded]) != 0 || too_many_tiles(table, slots);
     atomic_store(&t[kTallyRecount], again ? 1 : 0);
     atomic_store(&t[kTallyRekey], again ? 1 : 0);
     if (again) {
@@ -175,12 +187,6 @@ struct NoteTiles {
     if (k != kNoSlot) atomic_add(&grid.table.population[k], boids_of_tile);
   }
 };
-
-// Whether the tiles outnumber the slots: then homes go to the tiles of most boids, and the
-// tiles of fewest share.
-BOIDS_HD inline bool crowded(const OpenTable& table, index_t slots) {
-  return atomic_load(&table.tally[kTallyTiles]) > slots;
-}
 
 // Each home for the smallest of its tiles; where crowded, of those of most boids, which a
 // first pass (`weighing`) finds. A tile's identity never changes, so where not crowded a
@@ -335,18 +341,17 @@ struct EmptySet {
     table.population[k] = 0;
     if (k == 0) {
       index_t* t = table.tally;
-      const bool crowded = atomic_load(&t[kTallyFull]) != 0 || atomic_load(&t[kTallyTiles]) > slots;
-      atomic_store(&t[kTallyCrowded], crowded ? 1 : 0);
+      atomic_store(&t[kTallyCrowded], too_many_tiles(table, slots) ? 1 : 0);
       atomic_store(&t[kTallyFull], 0);
       atomic_store(&t[kTallyTiles], 0);
     }
   }
 };
 
-// Whether the step's move keys the boids and notes their tiles: not where the last planning
-// found more tiles than slots, which the next then counts again, boid by boid.
-BOIDS_HD inline bool move_keys_tiles(const OpenTable& t) {
-  return t.occupant != nullptr && atomic_load(&t.tally[kTallyCrowded]) == 0;
+// Whether the step's move leaves the keying to the next planning: where the last found too
+// many tiles, which the next then counts again, boid by boid.
+BOIDS_HD inline bool move_leaves_keys(const OpenTable& t) {
+  return atomic_load(&t.tally[kTallyCrowded]) != 0;
 }
 
 // Plans the table of `grid` for the boids of index `x` where they are now, and keys them by
