@@ -164,18 +164,15 @@ void forget_colours(Snapshot& s) {
   for (bool& made : s.colours->made) made = false;
 }
 
-}  // namespace
+// The region a snapshot's bins span in a bounded world: the world's box; the centre, its middle.
+void place_in_world(Snapshot& s, const World& world) {
+  s.region = world_region(world, s.dimensions);
+  for (int a = 0; a < 3; ++a) s.centre[a] = s.region.side[a] / 2;
+}
 
-namespace {
-
-// The region a snapshot's bins span (in open space the flock's bounds, each side at least
-// `radius` wide) and the centre a page follows there (the boids' mean position).
-void place_snapshot(Snapshot& s, const FlockState& state, const World& world, double radius) {
-  if (!world.open()) {
-    s.region = world_region(world, s.dimensions);
-    for (int a = 0; a < 3; ++a) s.centre[a] = s.region.side[a] / 2;
-    return;
-  }
+// In open space: the flock's bounds, each side at least `radius` wide, and the centre a page
+// follows there, the boids' mean position.
+void place_on_flock(Snapshot& s, const FlockState& state, double radius) {
   s.region = flock_region(state, state.predators, radius > 0 ? radius : 1.0);
   const std::vector<double>* axes[3] = {&state.x, &state.y, &state.z};
   for (int a = 0; a < 3; ++a) {
@@ -203,7 +200,11 @@ void make_snapshot_into(Snapshot& s, const FlockState& state, const World& world
   s.world = world;
   s.paused = paused;
   s.radius = radius;
-  place_snapshot(s, state, world, radius);
+  if (world.open()) {
+    place_on_flock(s, state, radius);
+  } else {
+    place_in_world(s, world);
+  }
   quantise_particles(state, s.region, sized(s.boids, state.size(), state.dimensions, &s.speeds));
   quantise_particles(state.predators, s.region,
                      sized(s.predators, state.predators.size(), state.dimensions, nullptr));
@@ -224,7 +225,7 @@ void make_snapshot_into(Snapshot& s, const Simulation& sim, std::uint64_t number
   s.world = params.world;
   s.paused = paused;
   s.radius = params.radius;
-  place_snapshot(s, FlockState{}, params.world, params.radius);
+  place_in_world(s, params.world);
   sim.quantised_into(sized(s.boids, sim.count(), params.dimensions, &s.speeds));
   const Particles predators = sim.predators();
   quantise_particles(predators, s.region,
