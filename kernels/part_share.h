@@ -51,7 +51,8 @@ struct PartArrays {
   const index_t* whole;
   std::uint8_t* flags;    // by sorted slot: PartFlag bits
   index_t* whole_sorted;  // by sorted slot: the index in the whole flock
-  double* nearest;        // by sorted slot: an own boid's nearest in the part (-1: none)
+  double* nearest;        // by sorted slot: an own boid's nearest in the part (-1: none);
+                          // null in host memory, where the far boids' are found again
 };
 
 template <typename Real, int D>
@@ -99,7 +100,9 @@ struct OwnOnly {
 
 // Each own boid's nearest distance in the part, and whether it is certain: a boid the part
 // does not hold lies beyond the ghosts' reach, so at least the distance to the nearer face
-// plus `certain` away.
+// plus `certain` away. Returns what the boid adds to the certain distances' sum (the flag and,
+// where part.nearest is not null, the distance written on the way), so that in host memory one
+// pass flags and adds them and no array of distances is kept.
 template <typename Real, int D>
 struct NearestInPart {
   NearestNeighborDistance<Real, D, OneFlock<Real, D>> nearest;
@@ -107,15 +110,26 @@ struct NearestInPart {
   PartSlab slab;
   index_t count;
 
-  BOIDS_HD void operator()(index_t i) const {
-    if (!(part.flags[i] & kOwnBoid)) return;
-    const double d = count > 1 ? nearest(i) : -1.0;  // a part of one boid finds none
-    part.nearest[i] = d;
-    if (!(d >= 0 && d <= slab.to_face(nearest.sorted[i]) + slab.certain)) {
-      part.flags[i] |= kMayBeNearer;
-    }
+  BOIDS_HD double distance(index_t i) const {
+    return count > 1 ? nearest(i) : -1.0;  // a part of one boid finds none
+  }
+  BOIDS_HD double operator()(index_t i) const {
+    if (!(part.flags[i] & kOwnBoid)) return 0.0;
+    const double d = distance(i);
+    if (part.nearest) part.nearest[i] = d;
+    if (d >= 0 && d <= slab.to_face(nearest.sorted[i]) + slab.certain) return d;
+    part.flags[i] |= kMayBeNearer;
+    return 0.0;
   }
 };
+
+template <typename Real, int D>
+NearestInPart<Real, D> nearest_in_part(const CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
+                                       const StepParams<Real>& params, const PartArrays& part,
+                                       const PartSlab& slab) {
+  const OneFlock<Real, D> one{{0, x.count, 0, 0, grid, params}};
+  return {{x.sorted, x.cell_start, one}, part, slab, x.count};
+}
 
 struct CertainNearest {
   PartArrays part;
@@ -151,7 +165,8 @@ struct PartSums {
 };
 
 // Measures a part on the cell index of its current positions (built here; the state is left
-// as it is). On return part.flags, whole_sorted and nearest are filled by sorted slot, and the
+// as it is). On return part.flags, whole_sorted and nearest (where not null) are filled by
+// sorted slot, and the
 // index's keys hold each sorted boid's root (the least sorted slot of its component, which
 // keeps it whatever order the links happen in) and its order the own members at each root.
 template <typename Real, int D, typename Executor>
@@ -171,9 +186,13 @@ PartSums measure_part(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real
   const SortedFlocks<Real, D, OneFlock<Real, D>> sorted{x.sorted, x.cell_start, one};
   s.neighbors =
       exec.sum(n, OwnOnly<NeighborCount<Real, D, OneFlock<Real, D>>>{{sorted}, part.flags});
-  const NearestNeighborDistance<Real, D, OneFlock<Real, D>> nearest{x.sorted, x.cell_start, one};
-  exec.for_each(n, NearestInPart<Real, D>{nearest, part, slab, n});
-  s.nearest = exec.sum(n, CertainNearest{part});
+  const NearestInPart<Real, D> nearest = nearest_in_part(x, grid, params, part, slab);
+  if constexpr (Executor::kHostMemory) {
+    s.nearest = exec.sum(n, nearest);
+  } else {  // a device's reduction need not call each term once: flagged first, then added
+    exec.for_each(n, nearest);
+    s.nearest = exec.sum(n, CertainNearest{part});
+  }
   s.uncertain = exec.sum(n, CountsFlag{part.flags, kMayBeNearer});
   for (int a = 0; a < D; ++a) {
     for (int k = 0; k < 2; ++k) {

@@ -11,6 +11,7 @@
 // so a part flies alike on every executor.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -127,6 +128,29 @@ class DevicePasses {
     own.resize(n);
     exec.download(own.data(), own_.data(), n);
     return n;
+  }
+
+  // A part of `n` own boids, its places filled next: every slot's flag own, on the device
+  // (the arrays' room: `room`) and in `own` (on the host).
+  void open(const Executor& exec, index_t n, std::size_t room, std::vector<std::uint8_t>& own) {
+    fit(exec, room);
+    exec.for_each(n, kernels::OwnBefore{own_.data(), n});
+    own.assign(n, 1);
+  }
+
+  // Uploads `boids` to places [at, at + boids.size()) of an opened part.
+  template <typename Arrays>
+  void fill(Executor& exec, const Arrays& a, index_t at, IndexedBoids boids, const World& world) {
+    std::vector<Boid> packed;
+    std::vector<index_t> whole;
+    packed.reserve(boids.size());
+    whole.reserve(boids.size());
+    for (const IndexedBoid& b : boids) {
+      packed.push_back(packed_boid<Real, D>(b, world));
+      whole.push_back(static_cast<index_t>(b.id));
+    }
+    exec.upload(a.boids.data() + at, packed.data(), packed.size());
+    exec.upload(a.whole.data() + at, whole.data(), whole.size());
   }
 
   const std::uint8_t* own() const { return own_.data(); }  // by part slot

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -83,6 +84,33 @@ class Passes {
     }
     own_.assign(kept, 1);
     return kept;
+  }
+
+  // Makes a part just started `n` own boids long (PartAccess::open_part), each its own slot;
+  // fill writes their places next. Returns the part's size.
+  index_t open(Executor& exec, const Arrays& a, index_t n) {
+    if (!split_) throw std::logic_error("a part is opened once, just after its start");
+    split_ = false;
+    if constexpr (Executor::kHostMemory) {
+      own_.assign(n, 1);
+      if (a.slots) std::iota(a.slots, a.slots + n, index_t{0});
+    } else {
+      device_.open(exec, n, a.whole.size(), own_);
+    }
+    return n;
+  }
+
+  // Writes `boids` to places [at, at + boids.size()) of an opened part.
+  void fill(Executor& exec, const Arrays& a, index_t at, IndexedBoids boids, const World& world) {
+    check_whole();
+    if constexpr (Executor::kHostMemory) {
+      for (const IndexedBoid& b : boids) {
+        a.boids.data()[at] = packed_boid<Real, D>(b, world);
+        a.whole.data()[at++] = static_cast<index_t>(b.id);
+      }
+    } else {
+      device_.fill(exec, a, at, boids, world);
+    }
   }
 
   // Puts the part together from the `kept` boids split left, `arrived` and `ghosts`, appended

@@ -250,12 +250,22 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     steps_taken_ = steps_taken;
   }
 
-  void start_part(IndexedBoids own, std::uint64_t steps_taken) override {
+  void open_part(std::uint64_t count, std::uint64_t steps_taken) override {
     exec_.synchronize();  // the arrays may still be in use
     set_count(0);
     part_.start();
-    extend_part(own, {});
+    reserve_part(count, 0);
+    if (hashed()) cell_index();
+    set_count(part_.open(exec_, part_arrays(false), static_cast<index_t>(count)));
+    part_made(/*keys=*/false);  // the first step keys every boid
     steps_taken_ = steps_taken;
+  }
+  void fill_part(std::uint64_t at, IndexedBoids boids) override {
+    check_part();
+    if (at > count() || boids.size() > count() - at) {
+      throw std::logic_error("a part's places filled beyond its length");
+    }
+    part_.fill(exec_, part_arrays(false), static_cast<index_t>(at), boids, config().params.world);
   }
 
   // On the hashed method the part's grid is cut from the whole flock's around `bounds`.
@@ -286,15 +296,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     }
     set_count(part_.extend(exec_, part_arrays(keys), kept, !hashed(), arrived, ghosts,
                            config().params.world, unwrap, grid_));
-    if (render_staging_.size() != 2 * D * count()) render_staging_ = Buffer<float>();
-    params_.noise_ids = noise_ids_.data();
-    if (keys_.size() > 0 || hashed()) {
-      cell_index();
-      index_.count = count32();
-      if (hashed() && !Executor::kHostMemory)
-        exec_.for_each(count32(), kernels::Identity{index_.ids});  // part slots
-      index_.keys_ready = keys;
-    }
+    part_made(keys);
   }
 
   using PartAccess::own_boids;
@@ -392,6 +394,20 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
             count32(),
             keys ? index_.keys : nullptr,
             keys ? index_.order : nullptr};
+  }
+
+  // What follows a part's new length: its staging, its noise's indices and its cell index
+  // (`keys`: the next sort's keys are written).
+  void part_made(bool keys) {
+    if (render_staging_.size() != 2 * D * count()) render_staging_ = Buffer<float>();
+    params_.noise_ids = noise_ids_.data();
+    if (keys_.size() > 0 || hashed()) {
+      cell_index();
+      index_.count = count32();
+      if (hashed() && !Executor::kHostMemory)
+        exec_.for_each(count32(), kernels::Identity{index_.ids});  // part slots
+      index_.keys_ready = keys;
+    }
   }
 
   // Room for a part of n boids, the first `kept` of which stay where split left them (copied

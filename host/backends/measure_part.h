@@ -53,10 +53,15 @@ class PartMeasure {
       exec.synchronize();  // the old arrays may still be in use
       flags_ = Buffer<std::uint8_t>(n);
       whole_sorted_ = Buffer<index_t>(n);
-      nearest_ = Buffer<double>(n);
+      // In host memory the far boids' distances are found again where read: no array of them.
+      if (!Executor::kHostMemory) nearest_ = Buffer<double>(n);
     }
-    const kernels::PartArrays part{slots,          own, whole, flags_.data(), whole_sorted_.data(),
-                                   nearest_.data()};
+    const kernels::PartArrays part{slots,
+                                   own,
+                                   whole,
+                                   flags_.data(),
+                                   whole_sorted_.data(),
+                                   Executor::kHostMemory ? nullptr : nearest_.data()};
     const kernels::PartSums s = kernels::measure_part(exec, x, grid, params, part, slab);
     exec.synchronize();
     m.own = static_cast<std::uint64_t>(s.own);
@@ -72,7 +77,10 @@ class PartMeasure {
     const std::uint8_t* flags = on_host(exec, flags_.data(), n, flag_copy);
     const index_t* whole_sorted = on_host(exec, whole_sorted_.data(), n, whole_copy);
     read_pieces(exec, x, n, flags, whole_sorted, m);
-    if (s.uncertain > 0) read_far(exec, x, n, flags, whole_sorted, m);
+    if (s.uncertain > 0) {
+      read_far(exec, x, kernels::nearest_in_part(x, grid, params, part, slab), flags, whole_sorted,
+               m);
+    }
     return m;
   }
 
@@ -138,17 +146,21 @@ class PartMeasure {
         [](const PartMetrics::Member& a, const PartMetrics::Member& b) { return a.id < b.id; });
   }
 
-  // The own boids whose nearest boid may lie in another part.
-  void read_far(const Executor& exec, const kernels::CellIndex<Real, D>& x, index_t n,
-                const std::uint8_t* flags, const index_t* whole, PartMetrics& m) {
+  // The own boids whose nearest boid may lie in another part, with the distance `in_part`
+  // finds (in host memory found again, for these few; a device's come down).
+  void read_far(const Executor& exec, const kernels::CellIndex<Real, D>& x,
+                const kernels::NearestInPart<Real, D>& in_part, const std::uint8_t* flags,
+                const index_t* whole, PartMetrics& m) {
+    const index_t n = x.count;
     std::vector<double> nearest_copy;
     std::vector<kernels::Boid<Real, D>> sorted_copy;
-    const double* nearest = on_host(exec, nearest_.data(), n, nearest_copy);
+    const double* nearest =
+        Executor::kHostMemory ? nullptr : on_host(exec, nearest_.data(), n, nearest_copy);
     const kernels::Boid<Real, D>* sorted = on_host(exec, x.sorted, n, sorted_copy);
     for (index_t i = 0; i < n; ++i) {
       if (!(flags[i] & kernels::kMayBeNearer)) continue;
       m.far.push_back(indexed_boid(sorted[i], whole[i]));
-      m.far_nearest.push_back(nearest[i]);
+      m.far_nearest.push_back(nearest ? nearest[i] : in_part.distance(i));
     }
   }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace boids {
 
@@ -26,5 +27,12 @@ std::string out_of_memory_message();
 // "<what> needs N MiB of <memory>; <where> has M MiB free".
 void check_memory_fits(std::uint64_t needed, std::uint64_t available, const std::string& what,
                        const std::string& memory, const std::string& where);
+
+// Gives a container's memory back: `list = {}` assigns it an empty list and keeps its
+// capacity.
+template <typename Container>
+void release(Container& c) {
+  Container().swap(c);
+}
 
 }  // namespace boids

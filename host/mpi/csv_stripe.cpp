@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/base/memory.h"
 #include "host/base/message_text.h"
 #include "host/io/numeric_csv.h"
 #include "host/io/state_file.h"
@@ -133,7 +134,7 @@ std::optional<CsvStripe> read_csv_stripe(const std::string& path, const World& w
       },
       refusal);
   if (!rows_ok) return std::nullopt;
-  text = {};
+  release(text);
 
   const std::vector<std::uint64_t> rows =
       all_gather(std::vector<std::uint64_t>{stripe.rows.size()});

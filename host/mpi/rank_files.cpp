@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/base/memory.h"
 #include "host/io/checkpoint.h"
 #include "host/io/flock_writer.h"
 #include "host/io/trajectory_chunks.h"
@@ -49,9 +50,9 @@ FlockState RankFlock::stripe(std::uint64_t& first, std::uint64_t& last, std::uin
   std::vector<std::size_t> value_counts(counts);
   for (std::size_t& c : value_counts) c *= columns;
   const std::vector<double> got_rows = to_ranks(rows, value_counts);
-  rows = {};
+  release(rows);
   const std::vector<std::uint64_t> got_ids = to_ranks(ids, counts);
-  ids = {};
+  release(ids);
   const Stripe held = stripe_of(whole_count_, rank_, ranks(), unit);
   first = held.first;
   last = held.last;

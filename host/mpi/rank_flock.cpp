@@ -1,5 +1,7 @@
 #include "host/mpi/rank_flock.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -8,6 +10,7 @@
 
 #include "host/backends/cuda_device_choice.h"
 #include "host/base/errors.h"
+#include "host/base/memory.h"
 #include "host/core/value_limits.h"
 #include "host/mpi/communicator.h"
 #include "host/mpi/slab_axis.h"
@@ -34,9 +37,14 @@ constexpr std::uint64_t kBalanceEvery = 100;
 
 }  // namespace
 
-// The backend's flock is made of one boid and started at once as this rank's part.
 RankFlock::RankFlock(const SimulationConfig& config, std::uint64_t whole_count, Slabs slabs,
                      double largest_share, std::vector<IndexedBoid> own, std::uint64_t steps_taken)
+    : RankFlock(config, whole_count, std::move(slabs), largest_share, steps_taken) {
+  start_parts(std::move(own));
+}
+
+RankFlock::RankFlock(const SimulationConfig& config, std::uint64_t whole_count, Slabs slabs,
+                     double largest_share, std::uint64_t steps_taken)
     : config_(config),
       slabs_(std::move(slabs)),
       rank_(rank()),
@@ -46,33 +54,42 @@ RankFlock::RankFlock(const SimulationConfig& config, std::uint64_t whole_count, 
       moved_to_(static_cast<std::size_t>(ranks())),
       ghosts_to_(static_cast<std::size_t>(ranks())) {
   config_.whole_count = whole_count_;
+  // Arrays of 128 kB or more are mapped on their own and given back when freed. glibc's
+  // threshold rises past every mapped array freed (a start's list of coordinates, 8 bytes a
+  // boid), and the rank's larger arrays then land in its heap, which keeps what they free.
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   band_ = 2 * ghost_reach(config_) + 2.02 * furthest_move(config_.params);
   if (config_.backend == Backend::kCuda) use_cuda_device_of_local_rank(local_rank());
   cut_parts();
-  start_parts(std::move(own));
   find_neighbors();
 }
 
 // A slab at least four bands wide is held as three parts, a band at each face and the
 // interior; a narrower one as one part.
 void RankFlock::cut_parts() {
-  const double low = slabs_.bounds[rank_], high = slabs_.bounds[rank_ + 1];
   const std::size_t before = cuts_.bounds.empty() ? 0 : cuts_.bounds.size() - 1;
-  cuts_.side = slabs_.side;
-  cuts_.torus = slabs_.torus;
-  if (high - low >= 4 * band_) {
-    cuts_.bounds = {low, low + band_, high - band_, high};
-  } else {
-    cuts_.bounds = {low, high};
-  }
+  cuts_ = cuts_of(rank_);
   if (before > 0 && before != parts_.size()) throw std::logic_error("parts and cuts apart");
   if (before > 0 && cuts_.bounds.size() - 1 != before) start_parts(boids());
+}
+
+Slabs RankFlock::cuts_of(int k) const {
+  const double low = slabs_.bounds[k], high = slabs_.bounds[k + 1];
+  Slabs cuts;
+  cuts.side = slabs_.side;
+  cuts.torus = slabs_.torus;
+  if (high - low >= 4 * band_) {
+    cuts.bounds = {low, low + band_, high - band_, high};
+  } else {
+    cuts.bounds = {low, high};
+  }
+  return cuts;
 }
 
 // The parts made anew, each started with the boids of `own` in its bounds (a boid beyond
 // them, in the part nearest it: its split hands it over), read where they lie in `own`.
 void RankFlock::start_parts(std::vector<IndexedBoid> own) {
-  const std::size_t n = cuts_.bounds.size() - 1;
+  std::vector<std::uint64_t> counts(cuts_.bounds.size() - 1, 0);
   const auto part_of = [&](const IndexedBoid& b) {
     return static_cast<std::size_t>(cuts_.owner(along(b)));
   };
@@ -80,19 +97,27 @@ void RankFlock::start_parts(std::vector<IndexedBoid> own) {
     const std::size_t pa = part_of(a), pb = part_of(b);
     return pa != pb ? pa < pb : a.id < b.id;
   });
+  for (const IndexedBoid& b : own) ++counts[part_of(b)];
+  open_parts(counts);
+  std::size_t from = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    parts_[k].access->fill_part(0, {own.data() + from, counts[k]});
+    from += counts[k];
+  }
+}
+
+// Each part's backend is made of one boid, then opened as the part.
+void RankFlock::open_parts(const std::vector<std::uint64_t>& counts) {
+  if (counts.size() != cuts_.bounds.size() - 1) throw std::logic_error("parts and cuts apart");
   FlockState first;
   first.dimensions = config_.params.dimensions;
   first.resize(1);
   parts_.clear();
-  parts_.resize(n);
-  std::size_t from = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    std::size_t to = from;
-    while (to < own.size() && part_of(own[to]) == k) ++to;
+  parts_.resize(counts.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) {
     parts_[k].engine = make_simulation(config_, first);
     parts_[k].access = &part_access(*parts_[k].engine);
-    parts_[k].access->start_part({own.data() + from, to - from}, steps_taken_);
-    from = to;
+    parts_[k].access->open_part(counts[k], steps_taken_);
   }
 }
 
@@ -106,15 +131,14 @@ double RankFlock::along(const IndexedBoid& b) const {
   return along_of(b, config_.params.dimensions);
 }
 
-// The parts read out a piece of 65,536 places at a time: the rank's boids are never copied
-// out whole (a whole part's copy was a rank's largest peak, in the metrics and the files).
-void RankFlock::for_each_piece(
-    const std::function<void(const std::vector<IndexedBoid>&)>& visit) const {
-  constexpr std::uint64_t kPiece = 65536;
+// The parts read out a piece of places at a time: the rank's boids are never copied out whole
+// (a whole part's copy was a rank's largest peak, in the metrics and the files).
+void RankFlock::for_each_piece(const std::function<void(std::vector<IndexedBoid>&)>& visit,
+                               std::uint64_t places) const {
   std::vector<IndexedBoid> piece;
   for (const Part& p : parts_) {
-    for (std::uint64_t first = 0; first < p.access->held(); first += kPiece) {
-      p.access->own_boids(piece, first, kPiece);
+    for (std::uint64_t first = 0; first < p.access->held(); first += places) {
+      p.access->own_boids(piece, first, places);
       visit(piece);
     }
   }
@@ -140,7 +164,7 @@ std::vector<IndexedBoid> RankFlock::boids() const {
   out.reserve(count);
   for (std::vector<IndexedBoid>& part : each) {
     out.insert(out.end(), part.begin(), part.end());
-    part = {};
+    release(part);
   }
   return out;
 }

@@ -96,9 +96,10 @@ class RankFlock {
 
   // This rank's boids, in its backend's order.
   std::vector<IndexedBoid> boids() const;
-  // The rank's own boids, a piece at a time (`visit(piece)`), or one at a time, in the parts'
-  // order.
-  void for_each_piece(const std::function<void(const std::vector<IndexedBoid>&)>& visit) const;
+  // The rank's own boids, a piece of at most `places` at a time (`visit(piece)`, which may take
+  // the piece's list), or one at a time, in the parts' order.
+  void for_each_piece(const std::function<void(std::vector<IndexedBoid>&)>& visit,
+                      std::uint64_t places = 65536) const;
   void for_each_boid(const std::function<void(const IndexedBoid&)>& visit) const;
   std::uint64_t steps_taken() const { return steps_taken_; }
   std::uint64_t whole_count() const { return whole_count_; }
@@ -117,6 +118,18 @@ class RankFlock {
     bool extended = false;                     // in this exchange, before its records came
   };
 
+  // The same with no part yet: hand_over or start_parts makes them.
+  RankFlock(const SimulationConfig& config, std::uint64_t whole_count, Slabs slabs,
+            double largest_share, std::uint64_t steps_taken);
+
+  // The boids [at, at + count) of a start, as a rank's stripe of it gives them.
+  using StartPiece = std::function<FlockState(std::uint64_t at, std::uint64_t count)>;
+  // Every rank's boids of its stripe [first, last) of the start handed to the ranks whose slabs
+  // hold them, a piece at a time (`piece`), into parts made for them (`along`: the stripe's
+  // coordinates along the slabs' axis); host/mpi/rank_start.cpp.
+  void hand_over(std::uint64_t first, std::uint64_t last, std::vector<double> along,
+                 const StartPiece& piece);
+
   // read_npy's and read_checkpoint's reading (host/mpi/rank_start.cpp).
   static std::optional<RankFlock> read_rows(const SimulationConfig& flight, const std::string& name,
                                             const RowFile& rows, std::uint64_t steps_taken,
@@ -129,7 +142,11 @@ class RankFlock {
   // The parts the slab is held as now, made again where their number changed (own: the
   // rank's boids, to start them with).
   void cut_parts();
+  // Rank k's slab cut into its parts' bounds.
+  Slabs cuts_of(int k) const;
   void start_parts(std::vector<IndexedBoid> own);
+  // The parts made anew, `counts[k]` own boids in part k, their places to be filled.
+  void open_parts(const std::vector<std::uint64_t>& counts);
   PartBounds bounds_of(std::size_t part) const;
   // Files a record received from the ranks with the parts it arrives in or is a ghost of
   // (within `reach`).

@@ -1,12 +1,15 @@
 // How a rank's share of a flock begins: from a whole start on rank 0 (a start file, a
 // checkpoint), scattered; or from a random start, each rank drawing its own.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "host/base/errors.h"
+#include "host/base/memory.h"
 #include "host/base/message_text.h"
 #include "host/config/flock_options.h"
 #include "host/io/checkpoint.h"
@@ -90,46 +93,99 @@ FlockState first_boid_of(const FlockState& whole) {
 // The boids a start is made or read in at once.
 constexpr std::uint64_t kPiece = 65536;
 
-// Every rank's boids of its stripe handed to the ranks whose slabs hold them, a piece at a time
-// (`piece(at, count)`: the boids [at, at + count), as the first pass saw them), as many pieces
-// on every rank as the longest stripe needs (a CSV file's stripes are its ranks' lines, of any
-// length); `along` is the stripe's coordinates along the slabs' axis, which size the rank's
-// share. Returns the rank's share.
-template <typename Piece>
-std::vector<IndexedBoid> hand_over(const FlockParams& p, Slabs& slabs, const Stripe& stripe,
-                                   std::vector<double> along, const Piece& piece) {
-  slabs.side = side_of(p);
-  slabs.torus = p.world.torus();
-  std::vector<std::uint64_t> held(static_cast<std::size_t>(ranks()), 0);
-  for (const double s : along) ++held[static_cast<std::size_t>(slabs.owner(s))];
-  sum_over_ranks(held);
-  along = {};
-  std::vector<IndexedBoid> own;
-  own.reserve(held[static_cast<std::size_t>(rank())]);
-  const std::uint64_t pieces = max_over_ranks((stripe.last - stripe.first + kPiece - 1) / kPiece);
-  const auto owner = [&](const IndexedBoid& b) { return slabs.owner(along_of(b, p.dimensions)); };
+// A rank's slab is held as one part or three (RankFlock::cut_parts).
+constexpr std::size_t kMostParts = 3;
+
+// The places of a start handed over: a part's are the boids the first rank's stripe gives it,
+// ascending by index, then the second's, and so on, which is the order of their indices
+// (the stripes ascend by rank). `next[k * kMostParts + p]` is the place in part p of the next
+// boid from rank k's stripe; `end` where rank k's run ends.
+struct StartPlaces {
+  std::vector<std::uint64_t> next, end, part_sizes;
+
+  // From what every rank's stripe gives each part of this rank (`given`, by rank and part).
+  StartPlaces(const std::vector<std::uint64_t>& given, std::size_t parts)
+      : next(given.size()), end(given.size()), part_sizes(parts, 0) {
+    for (std::size_t i = 0; i < given.size(); ++i) {
+      const std::size_t p = i % kMostParts;
+      if (given[i] > 0 && p >= parts) throw std::logic_error("a boid given to no part");
+      if (p >= parts) continue;
+      next[i] = part_sizes[p];
+      part_sizes[p] += given[i];
+      end[i] = part_sizes[p];
+    }
+  }
+  bool filled() const { return next == end; }
+};
+
+}  // namespace
+
+// Each rank counts, from the stripe's coordinates, what it gives each part of each rank, so
+// that a receiving rank knows every boid's place before any arrives; the boids then go, a piece
+// at a time (`piece(at, count)`: the boids [at, at + count), as the first pass saw them; as
+// many pieces on every rank as the longest stripe needs, a CSV file's stripes being its ranks'
+// lines, of any length) straight to their places in the parts' arrays. No rank holds its share
+// twice, and the parts are what start_parts makes of the same boids, bit for bit.
+void RankFlock::hand_over(std::uint64_t first, std::uint64_t last, std::vector<double> along,
+                          const StartPiece& piece) {
+  const auto n = static_cast<std::size_t>(ranks());
+  const int dims = config_.params.dimensions;
+  std::vector<Slabs> cuts;
+  for (int k = 0; k < ranks(); ++k) cuts.push_back(cuts_of(k));
+  const auto place_of = [&](double s) {
+    const int k = slabs_.owner(s);
+    return static_cast<std::size_t>(k) * kMostParts +
+           static_cast<std::size_t>(cuts[static_cast<std::size_t>(k)].owner(s));
+  };
+  std::vector<std::uint64_t> gives(n * kMostParts, 0);
+  for (const double s : along) ++gives[place_of(s)];
+  release(along);
+  StartPlaces places(to_ranks(gives, std::vector<std::size_t>(n, kMostParts)),
+                     cuts_.bounds.size() - 1);
+  open_parts(places.part_sizes);
+  const std::vector<std::uint64_t> firsts = all_gather(std::vector<std::uint64_t>{first});
+  const auto source_of = [&](std::uint64_t id) {
+    return static_cast<std::size_t>(std::upper_bound(firsts.begin(), firsts.end(), id) -
+                                    firsts.begin() - 1);
+  };
+  const auto part_of = [&](const IndexedBoid& b) {
+    return static_cast<std::size_t>(cuts_.owner(along_of(b, dims)));
+  };
+  const std::uint64_t pieces = max_over_ranks((last - first + kPiece - 1) / kPiece);
   std::vector<IndexedBoid> records;
-  std::vector<std::size_t> counts(static_cast<std::size_t>(ranks()));
+  std::vector<std::size_t> counts(n);
   for (std::uint64_t r = 0; r < pieces; ++r) {
-    const std::uint64_t at = stripe.first + r * kPiece;
-    const FlockState boids =
-        piece(at, at < stripe.last ? std::min(kPiece, stripe.last - at) : std::uint64_t{0});
+    const std::uint64_t at = first + r * kPiece;
+    const FlockState boids = piece(at, at < last ? std::min(kPiece, last - at) : std::uint64_t{0});
     records.clear();
     for (std::size_t i = 0; i < boids.size(); ++i) {
       records.push_back(indexed_of(boids, i));
       records.back().id = at + i;
     }
-    std::sort(records.begin(), records.end(),
-              [&](const IndexedBoid& a, const IndexedBoid& b) { return owner(a) < owner(b); });
+    // By rank and part, each run ascending by index.
+    std::stable_sort(records.begin(), records.end(),
+                     [&](const IndexedBoid& a, const IndexedBoid& b) {
+                       return place_of(along_of(a, dims)) < place_of(along_of(b, dims));
+                     });
     std::fill(counts.begin(), counts.end(), 0);
-    for (const IndexedBoid& b : records) ++counts[static_cast<std::size_t>(owner(b))];
+    for (const IndexedBoid& b : records) ++counts[place_of(along_of(b, dims)) / kMostParts];
     const std::vector<IndexedBoid> got = to_ranks(records, counts);
-    own.insert(own.end(), got.begin(), got.end());
+    // Runs of one rank's stripe and one part, each to its places.
+    for (std::size_t i = 0; i < got.size();) {
+      const std::size_t k = source_of(got[i].id), p = part_of(got[i]);
+      std::size_t j = i + 1;
+      while (j < got.size() && source_of(got[j].id) == k && part_of(got[j]) == p) ++j;
+      std::uint64_t& place = places.next[k * kMostParts + p];
+      if (place + (j - i) > places.end[k * kMostParts + p]) {
+        throw std::logic_error("a start's boids arrived beyond their count");
+      }
+      parts_[p].access->fill_part(place, {got.data() + i, j - i});
+      place += j - i;
+      i = j;
+    }
   }
-  return own;
+  if (!places.filled()) throw std::logic_error("a start's boids arrived short of their count");
 }
-
-}  // namespace
 
 // Rank 0 holds the whole start: it balances the slabs on it and sends every rank the flight's
 // settings, the slabs and its own boids (MPI_Scatterv), so that no other rank ever holds more
@@ -158,7 +214,7 @@ RankFlock RankFlock::start(const SimulationConfig& config, const FlockState* who
   slabs.bounds.resize(static_cast<std::size_t>(ranks()) + 1);
   broadcast(slabs.bounds.data(), sizeof(double) * slabs.bounds.size());
   std::vector<IndexedBoid> own = scatter(lists);
-  lists = {};
+  release(lists);
   slabs.side = side_of(flight.params);
   slabs.torus = flight.params.world.torus();
   return RankFlock(flight, shape.whole_count, std::move(slabs), shape.largest_share, std::move(own),
@@ -186,9 +242,10 @@ RankFlock RankFlock::draw(const SimulationConfig& config, const FlockState& firs
     along.insert(along.end(), axis.begin(), axis.end());
   }
   double largest_share = 1;
-  Slabs slabs = first_slabs(p, along, /*over_ranks=*/true, largest_share);
-  std::vector<IndexedBoid> own = hand_over(p, slabs, stripe, std::move(along), draw_piece);
-  return RankFlock(flight, whole, std::move(slabs), largest_share, std::move(own), 0);
+  RankFlock flock(flight, whole, first_slabs(p, along, /*over_ranks=*/true, largest_share),
+                  largest_share, 0);
+  flock.hand_over(stripe.first, stripe.last, std::move(along), draw_piece);
+  return flock;
 }
 
 // A file of the flock's rows that each rank reads its own stripe of: where they lie (`m`), how
@@ -258,13 +315,13 @@ std::optional<RankFlock> RankFlock::read_rows(const SimulationConfig& flight,
     return std::nullopt;
   }
   double largest_share = 1;
-  Slabs slabs = first_slabs(p, along, /*over_ranks=*/true, largest_share);
-  std::vector<IndexedBoid> own = hand_over(p, slabs, stripe, std::move(along), read_piece);
+  RankFlock flock(flight, rows.m.rows, first_slabs(p, along, /*over_ranks=*/true, largest_share),
+                  largest_share, steps_taken);
+  flock.hand_over(stripe.first, stripe.last, std::move(along), read_piece);
   if (const std::string failed = file.finish(); !failed.empty()) {
     throw RuntimeError(cannot_read + ": " + failed);
   }
-  return RankFlock(flight, rows.m.rows, std::move(slabs), largest_share, std::move(own),
-                   steps_taken);
+  return flock;
 }
 
 std::optional<RankFlock> RankFlock::read_npy(const SimulationConfig& config,
@@ -309,13 +366,13 @@ std::optional<RankFlock> RankFlock::read_csv(
   const std::vector<double>& axis = p.dimensions == 3 ? rows.z : rows.y;
   std::vector<double> along(axis.begin(), axis.end());
   double largest_share = 1;
-  Slabs slabs = first_slabs(p, along, /*over_ranks=*/true, largest_share);
-  const Stripe stripe{read->first, read->first + rows.size()};
-  std::vector<IndexedBoid> own =
-      hand_over(p, slabs, stripe, std::move(along), [&](std::uint64_t at, std::uint64_t count) {
-        return rows_of(rows, at - read->first, count);
-      });
-  return RankFlock(flight, read->whole, std::move(slabs), largest_share, std::move(own), 0);
+  RankFlock flock(flight, read->whole, first_slabs(p, along, /*over_ranks=*/true, largest_share),
+                  largest_share, 0);
+  flock.hand_over(read->first, read->first + rows.size(), std::move(along),
+                  [&](std::uint64_t at, std::uint64_t count) {
+                    return rows_of(rows, at - read->first, count);
+                  });
+  return flock;
 }
 
 // A checkpoint's columns are a Fortran-ordered matrix of its rows; its order is the input order

@@ -82,7 +82,16 @@ struct PartMetrics {
 class PartAccess {
  public:
   // Replaces the flock by `own` (ascending by id), `steps_taken` steps into its flight.
-  virtual void start_part(IndexedBoids own, std::uint64_t steps_taken) = 0;
+  void start_part(IndexedBoids own, std::uint64_t steps_taken) {
+    open_part(own.size(), steps_taken);
+    fill_part(0, own);
+  }
+  // The same a piece at a time, so that the part's boids are never held twice (a rank's start,
+  // handed over in pieces): replaces the flock by `count` own boids, `steps_taken` steps into
+  // its flight, whose places fill_part writes, each once, before any other call. The part is
+  // then what start_part makes of them in the order of their places (ascending by id).
+  virtual void open_part(std::uint64_t count, std::uint64_t steps_taken) = 0;
+  virtual void fill_part(std::uint64_t at, IndexedBoids boids) = 0;
 
   // Drops the ghosts, appends to `edge` every own boid at the edge of `bounds` (or outside
   // them), and removes from the part those outside them.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -28,6 +29,17 @@ namespace boids::test_support {
 struct Slab {
   double low, high;
 };
+
+// `flock`'s boids as a part's records, each with its index.
+inline std::vector<IndexedBoid> indexed_boids(const FlockState& flock) {
+  std::vector<IndexedBoid> out;
+  const bool box = flock.dimensions == 3;
+  for (std::size_t i = 0; i < flock.size(); ++i) {
+    out.push_back({i, flock.x[i], flock.y[i], box ? flock.z[i] : 0.0, flock.vx[i], flock.vy[i],
+                   box ? flock.vz[i] : 0.0});
+  }
+  return out;
+}
 
 // The distance along an axis of side `side` from s to [low, high), the shorter way round on
 // a torus.
@@ -63,12 +75,8 @@ class SideBySide {
       parts_.push_back(make(config, one));
       part_access(*parts_.back()).start_part({}, 0);  // empty: the boids arrive below
     }
-    for (std::size_t i = 0; i < start.size(); ++i) {
-      const bool box = params_.dimensions == 3;
-      edge_.push_back({i, start.x[i], start.y[i], box ? start.z[i] : 0.0, start.vx[i], start.vy[i],
-                       box ? start.vz[i] : 0.0});
-      from_.push_back(-1);  // the start
-    }
+    edge_ = indexed_boids(start);
+    from_.assign(edge_.size(), -1);  // the start
   }
 
   // Each part's split, and its extend by the boids that arrived and the ghosts near it (the
@@ -228,6 +236,45 @@ class SideBySide {
   std::size_t count_;                             // the whole flock's boids
   bool started_ = false;
 };
+
+// A part opened at the length of `start` and filled `piece` boids at a time, the last piece
+// first (a rank's start, filled as its boids arrive: host/mpi/rank_start.cpp), against the part
+// started with them whole: the same boids in the same places, then the same flight bit for bit.
+// A fill past the part's end is refused.
+inline void expect_filled_as_started(SimulationConfig config, const FlockState& start,
+                                     std::size_t piece,
+                                     const SideBySide::Maker& make = make_simulation) {
+  config.whole_count = start.size();
+  FlockState one;
+  one.dimensions = start.dimensions;
+  one.resize(1);
+  const std::vector<IndexedBoid> own = indexed_boids(start);
+  const auto whole = make(config, one), filled = make(config, one);
+  part_access(*whole).start_part(own, 3);
+  PartAccess& pieces = part_access(*filled);
+  pieces.open_part(own.size(), 3);
+  for (std::size_t end = own.size(); end > 0;) {
+    const std::size_t at = end > piece ? end - piece : 0;
+    pieces.fill_part(at, {own.data() + at, end - at});
+    end = at;
+  }
+  EXPECT_THROW(pieces.fill_part(own.size() - 1, {own.data(), 2}), std::logic_error);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<IndexedBoid> a, b;
+    part_access(*whole).own_boids(a);
+    pieces.own_boids(b);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i].id, b[i].id) << "place " << i;
+      const double ad[6] = {a[i].x, a[i].y, a[i].z, a[i].vx, a[i].vy, a[i].vz};
+      const double bd[6] = {b[i].x, b[i].y, b[i].z, b[i].vx, b[i].vy, b[i].vz};
+      ASSERT_EQ(std::memcmp(ad, bd, sizeof ad), 0) << "boid " << a[i].id << ", round " << round;
+    }
+    EXPECT_EQ(whole->steps_taken(), filled->steps_taken());
+    whole->step(4);
+    filled->step(4);
+  }
+}
 
 // A flock and the slabs of its last axis that the part suites fly it in.
 struct PartFlight {

@@ -78,6 +78,14 @@ TEST_P(DevicePart, FliesAsTheCpuBackendsParts) {
   }
 }
 
+// Filled a piece at a time, each piece uploaded to its places.
+TEST_P(DevicePart, FilledAPieceAtATimeIsThePartStartedWhole) {
+  FlockParams params;
+  params.world = test_support::square(120);
+  test_support::expect_filled_as_started(
+      config(params), test_support::random_state(700, 120, 2, 10, 15), 64, on_gpu_path);
+}
+
 INSTANTIATE_TEST_SUITE_P(methods, DevicePart,
                          testing::Values(PartCase{Method::kNaive, Precision::kDouble},
                                          PartCase{Method::kNaive, Precision::kFloat},

@@ -159,6 +159,16 @@ TEST_P(Part, FliesAsTheWholeFlockOnWindowsOfABox) {
   expect_whole_flight(test_support::part_flight("box windows"), 8);
 }
 
+// A rank's start fills its parts a piece at a time, in the order its boids arrive.
+TEST_P(Part, FilledAPieceAtATimeIsThePartStartedWhole) {
+  FlockParams params;
+  params.world = test_support::square(120);
+  params.noise = 0.2;
+  test_support::expect_filled_as_started(config(params), random_state(700, 120, 2, 10, 15), 64);
+  test_support::expect_filled_as_started(config(test_support::box(60)),
+                                         make_initial_state(500, 16, test_support::box(60)), 100);
+}
+
 INSTANTIATE_TEST_SUITE_P(backends, Part, test_support::every_engine_case(),
                          test_support::engine_case_name);
 
