@@ -117,10 +117,14 @@ function measureLink(frame, arrived) {
   const fits = Math.min(carried, drawing);
   maxBoids = Math.max(FEWEST_BOIDS, Math.min(2 ** 31, fits));
   // Pictures where the points of every boid do not fit, once a few frames have measured the
-  // link (the first ones wait for the page to start); points again once a probe (a frame of
-  // points asked for now and then) says they fit with a quarter to spare.
+  // link (the first ones wait for the page to start), or at once where the browser's drawing
+  // is what limits them (the link then need not be measured: a frame of the boids the browser
+  // draws may be too small to measure it by, and would hold the page on 1 boid in n); points
+  // again once a probe (a frame of points asked for now and then) says they fit with a
+  // quarter to spare.
   const many = frame.total > FEWEST_BOIDS;
-  if (SHOW === "auto" && !picturing) picturing = many && rates.length >= 4 && fits < frame.total;
+  const known = rates.length >= 4 || drawing < carried;
+  if (SHOW === "auto" && !picturing) picturing = many && known && fits < frame.total;
   else if (SHOW === "auto" && probing && !frame.picture) picturing = many && fits < 1.25 * frame.total;
   probing = false;
   const carries = drawing < carried
