@@ -4,6 +4,7 @@
 
 #include "host/model/flock.h"
 #include "host/model/param_table.h"
+#include "host/model/variants.h"
 
 namespace boids {
 namespace reference {
@@ -16,6 +17,8 @@ void couzin_model_step(FlockState&, const FlockParams&, const StepContext&);
 }  // namespace reference
 
 namespace {
+
+using namespace variant_kit;  // what the models' variants set
 
 double separation_radius(const FlockParams& p) {
   return p.effective_separation_radius();
@@ -45,6 +48,67 @@ std::vector<ModelSpec> make_registry() {
   boids.takes_rules_variants = true;
   boids.pairs.pushing_radius = separation_radius;
   boids.reference_step = reference::boids_model_step;
+  // Each model's validation flocks. A variant's place in the catalogue keys its flock's seed:
+  // a new one, of any model, takes the place after the last.
+  boids.variants = {
+      {0, "seed", "the published step", [](FlockParams&) {}},
+      {1, "fov", "--fov 240", [](FlockParams& p) { p.fov = 240; }},
+      {2, "separation-radius", "--separation-radius 0.8 r",
+       [](FlockParams& p) { p.separation_radius = 0.8 * p.radius; }},
+      {3, "noise", "--noise 1", [](FlockParams& p) { p.noise = 1; }},
+      {4, "walls", "--boundary walls", walls},
+      {5, "obstacles", "three obstacles, one across the world's corner", three_obstacles},
+      {6, "goal-wind", "a goal of weight 2 and a wind of 0.05 v_max",
+       [](FlockParams& p) {
+         goal_at(p, 0.2, 0.8, 0.5, 2);
+         p.wind = {0.05 * p.max_speed, -0.03 * p.max_speed, 0.02 * p.max_speed};
+       }},
+      {7, "rectangle", "a world 1.3 times as wide and 0.7 times as high",
+       [](FlockParams& p) {
+         p.world.width *= 1.3;
+         p.world.height *= 0.7;
+       }},
+      {8, "wander", "--wander 2", [](FlockParams& p) { p.wander = 2; }},
+      {9, "path-closed", "a closed path of four segments, --path-radius 1.2 r",
+       [](FlockParams& p) {
+         p.path = {at(p, 0.2, 0.2, 0.12), at(p, 0.8, 0.25, 0.5), at(p, 0.7, 0.85, 0.85),
+                   at(p, 0.15, 0.7, 0.5), at(p, 0.2, 0.2, 0.12)};
+         p.path_radius = 1.2 * p.radius;
+       }},
+      {10, "nearest-7-fov", "--nearest 7 --fov 300",
+       [](FlockParams& p) {
+         p.nearest = 7;
+         p.fov = 300;
+       }},
+      {11, "predators-walls-obstacle", "--predators 4 between walls, around an obstacle",
+       [](FlockParams& p) {
+         p.predators = 4;
+         walls(p);
+         p.obstacles = {disc(p, 0.5, 0.5, 0.5, 0.1)};
+       }},
+      {12, "all", "fov, noise, walls, obstacles, goal and wind at once",
+       [](FlockParams& p) {
+         p.fov = 270;
+         p.noise = 1;
+         walls(p);
+         three_obstacles(p);
+         goal_at(p, 1.0 / 3, 1.0 / 3, 1.0 / 3, 1);
+         p.wind = {0.05 * p.max_speed, 0.02 * p.max_speed, 0};
+       }},
+      {22, "min-speed", "--min-speed 0.1 v_max and --noise 2: slow boids kept slow",
+       [](FlockParams& p) {
+         p.min_speed = 0.1 * p.max_speed;
+         p.noise = 2;
+       }},
+      {27, "open", "--boundary open: no edges, the start drawn in the world's region", open_space},
+      {28, "open-obstacles-goal", "open space around an obstacle, a goal and --noise 1",
+       [](FlockParams& p) {
+         open_space(p);
+         p.obstacles = {disc(p, 0.5, 0.5, 0.5, 0.1)};
+         goal_at(p, 1.5, -0.5, 0.5, 1);
+         p.noise = 1;
+       }},
+  };
   models.push_back(boids);
 
   ModelSpec steering{Model::kSteering,
@@ -64,6 +128,53 @@ std::vector<ModelSpec> make_registry() {
   // The listing's r is inclusive, and its separation ignores neighbours within 1e-3.
   steering.pairs = {true, true, 1e-6, separation_radius};
   steering.reference_step = reference::steering_model_step;
+  // The lab's weights, at 30 times the speed: half a unit of r = 1 a step at its dt of 1/60.
+  steering.validation_flock = [](FlockParams& p, const FlockParams& base) {
+    p.separation = 1.6;
+    p.cohesion = 0.9;
+    p.max_speed = 30 * base.max_speed;
+  };
+  steering.variants = {
+      {13, "steering", "the steering model", [](FlockParams&) {}},
+      {14, "steering-walls-fov-noise", "walls, --fov 270, --noise 0.5 and an obstacle",
+       [](FlockParams& p) {
+         walls(p);
+         p.fov = 270;
+         p.noise = 0.5;
+         p.obstacles = {disc(p, 0.5, 0.5, 0.5, 0.1)};
+       }},
+      {15, "steering-goal-arrival", "a goal of weight 2 and an arrival radius",
+       [](FlockParams& p) {
+         goal_at(p, 0.55, 0.45, 0.5, 2);
+         p.arrival_radius = 0.3 * smaller_side(p);  // most of the flock slowed by its distance
+       }},
+      {16, "steering-wander-walls", "--wander 1.5 between walls",
+       [](FlockParams& p) {
+         walls(p);
+         p.wander = 1.5;
+       }},
+      {17, "steering-path-open-walls", "an open path of weight 2 between walls",
+       [](FlockParams& p) {
+         walls(p);
+         p.path = {at(p, 0.1, 0.5, 0.5), at(p, 0.5, 0.2, 0.5), at(p, 0.9, 0.6, 0.75)};
+         p.path_weight = 2;
+       }},
+      {18, "steering-predators", "--predators 2 --flee-radius 6 r",
+       [](FlockParams& p) {
+         p.predators = 2;
+         p.flee_radius = 6 * p.radius;
+       }},
+      {23, "steering-min-speed", "--min-speed 0 (no floor) between walls",
+       [](FlockParams& p) {
+         p.min_speed = 0;
+         walls(p);
+       }},
+      {29, "steering-open-wander", "open space with --wander 1.5",
+       [](FlockParams& p) {
+         open_space(p);
+         p.wander = 1.5;
+       }},
+  };
   models.push_back(steering);
 
   ModelSpec vicsek{Model::kVicsek,
@@ -87,6 +198,28 @@ std::vector<ModelSpec> make_registry() {
   vicsek.constant_speed = true;
   vicsek.wind_drifts = true;
   vicsek.reference_step = reference::vicsek_model_step;
+  vicsek.validation_flock = [](FlockParams& p, const FlockParams& base) {
+    p.max_speed = base.max_speed / 2;
+  };
+  vicsek.variants = {
+      {19, "vicsek", "the Vicsek model with --noise 2", [](FlockParams& p) { p.noise = 2; }},
+      {20, "vicsek-walls-goal", "walls and a goal of weight 0.5",
+       [](FlockParams& p) {
+         walls(p);
+         goal_at(p, 0.6, 0.4, 0.25, 0.5);
+       }},
+      {21, "vicsek-nearest-3-walls", "--nearest 3 --noise 0.5 between walls",
+       [](FlockParams& p) {
+         walls(p);
+         p.noise = 0.5;
+         p.nearest = 3;
+       }},
+      {30, "vicsek-open", "open space with --noise 1",
+       [](FlockParams& p) {
+         open_space(p);
+         p.noise = 1;
+       }},
+  };
   models.push_back(vicsek);
 
   ModelSpec couzin{Model::kCouzin,
@@ -117,6 +250,35 @@ std::vector<ModelSpec> make_registry() {
   // Its repulsion is its push, and a coincident boid is none of its neighbours.
   couzin.pairs = {false, false, 0, repulsion_radius};
   couzin.reference_step = reference::couzin_model_step;
+  // The published turn, blind angle and noise, its zones within the validation's radius.
+  couzin.validation_flock = [](FlockParams& p, const FlockParams& base) {
+    const FlockParams published = model_defaults(Model::kCouzin, 1);
+    p.repulsion_radius = base.radius / 5;
+    p.orientation_width = 0.3 * base.radius;
+    p.attraction_width = 0.5 * base.radius;
+    p.max_speed = published.max_speed;
+    p.dt = published.dt;
+    p.turn_rate = published.turn_rate;
+    p.fov = published.fov;
+    p.noise = published.noise;
+  };
+  couzin.variants = {
+      {24, "couzin", "the couzin model's published zones, turn, blind angle and noise",
+       [](FlockParams&) {}},
+      {25, "couzin-walls-turn", "between walls, --noise 0.4 --turn-rate 300 --fov 360",
+       [](FlockParams& p) {
+         walls(p);
+         p.noise = 0.4;
+         p.turn_rate = 300;
+         p.fov = 360;
+       }},
+      {26, "couzin-no-orientation", "--orientation-width 0: repulsion and attraction alone",
+       [](FlockParams& p) {
+         p.attraction_width += p.orientation_width;
+         p.orientation_width = 0;
+       }},
+      {31, "couzin-open", "open space, the published zones", open_space},
+  };
   models.push_back(couzin);
   return models;
 }

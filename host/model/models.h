@@ -6,7 +6,7 @@
 // parameters, the command line's choices, the page, the viewer's panel, Python's stub and
 // docs/models.md's table; the kernels' dispatch expands the type list (host/backends/
 // model_types.h). A new model is its kernel file, its reference file, its entry here, and
-// its options' rows where it brings new ones (CONTRIBUTING.md).
+// its options' rows where it brings new ones, and its validation flocks (CONTRIBUTING.md).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +40,16 @@ struct PairRule {
   /// The radius closer than which a neighbour pushes (separation; couzin's repulsion); nullptr:
   /// none pushes (Vicsek).
   double (*pushing_radius)(const FlockParams&) = nullptr;
+};
+
+/// A variant of a model's flight, one of its validation flocks (host/model/variants.h): its
+/// place in the catalogue of every model's variants, which keys its flock's seed (so a new one
+/// takes the next place), its name, what it sets for people, and how.
+struct ModelVariant {
+  int place;
+  const char* name;
+  const char* summary;
+  void (*apply)(FlockParams& params);
 };
 
 /// What the engine knows of a model.
@@ -79,6 +89,11 @@ struct ModelSpec {
   PairRule pairs = {};
   /// Its reference step: every boid over all pairs in double, in 2D or 3D (host/reference).
   void (*reference_step)(FlockState&, const FlockParams&, const reference::StepContext&) = nullptr;
+  /// Its validation flocks, which `boids validate` and the variant tests fly on every backend
+  /// against the reference: how a validation world's flock (`base`: its world, radius and speed
+  /// set, every variant off) becomes one of this model's (nullptr: as it is), then each variant.
+  void (*validation_flock)(FlockParams& p, const FlockParams& base) = nullptr;
+  std::vector<ModelVariant> variants = {};
 
   /// Whether it takes the row of `flag`.
   bool takes_flag(const std::string& flag) const;

@@ -1,8 +1,9 @@
 // One catalogue of the variants: each a name, the model it flies, and what it sets, in 2D and
 // in 3D alike. `boids validate` flies every one against the reference, `boids-bench
-// --variants` times them by name, and the variant tests fly them on every backend; a new
-// variant is a row here. Positions and sizes are fractions of the world's sides and multiples
-// of the radius and the speed, so that a variant flies in any world it is given.
+// --variants` times them by name, and the variant tests fly them on every backend. Each model's
+// variants are its registry entry's (host/model/models.cpp), each at its place here: a new
+// variant is a row there. Positions and sizes are fractions of the world's sides and multiples
+// of the radius and the speed (the helpers below), so that a variant flies in any world.
 #pragma once
 
 #include <string>
@@ -20,8 +21,8 @@ struct Variant {
   void (*apply)(FlockParams& params);
 };
 
-// Every variant, the published step ("seed") first; a new one goes last, since the validation
-// flies each from its place's seed (11, 12, ...).
+// Every model's variants by their places, the published step ("seed") first; a new one goes
+// last, since the validation flies each from its place's seed (11, 12, ...).
 const std::vector<Variant>& variant_catalogue();
 
 // The variant named `name`, or nullptr.
@@ -30,9 +31,21 @@ const Variant* find_variant(const std::string& name);
 // The names, for people: "seed, fov, ...".
 std::string variant_names();
 
-// `base` (its world, radius and speed set, every variant off) flown as `variant`: its model
-// (steering at 30 times the speed with the lab's weights, Vicsek at half the speed), then the
-// variant's own settings.
+// `base` (its world, radius and speed set, every variant off) flown as `variant`: its model's
+// validation flock (ModelSpec::validation_flock), then the variant's own settings.
 FlockParams variant_params(const Variant& variant, const FlockParams& base);
+
+// What a variant sets, in any world.
+namespace variant_kit {
+// A point at fractions of the world's sides (z read in three dimensions only).
+Vec3 at(const FlockParams& p, double fx, double fy, double fz);
+// A disc (a sphere) at fractions of the sides, its radius a fraction of the smaller side.
+Obstacle disc(const FlockParams& p, double fx, double fy, double fz, double size);
+// Three obstacles of different sizes, the last across the world's corner.
+void three_obstacles(FlockParams& p);
+void goal_at(FlockParams& p, double fx, double fy, double fz, double weight);
+void walls(FlockParams& p);
+void open_space(FlockParams& p);
+}  // namespace variant_kit
 
 }  // namespace boids

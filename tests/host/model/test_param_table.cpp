@@ -35,6 +35,20 @@ TEST(ModelRegistry, TheKernelsListItsModelsInItsOrder) {
   }
 }
 
+// The models' variants in the catalogue by their places, which key their validation flocks'
+// seeds (11, 12, ...): the order they have flown in since each was added, the newest last.
+TEST(ModelRegistry, TheVariantsKeepTheirPlaces) {
+  const std::string names =
+      "seed, fov, separation-radius, noise, walls, obstacles, goal-wind, rectangle, wander, "
+      "path-closed, nearest-7-fov, predators-walls-obstacle, all, steering, "
+      "steering-walls-fov-noise, steering-goal-arrival, steering-wander-walls, "
+      "steering-path-open-walls, steering-predators, vicsek, vicsek-walls-goal, "
+      "vicsek-nearest-3-walls, min-speed, steering-min-speed, couzin, couzin-walls-turn, "
+      "couzin-no-orientation, open, open-obstacles-goal, steering-open-wander, vicsek-open, "
+      "couzin-open";
+  EXPECT_EQ(variant_names(), names);
+}
+
 TEST(ParamTable, EachRowIsNamedOnceAndItsDefaultsAreValuesItAccepts) {
   std::set<std::string> flags, keywords;
   for (const ParamSpec& row : param_table()) {
