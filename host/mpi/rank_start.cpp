@@ -153,22 +153,29 @@ void RankFlock::hand_over(std::uint64_t first, std::uint64_t last, std::vector<d
   };
   const std::uint64_t pieces = max_over_ranks((last - first + kPiece - 1) / kPiece);
   std::vector<IndexedBoid> records;
-  std::vector<std::size_t> counts(n);
+  std::vector<std::size_t> where, run_at(n * kMostParts + 1), counts(n);
   for (std::uint64_t r = 0; r < pieces; ++r) {
     const std::uint64_t at = first + r * kPiece;
     const FlockState boids = piece(at, at < last ? std::min(kPiece, last - at) : std::uint64_t{0});
-    records.clear();
+    // The records by rank and part, each run ascending by index: each boid's place found once,
+    // the runs counted, then each record written where its run puts it.
+    const std::vector<double>& axis = dims == 3 ? boids.z : boids.y;
+    where.resize(boids.size());
+    std::fill(run_at.begin(), run_at.end(), 0);
     for (std::size_t i = 0; i < boids.size(); ++i) {
-      records.push_back(indexed_of(boids, i));
-      records.back().id = at + i;
+      where[i] = place_of(axis[i]);
+      ++run_at[where[i] + 1];
     }
-    // By rank and part, each run ascending by index.
-    std::stable_sort(records.begin(), records.end(),
-                     [&](const IndexedBoid& a, const IndexedBoid& b) {
-                       return place_of(along_of(a, dims)) < place_of(along_of(b, dims));
-                     });
-    std::fill(counts.begin(), counts.end(), 0);
-    for (const IndexedBoid& b : records) ++counts[place_of(along_of(b, dims)) / kMostParts];
+    for (std::size_t q = 1; q < run_at.size(); ++q) run_at[q] += run_at[q - 1];
+    for (std::size_t k = 0; k < n; ++k) {
+      counts[k] = run_at[(k + 1) * kMostParts] - run_at[k * kMostParts];
+    }
+    records.resize(boids.size());
+    for (std::size_t i = 0; i < boids.size(); ++i) {
+      IndexedBoid& b = records[run_at[where[i]]++];
+      b = indexed_of(boids, i);
+      b.id = at + i;
+    }
     const std::vector<IndexedBoid> got = to_ranks(records, counts);
     // Runs of one rank's stripe and one part, each to its places.
     for (std::size_t i = 0; i < got.size();) {
