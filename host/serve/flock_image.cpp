@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "host/base/errors.h"
+#include "host/base/memory.h"
 
 namespace boids::serve {
 namespace {
@@ -213,12 +214,11 @@ std::string encode_jpeg(const std::string& rgb, int width, int height, int quali
   return out;
 }
 
-// Each swapped with an empty one: `= {}` would assign an empty list and keep the capacity.
 void PictureMaker::release() {
-  std::vector<std::uint32_t>().swap(count_);
-  std::vector<float>().swap(cosines_);
-  std::vector<float>().swap(sines_);
-  std::string().swap(rgb_);
+  ::boids::release(count_);
+  ::boids::release(cosines_);
+  ::boids::release(sines_);
+  ::boids::release(rgb_);
 }
 
 std::string flock_pixels(const Snapshot& snapshot, const ImageView& view) {

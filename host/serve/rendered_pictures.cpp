@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host/base/memory.h"
 #include "host/render/gl_context.h"
 #include "host/render/renderer.h"
 
@@ -32,9 +33,9 @@ class RenderedPictures final : public PictureDrawer {
   }
 
   void release() override {
-    renderer_.reset();  // each swapped with an empty one: `= {}` would keep the capacity
-    decltype(floats_)().swap(floats_);
-    std::string().swap(rgb_);
+    renderer_.reset();
+    ::boids::release(floats_);
+    ::boids::release(rgb_);
   }
 
   std::string describe() const override { return "the renderer on " + context_.source(); }
