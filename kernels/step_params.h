@@ -1,6 +1,6 @@
-// The constants of one step, as the kernels see them: built once on the host per run (see
-// step_params_of in host/backends/flock_layout.h), the step number set before each step.
-// Every variant has a switch here that makes it free when off.
+// The constants of one step that are no term's, as the kernels see them, and the gains of the
+// models and the world's terms. The whole of the step's constants, StepParams, adds each
+// term's slice (kernels/world_terms.h).
 #pragma once
 
 #include "kernels/host_device.h"
@@ -57,8 +57,12 @@ struct PathPoint {
   Real from_start;
 };
 
+// What every step's constants hold whatever terms act: the world, perception, the rules'
+// speeds and gains, the couzin model's zones, and the noise's key and the step. The whole of
+// the step's constants, StepParams (kernels/world_terms.h), adds each term's own slice (its
+// `Constants`, declared in its file of kernels/terms/).
 template <typename Real>
-struct StepParams {
+struct StepCore {
   // The world: a W x H rectangle or a W x H x D box (the kernels' dimension says which axes
   // are read), a torus or closed by walls; or open space, where nothing wraps and no wall
   // stands (the sides then only bounded the random start).
@@ -94,59 +98,22 @@ struct StepParams {
   bool limited_turn;
   Real cos_turn, sin_turn;
 
-  // Noise: each heading turns by an angle uniform in [-noise / 2, noise / 2] (in 3D, to a
-  // direction uniform within the cone of half-angle noise / 2), drawn from (noise_key, step,
-  // the boid's input index).
-  bool has_noise;
-  Real noise;
-  // The couzin model's noise: a turn by a Gaussian angle of s.d. `noise` (noise_gaussian_turn),
-  // where the others' is uniform.
-  bool gaussian_noise;
+  // The key of the run's draws (the noise's, wander's), from its seed, and the steps taken.
   std::uint64_t noise_key;
   std::uint64_t step;
   // Where the flock is part of a larger one (a rank's boids and ghosts under MPI), the input
-  // index in the whole flock of each of its boids, which keys its noise; null: its own index.
+  // index in the whole flock of each of its boids, which keys its draws; null: its own index.
   const index_t* noise_ids;
 
-  // The world's terms, each off unless asked for.
-  bool world_terms;    // walls (pushing), obstacles, a goal, wander or a path: any of them
-  Real wall_distance;  // walls push boids closer than this
-  bool has_goal;
-  Real goal[3], goal_weight;
-  Real arrival_radius;  // the pull shortens within it of the goal (seek_goal); 0: off
-  // Reynolds' wander (wander_lanes): each boid steers across its heading along a drift that
-  // wanders at random, keyed by (noise_key, step, the boid's input index) as the noise is.
-  // Its gain: kWanderGain * weight * v_max (boids), weight * v_max (steering). On, it is one
-  // of the world's terms.
-  bool has_wander;
-  Real wander_gain;
-  // Reynolds' path following (follow_path): a boid predicted to leave the path's radius heads
-  // for the point of the path a lookahead beyond its nearest one. Off without points.
-  const PathPoint<Real>* path;
-  index_t path_count;  // points (0: no path)
-  bool path_closed;    // the target wraps past the end to the start; else stops at the end
-  Real path_radius_sq;
-  Real path_gain;       // kPathGain * weight * v_max (boids), the weight (steering)
-  Real path_lookahead;  // kPathLookahead * dt
-  bool has_wind;
-  Real wind[3];                     // added to the velocity every step, times dt
-  const Obstacle<Real>* obstacles;  // all of them
-  index_t obstacle_count;
-  // On CPU threads, the obstacles near a block of boids (narrow_obstacles,
-  // kernels/terms/obstacles.h): the only ones that can push those boids or hold them after a move
-  // of at most near_travel. Null: all of them.
-  const Obstacle<Real>* near_obstacles;
-  index_t near_count;
-  Real near_travel;
-  // Predators as agents (kernels/pursuit.h): `predators` holds predator_count of them as boids
-  // of the step's dimension (Boid<Real, D>, read through predators_of). Boids within
-  // flee_radius of one steer away from where it will be, a world's term (evade_predators).
-  const void* predators;
-  index_t predator_count;  // 0: none
-  Real flee_radius;
-  Real evade_gain;      // kEvadeGain v_max (boids), the maximum force (steering)
-  Real predator_speed;  // a predator's top speed
-  Real predator_force;  // the most its steering changes its velocity, per unit of time
+  // Whether any of the world's terms acts (WorldTerms): else a step computes none of them.
+  bool world_terms;
 };
+
+// The step's constants, and what the world's terms write for a block of boids: defined in
+// kernels/world_terms.h from the lists of terms, each term adding its own slice.
+template <typename Real>
+struct StepParams;
+template <typename Real, int Lanes, int D>
+struct LaneTerms;
 
 }  // namespace boids::kernels

@@ -6,9 +6,11 @@
 // new term touches this file and no model. All are computed from the boids before the step
 // and added in the order the reference adds them, so the sums agree bit for bit.
 //
-// Each term also declares (a struct in its file, e.g. WanderTerm) its slice of the step's
-// constants, how that slice is made from the flock's parameters, and when it is on; the lists
-// below are what step_params_of and every "any term on" test loop over.
+// Each term declares (a struct in its file, e.g. WanderTerm) its parameters (`Params`: its
+// fields of FlockParams), its slice of the step's constants (`Constants`) and of what a block's
+// terms hold (`LaneValues`), how its constants are made from the flock's parameters, and when
+// it is on. The lists below make StepParams, LaneTerms and FlockParams' terms' fields of those
+// slices, and are what step_params_of and every "any term on" test loop over.
 #pragma once
 
 #include "kernels/terms/evade.h"
@@ -21,6 +23,8 @@
 #include "kernels/terms/wander.h"
 #include "kernels/terms/wind.h"
 
+#include <type_traits>
+
 namespace boids::kernels {
 
 template <typename... Terms>
@@ -31,6 +35,61 @@ using WorldTerms = TermList<WallsTerm, ObstaclesTerm, GoalTerm, WanderTerm, Path
 // Every term: the world's, then the noise and the wind, which each model applies itself.
 using AllTerms = TermList<WallsTerm, ObstaclesTerm, GoalTerm, WanderTerm, PathTerm, EvadeTerm,
                           NoiseTerm, WindTerm>;
+
+// A term's slices, where it declares them; else an empty struct of its own (a class may not
+// derive twice from one type).
+template <typename Term, typename = void>
+struct ParamsOf {
+  struct type {};
+};
+template <typename Term>
+struct ParamsOf<Term, std::void_t<typename Term::Params>> {
+  using type = typename Term::Params;
+};
+template <typename Term, typename Real, typename = void>
+struct ConstantsOf {
+  struct type {};
+};
+template <typename Term, typename Real>
+struct ConstantsOf<Term, Real, std::void_t<typename Term::template Constants<Real>>> {
+  using type = typename Term::template Constants<Real>;
+};
+template <typename Term, typename Real, int Lanes, int D, typename = void>
+struct LaneValuesOf {
+  struct type {};
+};
+template <typename Term, typename Real, int Lanes, int D>
+struct LaneValuesOf<Term, Real, Lanes, D,
+                    std::void_t<typename Term::template LaneValues<Real, Lanes, D>>> {
+  using type = typename Term::template LaneValues<Real, Lanes, D>;
+};
+
+template <typename List>
+struct TermParamsOf;
+template <typename... Terms>
+struct TermParamsOf<TermList<Terms...>> : ParamsOf<Terms>::type... {};
+template <typename Real, typename List>
+struct TermConstantsOf;
+template <typename Real, typename... Terms>
+struct TermConstantsOf<Real, TermList<Terms...>> : ConstantsOf<Terms, Real>::type... {};
+template <typename Real, int Lanes, int D, typename List>
+struct TermLaneValuesOf;
+template <typename Real, int Lanes, int D, typename... Terms>
+struct TermLaneValuesOf<Real, Lanes, D, TermList<Terms...>>
+    : LaneValuesOf<Terms, Real, Lanes, D>::type... {};
+
+// Every term's parameters: FlockParams derives from them (host/model/flock.h).
+using TermParams = TermParamsOf<AllTerms>;
+
+// The constants of one step, as the kernels see them: built once on the host per run (see
+// step_params_of in host/backends/flock_layout.h), the step number set before each step. Every
+// term has a switch in its slice that makes it free when off.
+template <typename Real>
+struct StepParams : StepCore<Real>, TermConstantsOf<Real, AllTerms> {};
+
+// What the terms write for a block of boids before they move, one entry per lane.
+template <typename Real, int Lanes, int D>
+struct LaneTerms : TermLaneValuesOf<Real, Lanes, D, AllTerms> {};
 
 // Whether any term of the list is on for the flock's parameters `f` (FlockParams).
 template <typename Flock, typename... Terms>

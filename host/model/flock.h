@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/model/models.h"
+#include "kernels/world_terms.h"
 
 namespace boids {
 
@@ -49,18 +50,15 @@ struct World {
   bool square() const { return width == height; }
 };
 
-/// A disc (a sphere, in three dimensions) no boid may enter.
-struct Obstacle {
-  double x = 0, y = 0, radius = 0;
-  double z = 0;  ///< in three dimensions, where it is a sphere
-};
-
-struct Vec3 {
-  double x = 0, y = 0, z = 0;  ///< z in three dimensions only
-};
+/// A disc (a sphere, in three dimensions) no boid may enter, and a point or a vector: values of
+/// the world's terms' parameters, which their files declare (kernels/param_values.h).
+using Obstacle = kernels::Disc;
+using Vec3 = kernels::Vec3;
 
 /// The model's parameters; the defaults are the published example's, and every variant is off.
-struct FlockParams {
+/// The world's terms declare their own fields (their `Params`, kernels/terms/), which it
+/// derives.
+struct FlockParams : kernels::TermParams {
   Model model = Model::kBoids;
   int dimensions = 2;       ///< 2, or 3: the same rules in a box (docs/3d.md)
   double radius = 10.0;     ///< perception radius r
@@ -79,36 +77,8 @@ struct FlockParams {
   /// that it sees, however far, ties to the lower index, in place of all it sees within r
   /// (docs/models.md); 0 is off. At most kMostNearest.
   int nearest = 0;
-  double noise = 0.0;        ///< eta in radians, [0, 2 pi]: headings turn by U(-eta/2, eta/2)
-  double dt = 1.0 / 60.0;    ///< time step of the timed models (steering, couzin); others step by 1
-  double wall_distance = 0;  ///< walls push boids closer than this; 0 means the radius
-  bool has_goal = false;
-  Vec3 goal;  ///< steered towards with goal_weight, when has_goal
-  double goal_weight = 1.0;
-  /// Reynolds' arrival, under the steering model: within this distance of the goal the desired
-  /// velocity falls with the distance, v_max (g - x) / max(|g - x|, R), and the least speed
-  /// with it, so that the flock settles at the goal; 0 is off.
-  double arrival_radius = 0.0;
-  /// Reynolds' wander, its weight (boids and steering models): each boid steers across its
-  /// heading along a drift of components wandering in [-1, 1], smooth in the step and keyed by
-  /// (seed, step, boid) as the noise is; 0 is off (docs/models.md).
-  double wander = 0.0;
-  /// Reynolds' path following: the points of a polyline the boids follow, closed when the last
-  /// repeats the first (in three dimensions with a z); a boid predicted farther than path_radius
-  /// from it (0: the perception radius) steers, with path_weight, for a point farther along it
-  /// (docs/models.md). Empty: off.
-  std::vector<Vec3> path;
-  double path_radius = 0.0;
-  double path_weight = 1.0;
-  /// Predators as agents (Reynolds' pursuit and evasion, docs/models.md): this many predators
-  /// fly in the world, each steering for where the boid nearest to it will be, at most
-  /// predator_speed fast (0: 1.5 v_max); boids closer than flee_radius (0: 2 r) to one steer
-  /// away from where it will be. 0 is off. Their state is the FlockState's `predators`.
-  int predators = 0;
-  double predator_speed = 0.0;
-  double flee_radius = 0.0;
-  Vec3 wind;  ///< a velocity added every step (times dt) before the clamp
-  std::vector<Obstacle> obstacles;
+  double noise = 0.0;      ///< eta in radians, [0, 2 pi]: headings turn by U(-eta/2, eta/2)
+  double dt = 1.0 / 60.0;  ///< time step of the timed models (steering, couzin); others step by 1
   Update update = Update::kSynchronous;
   /// Couzin et al. 2002's zones (--model couzin): a neighbour closer than repulsion_radius
   /// repels; in the orientation_width beyond it, it is aligned with; in the attraction_width

@@ -6,12 +6,38 @@
 
 namespace boids::kernels {
 
-// Evading predators, a world's term: its slice of the step's constants, from the flock's
-// parameters (`f`, FlockParams). The predators are the simulation's to upload (predator_count
-// is set with them). A boid evades with up to kEvadeGain v_max where its model changes
-// velocities, with the maximum force where it steers by forces; its predators are as agile.
+// Evading predators, a world's term: its parameters (fields of FlockParams), its slice of the
+// step's constants, made from the flock's parameters (`f`, FlockParams). The predators are the
+// simulation's to upload (predator_count is set with them). A boid evades with up to kEvadeGain
+// v_max where its model changes velocities, with the maximum force where it steers by forces; its
+// predators are as agile.
 struct EvadeTerm {
   static constexpr const char* kName = "predators";
+  struct Params {
+    /// Predators as agents (Reynolds' pursuit and evasion, docs/models.md): this many predators
+    /// fly in the world, each steering for where the boid nearest to it will be, at most
+    /// predator_speed fast (0: 1.5 v_max); boids closer than flee_radius (0: 2 r) to one steer
+    /// away from where it will be. 0 is off. Their state is the FlockState's `predators`.
+    int predators = 0;
+    double predator_speed = 0.0;
+    double flee_radius = 0.0;
+  };
+  // `predators` holds predator_count of them as boids of the step's dimension (Boid<Real, D>,
+  // read through predators_of, kernels/pursuit.h). Boids within flee_radius of one steer away
+  // from where it will be (evade_predators).
+  template <typename Real>
+  struct Constants {
+    const void* predators;
+    index_t predator_count;  // 0: none
+    Real flee_radius;
+    Real evade_gain;      // kEvadeGain v_max (boids), the maximum force (steering)
+    Real predator_speed;  // a predator's top speed
+    Real predator_force;  // the most its steering changes its velocity, per unit of time
+  };
+  template <typename Real, int Lanes, int D>
+  struct LaneValues {
+    Real evade[D][Lanes];  // away from the predators near it
+  };
   template <typename Flock>
   static bool on(const Flock& f) {
     return f.predators > 0;

@@ -6,10 +6,30 @@
 
 namespace boids::kernels {
 
-// The goal, a world's term: its slice of the step's constants, from the flock's parameters
-// (`f`, FlockParams); without a goal it neither pulls nor slows.
+// The goal, a world's term: its parameters (fields of FlockParams) and its slice of the step's
+// constants, made from the flock's parameters (`f`, FlockParams); without a goal it neither
+// pulls nor slows.
 struct GoalTerm {
   static constexpr const char* kName = "goal";
+  struct Params {
+    bool has_goal = false;
+    Vec3 goal;  ///< steered towards with goal_weight, when has_goal
+    double goal_weight = 1.0;
+    /// Reynolds' arrival, under the steering model: within this distance of the goal the
+    /// desired velocity falls with the distance, v_max (g - x) / max(|g - x|, R), and the least
+    /// speed with it, so that the flock settles at the goal; 0 is off.
+    double arrival_radius = 0.0;
+  };
+  template <typename Real>
+  struct Constants {
+    bool has_goal;
+    Real goal[3], goal_weight;
+    Real arrival_radius;  // the pull shortens within it of the goal (seek_goal); 0: off
+  };
+  template <typename Real, int Lanes, int D>
+  struct LaneValues {
+    Real goal[D][Lanes];  // the unit direction to the goal, or 0
+  };
   template <typename Flock>
   static bool on(const Flock& f) {
     return f.has_goal;

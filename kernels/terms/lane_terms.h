@@ -1,28 +1,14 @@
-// What the world's terms (kernels/terms/*.h) write for a block of boids, one entry per lane,
-// and the helpers they share: a lane's position, and the box that holds a block, which lets
-// a term skip what lies out of its reach.
+// The helpers the world's terms (kernels/terms/*.h) share: a lane's position, and the box that
+// holds a block, which lets a term skip what lies out of its reach.
 #pragma once
 
+#include <vector>
+
 #include "kernels/noise.h"
+#include "kernels/param_values.h"
 #include "kernels/world.h"
 
 namespace boids::kernels {
-
-// A turn of the noise: (cos, sin) of the 2D rotation; in 3D (cos, sin) of the polar angle
-// and of the azimuth (noise_cone).
-template <int D>
-inline constexpr int kTurnValues = D == 2 ? 2 : 4;
-
-template <typename Real, int Lanes, int D>
-struct LaneTerms {
-  Real avoid[D][Lanes];                // walls and obstacles (see avoid_walls)
-  Real goal[D][Lanes];                 // the unit direction to the goal, or 0
-  Real wander[D][Lanes];               // wander's steering direction (read only with it)
-  Real path[D][Lanes];                 // the unit direction to the path's target (with a path)
-  int off_path[Lanes];                 // 1 where the boid is predicted off the path
-  Real evade[D][Lanes];                // away from the predators near it (with predators)
-  double turn[kTurnValues<D>][Lanes];  // the noise's turn
-};
 
 // The position of a lane's boid.
 template <typename Real, int Lanes, int D>

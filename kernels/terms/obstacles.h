@@ -6,10 +6,24 @@
 
 namespace boids::kernels {
 
-// The obstacles, a world's term: on with any; their discs (spheres) are the executor's to
-// upload (obstacle_count is set with them), so they add no constant of their own.
+// The obstacles, a world's term: their parameter (a field of FlockParams), on with any; their
+// discs (spheres) are the executor's to upload (obstacle_count is set with them).
 struct ObstaclesTerm {
   static constexpr const char* kName = "obstacles";
+  struct Params {
+    std::vector<Disc> obstacles;  ///< discs (spheres) no boid enters
+  };
+  // All of them; and on CPU threads, the obstacles near a block of boids (narrow_obstacles):
+  // the only ones that can push those boids or hold them after a move of at most near_travel.
+  // Null: all of them. Their push adds to the walls' lane term (avoid).
+  template <typename Real>
+  struct Constants {
+    const Obstacle<Real>* obstacles;
+    index_t obstacle_count;
+    const Obstacle<Real>* near_obstacles;
+    index_t near_count;
+    Real near_travel;
+  };
   template <typename Flock>
   static bool on(const Flock& f) {
     return !f.obstacles.empty();

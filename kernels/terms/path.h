@@ -6,12 +6,38 @@
 
 namespace boids::kernels {
 
-// Path following, a world's term: its slice of the step's constants, from the flock's
-// parameters (`f`, FlockParams). The points are the executor's (path_count is set with them).
-// Its gain is kPathGain weight v_max where a model changes velocities, the weight where it
-// steers by forces, whose lookahead is in units of time (times dt).
+// Path following, a world's term: its parameters (fields of FlockParams) and its slice of the
+// step's constants, made from the flock's parameters (`f`, FlockParams). The points are the
+// executor's (path_count is set with them). Its gain is kPathGain weight v_max where a model
+// changes velocities, the weight where it steers by forces, whose lookahead is in units of time
+// (times dt).
 struct PathTerm {
   static constexpr const char* kName = "path";
+  struct Params {
+    /// Reynolds' path following: the points of a polyline the boids follow, closed when the
+    /// last repeats the first (in three dimensions with a z); a boid predicted farther than
+    /// path_radius from it (0: the perception radius) steers, with path_weight, for a point
+    /// farther along it (docs/models.md). Empty: off.
+    std::vector<Vec3> path;
+    double path_radius = 0.0;
+    double path_weight = 1.0;
+  };
+  // A boid predicted to leave the path's radius heads for the point of the path a lookahead
+  // beyond its nearest one (follow_path). Off without points.
+  template <typename Real>
+  struct Constants {
+    const PathPoint<Real>* path;
+    index_t path_count;  // points (0: no path)
+    bool path_closed;    // the target wraps past the end to the start; else stops at the end
+    Real path_radius_sq;
+    Real path_gain;       // kPathGain * weight * v_max (boids), the weight (steering)
+    Real path_lookahead;  // kPathLookahead * dt
+  };
+  template <typename Real, int Lanes, int D>
+  struct LaneValues {
+    Real path[D][Lanes];  // the unit direction to the path's target
+    int off_path[Lanes];  // 1 where the boid is predicted off the path
+  };
   template <typename Flock>
   static bool on(const Flock& f) {
     return !f.path.empty();

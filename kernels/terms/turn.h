@@ -6,11 +6,29 @@
 
 namespace boids::kernels {
 
+// A turn of the noise: (cos, sin) of the 2D rotation; in 3D (cos, sin) of the polar angle
+// and of the azimuth (noise_cone).
+template <int D>
+inline constexpr int kTurnValues = D == 2 ? 2 : 4;
+
 // The noise: its slice of the step's constants, from the flock's parameters (`f`, FlockParams).
 // Its key comes from the run's seed, not the parameters (step_params_of); whether it is
 // Gaussian is the model's (Couzin::set_constants).
 struct NoiseTerm {
   static constexpr const char* kName = "noise";
+  // Each heading turns by an angle uniform in [-noise / 2, noise / 2] (in 3D, to a direction
+  // uniform within the cone of half-angle noise / 2), drawn from (noise_key, step, the boid's
+  // input index); the couzin model's by a Gaussian angle of s.d. `noise` (noise_gaussian_turn).
+  template <typename Real>
+  struct Constants {
+    bool has_noise;
+    Real noise;
+    bool gaussian_noise;
+  };
+  template <typename Real, int Lanes, int D>
+  struct LaneValues {
+    double turn[kTurnValues<D>][Lanes];  // the noise's turn
+  };
   template <typename Flock>
   static bool on(const Flock& f) {
     return f.noise > 0;

@@ -6,10 +6,22 @@
 
 namespace boids::kernels {
 
-// The walls, a world's term where the world is closed: their slice of the step's constants,
-// from the flock's parameters (`f`, FlockParams), and when they act.
+// The walls, a world's term where the world is closed: their parameter (a field of
+// FlockParams), their slice of the step's constants, made from the flock's parameters (`f`,
+// FlockParams), and when they act. Their push (with the obstacles') is a lane term.
 struct WallsTerm {
   static constexpr const char* kName = "walls";
+  struct Params {
+    double wall_distance = 0;  ///< walls push boids closer than this; 0 means the radius
+  };
+  template <typename Real>
+  struct Constants {
+    Real wall_distance;  // walls push boids closer than this
+  };
+  template <typename Real, int Lanes, int D>
+  struct LaneValues {
+    Real avoid[D][Lanes];  // walls' and obstacles' push (see avoid_walls)
+  };
   template <typename Flock>
   static bool on(const Flock& f) {
     return f.world.walled();

@@ -5,11 +5,29 @@
 
 namespace boids::kernels {
 
-// Wander, a world's term: its slice of the step's constants, from the flock's parameters (`f`,
-// FlockParams). Its gain is kWanderGain weight v_max where a model changes velocities, weight
-// v_max where it steers by forces.
+// Wander, a world's term: its parameter (a field of FlockParams), its slice of the step's
+// constants, made from the flock's parameters (`f`, FlockParams), and each boid's drift. Its gain
+// is kWanderGain weight v_max where a model changes velocities, weight v_max where it steers by
+// forces.
 struct WanderTerm {
   static constexpr const char* kName = "wander";
+  struct Params {
+    /// Reynolds' wander, its weight (boids and steering models): each boid steers across its
+    /// heading along a drift of components wandering in [-1, 1], smooth in the step and keyed
+    /// by (seed, step, boid) as the noise is; 0 is off (docs/models.md).
+    double wander = 0.0;
+  };
+  // Each boid steers across its heading along a drift that wanders at random, keyed by
+  // (noise_key, step, the boid's input index) as the noise is (wander_lanes).
+  template <typename Real>
+  struct Constants {
+    bool has_wander;
+    Real wander_gain;
+  };
+  template <typename Real, int Lanes, int D>
+  struct LaneValues {
+    Real wander[D][Lanes];  // wander's steering direction
+  };
   template <typename Flock>
   static bool on(const Flock& f) {
     return f.wander > 0;
