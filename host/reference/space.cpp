@@ -91,7 +91,7 @@ Vector<D> avoidance_at(const FlockParams& p, const Vector<D>& x) {
 template <int D>
 Vector<D> goal_at(const FlockParams& p, const Vector<D>& x) {
   Vector<D> g{};
-  if (!active_terms(p).goal) return g;
+  if (!goal_acts(p)) return g;
   const Vector<D> d = offset_between<D>(p, x, vector_of<D>(p.goal.x, p.goal.y, p.goal.z));
   const double distance = std::sqrt(length_sq<D>(d));
   if (distance > 0) {
@@ -104,7 +104,7 @@ Vector<D> goal_at(const FlockParams& p, const Vector<D>& x) {
 template <int D>
 void turn_by_noise_at(const FlockParams& p, const StepContext& context, std::uint64_t id,
                       Vector<D>& v) {
-  if (!active_terms(p).noise) return;
+  if (!noise_acts(p)) return;
   if constexpr (D == 3) {
     turn_within_cone(p, context, id, v[0], v[1], v[2]);
   } else {

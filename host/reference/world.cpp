@@ -6,17 +6,6 @@
 
 namespace boids::reference {
 
-ActiveTerms active_terms(const FlockParams& p) {
-  ActiveTerms on;
-  on.goal = p.has_goal;
-  on.push_or_pull = p.world.walled() || !p.obstacles.empty() || on.goal;
-  on.wander = p.wander > 0;
-  on.path = !p.path.empty();
-  on.predators = p.predators > 0;
-  on.wind = p.wind.x != 0 || p.wind.y != 0 || (p.dimensions == 3 && p.wind.z != 0);
-  on.noise = p.noise > 0;
-  return on;
-}
 namespace {
 
 std::uint64_t splitmix_finalizer(std::uint64_t z) {

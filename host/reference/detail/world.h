@@ -11,13 +11,12 @@
 
 namespace boids::reference {
 
-// Which of the world's terms act in a flight: the reference's one account of it, written apart
-// from the kernels' (kernels/world_terms.h), which every model's step reads.
-struct ActiveTerms {
-  bool push_or_pull;  // walls (a closed world), obstacles or a goal
-  bool goal, wander, path, predators, wind, noise;
-};
-ActiveTerms active_terms(const FlockParams& p);
+// Whether the goal, the wind and the noise act in a flight, which the models read beside the
+// world's terms: with those, the reference's one account of what acts (terms.cpp), written apart
+// from the kernels' (kernels/world_terms.h).
+bool goal_acts(const FlockParams& p);
+bool wind_acts(const FlockParams& p);
+bool noise_acts(const FlockParams& p);
 
 // What a step needs besides the state and the parameters.
 struct StepContext {

@@ -6,16 +6,13 @@
 #include <vector>
 
 #include "host/reference/detail/models.h"
-#include "host/reference/detail/predators.h"
 #include "host/reference/detail/space.h"
+#include "host/reference/detail/terms.h"
 
 namespace boids::reference {
 namespace {
 
 constexpr double K_SEP = 0.05, K_ALI = 0.05, K_COH = 0.005;  // the boids model's gains
-constexpr double K_AVOID = 0.1, K_GOAL = 0.02;               // the world's, per v_max
-constexpr double K_WANDER = 0.05, K_PATH = 0.1;              // wander's and the path's, per v_max
-constexpr double K_EVADE = 0.1;                              // evading predators, per v_max
 
 // What boid i gathers of the neighbours it heeds.
 template <int D>
@@ -50,12 +47,11 @@ Sums<D> gather(const FlockState& s, const FlockParams& p, std::size_t i, double 
   return sums;
 }
 
-// Boid i's velocity after the rules and the world's terms, before its speed is clamped.
+// Boid i's velocity after the rules, the world's terms (terms.cpp) and the wind, before its
+// speed is clamped.
 template <int D>
 Vector<D> steer(const FlockState& s, const FlockParams& p, const StepContext& context,
                 std::size_t i, const Sums<D>& g) {
-  const double vmax = p.max_speed;
-  const ActiveTerms on = active_terms(p);
   const Vector<D> x = position_of<D>(s, i), before = velocity_of<D>(s, i);
   Vector<D> v = before;
   if (g.count > 0) {
@@ -65,31 +61,9 @@ Vector<D> steer(const FlockState& s, const FlockParams& p, const StepContext& co
               p.cohesion * K_COH * (g.cohesion[a] / g.count);
     }
   }
-  if (on.push_or_pull) {
-    const Vector<D> push = avoidance_at<D>(p, x), goal = goal_at<D>(p, x);
-    const double avoid = K_AVOID * vmax;
-    const double seek = K_GOAL * p.goal_weight * vmax;
-    for (int a = 0; a < D; ++a) v[a] += avoid * push[a] + seek * goal[a];
-  }
-  if (on.wander) {
-    double w[D];
-    wander_direction(context, i, before.data(), D, w);
-    const double roam = K_WANDER * p.wander * vmax;
-    for (int a = 0; a < D; ++a) v[a] += roam * w[a];
-  }
-  if (on.path) {
-    double d[D];
-    if (path_direction(p, x.data(), before.data(), D, d)) {
-      const double follow = K_PATH * p.path_weight * vmax;
-      for (int a = 0; a < D; ++a) v[a] += follow * d[a];
-    }
-  }
-  if (on.predators) {
-    double e[D];
-    evade_direction(p, s.predators, x.data(), D, e);
-    for (int a = 0; a < D; ++a) v[a] += K_EVADE * vmax * e[a];
-  }
-  if (on.wind) {
+  double least = 0;  // the boids model's least speed is its own (boids_step)
+  add_world_terms<D>({p, context, s.predators, i, x, before}, false, v, least);
+  if (wind_acts(p)) {
     const Vector<D> wind = wind_of<D>(p);
     for (int a = 0; a < D; ++a) v[a] += wind[a];
   }

@@ -126,7 +126,7 @@ double gaussian_angle(double sigma, const StepContext& context, std::uint64_t id
 template <int D>
 void turn_by_gaussian_noise(const FlockParams& p, const StepContext& context, std::uint64_t id,
                             Vector<D>& w) {
-  if (!active_terms(p).noise) return;
+  if (!noise_acts(p)) return;
   double c = 1, s = 0;
   polynomial_cos_sin(gaussian_angle(p.noise, context, id), c, s);
   if constexpr (D == 3) {

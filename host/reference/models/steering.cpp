@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "host/reference/detail/models.h"
-#include "host/reference/detail/predators.h"
 #include "host/reference/detail/space.h"
+#include "host/reference/detail/terms.h"
 
 namespace boids::reference {
 namespace {
@@ -40,7 +40,7 @@ struct Gathered {
   }
 };
 
-// The rules' steering force on a boid at x moving at v, with the world's and wander's, truncated
+// The rules' steering force on a boid at x moving at v, with the world's terms', truncated
 // to the maximum force; and its least speed (--min-speed; with arrival it falls within the radius
 // as the desired speed does, so that a boid can come to rest at the goal).
 template <int D>
@@ -48,7 +48,6 @@ Vector<D> steering_force(const FlockParams& p, const StepContext& context,
                          const Particles& predators, std::size_t id, const Gathered<D>& g,
                          const Vector<D>& x, const Vector<D>& v, double& least) {
   const double maxSpeed = p.max_speed, maxForce = maxSpeed * 2.4;
-  const ActiveTerms on = active_terms(p);
   Vector<D> force{};
   if (g.neighbors > 0) {
     const double invN = 1.0 / g.neighbors;
@@ -68,32 +67,7 @@ Vector<D> steering_force(const FlockParams& p, const StepContext& context,
     }
   }
   least = p.effective_min_speed();
-  if (on.push_or_pull) {
-    const Vector<D> push = avoidance_at<D>(p, x);
-    for (int a = 0; a < D; ++a) force[a] += maxForce * push[a];
-    if (on.goal) {
-      const Vector<D> goal = goal_at<D>(p, x);
-      for (int a = 0; a < D; ++a) force[a] += p.goal_weight * (maxSpeed * goal[a] - v[a]);
-      if (p.arrival_radius > 0) least = p.effective_min_speed() * std::sqrt(length_sq<D>(goal));
-    }
-  }
-  if (on.wander) {  // across the heading, with up to its weight times v_max
-    double w[D];
-    wander_direction(context, id, v.data(), D, w);
-    const double roam = p.wander * maxSpeed;
-    for (int a = 0; a < D; ++a) force[a] += roam * w[a];
-  }
-  if (on.path) {  // seeks the path's target at the cruise speed, off the path alone
-    double d[D];
-    if (path_direction(p, x.data(), v.data(), D, d)) {
-      for (int a = 0; a < D; ++a) force[a] += p.path_weight * (maxSpeed * d[a] - v[a]);
-    }
-  }
-  if (on.predators) {  // evading, with up to the maximum force per predator
-    double e[D];
-    evade_direction(p, predators, x.data(), D, e);
-    for (int a = 0; a < D; ++a) force[a] += maxForce * e[a];
-  }
+  add_world_terms<D>({p, context, predators, id, x, v}, true, force, least);
   Vector<D> f = force;
   const bool huge = shrink_huge<D>(f);
   const double magnitude = std::sqrt(length_sq<D>(f));
@@ -112,7 +86,7 @@ void steer_and_move(const FlockParams& p, const StepContext& context, const Part
   const Vector<D> force = steering_force<D>(p, context, predators, id, g, x, v, least);
   Vector<D> nv;
   for (int a = 0; a < D; ++a) nv[a] = v[a] + force[a] * dt;
-  if (active_terms(p).wind) {
+  if (wind_acts(p)) {
     const Vector<D> wind = wind_of<D>(p);
     for (int a = 0; a < D; ++a) nv[a] += wind[a] * dt;
   }

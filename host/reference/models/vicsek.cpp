@@ -30,7 +30,7 @@ void vicsek_step(FlockState& s, const FlockParams& p, const StepContext& context
         h[0] = 1;
       }
     }
-    if (active_terms(p).goal) {
+    if (goal_acts(p)) {
       const Vector<D> g = goal_at<D>(p, position_of<D>(s, i));
       Vector<D> pulled;
       for (int a = 0; a < D; ++a) pulled[a] = h[a] + p.goal_weight * g[a];
@@ -40,7 +40,7 @@ void vicsek_step(FlockState& s, const FlockParams& p, const StepContext& context
     Vector<D> v, by;
     for (int a = 0; a < D; ++a) v[a] = p.max_speed * h[a];
     by = v;
-    if (active_terms(p).wind) {  // it drifts the particles, not steers
+    if (wind_acts(p)) {  // it drifts the particles, not steers
       const Vector<D> wind = wind_of<D>(p);
       for (int a = 0; a < D; ++a) by[a] = v[a] + wind[a];
     }
