@@ -55,9 +55,6 @@ std::vector<ModelSpec> make_registry() {
       {1, "fov", "--fov 240", [](FlockParams& p) { p.fov = 240; }},
       {2, "separation-radius", "--separation-radius 0.8 r",
        [](FlockParams& p) { p.separation_radius = 0.8 * p.radius; }},
-      {3, "noise", "--noise 1", [](FlockParams& p) { p.noise = 1; }},
-      {4, "walls", "--boundary walls", walls},
-      {5, "obstacles", "three obstacles, one across the world's corner", three_obstacles},
       {6, "goal-wind", "a goal of weight 2 and a wind of 0.05 v_max",
        [](FlockParams& p) {
          goal_at(p, 0.2, 0.8, 0.5, 2);
@@ -68,23 +65,10 @@ std::vector<ModelSpec> make_registry() {
          p.world.width *= 1.3;
          p.world.height *= 0.7;
        }},
-      {8, "wander", "--wander 2", [](FlockParams& p) { p.wander = 2; }},
-      {9, "path-closed", "a closed path of four segments, --path-radius 1.2 r",
-       [](FlockParams& p) {
-         p.path = {at(p, 0.2, 0.2, 0.12), at(p, 0.8, 0.25, 0.5), at(p, 0.7, 0.85, 0.85),
-                   at(p, 0.15, 0.7, 0.5), at(p, 0.2, 0.2, 0.12)};
-         p.path_radius = 1.2 * p.radius;
-       }},
       {10, "nearest-7-fov", "--nearest 7 --fov 300",
        [](FlockParams& p) {
          p.nearest = 7;
          p.fov = 300;
-       }},
-      {11, "predators-walls-obstacle", "--predators 4 between walls, around an obstacle",
-       [](FlockParams& p) {
-         p.predators = 4;
-         walls(p);
-         p.obstacles = {disc(p, 0.5, 0.5, 0.5, 0.1)};
        }},
       {12, "all", "fov, noise, walls, obstacles, goal and wind at once",
        [](FlockParams& p) {
@@ -142,27 +126,6 @@ std::vector<ModelSpec> make_registry() {
          p.fov = 270;
          p.noise = 0.5;
          p.obstacles = {disc(p, 0.5, 0.5, 0.5, 0.1)};
-       }},
-      {15, "steering-goal-arrival", "a goal of weight 2 and an arrival radius",
-       [](FlockParams& p) {
-         goal_at(p, 0.55, 0.45, 0.5, 2);
-         p.arrival_radius = 0.3 * smaller_side(p);  // most of the flock slowed by its distance
-       }},
-      {16, "steering-wander-walls", "--wander 1.5 between walls",
-       [](FlockParams& p) {
-         walls(p);
-         p.wander = 1.5;
-       }},
-      {17, "steering-path-open-walls", "an open path of weight 2 between walls",
-       [](FlockParams& p) {
-         walls(p);
-         p.path = {at(p, 0.1, 0.5, 0.5), at(p, 0.5, 0.2, 0.5), at(p, 0.9, 0.6, 0.75)};
-         p.path_weight = 2;
-       }},
-      {18, "steering-predators", "--predators 2 --flee-radius 6 r",
-       [](FlockParams& p) {
-         p.predators = 2;
-         p.flee_radius = 6 * p.radius;
        }},
       {23, "steering-min-speed", "--min-speed 0 (no floor) between walls",
        [](FlockParams& p) {

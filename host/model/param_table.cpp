@@ -1,151 +1,17 @@
 #include "host/model/param_table.h"
 
+#include "host/model/param_rows.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace boids {
-namespace {
+namespace param_rows {
 
-// A row, built a property at a time (C++17 has no designated initialisers).
-class Row {
- public:
-  Row(const char* key, const char* flag, const char* value_name, ParamKind kind,
-      ParamSection section, const char* doc) {
-    s_.key = key;
-    s_.flag = flag;
-    s_.value_name = value_name;
-    s_.kind = kind;
-    s_.section = section;
-    s_.doc = doc;
-  }
-  // Why the models that do not take it refuse it (ModelSpec::takes says which take it).
-  Row&& refused(const char* refusal) && {
-    s_.refusal = refusal;
-    return std::move(*this);
-  }
-  // A variant of Reynolds' rules or a term of the world: every model of those rules takes it.
-  Row&& rules_variant() && {
-    s_.rules_variant = true;
-    return std::move(*this);
-  }
-  Row&& needs(ParamNeed need) && {
-    s_.needs = need;
-    return std::move(*this);
-  }
-  Row&& number(double FlockParams::*field, double common) && {
-    s_.number = field;
-    s_.common_default = common;
-    return std::move(*this);
-  }
-  Row&& whole(int FlockParams::*field, int low, int high) && {
-    s_.whole = field;
-    s_.low = low;
-    s_.high = high;
-    return std::move(*this);
-  }
-  Row&& default_value(double common) && {
-    s_.common_default = common;
-    return std::move(*this);
-  }
-  Row&& model_default(double (*of)(const ModelSpec&)) && {
-    s_.model_default = of;
-    return std::move(*this);
-  }
-  // A default that follows from other parameters; `unset` stands for it.
-  Row&& derived(double (*of)(const FlockParams&), const char* text, double unset = 0) && {
-    s_.derived = of;
-    return std::move(*this).off(unset, text);
-  }
-  // A value that turns it off, or stands for its derived default.
-  Row&& off(double unset, const char* text) && {
-    s_.has_unset = true;
-    s_.default_text = text;
-    s_.unset = unset;
-    s_.common_default = unset;
-    return std::move(*this);
-  }
-  Row&& range(double low, double high, bool low_open = false) && {
-    s_.low = low;
-    s_.high = high;
-    s_.low_open = low_open;
-    return std::move(*this);
-  }
-  Row&& default_text(const char* text) && {
-    s_.default_text = text;
-    return std::move(*this);
-  }
-  Row&& range_text(const char* text) && {
-    s_.range_text = text;
-    return std::move(*this);
-  }
-  Row&& positive() && { return std::move(*this).range(0, HUGE_VAL, true); }
-  Row&& non_negative() && { return std::move(*this).range(0, HUGE_VAL); }
-  Row&& below(RelativeBound bound) && {
-    s_.below = bound;
-    return std::move(*this);
-  }
-  Row&& length() && {
-    s_.scale = Scale::kLength;
-    return std::move(*this);
-  }
-  Row&& weight() && {
-    s_.scale = Scale::kWeight;
-    return std::move(*this).non_negative();
-  }
-  Row&& choices(std::vector<std::string> names) && {
-    s_.choices = std::move(names);
-    return std::move(*this);
-  }
-  Row&& control(double (*low)(const FlockParams&), double (*high)(const FlockParams&),
-                bool logarithmic = false) && {
-    s_.control = {low, high, logarithmic};
-    return std::move(*this);
-  }
-  Row&& sweep() && {
-    s_.sweepable = true;
-    return std::move(*this);
-  }
-  operator ParamSpec() && { return std::move(s_); }
-
- private:
-  ParamSpec s_;
-};
-
-// Names as a sentence lists them: "a", "a and b", "a, b and c".
-std::string listed(const std::vector<std::string>& names) {
-  std::string text;
-  for (std::size_t k = 0; k < names.size(); ++k) {
-    text += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + names[k];
-  }
-  return text;
-}
-
-// What some rows need on.
-bool has_goal(const FlockParams& p) {
-  return p.has_goal;
-}
-bool walled(const FlockParams& p) {
-  return p.world.walled();
-}
-bool has_path(const FlockParams& p) {
-  return !p.path.empty();
-}
-bool hunted(const FlockParams& p) {
-  return p.predators > 0;
-}
-const ParamNeed kNeedsGoal{has_goal, "--goal X,Y"};
-const ParamNeed kNeedsWalls{walled, "--boundary walls"};
-const ParamNeed kNeedsPath{has_path, "--path FILE"};
-const ParamNeed kNeedsPredators{hunted, "--predators K"};
-
-// Why the weights are refused under Vicsek.
-constexpr const char* kNoWeights =
-    "the Vicsek model has no separation, alignment or cohesion weights (it aligns with every "
-    "neighbour; see --noise)";
-
-// The controls' ranges, for a flock of these parameters.
 double zero(const FlockParams&) {
   return 0;
 }
@@ -167,9 +33,6 @@ double radius_hundredth(const FlockParams& p) {
 double radius_tenth(const FlockParams& p) {
   return p.radius / 10;
 }
-// The largest v_max (the Vicsek model's V) under which one step, a boid's and a predator's
-// whose speed follows v_max, stays shorter than the world's smaller side (kMoveMargin), the
-// other parameters as they are; 0 when none is.
 double largest_max_speed(const FlockParams& p) {
   const double room = smaller_side(p) / kMoveMargin * (1 - 0x1.0p-40);
   const ModelSpec& model = spec_of(p.model);
@@ -184,6 +47,12 @@ double largest_max_speed(const FlockParams& p) {
   return largest;
 }
 
+}  // namespace param_rows
+
+namespace {
+
+using namespace param_rows;
+
 double fastest(const FlockParams& p) {
   return largest_max_speed(p);
 }
@@ -193,22 +62,44 @@ double fastest(const FlockParams& p) {
 double slowest(const FlockParams& p) {
   return std::min(largest_max_speed(p), p.radius / p.time_step()) / 1000;
 }
-// Wind, each axis: within v_max; under Vicsek, all axes together within the room the speed
-// leaves of a step.
-double most_wind(const FlockParams& p) {
-  FlockParams calm = p;
-  calm.wind = Vec3{};
-  const double room =
-      spec_of(p.model).wind_drifts ? largest_max_speed(calm) - p.max_speed : p.max_speed;
-  return std::max(0.0, std::min(p.max_speed, room / std::sqrt(double(p.dimensions))));
+
+// Names as a sentence lists them: "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    text += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + names[k];
+  }
+  return text;
 }
-double least_wind(const FlockParams& p) {
-  return -most_wind(p);
+
+// Why the weights are refused under Vicsek.
+constexpr const char* kNoWeights =
+    "the Vicsek model has no separation, alignment or cohesion weights (it aligns with every "
+    "neighbour; see --noise)";
+
+// Each world term's rows (host/model/terms/), after the row each names; a term may follow
+// another's rows.
+void insert_terms(std::vector<ParamSpec>& rows) {
+  std::vector<const HostTerm*> waiting;
+  for (const HostTerm& term : host_terms()) waiting.push_back(&term);
+  while (!waiting.empty()) {
+    const std::size_t before = waiting.size();
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      const auto after = std::find_if(rows.begin(), rows.end(), [&](const ParamSpec& row) {
+        return std::string(row.key) == (*it)->after;
+      });
+      if (after == rows.end()) {
+        ++it;
+        continue;
+      }
+      rows.insert(after + 1, (*it)->rows.begin(), (*it)->rows.end());
+      it = waiting.erase(it);
+    }
+    if (waiting.size() == before) throw std::logic_error("a term's rows follow no row");
+  }
 }
 
 std::vector<ParamSpec> make_table() {
-  using K = ParamKind;
-  using S = ParamSection;
   std::vector<ParamSpec> rows;
   const auto add = [&rows](ParamSpec spec) { rows.push_back(std::move(spec)); };
 
@@ -334,15 +225,6 @@ std::vector<ParamSpec> make_table() {
           "what lies at the world's edges: open is no edge at all, the world's sides "
           "then bounding only where the random start is drawn")
           .choices({"torus", "walls", "open"}));
-  add(Row("wall_distance", "--wall-distance", "D", K::kNumber, S::kWorld,
-          "walls push boids closer than D")
-          .needs(kNeedsWalls)
-          .number(&FlockParams::wall_distance, 0)
-          .derived([](const FlockParams& p) { return p.radius; }, "the radius")
-          .positive()
-          .length()
-          .control(radius_tenth, half_side, true)
-          .sweep());
 
   // The variants, each off by default.
   add(Row("separation_radius", "--separation-radius", "R", K::kNumber, S::kVariants,
@@ -372,114 +254,6 @@ std::vector<ParamSpec> make_table() {
           .off(0, "0: off")
           .control(zero, [](const FlockParams&) { return double(kMaxNearest); })
           .sweep());
-  add(Row("noise", "--noise", "ETA", K::kNumber, S::kVariants,
-          "each step every heading turns by an angle uniform in [-ETA/2, ETA/2], in radians")
-          .rules_variant()
-          .number(&FlockParams::noise, 0)
-          .range(0, 2 * kPi)
-          .range_text("radians in [0, 2 pi]")
-          .control(zero, [](const FlockParams&) { return 2 * kPi; })
-          .sweep());
-  add(Row("wander", "--wander", "W", K::kNumber, S::kVariants,
-          "Reynolds' wander: each boid steers across its heading along a drift that wanders at "
-          "random, with this weight")
-          .rules_variant()
-          .refused("wander steers the boids and steering models; under vicsek a heading only "
-                   "aligns and turns by the noise (--noise)")
-          .number(&FlockParams::wander, 0)
-          .off(0, "0: off")
-          .weight()
-          .control(zero, five)
-          .sweep());
-  add(Row("goal", "--goal", "X,Y|X,Y,Z", K::kPoint, S::kVariants,
-          "a point in the world the boids steer towards")
-          .rules_variant()
-          .length());
-  add(Row("goal_weight", "--goal-weight", "W", K::kNumber, S::kVariants,
-          "how hard they steer to the goal")
-          .rules_variant()
-          .needs(kNeedsGoal)
-          .number(&FlockParams::goal_weight, 1)
-          .weight()
-          .control(zero, five)
-          .sweep());
-  add(Row("arrival_radius", "--arrival-radius", "R", K::kNumber, S::kVariants,
-          "within R of the goal the boids slow down, their desired speed falling with the "
-          "distance (Reynolds' arrival)")
-          .refused("arrival slows the steering model alone (--model steering); under boids the "
-                   "speed is held in [v_max/2, v_max], under vicsek every boid flies at the "
-                   "constant speed V")
-          .needs(kNeedsGoal)
-          .number(&FlockParams::arrival_radius, 0)
-          .off(0, "0: off")
-          .positive()
-          .length()
-          .control(zero, half_side)
-          .sweep());
-  add(Row("obstacles", "--obstacles", "FILE", K::kRows, S::kVariants,
-          "discs no boid enters, from a CSV file with the header x,y,radius (spheres, "
-          "x,y,z,radius, in three dimensions)")
-          .rules_variant()
-          .length());
-  add(Row("path", "--path", "FILE", K::kRows, S::kVariants,
-          "a polyline the boids follow (Reynolds' path following), from a CSV file with the "
-          "header x,y (x,y,z in three dimensions); closed when its last point repeats its first")
-          .rules_variant()
-          .refused("path following steers the boids and steering models; under vicsek a heading "
-                   "only aligns and turns by the noise (--noise)")
-          .length());
-  add(Row("path_radius", "--path-radius", "R", K::kNumber, S::kVariants,
-          "a boid predicted farther than R from the path steers back to it")
-          .rules_variant()
-          .needs(kNeedsPath)
-          .number(&FlockParams::path_radius, 0)
-          .derived([](const FlockParams& p) { return p.radius; }, "the radius")
-          .positive()
-          .length()
-          .control(radius_hundredth, half_side)
-          .sweep());
-  add(Row("path_weight", "--path-weight", "W", K::kNumber, S::kVariants,
-          "how hard they steer back to the path")
-          .rules_variant()
-          .needs(kNeedsPath)
-          .number(&FlockParams::path_weight, 1)
-          .weight()
-          .control(zero, five)
-          .sweep());
-  add(Row("predators", "--predators", "K", K::kWhole, S::kVariants,
-          "K predators fly in the world, each pursuing the boid nearest to it; boids near one "
-          "flee it")
-          .rules_variant()
-          .refused("boids flee predators under the boids and steering models; under vicsek a "
-                   "heading only aligns and turns by the noise (--noise)")
-          .whole(&FlockParams::predators, 0, kMaxPredators)
-          .off(0, "0: none")
-          .sweep());
-  add(Row("predator_speed", "--predator-speed", "V", K::kNumber, S::kVariants,
-          "a predator's top speed")
-          .rules_variant()
-          .needs(kNeedsPredators)
-          .number(&FlockParams::predator_speed, 0)
-          .derived([](const FlockParams& p) { return p.model_predator_speed(); },
-                   "1.5 times the boids' --max-speed")
-          .positive()
-          .length()
-          .sweep());
-  add(Row("flee_radius", "--flee-radius", "R", K::kNumber, S::kVariants,
-          "boids closer than R to a predator steer away from where it will be, the harder "
-          "the nearer")
-          .rules_variant()
-          .needs(kNeedsPredators)
-          .number(&FlockParams::flee_radius, 0)
-          .derived([](const FlockParams& p) { return p.model_flee_radius(); }, "2 times the radius")
-          .positive()
-          .length()
-          .sweep());
-  add(Row("wind", "--wind", "WX,WY|WX,WY,WZ", K::kVector, S::kVariants,
-          "a velocity added to every boid each step (times dt)")
-          .rules_variant()
-          .length()
-          .control(least_wind, most_wind));
   add(Row("update", "--update", "U", K::kChoice, S::kVariants,
           "synchronous, or in-place: the steering lab's own loop (reference backend only)")
           .choices({"synchronous", "in-place"}));
@@ -507,6 +281,7 @@ std::vector<ParamSpec> make_table() {
   add(Row("precision", "--precision", "P", K::kRunChoice, S::kBackend,
           "float or double; the reference is double")
           .choices({"float", "double"}));
+  insert_terms(rows);
   return rows;
 }
 

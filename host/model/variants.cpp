@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "host/model/param_rows.h"
 #include "host/model/param_table.h"
 
 namespace boids {
@@ -43,16 +44,20 @@ void open_space(FlockParams& p) {
 
 namespace {
 
-// Every model's variants at their places, each place once.
+// Every model's and every world term's variants at their places, each place once.
 std::vector<Variant> make_catalogue() {
   std::vector<Variant> catalogue;
+  const auto place = [&catalogue](Model model, const ModelVariant& v) {
+    const auto at = static_cast<std::size_t>(v.place);
+    if (at >= catalogue.size()) catalogue.resize(at + 1, Variant{});
+    if (catalogue[at].name) throw std::logic_error("two variants at one place");
+    catalogue[at] = {v.name, model, v.summary, v.apply};
+  };
   for (const ModelSpec& m : model_registry()) {
-    for (const ModelVariant& v : m.variants) {
-      const auto place = static_cast<std::size_t>(v.place);
-      if (place >= catalogue.size()) catalogue.resize(place + 1, Variant{});
-      if (catalogue[place].name) throw std::logic_error("two variants at one place");
-      catalogue[place] = {v.name, m.id, v.summary, v.apply};
-    }
+    for (const ModelVariant& v : m.variants) place(m.id, v);
+  }
+  for (const HostTerm& term : host_terms()) {
+    for (const TermVariant& v : term.variants) place(v.model, v.variant);
   }
   for (const Variant& v : catalogue) {
     if (!v.name) throw std::logic_error("a place in the variants' catalogue left empty");

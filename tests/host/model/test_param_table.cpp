@@ -4,6 +4,7 @@
 // flight accepts, and docs/models.md's table the table itself.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -16,6 +17,7 @@
 #include "host/core/controls.h"
 #include "host/core/flight_rules.h"
 #include "host/io/flight_params.h"
+#include "host/model/param_rows.h"
 #include "host/model/param_table.h"
 #include "host/model/variants.h"
 #include "host/tools/flock_command_line.h"
@@ -47,6 +49,42 @@ TEST(ModelRegistry, TheVariantsKeepTheirPlaces) {
       "couzin-no-orientation, open, open-obstacles-goal, steering-open-wander, vicsek-open, "
       "couzin-open";
   EXPECT_EQ(variant_names(), names);
+}
+
+// Each world term's entry (host/model/terms/), one for each term of the kernels' list in its
+// order: its rows follow the row it names, in its order, and its variants are in the
+// catalogue at their places, flying their models with their settings.
+TEST(ParamTable, EachTermsRowsFollowTheRowItNamesAndItsVariantsTheirPlaces) {
+  std::vector<std::string> names;
+  kernels::for_each_term(kernels::AllTerms{}, FlockParams{},
+                         [&](const char* name, bool) { names.push_back(name); });
+  ASSERT_EQ(host_terms().size(), names.size());
+  std::vector<std::string> keys;
+  for (const ParamSpec& row : param_table()) keys.push_back(row.key);
+  for (const HostTerm& term : host_terms()) {
+    SCOPED_TRACE(term.after);
+    const auto after = std::find(keys.begin(), keys.end(), std::string(term.after));
+    ASSERT_NE(after, keys.end());
+    for (std::size_t k = 0; k < term.rows.size(); ++k) {
+      ASSERT_LT(after + 1 + static_cast<std::ptrdiff_t>(k), keys.end());
+      EXPECT_EQ(*(after + 1 + static_cast<std::ptrdiff_t>(k)), term.rows[k].key);
+    }
+    for (const TermVariant& v : term.variants) {
+      const Variant& listed = variant_catalogue().at(static_cast<std::size_t>(v.variant.place));
+      EXPECT_EQ(std::string(listed.name), v.variant.name);
+      EXPECT_EQ(listed.model, v.model);
+      EXPECT_EQ(listed.apply, v.variant.apply);
+    }
+  }
+  // The table's order, which --help, JSON and the docs keep.
+  std::string order;
+  for (const std::string& key : keys) order += (order.empty() ? "" : " ") + key;
+  EXPECT_EQ(order,
+            "model radius separation alignment cohesion max_speed max_speed min_speed dt "
+            "repulsion_radius orientation_width attraction_width turn_rate dimensions world "
+            "density boundary wall_distance separation_radius fov nearest noise wander goal "
+            "goal_weight arrival_radius obstacles path path_radius path_weight predators "
+            "predator_speed flee_radius wind update count seed init backend method precision");
 }
 
 TEST(ParamTable, EachRowIsNamedOnceAndItsDefaultsAreValuesItAccepts) {
