@@ -144,10 +144,13 @@ struct CellGrid {
   template <bool Open>
   BOIDS_HD BOIDS_INLINE bool joins_span(index_t first_column, Real x, Openness<Open> o) const {
     if constexpr (Open) {
-      return first_column != 0 || column(x, o) + 1 != counts[0];
+      return joins_open_span(first_column, column(x, o));
     } else {
       return true;
     }
+  }
+  BOIDS_HD BOIDS_INLINE bool joins_open_span(index_t first_column, index_t column) const {
+    return first_column != 0 || column + 1 != counts[0];
   }
 
   // Whether the cells around a span of columns of a line lie away from the torus's edges, and
@@ -310,8 +313,11 @@ struct CellGrid {
   // and where the span touches a chunk's end, the nearest column of the chunk beyond it
   // (joins_span keeps a span from touching both).
   BOIDS_HD Runs open_span_runs(index_t first_column, index_t last_column, Line l) const {
-    const OpenChunk at = OpenChunk::unpacked(l);
     const index_t columns = counts[0];
+    if (first_column > 0 && last_column + 1 < columns && tile_holds_around(l)) {
+      return runs_within_tile(first_column, last_column, l);
+    }
+    const OpenChunk at = OpenChunk::unpacked(l);
     TileSlot last;  // the lines around mostly share a tile
     const auto key_of = [&](const OpenChunk& chunk) {
       const Line line = chunk.packed();
@@ -338,6 +344,36 @@ struct CellGrid {
       }
     }
     runs.make_disjoint();
+    return runs;
+  }
+
+  // Whether the lines around line `l` (one either way along y, and z in 3D) lie in its tile.
+  BOIDS_HD BOIDS_INLINE static bool tile_holds_around(Line l) {
+    using Tiles = OpenTiles<D>;
+    const std::uint64_t y = l & Tiles::kLowY;
+    const std::uint64_t z = (l >> OpenChunk::kBits) & Tiles::kLowZ;
+    return y > 0 && y < Tiles::kLowY && (D == 2 || (z > 0 && z < Tiles::kLowZ));
+  }
+  // open_span_runs where the lines around all lie in the span's tile and the span keeps off
+  // its chunk's ends, as for most spans: one slot, a line's keys kOpenColumns after the line
+  // below it, its layer's 2^kBitsY lines after the layer below, so the runs come in ascending
+  // order and apart, as the general case sorts and merges them.
+  BOIDS_HD BOIDS_INLINE Runs runs_within_tile(index_t first_column, index_t last_column,
+                                              Line l) const {
+    using Tiles = OpenTiles<D>;
+    Runs runs;
+    runs.centre.tile = Tiles::tile(l);
+    runs.centre.slot = table.slot_of(runs.centre.tile, open_slots());
+    const index_t centre = key_in_slot(runs.centre.slot, l);
+    constexpr index_t kLine = kOpenColumns, kLayer = kOpenColumns << Tiles::kBitsY;
+    const int layers = D == 3 ? 3 : 1;
+    for (int z = 0; z < layers; ++z) {
+      const index_t layer = centre - (D == 3 ? kLayer : 0) + static_cast<index_t>(z) * kLayer;
+      for (int y = 0; y < 3; ++y) {
+        const index_t key = layer - kLine + static_cast<index_t>(y) * kLine;
+        runs.add(key + first_column - 1, key + last_column + 1);
+      }
+    }
     return runs;
   }
 

@@ -93,6 +93,16 @@ struct HashedStepBlock {
   BOIDS_HD BOIDS_GPU_INLINE void step_block(index_t block, O o) const {
     const index_t block_end = first_slot + min_of<index_t>(block * Lanes + Lanes, count);
     index_t first = first_slot + block * Lanes;
+    if constexpr (O::value) {
+      step_open_block(first, static_cast<int>(block_end - first), o);
+    } else {
+      step_bounded_block(first, block_end, o);
+    }
+  }
+
+  // step_block on a bounded grid: a span of a line ends where the next boid's row differs.
+  template <typename O>
+  BOIDS_HD BOIDS_GPU_INLINE void step_bounded_block(index_t first, index_t block_end, O o) const {
     while (first < block_end) {
       const auto line = grid.line(sorted[first].position, o);
       const index_t first_column = grid.column(sorted[first].position[0], o);
@@ -106,6 +116,33 @@ struct HashedStepBlock {
                  grid.span_runs(first_column, last_column, line, o),
                  !grid.spans_without_wrap(first_column, last_column, line, o));
       first = end;
+    }
+  }
+
+  // step_block in open space, for the `n` boids from `first`: each boid's line (its chunk's
+  // packed coordinates) and column found once, for the block's lanes together, where the
+  // torus's span tests find a boid's row again in each test.
+  template <typename O>
+  BOIDS_HD BOIDS_GPU_INLINE void step_open_block(index_t first, int n, O o) const {
+    if (n <= 0) return;
+    using Line = typename CellGrid<Real, D>::Line;
+    Line lines[Lanes];
+    index_t columns[Lanes];
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+    for (int lane = 0; lane < Lanes; ++lane) {
+      const index_t i = first + static_cast<index_t>(lane < n ? lane : n - 1);
+      grid.open_line(sorted[i].position, lines[lane], columns[lane]);
+    }
+    for (int k = 0; k < n;) {
+      int end = k + 1;
+      while (end < n && lines[end] == lines[k] && grid.joins_open_span(columns[k], columns[end])) {
+        ++end;
+      }
+      step_lanes(ConsecutiveSlots{first + static_cast<index_t>(k), end - k},
+                 grid.span_runs(columns[k], columns[end - 1], lines[k], o), false);
+      k = end;
     }
   }
 

@@ -27,15 +27,18 @@ namespace boids::kernels {
 inline constexpr std::int64_t kOpenCells = std::int64_t{1} << 20;
 
 // The coordinate of the cell that holds `x` along an axis whose cells are 1 / per_unit wide:
-// floor(x * per_unit), clamped. NaN goes to cell 0.
+// floor(x * per_unit), clamped. NaN goes to cell 0. Selects in this order (NaN first), so
+// that a block's lanes find their cells as one vector: GCC leaves the loop scalar where the
+// NaN's select comes last.
 template <typename Real>
 BOIDS_HD BOIDS_INLINE std::int64_t open_cell(Real x, Real per_unit) {
   constexpr Real kMost = Real(kOpenCells - 2);
   Real s = x * per_unit;
-  s = s > -kMost ? s : -kMost;  // and NaN to -kMost, made 0 below
+  s = x == x ? s : Real(0);
+  s = s > -kMost ? s : -kMost;
   s = s < kMost ? s : kMost;
   const auto c = static_cast<std::int32_t>(s);  // within 2^20: a conversion lanes vectorise
-  return x == x ? c - (s < static_cast<Real>(c) ? 1 : 0) : 0;
+  return c - (s < static_cast<Real>(c) ? 1 : 0);
 }
 
 // Cells a chunk holds along x (below): a power of two, so that a cell's chunk and its column
