@@ -138,29 +138,19 @@ struct CellGrid {
     return line_key(chunk_of_cell(c).packed(), Openness<true>{}) + column_in_chunk(c[0]);
   }
 
-  // Whether a boid at x may join a span of its line from `first_column`: always, but in open
-  // space not when the span would take both ends of a chunk, whose cells around would be three
-  // runs of a line.
-  template <bool Open>
-  BOIDS_HD BOIDS_INLINE bool joins_span(index_t first_column, Real x, Openness<Open> o) const {
-    if constexpr (Open) {
-      return joins_open_span(first_column, column(x, o));
-    } else {
-      return true;
-    }
-  }
+  // Whether a boid in `column` may join a span of its line of open space from `first_column`:
+  // not when the span would take both ends of a chunk, whose cells around would be three runs
+  // of a line. (On a bounded grid any boid of the line may.)
   BOIDS_HD BOIDS_INLINE bool joins_open_span(index_t first_column, index_t column) const {
     return first_column != 0 || column + 1 != counts[0];
   }
 
-  // Whether the cells around a span of columns of a line lie away from the torus's edges, and
-  // are narrow enough that every offset between them is shorter than half the world: then no
-  // offset needs wrapping. Two cells of slack cover rounding at cell borders. Between walls,
-  // and along a window, nothing ever wraps.
-  template <bool Open>
-  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, Line l,
-                                   Openness<Open>) const {
-    if (!wraps || Open) return true;
+  // Whether the cells around a span of columns of a line of a bounded grid lie away from the
+  // torus's edges, and are narrow enough that every offset between them is shorter than half
+  // the world: then no offset needs wrapping. Two cells of slack cover rounding at cell borders.
+  // Between walls, and along a window, nothing ever wraps (nor in open space).
+  BOIDS_HD bool spans_without_wrap(index_t first_column, index_t last_column, Line l) const {
+    if (!wraps) return true;
     bool inside = first_column >= 1 && last_column + 2 <= counts[0] &&
                   2 * (last_column - first_column + 5) <= counts[0];
     for (int a = 1; a < D; ++a) {
@@ -311,7 +301,7 @@ struct CellGrid {
 
   // span_runs in open space: the columns around the span in the chunk of each line around,
   // and where the span touches a chunk's end, the nearest column of the chunk beyond it
-  // (joins_span keeps a span from touching both).
+  // (joins_open_span keeps a span from touching both).
   BOIDS_HD Runs open_span_runs(index_t first_column, index_t last_column, Line l) const {
     const index_t columns = counts[0];
     if (first_column > 0 && last_column + 1 < columns && tile_holds_around(l)) {

@@ -107,14 +107,11 @@ struct HashedStepBlock {
       const auto line = grid.line(sorted[first].position, o);
       const index_t first_column = grid.column(sorted[first].position[0], o);
       index_t end = first + 1;
-      while (end < block_end && grid.line(sorted[end].position, o) == line &&
-             grid.joins_span(first_column, sorted[end].position[0], o)) {
-        ++end;
-      }
+      while (end < block_end && grid.line(sorted[end].position, o) == line) ++end;
       const index_t last_column = grid.column(sorted[end - 1].position[0], o);
       step_lanes(ConsecutiveSlots{first, static_cast<int>(end - first)},
                  grid.span_runs(first_column, last_column, line, o),
-                 !grid.spans_without_wrap(first_column, last_column, line, o));
+                 !grid.spans_without_wrap(first_column, last_column, line));
       first = end;
     }
   }
