@@ -103,7 +103,7 @@ void evade_direction(const FlockParams& p, const Particles& predators, const dou
 Particles pursue(const FlockState& s, const FlockParams& p) {
   const int n = p.dimensions;
   const double top = p.effective_predator_speed();
-  const double most = top * (p.model == Model::kSteering ? 2.4 : 0.1);
+  const double most = top * (p.model == Model::kSteering ? K_MAX_FORCE : 0.1);
   const double dt = p.model == Model::kSteering ? p.dt : 1.0;
   Particles next = s.predators;
   for (std::size_t k = 0; k < s.predators.size(); ++k) {

@@ -25,8 +25,6 @@ namespace {
 
 // The boids model's gains of the world's terms, per v_max.
 constexpr double K_AVOID = 0.1, K_GOAL = 0.02, K_WANDER = 0.05, K_PATH = 0.1, K_EVADE = 0.1;
-// The steering model's maximum force, per v_max.
-constexpr double MAX_FORCE = 2.4;
 
 // Walls (a closed world) and obstacles push, and the goal pulls. Under the boids model the
 // push and the pull are one change; under steering the push has up to the maximum force, the
@@ -44,7 +42,7 @@ void push_and_pull(const TermSite<D>& at, bool by_force, Vector<D>& to, double& 
     for (int a = 0; a < D; ++a) to[a] += avoid * push[a] + seek * goal[a];
     return;
   }
-  for (int a = 0; a < D; ++a) to[a] += vmax * MAX_FORCE * push[a];
+  for (int a = 0; a < D; ++a) to[a] += vmax * K_MAX_FORCE * push[a];
   if (!goal_acts(p)) return;
   const Vector<D> goal = goal_at<D>(p, at.x);
   for (int a = 0; a < D; ++a) to[a] += p.goal_weight * (vmax * goal[a] - at.v[a]);
@@ -87,7 +85,7 @@ void evade(const TermSite<D>& at, bool by_force, Vector<D>& to) {
   double e[D];
   evade_direction(p, at.predators, at.x.data(), D, e);
   const double vmax = p.max_speed;
-  const double gain = by_force ? vmax * MAX_FORCE : K_EVADE * vmax;
+  const double gain = by_force ? vmax * K_MAX_FORCE : K_EVADE * vmax;
   for (int a = 0; a < D; ++a) to[a] += gain * e[a];
 }
 

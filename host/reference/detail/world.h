@@ -18,6 +18,10 @@ bool goal_acts(const FlockParams& p);
 bool wind_acts(const FlockParams& p);
 bool noise_acts(const FlockParams& p);
 
+// The steering model's maximum force, per v_max: what its rules' steering is truncated to, and
+// what the world's terms and a predator's pursuit steer with at most.
+inline constexpr double K_MAX_FORCE = 2.4;
+
 // What a step needs besides the state and the parameters.
 struct StepContext {
   std::uint64_t noise_key;  // from the run's seed

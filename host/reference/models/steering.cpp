@@ -47,7 +47,7 @@ template <int D>
 Vector<D> steering_force(const FlockParams& p, const StepContext& context,
                          const Particles& predators, std::size_t id, const Gathered<D>& g,
                          const Vector<D>& x, const Vector<D>& v, double& least) {
-  const double maxSpeed = p.max_speed, maxForce = maxSpeed * 2.4;
+  const double maxSpeed = p.max_speed, maxForce = maxSpeed * K_MAX_FORCE;
   Vector<D> force{};
   if (g.neighbors > 0) {
     const double invN = 1.0 / g.neighbors;
