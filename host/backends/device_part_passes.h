@@ -73,17 +73,12 @@ class DevicePasses {
     fit(exec, a.whole.size());
     const auto owns = static_cast<index_t>(kept + arrived.size());
     const auto n = static_cast<index_t>(owns + ghosts.size());
-    std::vector<Boid> boids;
-    std::vector<index_t> whole;
-    boids.reserve(n - kept);
-    whole.reserve(n - kept);
-    for (const IndexedBoid& b : arrived) {
-      boids.push_back(packed_boid<Real, D>(b, world));
-      whole.push_back(static_cast<index_t>(b.id));
-    }
+    std::vector<Boid> boids(n - kept);
+    std::vector<index_t> whole(n - kept);
+    index_t at = pack_own<Real, D>(boids.data(), whole.data(), 0, arrived, world);
     for (const IndexedBoid& b : ghosts) {
-      boids.push_back(packed_ghost<Real, D>(b, merged ? Unwrap{} : unwrap));
-      whole.push_back(static_cast<index_t>(b.id));
+      boids[at] = packed_ghost<Real, D>(b, merged ? Unwrap{} : unwrap);
+      whole[at++] = static_cast<index_t>(b.id);
     }
     if (!merged) {
       exec.upload(a.boids.data() + kept, boids.data(), boids.size());
@@ -141,14 +136,9 @@ class DevicePasses {
   // Uploads `boids` to places [at, at + boids.size()) of an opened part.
   template <typename Arrays>
   void fill(Executor& exec, const Arrays& a, index_t at, IndexedBoids boids, const World& world) {
-    std::vector<Boid> packed;
-    std::vector<index_t> whole;
-    packed.reserve(boids.size());
-    whole.reserve(boids.size());
-    for (const IndexedBoid& b : boids) {
-      packed.push_back(packed_boid<Real, D>(b, world));
-      whole.push_back(static_cast<index_t>(b.id));
-    }
+    std::vector<Boid> packed(boids.size());
+    std::vector<index_t> whole(boids.size());
+    pack_own<Real, D>(packed.data(), whole.data(), 0, boids, world);
     exec.upload(a.boids.data() + at, packed.data(), packed.size());
     exec.upload(a.whole.data() + at, whole.data(), whole.size());
   }

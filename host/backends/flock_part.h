@@ -104,10 +104,7 @@ class Passes {
   void fill(Executor& exec, const Arrays& a, index_t at, IndexedBoids boids, const World& world) {
     check_whole();
     if constexpr (Executor::kHostMemory) {
-      for (const IndexedBoid& b : boids) {
-        a.boids.data()[at] = packed_boid<Real, D>(b, world);
-        a.whole.data()[at++] = static_cast<index_t>(b.id);
-      }
+      pack_own<Real, D>(a.boids.data(), a.whole.data(), at, boids, world);
     } else {
       device_.fill(exec, a, at, boids, world);
     }

@@ -47,6 +47,18 @@ kernels::Boid<Real, D> packed_boid(const IndexedBoid& b, const World& world) {
   return out;
 }
 
+// Writes `own`, a part's own boids, from place `at` of `boids` and `whole`: each packed, beside
+// its index in the whole flock. Returns the place after them.
+template <typename Real, int D>
+kernels::index_t pack_own(kernels::Boid<Real, D>* boids, kernels::index_t* whole,
+                          kernels::index_t at, IndexedBoids own, const World& world) {
+  for (const IndexedBoid& b : own) {
+    boids[at] = packed_boid<Real, D>(b, world);
+    whole[at++] = static_cast<kernels::index_t>(b.id);
+  }
+  return at;
+}
+
 // Where a part's grid is a window of the world's along an axis (kernels/cell_grid.h), a
 // ghost's coordinate along it is taken across the torus's edge where that brings it next to
 // the slab, around `middle` (`side` 0: never).
@@ -135,11 +147,7 @@ void append(kernels::Boid<Real, D>* boids, kernels::index_t* whole, std::vector<
             const Unwrap& unwrap) {
   own.assign(kept + arrived.size(), 1);
   own.resize(own.size() + ghosts.size(), 0);
-  kernels::index_t at = kept;
-  for (const IndexedBoid& b : arrived) {
-    boids[at] = packed_boid<Real, D>(b, world);
-    whole[at++] = static_cast<kernels::index_t>(b.id);
-  }
+  kernels::index_t at = pack_own<Real, D>(boids, whole, kept, arrived, world);
   for (const IndexedBoid& b : ghosts) {
     boids[at] = packed_ghost<Real, D>(b, unwrap);
     whole[at++] = static_cast<kernels::index_t>(b.id);
