@@ -281,64 +281,52 @@ struct HashedStepBlock {
     for (int lane = 0; lane < Lanes; ++lane) slot[lane] = static_cast<Int>(slots[lane]);
     typename Sums::Pack packed;
     packed.load(sums);
-    if constexpr (defers_pushes<typename Sums::Pack>()) {
-      gather_deferring_pushes<F>(packed, x, v, slot, runs, p);
-    } else {
-      for (int r = 0; r < runs.count; ++r) {
-        const index_t run_end = cell_start[runs.last[r] + 1];
-        for (index_t j = cell_start[runs.first[r]]; j < run_end; ++j) {
-          accumulate_lanes<Model, F::kWraps, F::kLimitedView>(packed, x, v, sorted[j], p,
-                                                              slot != static_cast<Int>(j));
-        }
-      }
-    }
+    for_each_candidate<F>(x, runs, p, [&](index_t j) BOIDS_LAMBDA_INLINE {
+      accumulate_lanes<Model, F::kWraps, F::kLimitedView>(packed, x, v, sorted[j], p,
+                                                          slot != static_cast<Int>(j));
+    });
     packed.store(sums);
   }
 
-  // Whether a block's separation waits for a second pass over the few candidates that push
-  // some lane (gather_deferring_pushes): in double in 3D, where the published step's three
-  // divisions a candidate, made for every lane, were an eighth of the step, and where a candidate
-  // pushes any of a block's 8 lanes in 4 cases in 100 from a random start (15 flocked). In 2D (18
-  // in 100) and in float (one division a candidate) the second pass costs what it saves.
-  template <typename Pack>
-  static constexpr bool defers_pushes() {
-    return sizeof(Real) == 8 && D == 3 && std::is_same_v<Pack, NeighborPack<Real, Lanes, D>>;
+  // Whether a block first picks, from its runs, the candidates within r of some lane, and
+  // adds those alone: in 3D, where a block of 8 lanes along a line meets about 89 candidates
+  // at the published example's density (4 lanes, with AVX2's doubles: 52), of which 27 in 100
+  // (25) lie within r of any lane, and the test costs about half an addition to every lane. In
+  // 2D 57 in 100 do, and picking costs what it saves (bench/results: picked candidates).
+  static constexpr bool picks_candidates() {
+    return D == 3;
   }
 
-  // gather_lanes' candidates in two passes: every sum but the pushes, listing the candidates
-  // that push some lane; then the pushes of those alone, in the same order, so that every sum
-  // has the bits of one pass. The list is short; it is emptied before a run would overflow it.
-  template <typename F, typename Pack, typename V, typename M, typename Runs>
-  BOIDS_INLINE void gather_deferring_pushes(Pack& packed, const V (&x)[D], const V (&v)[D], M slot,
-                                            const Runs& runs, const StepParams<Real>& p) const {
-    using Int = typename PackOf<Real, Lanes>::Int;
-    constexpr int kRoom = 64;
-    index_t listed[kRoom];
-    int listed_count = 0;
-    const auto push_listed = [&] {
-      PushesOnly<Pack> pushes{packed};
-      for (int k = 0; k < listed_count; ++k) {
-        const index_t j = listed[k];
-        accumulate_lanes<Model, F::kWraps, F::kLimitedView>(pushes, x, v, sorted[j], p,
-                                                            slot != static_cast<Int>(j));
-      }
-      listed_count = 0;
-    };
-    AllButPushes<Pack> most{packed};
-    for (int r = 0; r < runs.count; ++r) {
-      const index_t run_end = cell_start[runs.last[r] + 1];
-      for (index_t from = cell_start[runs.first[r]]; from < run_end; from += kRoom) {
-        const index_t to = min_of<index_t>(run_end, from + kRoom);
-        if (listed_count + static_cast<int>(to - from) > kRoom) push_listed();
-        for (index_t j = from; j < to; ++j) {
-          accumulate_lanes<Model, F::kWraps, F::kLimitedView>(most, x, v, sorted[j], p,
-                                                              slot != static_cast<Int>(j));
-          listed[listed_count] = j;  // kept only if it pushes
-          listed_count += most.pushes_any ? 1 : 0;
+  // Calls visit(j) for each candidate j of the runs in their order, or, where the block picks
+  // them (picks_candidates), for those within r of some lane, in the same order: a rejected
+  // candidate adds nothing to any lane (within_reach_of_any), so the sums keep their bits. The
+  // runs' picks go in one list, visited in one loop (a loop per run ends mispredicted).
+  template <typename F, typename V, typename Runs, typename Visit>
+  BOIDS_INLINE void for_each_candidate(const V (&x)[D], const Runs& runs, const StepParams<Real>& p,
+                                       Visit&& visit) const {
+    if constexpr (picks_candidates()) {
+      constexpr int kRoom = 128;  // picks listed before they are visited
+      index_t picked[kRoom];
+      int kept = 0;
+      const auto visit_picked = [&] {
+        for (int k = 0; k < kept; ++k) visit(picked[k]);
+        kept = 0;
+      };
+      for (int r = 0; r < runs.count; ++r) {
+        const index_t run_end = cell_start[runs.last[r] + 1];
+        for (index_t j = cell_start[runs.first[r]]; j < run_end; ++j) {
+          if (kept == kRoom) visit_picked();
+          picked[kept] = j;  // kept only if within reach
+          kept += within_reach_of_any<F::kWraps>(x, sorted[j], p) ? 1 : 0;
         }
       }
+      visit_picked();
+    } else {
+      for (int r = 0; r < runs.count; ++r) {
+        const index_t run_end = cell_start[runs.last[r] + 1];
+        for (index_t j = cell_start[runs.first[r]]; j < run_end; ++j) visit(j);
+      }
     }
-    push_listed();
   }
 #endif
 };

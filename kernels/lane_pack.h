@@ -76,6 +76,24 @@ BOIDS_INLINE bool any_lane(M m) {
   return any;
 }
 
+// Whether any lane of v is at most `bound`: with AVX-512, one comparison into a mask register,
+// which any_lane(v <= bound) would first turn into a vector and back.
+template <typename V, typename Real>
+BOIDS_INLINE bool any_at_most(V v, Real bound) {
+#if defined(__AVX512VL__) && defined(__AVX512DQ__)
+  if constexpr (sizeof(V) == 32 && sizeof(Real) == 4) {
+    return _mm256_cmp_ps_mask(reinterpret_cast<__m256>(v), _mm256_set1_ps(bound), _CMP_LE_OQ) != 0;
+  } else if constexpr (sizeof(V) == 32) {
+    return _mm256_cmp_pd_mask(reinterpret_cast<__m256d>(v), _mm256_set1_pd(bound), _CMP_LE_OQ) != 0;
+  } else if constexpr (sizeof(V) == 64 && sizeof(Real) == 4) {
+    return _mm512_cmp_ps_mask(reinterpret_cast<__m512>(v), _mm512_set1_ps(bound), _CMP_LE_OQ) != 0;
+  } else if constexpr (sizeof(V) == 64) {
+    return _mm512_cmp_pd_mask(reinterpret_cast<__m512d>(v), _mm512_set1_pd(bound), _CMP_LE_OQ) != 0;
+  }
+#endif
+  return any_lane(v <= bound);
+}
+
 // Lane by lane, from and to the arrays of a block (one array entry per lane).
 template <typename V, typename T, int Lanes>
 BOIDS_INLINE V load_lanes(const T (&from)[Lanes]) {

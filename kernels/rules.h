@@ -113,49 +113,18 @@ struct NeighborPack {
     }
   }
 
-  // NeighborSums::add, for every lane at once: the pushes apart, so that a step may take
-  // them in a pass of their own (AllButPushes, PushesOnly).
+  // NeighborSums::add, for every lane at once.
   template <bool DivideEach>
   BOIDS_INLINE void add(const V (&d)[D], V d2, const Real (&v)[D], M near, M pushes) {
-    add_all_but_pushes(d, v, near);
-    add_pushes<DivideEach>(d, d2, pushes);
-  }
-  BOIDS_INLINE void add_all_but_pushes(const V (&d)[D], const Real (&v)[D], M near) {
     count = near ? count + 1 : count;
     for (int a = 0; a < D; ++a) velocity[a] = near ? velocity[a] + v[a] : velocity[a];
     for (int a = 0; a < D; ++a) offset[a] = near ? offset[a] + d[a] : offset[a];
-  }
-  template <bool DivideEach>
-  BOIDS_INLINE void add_pushes(const V (&d)[D], V d2, M pushes) {
     if constexpr (DivideEach) {
       for (int a = 0; a < D; ++a) push[a] = pushes ? push[a] - d[a] / d2 : push[a];
     } else {
       const V inverse = Real(1) / d2;
       for (int a = 0; a < D; ++a) push[a] = pushes ? push[a] - d[a] * inverse : push[a];
     }
-  }
-};
-
-// A NeighborPack's updates in two passes over the same candidates, as a model's add sees
-// them: every sum but the pushes, noting whether the candidate pushes any lane; then the
-// pushes alone. Each sum still adds its terms in the candidates' order, so the bits are
-// those of NeighborPack::add.
-template <typename Pack>
-struct AllButPushes {
-  Pack& sums;
-  bool pushes_any = false;  // of the last candidate
-  template <bool DivideEach, typename V, typename Real, int D, typename M>
-  BOIDS_INLINE void add(const V (&d)[D], V, const Real (&v)[D], M near, M pushes) {
-    sums.add_all_but_pushes(d, v, near);
-    pushes_any = any_lane(pushes);
-  }
-};
-template <typename Pack>
-struct PushesOnly {
-  Pack& sums;
-  template <bool DivideEach, typename V, typename Real, int D, typename M>
-  BOIDS_INLINE void add(const V (&d)[D], V d2, const Real (&)[D], M, M pushes) {
-    sums.template add_pushes<DivideEach>(d, d2, pushes);
   }
 };
 #endif
@@ -247,6 +216,27 @@ BOIDS_HD inline void accumulate_neighbor(Sums& sums, int lane,
 }
 
 #if !defined(__CUDACC__)
+// The offsets d from every lane at x to `other`, across the torus's edges if `Wraps`.
+template <bool Wraps, typename V, typename Real, int D>
+BOIDS_INLINE void offsets_to(V (&d)[D], const V (&x)[D], const Boid<Real, D>& other,
+                             const StepParams<Real>& p) {
+  for (int a = 0; a < D; ++a) {
+    const V delta = other.position[a] - x[a];
+    d[a] = Wraps ? wrap_lanes(delta, p.side[a], p.half_side[a]) : delta;
+  }
+}
+
+// Whether `other` lies within r of any lane at x, its distance taken as accumulate_lanes takes
+// it. Every model's neighbours lie within r (each model's add counts none farther: d2 < r^2,
+// or d2 <= r^2 in the steering model), so a candidate this rejects adds nothing to any lane.
+template <bool Wraps, typename V, typename Real, int D>
+BOIDS_INLINE bool within_reach_of_any(const V (&x)[D], const Boid<Real, D>& other,
+                                      const StepParams<Real>& p) {
+  V d[D];
+  offsets_to<Wraps>(d, x, other, p);
+  return any_at_most(length_sq(d), p.radius_sq);
+}
+
 // accumulate_neighbor for every lane of a block at once: `sums` a Pack of the block's sums,
 // `x` and `v` the lanes' positions and velocities, `counted` the lanes that count `other`.
 template <typename Model, bool Wraps, bool LimitedView, typename Pack, typename V, typename M,
@@ -255,10 +245,7 @@ BOIDS_INLINE void accumulate_lanes(Pack& sums, const V (&x)[D], const V (&v)[D],
                                    const Boid<Real, D>& other, const StepParams<Real>& p,
                                    M counted) {
   V d[D];
-  for (int a = 0; a < D; ++a) {
-    const V delta = other.position[a] - x[a];
-    d[a] = Wraps ? wrap_lanes(delta, p.side[a], p.half_side[a]) : delta;
-  }
+  offsets_to<Wraps>(d, x, other, p);
   const V d2 = length_sq(d);
   M seen = counted;
   if constexpr (LimitedView) seen = seen & in_view_lanes(d, d2, v, p.signed_cos_sq_half_view);
