@@ -20,6 +20,7 @@
 #include "host/backends/open_table_arrays.h"
 #include "host/base/errors.h"
 #include "host/core/value_limits.h"
+#include "host/metrics/metrics.h"
 #include "host/model/initial_state.h"
 #include "kernels/cell_grid.h"
 #include "kernels/open_table.h"
@@ -441,6 +442,40 @@ TEST_P(OpenSpaceTest, AFlightKeyedAfreshAtEachStepIsTheStraightOne) {
       part = std::move(next);
     }
     EXPECT_TRUE(test_support::bit_identical(part->state(), whole->state())) << side;
+  }
+}
+
+// The metrics after steps of open space are those of the positions, as the reference measures
+// them, and cost what a step does: where a flock's tiles outnumber the table's slots, the
+// move leaves its boids' keys to the next planning, and an index built from those keys held
+// every boid in one cell (a neighbour count near 0, a flock a boid, and each nearest neighbour
+// found by a search of the whole flock). Sparse flocks of 2,000 boids, in 2D and 3D.
+TEST_P(OpenSpaceTest, MetricsAfterStepsAreThoseOfThePositions) {
+  for (const int d : {2, 3}) {
+    FlockParams p;
+    p.dimensions = d;
+    const double side = d == 2 ? 408.0 : 131.0;  // 3.6 and 3.3 neighbours a boid
+    p.world = World{side, side, Boundary::kOpen};
+    if (d == 3) p.world.depth = side;
+    const auto sim = make(make_initial_state(2000, 9, p), p);
+    for (int round = 0; round < 3; ++round) {
+      sim->step(2);
+      const FlockState now = sim->state();
+      const FlockMetrics m = sim->metrics();
+      const FlockMetrics want =
+          make_simulation({Backend::kReference, Method::kNaive, Precision::kDouble, p}, now)
+              ->metrics();
+      ASSERT_GT(want.mean_neighbors, 2.0) << d;
+      EXPECT_NEAR(m.mean_neighbors, want.mean_neighbors, 1e-3 * want.mean_neighbors) << d;
+      EXPECT_NEAR(static_cast<double>(m.flocks), static_cast<double>(want.flocks),
+                  1e-2 * static_cast<double>(want.flocks))
+          << d;
+      EXPECT_NEAR(m.mean_nn_distance, want.mean_nn_distance, 1e-5 * want.mean_nn_distance) << d;
+    }
+    // Measuring leaves the flight as it was: it goes on as one that was not measured.
+    const auto unmeasured = make(make_initial_state(2000, 9, p), p);
+    unmeasured->step(6);
+    EXPECT_TRUE(test_support::bit_identical(unmeasured->state(), sim->state())) << d;
   }
 }
 
