@@ -1,0 +1,89 @@
+"""What a CPU block of the hashed step meets: a model of kernels/hashed_step.h's blocks (LANES
+consecutive boids in cell order, split where their line of cells changes) and their runs (the
+cells around each span's columns, on the 3 lines (2D) or 9 (3D) around its own), over a random
+start on a torus at the published example's density, cells of r. A span adds each candidate
+to all the block's lanes at once, one vector step, whatever lanes the span holds. It gives the
+vector steps a boid, how many of those candidates lie within r of some lane of the span (what a
+3D block picks), the neighbours a boid has, and, for docs/benchmarks.md's table, the lanes'
+tests (steps times lanes) per neighbour, all and picked.
+
+It checks itself: the neighbours a boid must be the density times the volume within r, to a
+tenth, or it exits 1. It needs numpy (python3-numpy); without it, it says so and exits with
+77, a test's skip.
+
+Usage: python3 bench/lane_candidates.py [--dimensions 2|3] [--lanes 8] [--count 200000]
+       [--blocks 2500] [--seed 1]
+"""
+import argparse
+import math
+import sys
+
+try:
+    import numpy as np
+except ImportError:
+    print("lane_candidates.py: needs numpy (python3-numpy)", file=sys.stderr)
+    sys.exit(77)
+
+DENSITY = {2: 1.2, 3: 0.9}  # boids per r^2 and per r^3, as boids-bench's defaults
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dimensions", type=int, choices=(2, 3), default=3)
+    parser.add_argument("--lanes", type=int, default=8)
+    parser.add_argument("--count", type=int, default=200000)
+    parser.add_argument("--blocks", type=int, default=2500, help="blocks measured")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    d = args.dimensions
+    side = int(round((args.count / DENSITY[d]) ** (1.0 / d)))  # in cells of r = 1
+    rng = np.random.default_rng(args.seed)
+    x = rng.random((args.count, d)) * side
+    cell = np.floor(x).astype(np.int64)
+    key = cell[:, 0] + side * cell[:, 1] + (side * side * cell[:, 2] if d == 3 else 0)
+    order = np.argsort(key, kind="stable")
+    x, cell, key = x[order], cell[order], key[order]
+    line = key // side
+    start = np.searchsorted(key, np.arange(side ** d + 1))
+    around = [(dy, dz) for dy in (-1, 0, 1) for dz in ((-1, 0, 1) if d == 3 else (0,))]
+
+    met = picked = neighbours = 0
+    boids = min(args.blocks * args.lanes, args.count)
+    for first in range(0, boids, args.lanes):
+        i = first
+        while i < first + args.lanes:  # the block's spans, one per line
+            end = i + 1
+            while end < first + args.lanes and line[end] == line[i]:
+                end += 1
+            lanes = x[i:end]
+            for dy, dz in around:
+                y = (cell[i, 1] + dy) % side
+                z = (cell[i, 2] + dz) % side if d == 3 else 0
+                for column in range(cell[i, 0] - 1, cell[end - 1, 0] + 2):
+                    c = column % side + side * y + side * side * z
+                    candidates = x[start[c]:start[c + 1]]
+                    if len(candidates) == 0:
+                        continue
+                    offset = candidates[:, None, :] - lanes[None, :, :]
+                    offset -= side * np.round(offset / side)
+                    d2 = (offset ** 2).sum(axis=-1)
+                    met += len(candidates)  # a vector step each
+                    picked += (d2 <= 1).any(axis=1).sum()
+                    neighbours += (d2 < 1).sum()
+            i = end
+    neighbours -= boids  # each boid is within r of itself
+    print(f"{d}D, {args.lanes} lanes, {args.count} boids at {DENSITY[d]} a cell of r:")
+    lanes = args.lanes
+    print(f"  vector steps a boid           {met / boids:.2f}")
+    print(f"  within r of some lane         {picked / met:.2f} of them")
+    print(f"  neighbours a boid             {neighbours / boids:.2f}")
+    print(f"  lanes' tests a neighbour      {met * lanes / neighbours:.1f}")
+    print(f"  picked lanes' tests           {picked * lanes / neighbours:.1f}")
+    expected = DENSITY[d] * (math.pi if d == 2 else 4 * math.pi / 3)
+    if abs(neighbours / boids - expected) > 0.1 * expected:
+        sys.exit(f"lane_candidates.py: {neighbours / boids:.2f} neighbours a boid, not about "
+                 f"{expected:.2f}: the model's grid is wrong")
+
+
+if __name__ == "__main__":
+    main()
