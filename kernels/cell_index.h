@@ -179,12 +179,7 @@ void build_cell_index(Executor& exec, CellIndex<Real, D>& x, const KeyBoids& key
   }
 }
 
-// The index of one flock on `grid`.
-template <typename Real, int D, typename Executor>
-void build_cell_index(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
-                      bool carry_ids) {
-  build_cell_index(exec, x, ComputeCellKeys<Real, D>{x.boids, x.keys, x.order, grid}, grid.cells(),
-                   carry_ids);
-}
+// The index of one flock on a CellGrid: build_cell_index(exec, x, grid, carry_ids), in
+// kernels/open_table.h, which plans open space's table first.
 
 }  // namespace boids::kernels

@@ -390,10 +390,6 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
 template <typename Real, int D, typename Executor>
 MetricsResult measure_flock(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                             const StepParams<Real>& params) {
-  // In open space a hashed step's move leaves its boids' keys to the next planning of the
-  // table where the tiles outnumber its slots (kernels/open_table.h): planned here as the
-  // step plans it, from the positions alone, so that the flight goes on the same.
-  if (grid.open && grid.table.occupant != nullptr) plan_open_table(exec, x, grid);
   build_cell_index(exec, x, grid, /*carry_ids=*/false);
   const OneFlock<Real, D> one{{0, x.count, 0, 0, grid, params}};
   MetricsResult r;

@@ -335,13 +335,12 @@ struct HashedStepBlock {
 // build_cell_index); Executor::hashed_lanes<Real, D> is the boids per block of the step (1 on a
 // GPU). The step writes the moved boids over the state in cell order, and their keys and the
 // identity into the index's spare arrays, ready for the next sort. In open space, where the
-// simulation keeps a table of tiles, the table is planned before the sort, and the step's keys
-// kept where it keeps each tile's slot, else the boids keyed by it (kernels/open_table.h).
+// simulation keeps a table of tiles, the index plans the table before the sort, and the
+// step's keys are kept where it keeps each tile's slot, else the boids keyed by it
+// (kernels/open_table.h).
 template <typename Model, typename Real, int D, typename Executor>
 void hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
                  const StepParams<Real>& params) {
-  const bool planned = grid.open && grid.table.occupant != nullptr;
-  if (planned) plan_open_table(exec, x, grid);
   build_cell_index(exec, x, grid, /*carry_ids=*/true);
   constexpr int kLanes = Executor::template hashed_lanes<Real, D>;
   using Step = HashedStepBlock<Model, Real, kLanes, D>;

@@ -14,6 +14,7 @@
 
 #include "kernels/advance.h"
 #include "kernels/cell_index.h"
+#include "kernels/open_table.h"
 
 namespace boids::kernels {
 

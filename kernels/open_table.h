@@ -377,4 +377,16 @@ void plan_open_table(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real,
   x.keys_ready = true;
 }
 
+// The index of one flock on `grid`. In open space, where the simulation keeps a table of
+// tiles, the table is planned first for the boids where they are: a step's move leaves their
+// keys to the plan where the tiles outnumber its slots, and every index of the positions (the
+// step's, the metrics') must sort by the plan's keys.
+template <typename Real, int D, typename Executor>
+void build_cell_index(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
+                      bool carry_ids) {
+  if (grid.open && grid.table.occupant != nullptr) plan_open_table(exec, x, grid);
+  build_cell_index(exec, x, ComputeCellKeys<Real, D>{x.boids, x.keys, x.order, grid}, grid.cells(),
+                   carry_ids);
+}
+
 }  // namespace boids::kernels

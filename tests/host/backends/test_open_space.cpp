@@ -136,8 +136,7 @@ class PlannedIndex {
   void sort() {
     std::swap(x_.boids, x_.sorted);
     x_.keys_ready = false;
-    if (planned_) kernels::plan_open_table(exec_, x_, grid_);
-    kernels::build_cell_index(exec_, x_, grid_, /*carry_ids=*/true);
+    kernels::build_cell_index(exec_, x_, grid_, /*carry_ids=*/true);  // planned where attached
   }
 
   // Every sorted boid lies in the cell that the grid keys it by, and every boid within r of a
