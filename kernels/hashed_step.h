@@ -62,6 +62,10 @@ struct HashedStepBlock {
   // In a batch (kernels/batch_step.h), the flock's first slot and first cell key.
   index_t first_slot = 0;
   index_t key_base = 0;
+  // In open space, where the simulation watches for it: set (to 1) once a moved boid lies
+  // beyond `reach` along an axis, so that no pass of its own looks for one.
+  index_t* beyond = nullptr;
+  Real reach = Real(0);
 
   static index_t blocks_for(index_t count) { return (count + Lanes - 1) / Lanes; }
 
@@ -155,6 +159,7 @@ struct HashedStepBlock {
     // Stored first: open space finds the moved boids' cells from memory, as the block found
     // its sorted boids' (open_lines_of).
     for (int lane = 0; lane < slots.active; ++lane) out[slots[lane]] = next.boid(lane);
+    if (beyond != nullptr && beyond_reach(next)) atomic_store(beyond, 1);
     index_t keys[Lanes];
     grid.with_openness([&](auto o) BOIDS_LAMBDA_INLINE {
       if constexpr (decltype(o)::value) {
@@ -195,6 +200,28 @@ struct HashedStepBlock {
       next_keys[i] = key_base + keys[lane];
       next_order[i] = i;
     }
+  }
+
+  // Whether a lane lies beyond `reach` along an axis (or at NaN): the lanes past the block's
+  // last boid repeat it.
+  BOIDS_HD BOIDS_INLINE bool beyond_reach(const LaneBoids<Real, Lanes, D>& next) const {
+#if !defined(__CUDACC__)
+    if constexpr (Lanes > 1) {
+      using V = typename PackOf<Real, Lanes>::Values;
+      using M = typename PackOf<Real, Lanes>::Mask;
+      M within = ~M{};
+      for (int a = 0; a < D; ++a) {
+        const V x = load_lanes<V>(next.position[a]);
+        within &= (x < Real(0) ? -x : x) <= reach;
+      }
+      return any_lane(~within);
+    }
+#endif
+    bool out_of_reach = false;
+    for (int lane = 0; lane < Lanes; ++lane) {
+      for (int a = 0; a < D; ++a) out_of_reach |= !(absolute(next.position[a][lane]) <= reach);
+    }
+    return out_of_reach;
   }
 
   // The line and column of open space of each boid in `slots`, the last repeated in lanes
@@ -342,14 +369,17 @@ struct HashedStepBlock {
 // identity into the index's spare arrays, ready for the next sort. In open space, where the
 // simulation keeps a table of tiles, the index plans the table before the sort, and the
 // step's keys are kept where it keeps each tile's slot, else the boids keyed by it
-// (kernels/open_table.h).
+// (kernels/open_table.h). Where `beyond` is given, the step sets it once a moved boid lies
+// beyond `reach` (HashedStepBlock::beyond).
 template <typename Model, typename Real, int D, typename Executor>
 void hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real, D>& grid,
-                 const StepParams<Real>& params) {
+                 const StepParams<Real>& params, index_t* beyond = nullptr, Real reach = Real(0)) {
   build_cell_index(exec, x, grid, /*carry_ids=*/true);
   constexpr int kLanes = Executor::template hashed_lanes<Real, D>;
   using Step = HashedStepBlock<Model, Real, kLanes, D>;
-  const Step step{x.sorted, x.ids, x.boids, x.cell_start, grid, params, x.count, x.keys, x.order};
+  Step step{x.sorted, x.ids, x.boids, x.cell_start, grid, params, x.count, x.keys, x.order};
+  step.beyond = beyond;
+  step.reach = reach;
   x.keys_ready = true;  // and in open space, the set of tiles filled
   exec.for_each(Step::blocks_for(x.count), step);
 }

@@ -439,13 +439,44 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   }
 
   // Refuses a step of open space once a boid lies beyond what the precision holds
-  // (check_open_reach), the flock as the last step left it.
-  void check_reach() {
-    const double reach = open_reach(kPrecision, config().params.radius);
-    const kernels::BeyondReach<Real, D> beyond{boids_.data(), static_cast<Real>(reach)};
-    if (exec_.sum(count32(), beyond) == 0) return;
+  // (check_open_reach), the flock as the last step left it. A boid beyond is looked for by a
+  // pass over the boids, or, where the last step was hashed and `watched` it, by that step's
+  // move (`beyond_`): the pass is a read of the whole state, which cost the hashed step of
+  // open space about a twentieth of its time.
+  void check_reach(bool watched) {
+    const Real reach = static_cast<Real>(open_reach(kPrecision, config().params.radius));
+    if (watched) {
+      if (read_one(beyond_.data()) == 0) return;
+      write_one(beyond_.data(), 0);  // for the next step, should the check below pass
+    } else if (exec_.sum(count32(), kernels::BeyondReach<Real, D>{boids_.data(), reach}) == 0) {
+      return;
+    }
     check_open_reach(state(), kPrecision, config().params.radius);
   }
+
+  // The hashed step, watching open space's reach where it can (check_reach). Returns whether
+  // it did.
+  template <typename M>
+  bool hashed_step_watching_reach() {
+    if (!config().params.world.open()) {
+      kernels::hashed_step<M>(exec_, index_, grid_, params_);
+      return false;
+    }
+    if (beyond_.size() == 0) {
+      beyond_ = Buffer<index_t>(1);
+      write_one(beyond_.data(), 0);
+    }
+    const Real reach = static_cast<Real>(open_reach(kPrecision, config().params.radius));
+    kernels::hashed_step<M>(exec_, index_, grid_, params_, beyond_.data(), reach);
+    return true;
+  }
+
+  index_t read_one(const index_t* from) {
+    index_t value = 0;
+    exec_.download(&value, from, 1);
+    return value;
+  }
+  void write_one(index_t* to, index_t value) { exec_.upload(to, &value, 1); }
 
   void upload_state(const FlockState& initial) {
     upload_flock(exec_, initial, config().params.world, boids_.data(), count());
@@ -459,8 +490,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     }
     with_model(config().params.model, [&](auto model) {
       using M = decltype(model);
+      bool watched = false;  // whether the last step watched the reach (check_reach)
       for (std::uint64_t s = 0; s < steps; ++s) {
-        if (config().params.world.open()) check_reach();
+        if (config().params.world.open()) check_reach(watched);
+        watched = false;
         params_.step = steps_taken_++;  // keys the noise of this step
         const bool hunted = predators_.size() > 0;
         if (hunted && !hashed()) {  // from the boids before the step
@@ -469,7 +502,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
         if (params_.nearest > 0) {
           step_nearest<M>();
         } else if (hashed()) {
-          kernels::hashed_step<M>(exec_, index_, grid_, params_);
+          watched = hashed_step_watching_reach<M>();
         } else {
           exec_.template naive_step<M>(boids_.data(), scratch_.data(), count32(), params_);
           std::swap(boids_, scratch_);
@@ -528,6 +561,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   WorldTables<Real, Executor> tables_;               // the obstacles and the path
   OpenTableArrays<Executor> open_table_;             // open space's tiles (hashed method)
   PredatorGroup<Real, D, Executor> predators_;       // --predators
+  Buffer<index_t> beyond_;     // open space's reach, as the hashed step watches it
   Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
   flock_part::Passes<Real, D, Executor> part_;  // a part's split and extend (flock_part.h)
   flock_part::PartMeasure<Real, D, Executor> measure_;
