@@ -472,12 +472,16 @@ CellGrid<Real, D> make_cell_grid(double radius, const double (&side)[D], index_t
 // A grid of open space for neighbour radius `radius`, for `count` boids within `reach` of the
 // origin along each axis: cells r wide, widened by the margin that covers the rounding of
 // positions as far out as `reach`, in a table of at least two cells a boid (lines of
-// kOpenColumns, at least one slot of them), whatever the flock's extent. Its `table` is
-// attached by the simulation that keeps one.
+// kOpenColumns, at least one slot of them), whatever the flock's extent. In 3D four: a tile
+// there is 128 cells long and 8 wide, and a compact flock of a million boids, 104 cells a side,
+// spans two tiles' lengths once it leaves its start's cube by a cell: 450 tiles, more than
+// two cells a boid's 256 slots, and a table its tiles crowd plans every boid's key afresh
+// (bench/results: open space's keys and reach). Its `table` is attached by the simulation
+// that keeps one.
 template <typename Real, int D>
 CellGrid<Real, D> make_open_grid(double radius, double reach, index_t count) {
   const double margin = cell_margin<Real>(radius, reach);
-  const std::uint64_t most = std::uint64_t{2} * max_of<index_t>(count, 1);
+  const std::uint64_t most = std::uint64_t{D == 3 ? 4 : 2} * max_of<index_t>(count, 1);
   index_t lines = index_t{1} << OpenTiles<D>::kBits;
   constexpr index_t kMostLines = (index_t{1} << 30) / kOpenColumns;  // keys stay below 2^30
   while (std::uint64_t{lines} * kOpenColumns < most && lines < kMostLines) lines *= 2;
