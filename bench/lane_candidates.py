@@ -7,12 +7,17 @@ vector steps a boid, how many of those candidates lie within r of some lane of t
 3D block picks), the neighbours a boid has, and, for docs/benchmarks.md's table, the lanes'
 tests (steps times lanes) per neighbour, all and picked.
 
+Two designs that issue 64 names, modelled before building them: --parts P, finer cells (1/P
+of the reach wide, the runs P cells around the span, less the lines wholly beyond the reach),
+and --skin S, lists kept across steps (cells and lists of r + S, exact for S / (2 travel)
+steps, where travel is the most a boid moves a step: each step tests the list's entries).
+
 It checks itself: the neighbours a boid must be the density times the volume within r, to a
 tenth, or it exits 1. It needs numpy (python3-numpy); without it, it says so and exits with
 77, a test's skip.
 
 Usage: python3 bench/lane_candidates.py [--dimensions 2|3] [--lanes 8] [--count 200000]
-       [--blocks 2500] [--seed 1]
+       [--blocks 2500] [--seed 1] [--parts 1] [--skin 0] [--travel 0.1]
 """
 import argparse
 import math
@@ -34,20 +39,32 @@ def main():
     parser.add_argument("--count", type=int, default=200000)
     parser.add_argument("--blocks", type=int, default=2500, help="blocks measured")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skin", type=float, default=0.0,
+                        help="lists kept across steps: cells and lists of r + SKIN (in radii)")
+    parser.add_argument("--travel", type=float, default=0.1,
+                        help="the most a boid moves a step, in radii (boids: v_max dt / r)")
+    parser.add_argument("--parts", type=int, default=1,
+                        help="finer cells: each 1 / PARTS of the reach wide, the runs PARTS "
+                             "cells around, less the lines wholly beyond the reach")
     args = parser.parse_args()
-    d = args.dimensions
-    side = int(round((args.count / DENSITY[d]) ** (1.0 / d)))  # in cells of r = 1
+    d, m = args.dimensions, args.parts
+    reach = 1.0 + args.skin  # what a span gathers within, in radii
+    side = int(round((args.count / DENSITY[d]) ** (1.0 / d)))  # in radii
+    cells = int(side * m // reach)  # along each axis
+    width = side / cells
     rng = np.random.default_rng(args.seed)
     x = rng.random((args.count, d)) * side
-    cell = np.floor(x).astype(np.int64)
-    key = cell[:, 0] + side * cell[:, 1] + (side * side * cell[:, 2] if d == 3 else 0)
+    cell = np.minimum(np.floor(x * (cells / side)).astype(np.int64), cells - 1)
+    key = cell[:, 0] + cells * cell[:, 1] + (cells * cells * cell[:, 2] if d == 3 else 0)
     order = np.argsort(key, kind="stable")
     x, cell, key = x[order], cell[order], key[order]
-    line = key // side
-    start = np.searchsorted(key, np.arange(side ** d + 1))
-    around = [(dy, dz) for dy in (-1, 0, 1) for dz in ((-1, 0, 1) if d == 3 else (0,))]
+    line = key // cells
+    start = np.searchsorted(key, np.arange(cells ** d + 1))
+    steps = range(-m, m + 1)
+    around = [(dy, dz) for dy in steps for dz in (steps if d == 3 else (0,))
+              if (max(abs(dy) - 1, 0) ** 2 + max(abs(dz) - 1, 0) ** 2) * width ** 2 < reach ** 2]
 
-    met = picked = neighbours = 0
+    met = listed = picked = neighbours = 0
     boids = min(args.blocks * args.lanes, args.count)
     for first in range(0, boids, args.lanes):
         i = first
@@ -57,10 +74,10 @@ def main():
                 end += 1
             lanes = x[i:end]
             for dy, dz in around:
-                y = (cell[i, 1] + dy) % side
-                z = (cell[i, 2] + dz) % side if d == 3 else 0
-                for column in range(cell[i, 0] - 1, cell[end - 1, 0] + 2):
-                    c = column % side + side * y + side * side * z
+                y = (cell[i, 1] + dy) % cells
+                z = (cell[i, 2] + dz) % cells if d == 3 else 0
+                for column in range(cell[i, 0] - m, cell[end - 1, 0] + m + 1):
+                    c = column % cells + cells * y + cells * cells * z
                     candidates = x[start[c]:start[c + 1]]
                     if len(candidates) == 0:
                         continue
@@ -69,6 +86,7 @@ def main():
                     d2 = (offset ** 2).sum(axis=-1)
                     met += len(candidates)  # a vector step each
                     picked += (d2 <= 1).any(axis=1).sum()
+                    listed += (d2 <= reach * reach).any(axis=1).sum()
                     neighbours += (d2 < 1).sum()
             i = end
     neighbours -= boids  # each boid is within r of itself
@@ -79,6 +97,13 @@ def main():
     print(f"  neighbours a boid             {neighbours / boids:.2f}")
     print(f"  lanes' tests a neighbour      {met * lanes / neighbours:.1f}")
     print(f"  picked lanes' tests           {picked * lanes / neighbours:.1f}")
+    if args.skin > 0:  # the build tests what its cells hold; each step, the list's entries
+        steps = max(int(args.skin / (2 * args.travel) + 1e-9), 1)  # steps a list stays exact
+        each = listed * lanes / neighbours
+        print(f"  lists of r + {args.skin:g} r, exact for {steps} steps at {args.travel:g} r a step")
+        print(f"  list entries a boid           {listed / boids:.2f}")
+        print(f"  lanes' tests a neighbour      {each:.1f} a step between builds, "
+              f"{(met * lanes / neighbours + (steps - 1) * each) / steps:.1f} over a list's life")
     expected = DENSITY[d] * (math.pi if d == 2 else 4 * math.pi / 3)
     if abs(neighbours / boids - expected) > 0.1 * expected:
         sys.exit(f"lane_candidates.py: {neighbours / boids:.2f} neighbours a boid, not about "
