@@ -133,6 +133,11 @@ struct CellGrid {
     return key_in_slot(slot_of_line(l, last), l) + column;
   }
 
+  // The slot of a key of open space (as the step and the planning key it).
+  BOIDS_HD BOIDS_INLINE index_t slot_of_key(index_t key) const {
+    return key >> (OpenTiles<D>::kBits + kOpenColumnBits);
+  }
+
   // The key of a cell of open space, from its coordinates.
   BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D]) const {
     return line_key(chunk_of_cell(c).packed(), Openness<true>{}) + column_in_chunk(c[0]);

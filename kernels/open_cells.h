@@ -114,7 +114,7 @@ inline constexpr std::uint64_t kNoTile = ~std::uint64_t{0};
 inline constexpr index_t kNoSlot = ~index_t{0};
 
 // The table's tallies (OpenTable::tally): whether the set had no room, the tiles in it,
-// whether this planning counts the set again, whether it keys the boids again, and whether
+// whether this planning counts the set again, which boids it keys again (OpenRekey), and whether
 // the last planning found more tiles than slots (the step's move then leaves the keying to
 // the next planning, which counts the set again).
 enum OpenTally : int {
@@ -126,6 +126,10 @@ enum OpenTally : int {
   kTallies
 };
 
+// The boids a planning keys again (its tally kTallyRekey): none, every boid (the move left
+// no keys that stand), or those keyed by a slot whose tile moved (OpenTable::stale).
+enum OpenRekey : index_t { kRekeyNone = 0, kRekeyAll = 1, kRekeyStale = 2 };
+
 // The table's record of which tile holds which slot, planned before each sort from the
 // positions alone (kernels/open_table.h): a view of arrays that the simulation owns. Without
 // it (`occupant` null: a batch's grids), every tile is at home.
@@ -136,6 +140,8 @@ struct OpenTable {
   index_t* keyed = nullptr;           // and the slot the step's move keyed its boids by
   index_t* seen = nullptr;            // slots entries: 1 where the move keyed boids of the
                                       // slot's own tile by it
+  index_t* stale = nullptr;           // slots entries: 1 where a tile the move keyed by the
+                                      // slot holds another now (its boids are keyed again)
   std::uint64_t* moved = nullptr;     // room entries: tiles away from home, or kNoTile
   index_t* moved_slot = nullptr;      // and the slot each holds
   index_t* held = nullptr;            // slots entries: the most boids of a tile of this home

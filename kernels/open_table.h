@@ -15,8 +15,8 @@
 //           fewest), each in the first free slot after its home; one lane  (PlaceOthers)
 //   record  the tiles away from home, in the table of moved tiles   (ClearMoved, RecordMoved)
 //   check   whether each tile keeps the slot the move keyed its boids by        (CheckKeys)
-//   key     where one does not, each boid keyed again, a lane's tile looked up
-//           once                                                                 (OpenCellKeys)
+//   key     where one does not, the boids keyed by its slot keyed again (every
+//           boid, where no key stands), a lane's tile looked up once              (OpenCellKeys)
 //   empty   the set, for the step's move to fill; whether the tiles outnumber
 //           the slots, for the move to know                                      (EmptySet)
 // Every choice is a function of the set of tiles and their boids, whatever order the lanes
@@ -75,7 +75,7 @@ struct BeginPlan {
     const bool again =
         !noted || atomic_load(&t[kTallyCrowded]) != 0 || too_many_tiles(table, slots);
     atomic_store(&t[kTallyRecount], again ? 1 : 0);
-    atomic_store(&t[kTallyRekey], again ? 1 : 0);
+    atomic_store(&t[kTallyRekey], again ? kRekeyAll : kRekeyNone);
     if (again) {
       atomic_store(&t[kTallyFull], 0);
       atomic_store(&t[kTallyTiles], 0);
@@ -95,6 +95,7 @@ struct ClearTable {
       table.occupant[k] = kNoTile;
       table.held[k] = 0;
       if (whole) table.seen[k] = 0;
+      if (whole) table.stale[k] = 0;
     }
     if (whole || atomic_load(&table.tally[kTallyRecount]) != 0) {
       table.present[k] = kNoTile;
@@ -298,16 +299,18 @@ struct RecordMoved {
 };
 
 // Whether each tile of the set the move filled keeps the slot the move keyed its boids by:
-// where one does not, every boid is keyed again.
+// where one does not, the boids keyed by that slot are keyed again. A new tile at the
+// flock's edge moves the few tiles placed near it, so most boids keep their keys.
 struct CheckKeys {
   static constexpr const char* kStage = stage::kHash;
   OpenTable table;
   index_t slots;
   BOIDS_HD void operator()(index_t k) const {  // k < table.room
-    if (atomic_load(&table.tally[kTallyRekey]) != 0) return;
+    if (atomic_load(&table.tally[kTallyRekey]) == kRekeyAll) return;
     const std::uint64_t tile = table.present[k];
     if (tile != kNoTile && table.slot_of(tile, slots) != table.keyed[k]) {
-      atomic_store(&table.tally[kTallyRekey], 1);
+      atomic_store(&table.stale[table.keyed[k]], 1);
+      atomic_store(&table.tally[kTallyRekey], kRekeyStale);
     }
   }
 };
@@ -322,9 +325,11 @@ struct OpenCellKeys {
   CellGrid<Real, D> grid;
 
   BOIDS_HD void operator()(index_t lane) const {
-    if (atomic_load(&grid.table.tally[kTallyRekey]) == 0) return;  // the move's keys stand
+    const index_t rekey = atomic_load(&grid.table.tally[kTallyRekey]);
+    if (rekey == kRekeyNone) return;  // the move's keys stand
     typename CellGrid<Real, D>::TileSlot last;
     for (index_t i = lane * kBoidsALane; i < lane_end(lane, count); ++i) {
+      if (rekey == kRekeyStale && grid.table.stale[grid.slot_of_key(keys[i])] == 0) continue;
       keys[i] = grid.open_key(boids[i].position, last);
       order[i] = i;
     }
@@ -339,6 +344,7 @@ struct EmptySet {
   BOIDS_HD void operator()(index_t k) const {  // k < table.room
     table.present[k] = kNoTile;
     table.population[k] = 0;
+    if (k < slots) table.stale[k] = 0;
     if (k == 0) {
       index_t* t = table.tally;
       atomic_store(&t[kTallyCrowded], too_many_tiles(table, slots) ? 1 : 0);

@@ -1,5 +1,5 @@
 // The arrays of open space's table (kernels/open_cells.h: which tile holds which slot), in an
-// executor's memory, which each step plans afresh (kernels/open_table.h): 72 bytes a slot,
+// executor's memory, which each step plans afresh (kernels/open_table.h): 76 bytes a slot,
 // under a tenth of a byte a boid.
 #pragma once
 
@@ -15,7 +15,7 @@ class OpenTableArrays {
  public:
   // The bytes a table for `slots` slots takes.
   static std::uint64_t bytes_for(kernels::index_t slots) {
-    return std::uint64_t{slots} * (sizeof(std::uint64_t) + 2 * sizeof(kernels::index_t)) +
+    return std::uint64_t{slots} * (sizeof(std::uint64_t) + 3 * sizeof(kernels::index_t)) +
            std::uint64_t{room_for(slots)} *
                (2 * sizeof(std::uint64_t) + 3 * sizeof(kernels::index_t)) +
            kernels::kTallies * sizeof(kernels::index_t);
@@ -34,6 +34,7 @@ class OpenTableArrays {
       keyed_ = Buffer<kernels::index_t>(room_for(slots));
       held_ = Buffer<kernels::index_t>(slots);
       seen_ = Buffer<kernels::index_t>(slots);
+      stale_ = Buffer<kernels::index_t>(slots);
       moved_ = Buffer<std::uint64_t>(room_for(slots));
       moved_slot_ = Buffer<kernels::index_t>(room_for(slots));
       tally_ = Buffer<kernels::index_t>(kernels::kTallies);
@@ -46,6 +47,7 @@ class OpenTableArrays {
     grid.table.moved_slot = moved_slot_.data();
     grid.table.held = held_.data();
     grid.table.seen = seen_.data();
+    grid.table.stale = stale_.data();
     grid.table.tally = tally_.data();
     grid.table.room = room_for(slots);
     exec.for_each(room_for(slots), kernels::ClearTable{grid.table, slots, /*whole=*/true});
@@ -53,7 +55,8 @@ class OpenTableArrays {
 
   std::uint64_t bytes() const {
     return occupant_.bytes() + present_.bytes() + population_.bytes() + keyed_.bytes() +
-           held_.bytes() + seen_.bytes() + moved_.bytes() + moved_slot_.bytes() + tally_.bytes();
+           held_.bytes() + seen_.bytes() + stale_.bytes() + moved_.bytes() + moved_slot_.bytes() +
+           tally_.bytes();
   }
 
  private:
@@ -64,7 +67,7 @@ class OpenTableArrays {
   static kernels::index_t room_for(kernels::index_t slots) { return 2 * slots; }
 
   Buffer<std::uint64_t> occupant_, present_, moved_;
-  Buffer<kernels::index_t> population_, keyed_, held_, seen_, moved_slot_, tally_;
+  Buffer<kernels::index_t> population_, keyed_, held_, seen_, stale_, moved_slot_, tally_;
 };
 
 }  // namespace boids
