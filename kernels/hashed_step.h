@@ -159,7 +159,7 @@ struct HashedStepBlock {
     // Stored first: open space finds the moved boids' cells from memory, as the block found
     // its sorted boids' (open_lines_of).
     for (int lane = 0; lane < slots.active; ++lane) out[slots[lane]] = next.boid(lane);
-    if (beyond != nullptr && beyond_reach(next)) atomic_store(beyond, 1);
+    if (beyond != nullptr && any_beyond_reach(next)) atomic_store(beyond, 1);
     index_t keys[Lanes];
     grid.with_openness([&](auto o) BOIDS_LAMBDA_INLINE {
       if constexpr (decltype(o)::value) {
@@ -202,9 +202,9 @@ struct HashedStepBlock {
     }
   }
 
-  // Whether a lane lies beyond `reach` along an axis (or at NaN): the lanes past the block's
-  // last boid repeat it.
-  BOIDS_HD BOIDS_INLINE bool beyond_reach(const LaneBoids<Real, Lanes, D>& next) const {
+  // Whether a lane lies beyond `reach` (kernels/world.h's beyond_reach, here as one vector
+  // comparison an axis): the lanes past the block's last boid repeat it.
+  BOIDS_HD BOIDS_INLINE bool any_beyond_reach(const LaneBoids<Real, Lanes, D>& next) const {
 #if !defined(__CUDACC__)
     if constexpr (Lanes > 1) {
       using V = typename PackOf<Real, Lanes>::Values;
@@ -217,11 +217,13 @@ struct HashedStepBlock {
       return any_lane(~within);
     }
 #endif
-    bool out_of_reach = false;
+    bool any = false;
     for (int lane = 0; lane < Lanes; ++lane) {
-      for (int a = 0; a < D; ++a) out_of_reach |= !(absolute(next.position[a][lane]) <= reach);
+      Real x[D];
+      lane_position(next, lane, x);
+      any = any || beyond_reach(x, reach);
     }
-    return out_of_reach;
+    return any;
   }
 
   // The line and column of open space of each boid in `slots`, the last repeated in lanes

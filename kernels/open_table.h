@@ -94,8 +94,7 @@ struct ClearTable {
     if (k < slots) {
       table.occupant[k] = kNoTile;
       table.held[k] = 0;
-      if (whole) table.seen[k] = 0;
-      if (whole) table.stale[k] = 0;
+      if (whole) table.seen[k] = table.stale[k] = 0;
     }
     if (whole || atomic_load(&table.tally[kTallyRecount]) != 0) {
       table.present[k] = kNoTile;

@@ -107,16 +107,23 @@ BOIDS_HD inline Real below(Real side) {
   return side - side * (sizeof(Real) == 4 ? Real(0x1.0p-23) : Real(0x1.0p-52));
 }
 
-// 1 for a boid with a coordinate beyond `reach` of the origin (or not finite), else 0: summed
-// over a flock of open space, how many of its boids lie farther than it holds.
+// Whether a position has a coordinate beyond `reach` of the origin (or not finite): where
+// open space no longer holds it.
+template <typename Real, int D>
+BOIDS_HD BOIDS_INLINE bool beyond_reach(const Real (&x)[D], Real reach) {
+  bool beyond = false;
+  for (int a = 0; a < D; ++a) beyond = beyond || !(absolute(x[a]) <= reach);
+  return beyond;
+}
+
+// 1 for a boid beyond `reach` (beyond_reach), else 0: summed over a flock of open space, how
+// many of its boids lie farther than it holds.
 template <typename Real, int D>
 struct BeyondReach {
   const Boid<Real, D>* boids;
   Real reach;
   BOIDS_HD double operator()(index_t i) const {
-    bool beyond = false;
-    for (int a = 0; a < D; ++a) beyond = beyond || !(absolute(boids[i].position[a]) <= reach);
-    return beyond ? 1.0 : 0.0;
+    return beyond_reach(boids[i].position, reach) ? 1.0 : 0.0;
   }
 };
 

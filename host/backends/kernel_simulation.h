@@ -444,11 +444,10 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   // move (`beyond_`): the pass is a read of the whole state, which cost the hashed step of
   // open space about a twentieth of its time.
   void check_reach(bool watched) {
-    const Real reach = static_cast<Real>(open_reach(kPrecision, config().params.radius));
     if (watched) {
       if (read_one(beyond_.data()) == 0) return;
       write_one(beyond_.data(), 0);  // for the next step, should the check below pass
-    } else if (exec_.sum(count32(), kernels::BeyondReach<Real, D>{boids_.data(), reach}) == 0) {
+    } else if (exec_.sum(count32(), kernels::BeyondReach<Real, D>{boids_.data(), reach()}) == 0) {
       return;
     }
     check_open_reach(state(), kPrecision, config().params.radius);
@@ -466,10 +465,12 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
       beyond_ = Buffer<index_t>(1);
       write_one(beyond_.data(), 0);
     }
-    const Real reach = static_cast<Real>(open_reach(kPrecision, config().params.radius));
-    kernels::hashed_step<M>(exec_, index_, grid_, params_, beyond_.data(), reach);
+    kernels::hashed_step<M>(exec_, index_, grid_, params_, beyond_.data(), reach());
     return true;
   }
+
+  // How far from the origin open space holds a boid, in the flock's precision (open_reach).
+  Real reach() const { return static_cast<Real>(open_reach(kPrecision, config().params.radius)); }
 
   index_t read_one(const index_t* from) {
     index_t value = 0;
