@@ -110,9 +110,11 @@ struct ClearTable {
 
 // The entry of `tile` in the set, entered where it was not yet (`entered` then true); kNoSlot
 // where the set has no room, which its tally then says. Most tiles are in already, found
-// without a write.
+// without a write. Once the set is full, no tile is looked for: a flock dispersed over far
+// more tiles than the set's room would otherwise search all of it for each of its tiles.
 BOIDS_HD inline index_t enter_tile(const OpenTable& t, std::uint64_t tile, bool& entered) {
   entered = false;
+  if (atomic_load(&t.tally[kTallyFull]) != 0) return kNoSlot;
   index_t k = t.probe(tile, 0);
   for (index_t tries = 0; tries < t.room; ++tries, k = (k + 1) & (t.room - 1)) {
     std::uint64_t seen = atomic_load(&t.present[k]);
