@@ -47,6 +47,12 @@ struct CellGrid {
   // The table's slots in open space: a tile of lines (OpenTiles) each.
   BOIDS_HD index_t open_slots() const { return counts[1] >> OpenTiles<D>::kBits; }
   BOIDS_HD index_t cells_per_slot() const { return counts[0] << OpenTiles<D>::kBits; }
+  // Sizes open space's table at `slots` slots (a power of two), its tiles' homes laid out
+  // for that many.
+  void size_open_table(index_t slots) {
+    counts[1] = slots << OpenTiles<D>::kBits;
+    table.homes = OpenHomes::of<D>(slots);
+  }
 
   // Whether the grid is open space, as a type: a block's loops are compiled for one kind of
   // grid (with_openness), so that a torus's keys never pay for open space's hash and runs,
@@ -494,8 +500,8 @@ CellGrid<Real, D> make_open_grid(double radius, double reach, index_t count) {
   grid.open = true;
   grid.wraps = false;
   grid.counts[0] = kOpenColumns;
-  grid.counts[1] = lines;
   if constexpr (D == 3) grid.counts[2] = 1;
+  grid.size_open_table(lines >> OpenTiles<D>::kBits);
   for (int a = 0; a < D; ++a) grid.per_unit[a] = static_cast<Real>(1.0 / (radius * margin));
   return grid;
 }

@@ -7,7 +7,8 @@
 // in memory as on the dense grid; and memory stays proportional to the boids however far
 // apart they fly.
 //
-// A tile's slot is its hashed one (its home) unless another tile holds that: then the table
+// A tile's slot is its home (OpenHomes: the tiles' grid wrapped around the table) unless
+// another tile holds that: then the table
 // records where it went (OpenTable, planned before each sort by kernels/open_table.h). A
 // step's keys and queries look tiles up alike, so two tiles that do share a slot (where tiles
 // outnumber the slots) share its keys, and the distance test tells their boids apart: a
@@ -76,9 +77,10 @@ struct OpenChunk {
   }
 };
 
-// The table line of a packed chunk, in [0, lines) for a power-of-two `lines`: a 64-bit
-// finaliser (splitmix64's) mixes every bit of the three coordinates into the low ones, so
-// that neighbouring chunks, and flocks a power of two of cells apart, land on unrelated lines.
+// A line of a table of `lines` (a power of two) for a packed chunk or tile, where a search
+// of the table's sets starts (OpenTable::probe): a 64-bit finaliser (splitmix64's) mixes
+// every bit of the three coordinates into the low ones, so that neighbouring tiles, and
+// flocks a power of two of cells apart, land on unrelated lines.
 BOIDS_HD BOIDS_INLINE std::uint64_t table_line(std::uint64_t packed, std::uint64_t lines) {
   std::uint64_t h = packed + 0x9E3779B97F4A7C15ull;
   h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -106,6 +108,44 @@ struct OpenTiles {
   // The line's place within its tile's lines.
   BOIDS_HD BOIDS_INLINE static std::uint64_t within(std::uint64_t packed_chunk) {
     return (packed_chunk & kLowY) | ((packed_chunk >> OpenChunk::kBits) & kLowZ) << kBitsY;
+  }
+};
+
+// The homes of open space's tiles: a grid of tiles that wraps around the table, 2^bits_y
+// tiles along y by 2^bits_z along z (3D) by the rest along x, as the particles of
+// cuda-samples wrap their grid. The tiles above and below a tile hold the slots beside its
+// own, so a sorted flock lies in strips a chunk wide, each line of a strip beside the lines
+// around it, as a torus's rows do: a block at a tile's edge reads the next tile's boids
+// beside its own in memory, not from wherever a hash put them (bench/results: open space's
+// homes). A grid whose periods are near the extent of a compact flock's tiles along each
+// axis (of tiles 4 (16) times as long as wide) gives each tile of a flock that fits its
+// own home; tiles a period apart share one, which the planning resolves (open_table.h).
+struct OpenHomes {
+  int shift_y = 0, shift_z = 0;  // a tile's low bits of packed y (z): OpenTiles<D>::kBitsY (Z)
+  int bits_y = 0, bits_z = 0;    // the grid's period along y (z), as a power of two
+
+  // The homes of a table of `slots` slots (a power of two).
+  template <int D>
+  BOIDS_HD static OpenHomes of(index_t slots) {
+    int k = 0;
+    while ((index_t{1} << k) < slots) ++k;
+    OpenHomes h;
+    h.shift_y = OpenTiles<D>::kBitsY;
+    h.shift_z = OpenTiles<D>::kBitsZ;
+    h.bits_y = D == 2 ? (k + 2) / 2 : (k + 4) / 3;
+    if (h.bits_y > k / (D - 1)) h.bits_y = k / (D - 1);
+    h.bits_z = D == 2 ? 0 : h.bits_y;
+    return h;
+  }
+
+  // The home of `tile` among `slots` slots.
+  BOIDS_HD BOIDS_INLINE std::uint64_t home(std::uint64_t tile, std::uint64_t slots) const {
+    const std::uint64_t y = (tile & OpenChunk::kMask) >> shift_y;
+    const std::uint64_t z = ((tile >> OpenChunk::kBits) & OpenChunk::kMask) >> shift_z;
+    const std::uint64_t x = tile >> (2 * OpenChunk::kBits);
+    const std::uint64_t low_y = (std::uint64_t{1} << bits_y) - 1;
+    const std::uint64_t low_z = (std::uint64_t{1} << bits_z) - 1;
+    return ((y & low_y) | (z & low_z) << bits_y | x << (bits_y + bits_z)) & (slots - 1);
   }
 };
 
@@ -147,11 +187,17 @@ struct OpenTable {
   index_t* held = nullptr;            // slots entries: the most boids of a tile of this home
   index_t* tally = nullptr;           // kTallies entries (OpenTally)
   index_t room = 0;                   // a power of two, at least twice the slots
+  OpenHomes homes;                    // where each tile's home is (CellGrid::size_open_table)
+
+  // The home of `tile` among `slots`: the slot it holds unless another tile does.
+  BOIDS_HD BOIDS_INLINE index_t home(std::uint64_t tile, index_t slots) const {
+    return static_cast<index_t>(homes.home(tile, slots));
+  }
 
   // The slot of `tile` among `slots` (a power of two): its home when the tile holds it, or
   // the planning left it there; else where the planning placed it.
   BOIDS_HD BOIDS_INLINE index_t slot_of(std::uint64_t tile, index_t slots) const {
-    const auto home = static_cast<index_t>(table_line(tile, slots));
+    const index_t home = this->home(tile, slots);
     if (occupant == nullptr || occupant[home] == tile) return home;
     for (index_t k = probe(tile, 1); moved[k] != kNoTile; k = (k + 1) & (room - 1)) {
       if (moved[k] == tile) return moved_slot[k];

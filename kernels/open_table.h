@@ -202,7 +202,7 @@ struct ClaimHomes {
   BOIDS_HD void operator()(index_t k) const {
     const std::uint64_t tile = table.present[k];
     if (tile == kNoTile || atomic_load(&table.tally[kTallyFull]) != 0) return;
-    const auto home = static_cast<index_t>(table_line(tile, slots));
+    const index_t home = table.home(tile, slots);
     const bool by_boids = crowded(table, slots);
     if (weighing) {
       if (by_boids) atomic_max(&table.held[home], table.population[k]);
@@ -258,7 +258,7 @@ struct PlaceOthers {
     for (index_t s = 0; s < slots; ++s) free_slots += table.occupant[s] == kNoTile;
     for (index_t k = 0; k < table.room; ++k) {
       const std::uint64_t tile = table.present[k];
-      if (tile != kNoTile && table.occupant[table_line(tile, slots)] != tile) {
+      if (tile != kNoTile && table.occupant[table.home(tile, slots)] != tile) {
         table.moved[others] = tile;
         table.moved_slot[others] = table.population[k];
         ++others;
@@ -266,7 +266,7 @@ struct PlaceOthers {
     }
     sort_tiles(table.moved, table.moved_slot, others, crowded(table, slots));
     for (index_t k = 0; k < others && k < free_slots; ++k) {
-      auto s = static_cast<index_t>(table_line(table.moved[k], slots));
+      index_t s = table.home(table.moved[k], slots);
       while (table.occupant[s] != kNoTile) s = (s + 1) & (slots - 1);
       table.occupant[s] = table.moved[k];
     }
@@ -289,7 +289,7 @@ struct RecordMoved {
   index_t slots;
   BOIDS_HD void operator()(index_t s) const {
     const std::uint64_t tile = table.occupant[s];
-    if (tile == kNoTile || table_line(tile, slots) == s) return;
+    if (tile == kNoTile || table.home(tile, slots) == s) return;
     for (index_t k = table.probe(tile, 1);; k = (k + 1) & (table.room - 1)) {
       if (atomic_compare_exchange(&table.moved_slot[k], kNoSlot, s) == kNoSlot) {
         table.moved[k] = tile;

@@ -96,10 +96,10 @@ void check_block_runs(const kernels::CellGrid<double, D>& grid, const FlockState
 TEST(OpenGrid, FindsEveryNeighbourThroughCollisions) {
   for (const index_t slots : {index_t{1}, index_t{2}, index_t{8}}) {
     auto grid2 = kernels::make_open_grid<double, 2>(1.0, 1e5, 10);
-    grid2.counts[1] = slots << kernels::OpenTiles<2>::kBits;  // every tile in a few slots
+    grid2.size_open_table(slots);  // every tile in a few slots
     check_block_runs(grid2, two_clumps(150, 12.0, 4000.0, 2, 7 + slots), 1.0);
     auto grid3 = kernels::make_open_grid<double, 3>(1.0, 1e5, 10);
-    grid3.counts[1] = slots << kernels::OpenTiles<3>::kBits;
+    grid3.size_open_table(slots);
     check_block_runs(grid3, two_clumps(150, 6.0, 3000.0, 3, 11 + slots), 1.0);
   }
 }
@@ -119,7 +119,7 @@ class PlannedIndex {
         keys_(n_),
         order_(n_) {
     grid_ = kernels::make_open_grid<double, D>(1.0, 1e5, 10);
-    grid_.counts[1] = slots << kernels::OpenTiles<D>::kBits;
+    grid_.size_open_table(slots);
     if (planned_) table_.attach(exec_, grid_);
     cell_start_.resize(std::size_t{grid_.cells()} + 1);
     for (index_t i = 0; i < n_; ++i) {  // as a step leaves them, for sort() to take
@@ -214,19 +214,20 @@ class PlannedIndex {
 };
 
 // Boids scattered over a region that spans many tiles: `count` of them, `side` radii along x
-// and a quarter of that along the other axes.
-FlockState scattered(std::size_t count, double side, int d, std::uint64_t seed) {
+// and `across` times that (a quarter by default) along the other axes.
+FlockState scattered(std::size_t count, double side, int d, std::uint64_t seed,
+                     double across = 0.25) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-side / 2, side / 2);
   FlockState s;
   s.dimensions = d;
   for (std::size_t i = 0; i < count; ++i) {
     s.x.push_back(u(rng));
-    s.y.push_back(u(rng) / 4);
+    s.y.push_back(u(rng) * across);
     s.vx.push_back(0);
     s.vy.push_back(0);
     if (d == 3) {
-      s.z.push_back(u(rng) / 4);
+      s.z.push_back(u(rng) * across);
       s.vz.push_back(0);
     }
   }
@@ -246,10 +247,12 @@ void check_planning(const FlockState& s, index_t slots) {
 }
 
 TEST(OpenGrid, PlanningGivesEveryTileASlotOfItsOwn) {
-  // About 70 tiles of 128 x 32 cells in 128 slots (2D); in 3D, about 450 of 128 x 8 x 8 in
-  // 1024.
-  check_planning<2>(scattered(600, 1000.0, 2, 3), 128);
-  check_planning<3>(scattered(600, 400.0, 3, 4), 1024);
+  // Flocks longer along x than the homes' grid (kernels/open_cells.h's OpenHomes: 8 chunks
+  // of 128 cells in 2D's 128 slots, 4 in 3D's 1024), whose tiles a period apart share a
+  // home: about 80 tiles of 128 x 32 cells in 128 slots (2D); in 3D, about 420 of 128 x 8 x 8
+  // in 1024.
+  check_planning<2>(scattered(600, 2500.0, 2, 3, 0.05), 128);
+  check_planning<3>(scattered(600, 1500.0, 3, 4, 0.04), 1024);
 }
 
 // More tiles than the table's set holds (twice the slots): every tile stays at home, and
@@ -311,7 +314,8 @@ TEST(OpenGrid, PlanningIsTheSameOnAnyNumberOfThreads) {
 // boid alike.
 TEST(OpenGrid, PlanningDependsOnThePositionsAlone) {
   for (const int d : {2, 3}) {
-    const FlockState s = d == 2 ? scattered(3000, 2000.0, 2, 13) : scattered(3000, 400.0, 3, 14);
+    const FlockState s =
+        d == 2 ? scattered(3000, 2000.0, 2, 13) : scattered(3000, 1500.0, 3, 14, 0.04);
     FlockState reversed = s;
     for (auto* v : {&reversed.x, &reversed.y, &reversed.z}) std::reverse(v->begin(), v->end());
     const auto keys = [&](const FlockState& flock, int sorts) {
@@ -331,6 +335,42 @@ TEST(OpenGrid, PlanningDependsOnThePositionsAlone) {
     std::reverse(back.begin(), back.end());
     EXPECT_EQ(keys(s, 1), back) << d << "D";
   }
+}
+
+// A tile's home (kernels/open_cells.h's OpenHomes): the tiles of a compact flock that fits
+// the homes' periods each have one of their own, and the tile above a tile (along y) has the
+// slot after its own, so the sorted flock's lines lie beside those around them.
+template <int D>
+void expect_homes_in_strips(index_t slots, int along_x, int along_y, int along_z) {
+  auto grid = kernels::make_open_grid<double, D>(1.0, 1e5, 10);
+  grid.size_open_table(slots);
+  constexpr double kTileY = 1 << kernels::OpenTiles<D>::kBitsY;
+  constexpr double kTileZ = 1 << kernels::OpenTiles<D>::kBitsZ;
+  std::set<index_t> homes;
+  for (int x = -along_x / 2; x < along_x - along_x / 2; ++x) {
+    for (int z = 0; z < along_z; ++z) {
+      for (int y = 0; y < along_y; ++y) {
+        const auto tile_at = [&](int ty) {
+          const double p[3] = {x * 128.0 + 0.5, ty * kTileY + 0.5, z * kTileZ + 0.5};
+          double at[D];
+          for (int a = 0; a < D; ++a) at[a] = p[a];
+          return kernels::OpenTiles<D>::tile(grid.line(at, std::true_type{}));
+        };
+        const index_t home = grid.table.home(tile_at(y), slots);
+        homes.insert(home);
+        const index_t above = grid.table.home(tile_at(y + 1), slots);
+        if (y + 1 < along_y) {
+          EXPECT_EQ(above, (home + 1) % slots) << x << " " << y;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(homes.size(), std::size_t(along_x) * along_y * along_z) << "tiles shared a home";
+}
+
+TEST(OpenGrid, HomesLieInStripsOfTiles) {
+  expect_homes_in_strips<2>(512, 16, 30, 1);  // periods 32 tiles along y, 16 along x
+  expect_homes_in_strips<3>(512, 2, 14, 14);  // 16 along y and z, 2 along x
 }
 
 TEST(OpenGrid, TableGrowsWithTheFlockNotItsExtent) {
