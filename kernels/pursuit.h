@@ -109,8 +109,8 @@ struct PursueHashed {
   BOIDS_HD void operator()(index_t k) const {
     const Boid<Real, D> self = in[k];
     out[k] = pursue_nearest<Model>(self, sorted, params, [&](NearestList<Real>& list, auto flags) {
-      offer_rings<decltype(flags)::kWraps, false>(list, self, count, sorted, ids, cell_start, grid,
-                                                  params);
+      offer_rings<decltype(flags)::kWraps, false>(list, self, count, sorted, ids, cell_start, count,
+                                                  grid, params);
     });
   }
 };

@@ -159,10 +159,6 @@ void check_flight(const SimulationConfig& config) {
             "--method hashed: the reference backend has only the naive method");
   refuse_if(reference && config.precision != Precision::kDouble,
             "--precision float: the reference backend computes in double precision only");
-  refuse_if(
-      config.params.world.open() && config.params.nearest > 0 && config.method == Method::kHashed,
-      "--nearest: in open space on --method naive only (the hashed method's search ring "
-      "by ring needs a bounded grid)");
   refuse_if(!reference && config.params.update == Update::kInPlace,
             "--update in-place: only the reference backend runs the lab's own loop; every other "
             "backend updates synchronously");

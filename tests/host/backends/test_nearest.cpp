@@ -44,6 +44,18 @@ TEST_P(NearestTest, ABoidHeedsItsNearestHoweverFar) {
   EXPECT_NEAR(heeding.vy[0], 0.035, 1e-6);
 }
 
+// In open space a boid searches a few rings of cells around its own, then every boid: its
+// nearest 200 away (20 cells) is still the one it heeds.
+TEST_P(NearestTest, InOpenSpaceABoidHeedsItsNearestBeyondTheRings) {
+  FlockParams p = alignment_only();
+  p.world.boundary = Boundary::kOpen;
+  p.nearest = 1;
+  const FlockState s = make_state({{50, 50, 0.7, 0}, {50, 250, 0, 0.7}, {-300, 50, 0, -0.7}});
+  const FlockState heeding = after(s, p, 1);
+  EXPECT_NEAR(heeding.vx[0], 0.7 - 0.035, 1e-6);  // 0.05 (vB - vA)
+  EXPECT_NEAR(heeding.vy[0], 0.035, 1e-6);
+}
+
 TEST_P(NearestTest, TiesGoToTheLowerIndexWhateverOrderTheCellsHoldThem) {
   FlockParams p = alignment_only();
   p.nearest = 2;
@@ -71,7 +83,8 @@ TEST_P(NearestTest, TheMetricsCountKNeighborsABoid) {
   EXPECT_EQ(few->metrics().mean_neighbors, 4.0);  // n - 1
 }
 
-// The flights of 2D and 3D worlds, torus and walls, with a field of view, under every model.
+// The flights of 2D and 3D worlds, torus, walls and open space, with a field of view, under
+// every model.
 TEST_P(NearestTest, EachFlightIsTheReferencesAndTheNaiveMethods) {
   struct World {
     const char* name;
@@ -85,11 +98,15 @@ TEST_P(NearestTest, EachFlightIsTheReferencesAndTheNaiveMethods) {
   vicsek.noise = 0.5;
   FlockParams walls_2d;
   walls_2d.world.boundary = Boundary::kWalls;
-  const World worlds[] = {{"torus 2D", FlockParams{}},
-                          {"walls 2D", walls_2d},
-                          {"torus 3D", box(60)},
-                          {"steering, walls 3D", walls_3d},
-                          {"vicsek", vicsek}};
+  // Open space's sparse 3D flock spans tiles that share its table's one slot, whose cells the
+  // rings around a boid meet twice.
+  FlockParams open_2d, open_3d = box(60), open_sparse = box(250);
+  open_2d.world.boundary = open_3d.world.boundary = Boundary::kOpen;
+  open_sparse.world.boundary = Boundary::kOpen;
+  const World worlds[] = {{"torus 2D", FlockParams{}}, {"walls 2D", walls_2d},
+                          {"torus 3D", box(60)},       {"steering, walls 3D", walls_3d},
+                          {"vicsek", vicsek},          {"open 2D", open_2d},
+                          {"open 3D", open_3d},        {"open 3D, sparse", open_sparse}};
   for (const World& w : worlds) {
     SCOPED_TRACE(w.name);
     FlockParams p = w.params;

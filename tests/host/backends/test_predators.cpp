@@ -108,7 +108,8 @@ TEST_P(PredatorTest, TheMetricsCountTheBoidsWithinReach) {
             3u);
 }
 
-// Flights of 2D and 3D worlds, torus and walls, with obstacles, under both models that steer.
+// Flights of 2D and 3D worlds, torus, walls and open space, with obstacles, under both models
+// that steer.
 TEST_P(PredatorTest, EachFlightIsTheReferencesAndTheNaiveMethods) {
   struct World {
     const char* name;
@@ -125,11 +126,15 @@ TEST_P(PredatorTest, EachFlightIsTheReferencesAndTheNaiveMethods) {
   steering.radius = 12;
   steering.max_speed = 110;
   steering.predator_speed = 150;
+  FlockParams open_2d, open_3d = box(250);  // the sparse 3D flock's tiles share a slot
+  open_2d.world.boundary = open_3d.world.boundary = Boundary::kOpen;
   const World worlds[] = {{"torus 2D", FlockParams{}},
                           {"walls 2D, obstacle", walls_2d},
                           {"steering, torus 2D", steering},
                           {"torus 3D", box(60)},
-                          {"steering, walls 3D, obstacle", walls_3d}};
+                          {"steering, walls 3D, obstacle", walls_3d},
+                          {"open 2D", open_2d},
+                          {"open 3D", open_3d}};
   for (const World& w : worlds) {
     SCOPED_TRACE(w.name);
     FlockParams p = w.params;
