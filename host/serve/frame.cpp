@@ -115,8 +115,8 @@ void neighbor_bytes(ColourBytes& out, const Snapshot& s, const MeasureLimits& li
   out.bounded = most >= limits.most_neighbors;
   out.bytes.resize(counts.size());
   for (std::size_t i = 0; i < counts.size(); ++i)
-    out.bytes[i] =
-        most == 0 ? 0 : static_cast<std::uint8_t>((counts[i] * 255ull + most / 2) / most);
+    out.bytes[i] = most == 0 ? std::uint8_t{0}
+                             : static_cast<std::uint8_t>((counts[i] * 255ull + most / 2) / most);
 }
 
 void flock_bytes(ColourBytes& out, const Snapshot& s, const MeasureLimits& limits) {
