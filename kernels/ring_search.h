@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "kernels/atomics.h"
 #include "kernels/cell_grid.h"
 #include "kernels/nearest_list.h"
 
@@ -21,6 +22,13 @@ struct CellBox {
 // The rings open space searches around a boid before it offers the boid every other
 // instead (a boid with fewer than K others within them, where the rings would never end).
 inline constexpr int kOpenNearestRings = 8;
+
+// Whether tiles of open space may share a slot of `t`, and so a cell's keys hold other cells'
+// boids: where no table is kept (every tile at home), or its last planning found more tiles
+// than slots. Otherwise every tile has a slot of its own (kernels/open_table.h).
+BOIDS_HD inline bool slots_shared(const OpenTable& t) {
+  return t.occupant == nullptr || atomic_load(&t.tally[kTallyCrowded]) != 0;
+}
 
 // Ring by ring around one boid's cell on the flock's grid: the cells of each ring, and how far
 // the nearest boid beyond the rings searched can be. In open space the cells have no bound and
@@ -123,7 +131,8 @@ struct RingSearch {
 
   // In open space, calls visit(key, c) for each cell c of `outer` outside `inner` (every one
   // when `first`), `key` the cell's in the grid's table. Cells of tiles that share a slot share
-  // its keys, so a visit takes only the boids of its own cell (in_open_cell): each boid once.
+  // its keys, so a visit there takes only the boids of its own cell (in_open_cell): each boid
+  // once.
   template <typename Visit>
   BOIDS_HD void for_each_open_cell_between(const CellBox<D>& inner, const CellBox<D>& outer,
                                            bool first, Visit&& visit) const {
@@ -171,12 +180,18 @@ BOIDS_HD void offer_rings(NearestList<Real>& list, const Boid<Real, D>& self, in
                           const index_t* cell_start, index_t count, const CellGrid<Real, D>& grid,
                           const StepParams<Real>& p) {
   const RingSearch<Real, D> rings(grid, self.position);
+  const bool shared = grid.open && slots_shared(grid.table);
   CellBox<D> inner = rings.box(0);
   for (int k = 0;; ++k) {
     const CellBox<D> outer = rings.box(k);
     if (grid.open) {
       rings.for_each_open_cell_between(
           inner, outer, k == 0, [&](index_t key, const std::int64_t(&c)[D]) {
+            if (!shared) {  // the cell's keys are its own
+              offer_run<Wraps, LimitedView>(list, self, self_slot, sorted, ids, cell_start[key],
+                                            cell_start[key + 1], p);
+              return;
+            }
             for (index_t j = cell_start[key]; j < cell_start[key + 1]; ++j) {
               if (rings.in_open_cell(sorted[j].position, c)) {
                 offer_one<Wraps, LimitedView>(list, self, self_slot, sorted, ids, j, p);
