@@ -139,6 +139,16 @@ struct CellGrid {
     return key_in_slot(slot_of_line(l, last), l) + column;
   }
 
+  // The cell of open space that holds a position, as every key and query finds it.
+  struct OpenCell {
+    std::int64_t c[D];
+  };
+  BOIDS_HD BOIDS_INLINE OpenCell open_cells(const Real (&position)[D]) const {
+    OpenCell cell;
+    for (int a = 0; a < D; ++a) cell.c[a] = open_cell(position[a], per_unit[a]);
+    return cell;
+  }
+
   // The slot of a key of open space (as the step and the planning key it).
   BOIDS_HD BOIDS_INLINE index_t slot_of_key(index_t key) const {
     return key >> (OpenTiles<D>::kBits + kOpenColumnBits);
@@ -272,15 +282,7 @@ struct CellGrid {
     return axis == 1 ? l % counts[1] : l / counts[1];
   }
 
-  // The cell of open space that holds a position, and the chunk that holds a cell.
-  struct OpenCell {
-    std::int64_t c[D];
-  };
-  BOIDS_HD BOIDS_INLINE OpenCell open_cells(const Real (&position)[D]) const {
-    OpenCell cell;
-    for (int a = 0; a < D; ++a) cell.c[a] = open_cell(position[a], per_unit[a]);
-    return cell;
-  }
+  // The chunk that holds a cell of open space.
   BOIDS_HD BOIDS_INLINE OpenChunk chunk_of_cell(const std::int64_t (&c)[D]) const {
     return {chunk_of_column(c[0]), c[1], D == 3 ? c[D - 1] : 0};
   }

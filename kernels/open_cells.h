@@ -8,11 +8,11 @@
 // apart they fly.
 //
 // A tile's slot is its home (OpenHomes: the tiles' grid wrapped around the table) unless
-// another tile holds that: then the table
-// records where it went (OpenTable, planned before each sort by kernels/open_table.h). A
-// step's keys and queries look tiles up alike, so two tiles that do share a slot (where tiles
-// outnumber the slots) share its keys, and the distance test tells their boids apart: a
-// collision costs time, never a neighbour. kernels/cell_grid.h uses these.
+// another tile holds that: then the table records where it went (OpenTable, planned before
+// each sort by kernels/open_table.h). A step's keys and queries look tiles up alike, so two
+// tiles that do share a slot (where tiles outnumber the slots) share its keys, and the
+// distance test tells their boids apart: a collision costs time, never a neighbour.
+// kernels/cell_grid.h uses these.
 #pragma once
 
 #include <cstdint>

@@ -355,10 +355,17 @@ struct EmptySet {
   }
 };
 
+// Whether tiles of open space may share a slot of `t`, and so a cell's keys hold other cells'
+// boids: where no table is kept (every tile at home), or its last planning found too many
+// tiles. Otherwise every tile has a slot of its own.
+BOIDS_HD inline bool slots_shared(const OpenTable& t) {
+  return t.occupant == nullptr || atomic_load(&t.tally[kTallyCrowded]) != 0;
+}
+
 // Whether the step's move leaves the keying to the next planning: where the last found too
-// many tiles, which the next then counts again, boid by boid.
+// many tiles (they share slots), which the next then counts again, boid by boid.
 BOIDS_HD inline bool move_leaves_keys(const OpenTable& t) {
-  return atomic_load(&t.tally[kTallyCrowded]) != 0;
+  return slots_shared(t);
 }
 
 // Plans the table of `grid` for the boids of index `x` where they are now, and keys them by

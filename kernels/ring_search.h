@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
-#include "kernels/atomics.h"
 #include "kernels/cell_grid.h"
 #include "kernels/nearest_list.h"
+#include "kernels/open_table.h"
 
 namespace boids::kernels {
 
@@ -23,13 +23,6 @@ struct CellBox {
 // instead (a boid with fewer than K others within them, where the rings would never end).
 inline constexpr int kOpenNearestRings = 8;
 
-// Whether tiles of open space may share a slot of `t`, and so a cell's keys hold other cells'
-// boids: where no table is kept (every tile at home), or its last planning found more tiles
-// than slots. Otherwise every tile has a slot of its own (kernels/open_table.h).
-BOIDS_HD inline bool slots_shared(const OpenTable& t) {
-  return t.occupant == nullptr || atomic_load(&t.tally[kTallyCrowded]) != 0;
-}
-
 // Ring by ring around one boid's cell on the flock's grid: the cells of each ring, and how far
 // the nearest boid beyond the rings searched can be. In open space the cells have no bound and
 // are found through the grid's table (for_each_open_cell_between).
@@ -43,8 +36,7 @@ struct RingSearch {
   BOIDS_HD RingSearch(const CellGrid<Real, D>& g, const Real (&x)[D]) : grid(g) {
     for (int a = 0; a < D; ++a) {
       counts[a] = g.open ? 1 << 30 : static_cast<int>(g.counts[a]);
-      cell[a] = g.open ? static_cast<int>(open_cell(x[a], g.per_unit[a]))
-                       : static_cast<int>(g.cell(a, x[a]));
+      cell[a] = g.open ? static_cast<int>(g.open_cells(x).c[a]) : static_cast<int>(g.cell(a, x[a]));
       scaled[a] = x[a] * g.per_unit[a];
     }
   }
@@ -153,10 +145,11 @@ struct RingSearch {
     }
   }
 
-  // Whether `position` lies in open space's cell `c`.
+  // Whether `position` lies in open space's cell `c`, as the grid keys it.
   BOIDS_HD bool in_open_cell(const Real (&position)[D], const std::int64_t (&c)[D]) const {
+    const auto at = grid.open_cells(position);
     for (int a = 0; a < D; ++a) {
-      if (open_cell(position[a], grid.per_unit[a]) != c[a]) return false;
+      if (at.c[a] != c[a]) return false;
     }
     return true;
   }
