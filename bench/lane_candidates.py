@@ -7,17 +7,20 @@ vector steps a boid, how many of those candidates lie within r of some lane of t
 3D block picks), the neighbours a boid has, and, for docs/benchmarks.md's table, the lanes'
 tests (steps times lanes) per neighbour, all and picked.
 
-Two designs that issue 64 names, modelled before building them: --parts P, finer cells (1/P
-of the reach wide, the runs P cells around the span, less the lines wholly beyond the reach),
-and --skin S, lists kept across steps (cells and lists of r + S, exact for S / (2 travel)
-steps, where travel is the most a boid moves a step: each step tests the list's entries).
+Three designs that visit fewer candidates, modelled before building them: --parts P, finer
+cells (1/P of the reach wide, the runs P cells around the span, less the lines wholly beyond
+the reach); --skin S, lists kept across steps (cells and lists of r + S, exact for S /
+(2 travel) steps, where travel is the most a boid moves a step: each step tests the list's
+entries); and --rows R, blocks more compact than a line (cells in bands of R lines along y,
+R x R in 3D, keyed by column within a band, so that a block's boids lie on R lines (R x R)
+and a span gathers the R + 2 lines ((R + 2)^2) around its band).
 
 It checks itself: the neighbours a boid must be the density times the volume within r, to a
 tenth, or it exits 1. It needs numpy (python3-numpy); without it, it says so and exits with
 77, a test's skip.
 
 Usage: python3 bench/lane_candidates.py [--dimensions 2|3] [--lanes 8] [--count 200000]
-       [--blocks 2500] [--seed 1] [--parts 1] [--skin 0] [--travel 0.1]
+       [--blocks 2500] [--seed 1] [--parts 1] [--skin 0] [--travel 0.1] [--rows 1]
 """
 import argparse
 import math
@@ -46,8 +49,13 @@ def main():
     parser.add_argument("--parts", type=int, default=1,
                         help="finer cells: each 1 / PARTS of the reach wide, the runs PARTS "
                              "cells around, less the lines wholly beyond the reach")
+    parser.add_argument("--rows", type=int, default=1,
+                        help="compact blocks: cells in bands of ROWS lines along y (ROWS x ROWS "
+                             "in 3D), a block's boids in one band")
     args = parser.parse_args()
-    d, m = args.dimensions, args.parts
+    d, m, rows = args.dimensions, args.parts, args.rows
+    if rows < 1 or (rows > 1 and (m > 1 or args.skin > 0)):
+        sys.exit("lane_candidates.py: --rows is a whole number >= 1, not with --parts or --skin")
     reach = 1.0 + args.skin  # what a span gathers within, in radii
     side = int(round((args.count / DENSITY[d]) ** (1.0 / d)))  # in radii
     cells = int(side * m // reach)  # along each axis
@@ -56,13 +64,20 @@ def main():
     x = rng.random((args.count, d)) * side
     cell = np.minimum(np.floor(x * (cells / side)).astype(np.int64), cells - 1)
     key = cell[:, 0] + cells * cell[:, 1] + (cells * cells * cell[:, 2] if d == 3 else 0)
-    order = np.argsort(key, kind="stable")
-    x, cell, key = x[order], cell[order], key[order]
-    line = key // cells
-    start = np.searchsorted(key, np.arange(cells ** d + 1))
+    by_cell = np.argsort(key, kind="stable")  # where the runs read a cell's boids
+    held, start = x[by_cell], np.searchsorted(key[by_cell], np.arange(cells ** d + 1))
+    # The step's order: bands of `rows` lines (rows x rows), by column within a band, then by
+    # line within it; with one row, the cells' own order.
+    band = cell[:, 1] // rows + (cells * (cell[:, 2] // rows) if d == 3 else 0)
+    inner = cell[:, 1] % rows + (rows * (cell[:, 2] % rows) if d == 3 else 0)
+    order = np.lexsort((inner, cell[:, 0], band))
+    x, cell, line = x[order], cell[order], band[order]
     steps = range(-m, m + 1)
     around = [(dy, dz) for dy in steps for dz in (steps if d == 3 else (0,))
               if (max(abs(dy) - 1, 0) ** 2 + max(abs(dz) - 1, 0) ** 2) * width ** 2 < reach ** 2]
+    if rows > 1:  # the band's lines and one each side, from the band's first line
+        lines = range(-1, rows + 1)
+        around = [(dy, dz) for dy in lines for dz in (lines if d == 3 else (0,))]
 
     met = listed = picked = neighbours = 0
     boids = min(args.blocks * args.lanes, args.count)
@@ -73,12 +88,14 @@ def main():
             while end < first + args.lanes and line[end] == line[i]:
                 end += 1
             lanes = x[i:end]
+            y0 = cell[i, 1] - cell[i, 1] % rows  # the band's first line (the span's own, one row)
+            z0 = cell[i, 2] - cell[i, 2] % rows if d == 3 else 0
             for dy, dz in around:
-                y = (cell[i, 1] + dy) % cells
-                z = (cell[i, 2] + dz) % cells if d == 3 else 0
+                y = (y0 + dy) % cells
+                z = (z0 + dz) % cells if d == 3 else 0
                 for column in range(cell[i, 0] - m, cell[end - 1, 0] + m + 1):
                     c = column % cells + cells * y + cells * cells * z
-                    candidates = x[start[c]:start[c + 1]]
+                    candidates = held[start[c]:start[c + 1]]
                     if len(candidates) == 0:
                         continue
                     offset = candidates[:, None, :] - lanes[None, :, :]
@@ -90,7 +107,8 @@ def main():
                     neighbours += (d2 < 1).sum()
             i = end
     neighbours -= boids  # each boid is within r of itself
-    print(f"{d}D, {args.lanes} lanes, {args.count} boids at {DENSITY[d]} a cell of r:")
+    print(f"{d}D, {args.lanes} lanes, {args.count} boids at {DENSITY[d]} a cell of r"
+          + (f", blocks in bands of {rows} lines" if rows > 1 else "") + ":")
     lanes = args.lanes
     print(f"  vector steps a boid           {met / boids:.2f}")
     print(f"  within r of some lane         {picked / met:.2f} of them")
