@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "host/backends/flock_layout.h"
+#include "kernels/quantise.h"
 
 namespace boids {
 
@@ -69,6 +71,41 @@ void download_flock(const Executor& exec, const kernels::Boid<Real, D>* boids,
       if (ids) exec.download(host_ids.data(), ids + first, m);
       unpack_boids(host_boids.data(), ids ? host_ids.data() : nullptr, first, m, out);
     }
+  }
+}
+
+// The `count` boids quantised (kernels/quantise.h) into `out` in input order, as
+// download_flock places them, positions in 65536 steps across the world's sides. On a device
+// they are quantised where the flock lives, in `staging` (sized here), so that 5 to 12 bytes
+// a boid cross to the host, not its state.
+template <typename Executor, typename Real, int D>
+void quantise_flock(const Executor& exec, const kernels::Boid<Real, D>* boids,
+                    const kernels::index_t* ids, std::size_t count, const World& w,
+                    const QuantisedView& out,
+                    typename Executor::template Buffer<std::uint8_t>& staging) {
+  kernels::ToQuantised<Real, D> quantise{
+      boids, ids, out, {65536.0 / w.width, 65536.0 / w.height, D == 3 ? 65536.0 / w.depth : 0.0}};
+  const auto n = static_cast<kernels::index_t>(count);
+  if constexpr (Executor::kHostMemory) {
+    exec.for_each(n, quantise);
+  } else {
+    const std::size_t bytes = count * (sizeof(float) + 2 * D + (D - 1));
+    if (staging.size() != bytes) staging = typename Executor::template Buffer<std::uint8_t>(bytes);
+    std::uint8_t* at = staging.data();
+    float* speed = reinterpret_cast<float*>(at);
+    at += count * sizeof(float);
+    std::uint16_t* position[3] = {nullptr, nullptr, nullptr};
+    for (int a = 0; a < D; ++a, at += 2 * count) {
+      position[a] = reinterpret_cast<std::uint16_t*>(at);
+    }
+    std::uint8_t* heading[2] = {at, D == 3 ? at + count : nullptr};
+    quantise.out = {{position[0], position[1], position[2]},
+                    {heading[0], heading[1]},
+                    out.speed ? speed : nullptr};
+    exec.for_each(n, quantise);
+    for (int a = 0; a < D; ++a) exec.download(out.position[a], position[a], count);
+    for (int h = 0; h < D - 1; ++h) exec.download(out.heading[h], heading[h], count);
+    if (out.speed) exec.download(out.speed, speed, count);
   }
 }
 

@@ -25,7 +25,7 @@
 #include "host/backends/flock_transfer.h"
 #include "host/backends/measure_part.h"
 #include "host/backends/model_types.h"
-#include "host/backends/open_table_arrays.h"
+#include "host/backends/open_space.h"
 #include "host/backends/predator_group.h"
 #include "host/backends/world_tables.h"
 #include "host/base/errors.h"
@@ -40,7 +40,6 @@
 #include "kernels/nearest_step.h"
 #include "kernels/part_split.h"
 #include "kernels/predator.h"
-#include "kernels/quantise.h"
 #include "kernels/render_data.h"
 
 namespace boids {
@@ -138,33 +137,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   }
 
   void quantised_into(const QuantisedView& out) const override {
-    const World& w = config().params.world;
-    kernels::ToQuantised<Real, D> quantise{
-        boids_.data(),
-        hashed() ? index_.ids : nullptr,
-        out,
-        {65536.0 / w.width, 65536.0 / w.height, D == 3 ? 65536.0 / w.depth : 0.0}};
-    if constexpr (Executor::kHostMemory) {
-      exec_.for_each(count32(), quantise);
-    } else {
-      // Quantised where the flock lives: 5 to 12 bytes a boid cross to the host, not its state.
-      const std::size_t n = count();
-      const std::size_t bytes = n * (sizeof(float) + 2 * D + (D - 1));
-      if (quantised_staging_.size() != bytes) quantised_staging_ = Buffer<std::uint8_t>(bytes);
-      std::uint8_t* at = quantised_staging_.data();
-      float* speed = reinterpret_cast<float*>(at);
-      at += n * sizeof(float);
-      std::uint16_t* position[3] = {nullptr, nullptr, nullptr};
-      for (int a = 0; a < D; ++a, at += 2 * n) position[a] = reinterpret_cast<std::uint16_t*>(at);
-      std::uint8_t* heading[2] = {at, D == 3 ? at + n : nullptr};
-      quantise.out = {{position[0], position[1], position[2]},
-                      {heading[0], heading[1]},
-                      out.speed ? speed : nullptr};
-      exec_.for_each(count32(), quantise);
-      for (int a = 0; a < D; ++a) exec_.download(out.position[a], position[a], n);
-      for (int h = 0; h < D - 1; ++h) exec_.download(out.heading[h], heading[h], n);
-      if (out.speed) exec_.download(out.speed, speed, n);
-    }
+    quantise_flock(exec_, boids_.data(), hashed() ? index_.ids : nullptr, count(),
+                   config().params.world, out, quantised_staging_);
   }
 
   DeviceState device_state() override {
@@ -329,7 +303,7 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
     return boids_.bytes() + scratch_.bytes() + ids_.bytes() + keys_.bytes() + order_.bytes() +
            cell_start_.bytes() + render_staging_.bytes() + quantised_staging_.bytes() +
            tables_.bytes() + noise_ids_.bytes() + measure_.bytes() + part_.bytes() +
-           predators_.bytes() + open_table_.bytes() + exec_.scratch_bytes();
+           predators_.bytes() + open_.bytes() + exec_.scratch_bytes();
   }
 
   void apply_predator(const PredatorPush& push) override {
@@ -432,52 +406,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
 
   index_t count32() const { return static_cast<index_t>(count()); }
 
-  // A hashed flock in open space plans a table of tiles before each step's sort
-  // (kernels/open_table.h), in arrays kept for the grid.
-  void attach_open_table() {
-    if (grid_.open && hashed()) open_table_.attach(exec_, grid_);
-  }
-
-  // Refuses a step of open space once a boid lies beyond what the precision holds
-  // (check_open_reach), the flock as the last step left it. A boid beyond is looked for by a
-  // pass over the boids, or, where the last step was hashed and `watched` it, by that step's
-  // move (`beyond_`): the pass is a read of the whole state, which cost the hashed step of
-  // open space about a twentieth of its time.
-  void check_reach(bool watched) {
-    if (watched) {
-      if (read_one(beyond_.data()) == 0) return;
-      write_one(beyond_.data(), 0);  // for the next step, should the check below pass
-    } else if (exec_.sum(count32(), kernels::BeyondReach<Real, D>{boids_.data(), reach()}) == 0) {
-      return;
-    }
-    check_open_reach(state(), kPrecision, config().params.radius);
-  }
-
-  // The hashed step, watching open space's reach where it can (check_reach). Returns whether
-  // it did.
-  template <typename M>
-  bool hashed_step_watching_reach() {
-    if (!config().params.world.open()) {
-      kernels::hashed_step<M>(exec_, index_, grid_, params_);
-      return false;
-    }
-    if (beyond_.size() == 0) {
-      beyond_ = Buffer<index_t>(1);
-      write_one(beyond_.data(), 0);
-    }
-    kernels::hashed_step<M>(exec_, index_, grid_, params_, beyond_.data(), reach());
-    return true;
-  }
-
-  // How far from the origin open space holds a boid, in the flock's precision (open_reach).
-  Real reach() const { return static_cast<Real>(open_reach(kPrecision, config().params.radius)); }
-
-  index_t read_one(const index_t* from) {
-    index_t value = 0;
-    exec_.download(&value, from, 1);
-    return value;
-  }
-  void write_one(index_t* to, index_t value) { exec_.upload(to, &value, 1); }
+  // A hashed flock in open space plans a table of tiles before each step's sort.
+  void attach_open_table() { open_.attach(exec_, grid_, hashed()); }
 
   void upload_state(const FlockState& initial) {
     upload_flock(exec_, initial, config().params.world, boids_.data(), count());
@@ -489,11 +419,16 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
       steps_taken_ += steps;
       return;
     }
+    const bool open = config().params.world.open();
+    const double radius = config().params.radius;
     with_model(config().params.model, [&](auto model) {
       using M = decltype(model);
-      bool watched = false;  // whether the last step watched the reach (check_reach)
+      bool watched = false;  // whether the last step watched open space's reach
       for (std::uint64_t s = 0; s < steps; ++s) {
-        if (config().params.world.open()) check_reach(watched);
+        if (open) {
+          open_.check_reach(exec_, boids_.data(), count32(), radius, watched,
+                            [this] { return state(); });
+        }
         watched = false;
         params_.step = steps_taken_++;  // keys the noise of this step
         const bool hunted = predators_.size() > 0;
@@ -502,8 +437,11 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
         }
         if (params_.nearest > 0) {
           step_nearest<M>();
+        } else if (hashed() && open) {
+          open_.template hashed_step<M>(exec_, index_, grid_, params_, radius);
+          watched = true;
         } else if (hashed()) {
-          watched = hashed_step_watching_reach<M>();
+          kernels::hashed_step<M>(exec_, index_, grid_, params_);
         } else {
           exec_.template naive_step<M>(boids_.data(), scratch_.data(), count32(), params_);
           std::swap(boids_, scratch_);
@@ -560,9 +498,8 @@ class KernelSimulation final : public Simulation, public ViewerAccess, public Pa
   Buffer<index_t> ids_, keys_, order_, cell_start_;  // the cell index; `index_` rotates them
   Buffer<float> render_staging_;                     // the viewer's host copies from device memory
   WorldTables<Real, Executor> tables_;               // the obstacles and the path
-  OpenTableArrays<Executor> open_table_;             // open space's tiles (hashed method)
+  OpenSpace<Real, D, Executor> open_;                // open space's tiles and reach (hashed)
   PredatorGroup<Real, D, Executor> predators_;       // --predators
-  Buffer<index_t> beyond_;     // open space's reach, as the hashed step watches it
   Buffer<index_t> noise_ids_;  // a part's indices in the whole flock, in the executor's memory
   flock_part::Passes<Real, D, Executor> part_;  // a part's split and extend (flock_part.h)
   flock_part::PartMeasure<Real, D, Executor> measure_;
