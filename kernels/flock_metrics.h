@@ -2,9 +2,9 @@
 //   polarization   sums of the unit headings                   (UnitHeading)
 //   order          sums of the velocities                      (VelocityComponent)
 //   nearest        per-boid ring search over the cell grid     (NearestNeighborDistance)
-//   neighbours     per-boid count within r                     (NeighborCount)
 //   flocks         union-find over pairs closer than r         (LinkNeighbors, FlattenParents)
 //                  then components sized and roots counted     (CountMembers, IsRoot)
+//   neighbours     per-boid count within r, by the same walk   (LinkNeighbors, NeighborCount)
 //   milling        the centre, then the turning about it       (kernels/milling.h)
 // They run on the cell index of the current positions (kernels/cell_index.h), and keep the
 // union-find in the index's key and order arrays, free once the boids are reordered: the
@@ -60,6 +60,8 @@ BOIDS_HD inline Real distance_sq(const Boid<Real, D>& a, const Boid<Real, D>& b,
 
 // Searches shells of cells outwards from the boid's cell (square rings in 2D, cube shells in
 // 3D); once the nearest boid found is within `ring` cell widths, no unseen boid can be nearer.
+// The first two, the block of cells around the boid's, are read as the step reads them, in a
+// few runs of keys: most boids find their nearest there.
 // On a torus, when the shells would wrap onto themselves, every boid of the flock is checked;
 // between walls, cells beyond them are skipped. In open space the shells' cells are found
 // through the table (a cell's key may come twice, which a minimum does not mind), and a boid
@@ -102,7 +104,15 @@ struct NearestNeighborDistance {
     const int rings = grid.open ? kOpenRings : grid.wraps && !grid.window ? (fewest - 1) / 2 : most;
     Real best = Real(-1);
     bool found = false;
-    for (int ring = 0; ring <= rings && !found; ++ring) {
+    int ring = 0;
+    if (rings >= 1) {  // the first two shells, the block around the cell, as the step's runs
+      grid.for_each_block_run(self.position, [&](index_t first_key, index_t last_key) {
+        scan(i, self, starts[first_key], starts[last_key + 1], flock.params, best);
+      });
+      found = best >= Real(0) && best <= unit * unit;
+      ring = 2;
+    }
+    for (; ring <= rings && !found; ++ring) {
       const int depth = D == 3 ? ring : 0;
       for (int oz = -depth; oz <= depth; ++oz) {
         for (int oy = -ring; oy <= ring; ++oy) {
@@ -121,8 +131,8 @@ struct NearestNeighborDistance {
             bool inside = true;
             for (int a = D - 1; a >= 0; --a) {
               int c = at[a] + offset[a];
-              if (grid.wraps_along(a)) {
-                c = (c % counts[a] + counts[a]) % counts[a];
+              if (grid.wraps_along(a)) {  // divided only at the edges: a division is slow
+                if (c < 0 || c >= counts[a]) c = (c % counts[a] + counts[a]) % counts[a];
               } else {
                 inside = inside && c >= 0 && c < counts[a];
               }
@@ -178,11 +188,7 @@ BOIDS_HD inline void link(index_t* parent, index_t a, index_t b) {
 
 struct InitializeParents {
   index_t* parent;
-  index_t* members;
-  BOIDS_HD void operator()(index_t i) const {
-    parent[i] = i;
-    members[i] = 0;
-  }
+  BOIDS_HD void operator()(index_t i) const { parent[i] = i; }
 };
 
 // The sorted boids and their cell index, as the metrics read them.
@@ -207,37 +213,42 @@ struct SortedFlocks {
   }
 };
 
-// Joins each boid's flock with those of its neighbours.
+// Joins each boid's flock with those of its neighbours, and writes how many other boids lie
+// closer than r in `neighbors` (summed next, by NeighborCount): the walk over the cells around
+// a boid, the measure's costliest, is taken once for both.
 template <typename Real, int D, typename Flocks>
 struct LinkNeighbors {
   SortedFlocks<Real, D, Flocks> flocks;
   index_t* parent;
+  index_t* neighbors;
 
   BOIDS_HD void operator()(index_t i) const {
+    index_t count = 0;
     flocks.for_each_within_radius(i, [&](index_t k) {
       if (k > i) link(parent, i, k);
+      count += k != i ? 1 : 0;
     });
+    neighbors[i] = count;
   }
 };
 
-// The number of other boids closer than r.
-template <typename Real, int D, typename Flocks>
+// The number of other boids closer than r, as LinkNeighbors counted it.
 struct NeighborCount {
-  SortedFlocks<Real, D, Flocks> flocks;
-
-  BOIDS_HD double operator()(index_t i) const {
-    double neighbors = 0;
-    flocks.for_each_within_radius(i, [&](index_t k) { neighbors += k != i ? 1 : 0; });
-    return neighbors;
-  }
+  const index_t* neighbors;
+  BOIDS_HD double operator()(index_t i) const { return static_cast<double>(neighbors[i]); }
 };
 
 // Points every boid straight at its root. Other threads read the same entries meanwhile (a
 // root's entry never changes here, and any entry they read leads to the same root), so the
-// writes are atomic too.
+// writes are atomic too. The neighbours' counts, summed by now, are cleared in `members`,
+// which CountMembers fills next.
 struct FlattenParents {
   index_t* parent;
-  BOIDS_HD void operator()(index_t i) const { atomic_store(parent + i, find_root(parent, i)); }
+  index_t* members;
+  BOIDS_HD void operator()(index_t i) const {
+    atomic_store(parent + i, find_root(parent, i));
+    members[i] = 0;
+  }
 };
 
 // Counts each flock's boids at its root; run once the parents are flat.
@@ -346,16 +357,16 @@ void measure_flocks(Executor& exec, CellIndex<Real, D>& x, const Flocks& flocks,
     sum_per_flock(exec, flocks, VelocityComponent<Real, D>{x.sorted, a},
                   velocities + a * flocks_count);
   }
-  const SortedFlocks<Real, D, Flocks> sorted{x.sorted, x.cell_start, flocks};
-  sum_per_flock(exec, flocks, NeighborCount<Real, D, Flocks>{sorted}, neighbors);
   sum_per_flock(exec, flocks,
                 NearestNeighborDistance<Real, D, Flocks>{x.sorted, x.cell_start, flocks}, nearest);
 
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: the boids are reordered
-  exec.for_each(n, InitializeParents{parent, members});
-  exec.for_each(n, LinkNeighbors<Real, D, Flocks>{sorted, parent});
-  exec.for_each(n, FlattenParents{parent});
+  const SortedFlocks<Real, D, Flocks> sorted{x.sorted, x.cell_start, flocks};
+  exec.for_each(n, InitializeParents{parent});
+  exec.for_each(n, LinkNeighbors<Real, D, Flocks>{sorted, parent, members});
+  sum_per_flock(exec, flocks, NeighborCount{members}, neighbors);
+  exec.for_each(n, FlattenParents{parent, members});
   exec.for_each(n, CountMembers{parent, members});
   std::vector<double> roots(flock_count);
   std::vector<index_t> largest(flock_count);

@@ -183,9 +183,6 @@ PartSums measure_part(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real
     s.headings[a] = exec.sum(n, OwnOnly<UnitHeading<Real, D>>{{x.sorted, a}, part.flags});
     s.velocities[a] = exec.sum(n, OwnOnly<VelocityComponent<Real, D>>{{x.sorted, a}, part.flags});
   }
-  const SortedFlocks<Real, D, OneFlock<Real, D>> sorted{x.sorted, x.cell_start, one};
-  s.neighbors =
-      exec.sum(n, OwnOnly<NeighborCount<Real, D, OneFlock<Real, D>>>{{sorted}, part.flags});
   const NearestInPart<Real, D> nearest = nearest_in_part(x, grid, params, part, slab);
   if constexpr (Executor::kHostMemory) {
     s.nearest = exec.sum(n, nearest);
@@ -203,9 +200,11 @@ PartSums measure_part(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real
 
   index_t* parent = x.keys;    // free: the cell starts are known
   index_t* members = x.order;  // free: PartSlot has read the permutation
-  exec.for_each(n, InitializeParents{parent, members});
-  exec.for_each(n, LinkNeighbors<Real, D, OneFlock<Real, D>>{sorted, parent});
-  exec.for_each(n, FlattenParents{parent});
+  const SortedFlocks<Real, D, OneFlock<Real, D>> sorted{x.sorted, x.cell_start, one};
+  exec.for_each(n, InitializeParents{parent});
+  exec.for_each(n, LinkNeighbors<Real, D, OneFlock<Real, D>>{sorted, parent, members});
+  s.neighbors = exec.sum(n, OwnOnly<NeighborCount>{{members}, part.flags});
+  exec.for_each(n, FlattenParents{parent, members});
   exec.for_each(n, CountOwnMembers{parent, members, part.flags});
   return s;
 }

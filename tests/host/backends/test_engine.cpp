@@ -565,9 +565,9 @@ TEST_P(EngineTest, NeighborsWhereRoundingMeetsACellBorder) {
 }
 
 TEST_P(EngineTest, MetricsAgreeWithTheHostMetrics) {
-  // The backend's own metrics (its cell index, ring search and union-find) against
-  // host/metrics/metrics.cpp on the state as the backend stores it: uniform, sparse and clumped
-  // flocks, and a grid of one cell.
+  // The backend's own metrics (its cell index, ring search, union-find and neighbour counts)
+  // against host/metrics/metrics.cpp on the state as the backend stores it: uniform, sparse and
+  // clumped flocks, and a grid of one cell.
   struct Case {
     std::string name;
     double world, radius;
@@ -593,6 +593,7 @@ TEST_P(EngineTest, MetricsAgreeWithTheHostMetrics) {
       const std::string what = c.name + (round == 0 ? " at the start" : " after 5 steps");
       EXPECT_EQ(got.flocks, expected.flocks) << what;
       EXPECT_EQ(got.largest_flock, expected.largest_flock) << what;
+      EXPECT_EQ(got.mean_neighbors, expected.mean_neighbors) << what;
       EXPECT_NEAR(got.polarization, expected.polarization, tolerance) << what;
       EXPECT_NEAR(got.milling, expected.milling, tolerance) << what;
       EXPECT_NEAR(got.mean_nn_distance, expected.mean_nn_distance,
