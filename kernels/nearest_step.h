@@ -126,7 +126,9 @@ void nearest_hashed_step(Executor& exec, CellIndex<Real, D>& x, const CellGrid<R
   exec.for_each(x.count, NearestHashedStep<Model, Real, D>{
                              x.sorted, x.ids, x.boids, x.cell_start, x.count, grid, params,
                              heeding_params(params), x.keys, x.order});
-  x.keys_ready = true;
+  // Open space's table is planned from the tiles the last move noted, which this move does
+  // not note (kernels/open_table.h): the next planning counts and keys the boids afresh.
+  x.keys_ready = !(grid.open && grid.table.occupant != nullptr);
 }
 
 template <typename Model, typename Real, int D, typename Executor>

@@ -48,7 +48,8 @@ FlockParams world_of(double world, double radius) {
 // Flocks that take every branch of the pipelines: dense and flocked neighbourhoods, a sparse
 // flock (one cell per boid at most), clumps with long stretches of empty cells between them,
 // grids of one and two cells per axis, and partial tiles of the naive kernel; every model, a
-// field of view and noise; in 2D and in boxes.
+// field of view and noise; in 2D and in boxes; and open space, whose tiles some flocks place
+// away from their homes.
 const std::vector<NamedFlock>& flocks() {
   static const std::vector<NamedFlock> all = [] {
     std::vector<NamedFlock> f;
@@ -86,6 +87,16 @@ const std::vector<NamedFlock>& flocks() {
     slab.world.height = 25;
     slab.world.depth = 12;
     f.push_back({"box-slab", slab, make_initial_state(400, 9, slab)});
+    FlockParams open = dense;  // open space: its table of tiles, keyed by the move's lanes
+    open.world.boundary = Boundary::kOpen;
+    f.push_back({"open", open, make_initial_state(1900, 12, open)});
+    FlockParams open_box = box;
+    open_box.world.boundary = Boundary::kOpen;
+    f.push_back({"open-box", open_box, make_initial_state(1500, 13, open_box)});
+    FlockParams thin = open_box;  // tiles along x beyond the homes' period: some placed away
+    thin.world.width = 4000;
+    thin.world.height = thin.world.depth = 40;
+    f.push_back({"open-thin", thin, make_initial_state(4000, 14, thin)});
     return f;
   }();
   return all;

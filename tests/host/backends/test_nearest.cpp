@@ -136,6 +136,20 @@ TEST_P(NearestTest, EachFlightIsTheReferencesAndTheNaiveMethods) {
   }
 }
 
+// Open space's table of many slots, with tiles away from their homes: a flock drawn in a long,
+// thin box lays more tiles along x than the homes' grid wraps around, so some take other
+// slots. Each step must key its boids, and find their cells, by the table planned for where
+// they are, the tiles of the last step's move counted again.
+TEST_P(NearestTest, InOpenSpaceTilesAwayFromHomeAreFoundEveryStep) {
+  if (GetParam().method != Method::kHashed) GTEST_SKIP() << "the hashed method's table";
+  FlockParams p = box(40);
+  p.world.width = 5000;
+  p.world.boundary = Boundary::kOpen;
+  p.nearest = 7;
+  const FlockState start = make_initial_state(8000, 3, p);
+  EXPECT_TRUE(bit_identical(after(start, p, 4), after(start, p, 4, Method::kNaive)));
+}
+
 INSTANTIATE_TEST_SUITE_P(nearest, NearestTest, every_engine_case(), engine_case_name);
 
 }  // namespace
