@@ -158,6 +158,16 @@ struct CellGrid {
   BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D]) const {
     return line_key(chunk_of_cell(c).packed(), Openness<true>{}) + column_in_chunk(c[0]);
   }
+  // The same, and whether the table holds the cell's tile in that slot (`held`; always, with
+  // no table). A tile it does not hold is keyed by its home, whose cells may be another
+  // tile's: where the last plan was not crowded, such a tile has no boids.
+  BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D], bool& held) const {
+    const Line l = chunk_of_cell(c).packed();
+    const std::uint64_t tile = OpenTiles<D>::tile(l);
+    const index_t slot = table.slot_of(tile, open_slots());
+    held = table.occupant == nullptr || table.occupant[slot] == tile;
+    return key_in_slot(slot, l) + column_in_chunk(c[0]);
+  }
 
   // Whether a boid in `column` may join a span of its line of open space from `first_column`:
   // not when the span would take both ends of a chunk, whose cells around would be three runs

@@ -121,10 +121,10 @@ struct RingSearch {
     }
   }
 
-  // In open space, calls visit(key, c) for each cell c of `outer` outside `inner` (every one
-  // when `first`), `key` the cell's in the grid's table. Cells of tiles that share a slot share
-  // its keys, so a visit there takes only the boids of its own cell (in_open_cell): each boid
-  // once.
+  // In open space, calls visit(key, c, held) for each cell c of `outer` outside `inner` (every
+  // one when `first`), `key` the cell's in the grid's table and `held` whether the table holds
+  // its tile there (CellGrid::open_key). Cells of tiles that share a slot share its keys, so a
+  // visit there takes only the boids of its own cell (in_open_cell): each boid once.
   template <typename Visit>
   BOIDS_HD void for_each_open_cell_between(const CellBox<D>& inner, const CellBox<D>& outer,
                                            bool first, Visit&& visit) const {
@@ -139,7 +139,9 @@ struct RingSearch {
           c[0] = cell[0] + x;
           c[1] = cell[1] + y;
           if constexpr (D == 3) c[2] = cell[2] + z;
-          visit(grid.open_key(c), c);
+          bool held = true;
+          const index_t key = grid.open_key(c, held);
+          visit(key, c, held);
         }
       }
     }
@@ -179,8 +181,9 @@ BOIDS_HD void offer_rings(NearestList<Real>& list, const Boid<Real, D>& self, in
     const CellBox<D> outer = rings.box(k);
     if (grid.open) {
       rings.for_each_open_cell_between(
-          inner, outer, k == 0, [&](index_t key, const std::int64_t(&c)[D]) {
-            if (!shared) {  // the cell's keys are its own
+          inner, outer, k == 0, [&](index_t key, const std::int64_t(&c)[D], bool held) {
+            if (!shared) {        // the cell's keys are its own, or its tile has no boids
+              if (!held) return;  // its keys are another tile's cells
               offer_run<Wraps, LimitedView>(list, self, self_slot, sorted, ids, cell_start[key],
                                             cell_start[key + 1], p);
               return;

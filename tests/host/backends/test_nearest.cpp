@@ -99,14 +99,17 @@ TEST_P(NearestTest, EachFlightIsTheReferencesAndTheNaiveMethods) {
   FlockParams walls_2d;
   walls_2d.world.boundary = Boundary::kWalls;
   // Open space's sparse 3D flock spans tiles that share its table's one slot, whose cells the
-  // rings around a boid meet twice.
-  FlockParams open_2d, open_3d = box(60), open_sparse = box(250);
+  // rings around a boid meet twice; the thin one lies in one tile, whose empty neighbours'
+  // cells (keyed by its slot, their home) the rings meet beside its own.
+  FlockParams open_2d, open_3d = box(60), open_sparse = box(250), open_thin = box(70);
   open_2d.world.boundary = open_3d.world.boundary = Boundary::kOpen;
-  open_sparse.world.boundary = Boundary::kOpen;
+  open_sparse.world.boundary = open_thin.world.boundary = Boundary::kOpen;
+  open_thin.world.width = 1000;
   const World worlds[] = {{"torus 2D", FlockParams{}}, {"walls 2D", walls_2d},
                           {"torus 3D", box(60)},       {"steering, walls 3D", walls_3d},
                           {"vicsek", vicsek},          {"open 2D", open_2d},
-                          {"open 3D", open_3d},        {"open 3D, sparse", open_sparse}};
+                          {"open 3D", open_3d},        {"open 3D, sparse", open_sparse},
+                          {"open 3D, thin", open_thin}};
   for (const World& w : worlds) {
     SCOPED_TRACE(w.name);
     FlockParams p = w.params;
