@@ -312,11 +312,8 @@ int sweep_command(const std::vector<std::string>& args) {
   if (o.way == EnsembleWay::kBatched) {
     std::vector<SimulationConfig> configs;
     for (const GridPoint& g : grid) configs.push_back(g.config);
-    if (!batchable(configs)) {
-      throw InputError(
-          "--schedule batched: flocks fly batched on the hashed method of the cpu or "
-          "cuda backend only, in two dimensions");
-    }
+    const std::string why = why_not_batched(configs);
+    if (!why.empty()) throw InputError("--schedule batched: " + why);
   }
   // One ensemble: the replicas of every point still to fly.
   std::vector<EnsembleFlock> flocks;

@@ -129,10 +129,9 @@ EnsembleSchedule ensemble_schedule(const std::vector<EnsembleFlock>& flocks, Ens
     configs.push_back(f.config);
     largest = std::max(largest, f.count);
   }
-  if (way == EnsembleWay::kBatched && !flocks.empty() && !batchable(configs)) {
-    throw InputError(
-        "flocks fly batched on the hashed method of the cpu or cuda backend only, in two "
-        "dimensions");
+  if (way == EnsembleWay::kBatched && !flocks.empty()) {
+    const std::string why = why_not_batched(configs);
+    if (!why.empty()) throw InputError(why);
   }
   if (way == EnsembleWay::kAuto && flocks.size() > 1) {
     const Backend backend = configs.front().backend;

@@ -41,9 +41,13 @@ class FlockBatch {
   std::vector<std::uint64_t> counts_;
 };
 
-/// Whether `configs` can fly as one batch: the hashed method on the cpu or cuda backend, one
-/// model and one precision, in two dimensions, metric neighbours (a boid's topological ones
-/// are searched ring by ring, a thread a boid, which the batch's blocks do not do).
+/// Why `configs` cannot fly as one batch, or "" where they can: the hashed method on the cpu or
+/// cuda backend, one model and one precision, in two dimensions, metric neighbours (a boid's
+/// topological ones are searched ring by ring, a thread a boid, which the batch's blocks do
+/// not do), no predators, and a torus or walls (a batch keeps no table of open space's tiles,
+/// so a flock there would not fly its flight alone bit for bit).
+std::string why_not_batched(const std::vector<SimulationConfig>& configs);
+/// Whether `configs` can fly as one batch (why_not_batched says why not).
 bool batchable(const std::vector<SimulationConfig>& configs);
 
 /// A batch of the flocks `initial[f]` under `configs[f]`. Throws InputError for configurations

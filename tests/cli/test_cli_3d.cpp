@@ -148,8 +148,8 @@ TEST_F(Cli3d, SweepsFlyBoxes) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;
   expect_refused({"sweep", "--dimensions", "3", "--count", "300", "--param", "noise=0.1,1",
                   "--schedule", "batched"},
-                 "--schedule batched: flocks fly batched on the hashed method of the cpu or cuda "
-                 "backend only, in two dimensions");
+                 "--schedule batched: flocks fly batched in two dimensions only: a flock in "
+                 "three flies alone");
 }
 
 TEST_F(Cli3d, BoxesAndDensities) {

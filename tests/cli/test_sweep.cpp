@@ -255,6 +255,8 @@ TEST_F(Sweep, BadParametersAreRefused) {
              "--schedule: expected auto, alone, side-by-side or batched, got 'fast'");
   expect_bad({"--param", "noise=1", "--schedule", "batched", "--method", "naive"},
              "--schedule batched: flocks fly batched on the hashed method");
+  expect_bad({"--param", "noise=1", "--schedule", "batched", "--boundary", "open"},
+             "--schedule batched: a flock in open space flies alone");
 }
 
 // A range ends at its STOP as written: a Vicsek sweep up to 2 pi stays inside --noise's range.

@@ -345,7 +345,8 @@ TEST(Kernels3dBatches, AreRefused) {
     make_batch({c, c}, {start, start});
     ADD_FAILURE() << "a batch of 3D flocks was accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("a flock in three flies alone"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("in two dimensions only: a flock in three flies alone"),
+              std::string::npos)
         << e.what();
   }
 }

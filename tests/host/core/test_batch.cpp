@@ -181,6 +181,17 @@ TEST(Batch, RefusesFlocksThatCannotShareIt) {
   flocks.configs[1].method = Method::kNaive;
   refused("hashed method");
   flocks.configs[1].method = Method::kHashed;
+  const Boundary boundary = flocks.configs[2].params.world.boundary;
+  flocks.configs[2].params.world.boundary = Boundary::kOpen;  // no table of tiles in a batch
+  refused("a flock in open space flies alone");
+  flocks.configs[2].params.world.boundary = boundary;
+  flocks.configs[0].params.nearest = 3;
+  refused("topological neighbours (--nearest) flies alone");
+  flocks.configs[0].params.nearest = 0;
+  flocks.configs[4].params.predators = 1;
+  refused("predators flies alone");
+  flocks.configs[4].params.predators = 0;
+  EXPECT_TRUE(batchable(flocks.configs));  // each refusal was its own
   flocks.starts[4] = FlockState{};
   refused("at least one boid");
   flocks.starts.pop_back();
