@@ -156,7 +156,8 @@ struct CellGrid {
 
   // The key of a cell of open space, from its coordinates.
   BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D]) const {
-    return line_key(chunk_of_cell(c).packed(), Openness<true>{}) + column_in_chunk(c[0]);
+    bool held = true;
+    return open_key(c, held);
   }
   // The same, and whether the table holds the cell's tile in that slot (`held`; always, with
   // no table). A tile it does not hold is keyed by its home, whose cells may be another
@@ -206,16 +207,7 @@ struct CellGrid {
     // In ascending order, overlapping runs merged: two chunks of open space that share a line
     // of the table would otherwise give its cells twice.
     BOIDS_HD void make_disjoint() {
-      for (int r = 1; r < count; ++r) {  // insertion sort: at most 2 * kLinesAround runs
-        const index_t f = first[r], l = last[r];
-        int k = r;
-        for (; k > 0 && first[k - 1] > f; --k) {
-          first[k] = first[k - 1];
-          last[k] = last[k - 1];
-        }
-        first[k] = f;
-        last[k] = l;
-      }
+      sort_pairs(first, last, count);  // at most 2 * kLinesAround runs
       int kept = 0;
       for (int r = 0; r < count; ++r) {
         if (kept > 0 && first[r] <= last[kept - 1]) {

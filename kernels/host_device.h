@@ -89,6 +89,23 @@ BOIDS_HD inline T max_of(T a, T b) {
   return a < b ? b : a;
 }
 
+// Sorts the `n` pairs (keys[k], values[k]) by key, ascending and stable: an insertion sort, for
+// the few entries of a nearest list or a block's runs.
+template <typename K, typename V>
+BOIDS_HD inline void sort_pairs(K* keys, V* values, int n) {
+  for (int k = 1; k < n; ++k) {
+    const K key = keys[k];
+    const V value = values[k];
+    int m = k;
+    for (; m > 0 && keys[m - 1] > key; --m) {
+      keys[m] = keys[m - 1];
+      values[m] = values[m - 1];
+    }
+    keys[m] = key;
+    values[m] = value;
+  }
+}
+
 // Where the square of a vector's length could overflow: a component above kLargest (so that
 // x^2 + y^2 + z^2 <= 3 kLargest^2 is finite), and the exact power of two kShrink that brings any
 // finite component back to where its square is finite and normal.

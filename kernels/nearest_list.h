@@ -42,18 +42,7 @@ struct NearestList {
 
   // Puts the list in ascending input index (distances no longer kept): the order in which the
   // sums add.
-  BOIDS_HD void sort_by_id() {
-    for (int k = 1; k < count; ++k) {
-      const index_t i = id[k], s = slot[k];
-      int m = k;
-      for (; m > 0 && id[m - 1] > i; --m) {
-        id[m] = id[m - 1];
-        slot[m] = slot[m - 1];
-      }
-      id[m] = i;
-      slot[m] = s;
-    }
-  }
+  BOIDS_HD void sort_by_id() { sort_pairs(id, slot, count); }
 };
 
 // The largest finite value: a distance no boid lies at, and a radius beyond any distance.
