@@ -87,7 +87,8 @@ struct NearestNaiveStep {
 
 // The hashed method's: the boid at sorted slot s offers the boids of the cells around its own,
 // ring by ring (offer_rings). Then it moves and keys itself for the next sort, as the metric
-// step does (HashedStepBlock).
+// step does (HashedStepBlock); in open space with a table, the next planning keys it afresh
+// (nearest_hashed_step).
 template <typename Model, typename Real, int D>
 struct NearestHashedStep {
   static constexpr const char* kStage = stage::kStep;
@@ -111,6 +112,7 @@ struct NearestHashedStep {
                                                   grid, params);
         });
     out[s] = next;
+    if (grid.open && grid.table.occupant != nullptr) return;
     next_keys[s] = grid.key(next.position);
     next_order[s] = s;
   }
