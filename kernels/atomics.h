@@ -57,11 +57,12 @@ BOIDS_HD inline void atomic_max(index_t* address, index_t value) {
 #endif
 }
 
-BOIDS_HD inline void atomic_increment(index_t* address) {
+// Adds one; returns the value before (a lane's place in a list the lanes fill together).
+BOIDS_HD inline index_t atomic_increment(index_t* address) {
 #if defined(__CUDA_ARCH__)
-  atomicAdd(address, 1u);
+  return atomicAdd(address, 1u);
 #else
-  __atomic_fetch_add(address, 1u, __ATOMIC_RELAXED);
+  return __atomic_fetch_add(address, 1u, __ATOMIC_RELAXED);
 #endif
 }
 

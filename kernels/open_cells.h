@@ -154,15 +154,19 @@ inline constexpr std::uint64_t kNoTile = ~std::uint64_t{0};
 inline constexpr index_t kNoSlot = ~index_t{0};
 
 // The table's tallies (OpenTable::tally): whether the set had no room, the tiles in it,
-// whether this planning counts the set again, which boids it keys again (OpenRekey), and whether
-// the last planning found more tiles than slots (the step's move then leaves the keying to
-// the next planning, which counts the set again).
+// whether this planning counts the set again, which boids it keys again (OpenRekey), whether
+// the planning found too many tiles (more than slots, or than the set's room: the tiles
+// left without a slot then share, OpenTable::slot_of, and the step's move leaves the keying
+// to the next planning, which counts the set again), and the
+// planning's free slots and tiles away from home (listed for its placing).
 enum OpenTally : int {
   kTallyFull,
   kTallyTiles,
   kTallyRecount,
   kTallyRekey,
   kTallyCrowded,
+  kTallyFree,
+  kTallyOthers,
   kTallies
 };
 
@@ -185,6 +189,7 @@ struct OpenTable {
   std::uint64_t* moved = nullptr;     // room entries: tiles away from home, or kNoTile
   index_t* moved_slot = nullptr;      // and the slot each holds
   index_t* held = nullptr;            // slots entries: the most boids of a tile of this home
+  index_t* homed = nullptr;           // and the tiles whose home it is (where too many)
   index_t* tally = nullptr;           // kTallies entries (OpenTally)
   index_t room = 0;                   // a power of two, at least twice the slots
   OpenHomes homes;                    // where each tile's home is (CellGrid::size_open_table)
@@ -195,14 +200,30 @@ struct OpenTable {
   }
 
   // The slot of `tile` among `slots` (a power of two): its home when the tile holds it, or
-  // the planning left it there; else where the planning placed it.
+  // where the planning placed it. A tile the planning left without a slot (it has no boids,
+  // or too many tiles came for the slots) keys at home, unless the planning found more than
+  // kMostAtHome tiles of that home: then at a slot hashed from it. Groups a period of the
+  // homes apart (a lattice of groups, as a study or a benchmark lays them out) would
+  // otherwise all share their tiles' homes cell for cell, each query reading every group's
+  // boids; tiles spread evenly over the homes share them, a few each, where their groups'
+  // edges meet, which slots at random would mix with other tiles' middles (bench/results:
+  // open space's set).
   BOIDS_HD BOIDS_INLINE index_t slot_of(std::uint64_t tile, index_t slots) const {
     const index_t home = this->home(tile, slots);
     if (occupant == nullptr || occupant[home] == tile) return home;
     for (index_t k = probe(tile, 1); moved[k] != kNoTile; k = (k + 1) & (room - 1)) {
       if (moved[k] == tile) return moved_slot[k];
     }
-    return home;
+    return tally[kTallyCrowded] != 0 && homed[home] > kMostAtHome ? scattered(tile, slots) : home;
+  }
+
+  // The most tiles a home keeps where the tiles are too many: the set's room spread evenly
+  // over the homes (OpenTableArrays: eight times the slots).
+  static constexpr index_t kMostAtHome = 8;
+
+  // A tile's slot where it has none of its own and the planning found too many tiles.
+  BOIDS_HD BOIDS_INLINE static index_t scattered(std::uint64_t tile, index_t slots) {
+    return static_cast<index_t>(table_line(tile ^ 0x9FB21C651E98DF25ull, slots));
   }
 
   // Where a tile's search starts in `present` (salt 0) and `moved` (salt 1): bits of its hash

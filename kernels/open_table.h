@@ -9,22 +9,26 @@
 //   clear   the table, and the set where it is counted again                     (ClearTable)
 //   note    where it is, each boid's tile in the set, with its boids; a lane
 //           counts a run of boids of one tile at once                            (NoteTiles)
+//   crowd   whether the tiles are too many: those left without a slot then share
+//           their home, or one hashed from the tile where the home has many (NoteCrowding)
 //   claim   each home slot for the smallest tile whose home it is; where tiles
-//           outnumber slots, of those of most boids                        (ClaimHomes)
+//           outnumber slots, of those of most boids, each home's tiles counted (ClaimHomes)
+//   list    the free slots, and the other tiles with their boids              (ListOthers)
 //   place   the other tiles, in order of tile (where crowded, from most boids to
 //           fewest), each in the first free slot after its home; one lane  (PlaceOthers)
 //   record  the tiles away from home, in the table of moved tiles   (ClearMoved, RecordMoved)
 //   check   whether each tile keeps the slot the move keyed its boids by        (CheckKeys)
 //   key     where one does not, the boids keyed by its slot keyed again (every
 //           boid, where no key stands), a lane's tile looked up once              (OpenCellKeys)
-//   empty   the set, for the step's move to fill; whether the tiles outnumber
-//           the slots, for the move to know                                      (EmptySet)
+//   empty   the set, for the step's move to fill                                 (EmptySet)
 // Every choice is a function of the set of tiles and their boids, whatever order the lanes
 // fill it in, and the set is a function of the positions, whoever fills it: a flight is the
 // same on any number of threads, and a flight resumed from its checkpoint (or any state)
 // goes on as the straight one does. Where tiles outnumber the free slots (a flock spreading
-// out fills tiles at its edges with a few boids each), the tiles of fewest boids stay at
-// home, sharing it; where they outnumber the set's room (twice the slots), every tile does.
+// out fills tiles at its edges with a few boids each), the tiles of fewest boids share: at
+// home, or where their home has many, as groups a period of the homes apart give it, at a slot
+// hashed from the tile. Where they outnumber the set's room (eight times the slots), every
+// tile stays at home.
 // A shared slot costs time, never a neighbour, as keys and queries look tiles up alike.
 #pragma once
 
@@ -76,6 +80,8 @@ struct BeginPlan {
         !noted || atomic_load(&t[kTallyCrowded]) != 0 || too_many_tiles(table, slots);
     atomic_store(&t[kTallyRecount], again ? 1 : 0);
     atomic_store(&t[kTallyRekey], again ? kRekeyAll : kRekeyNone);
+    atomic_store(&t[kTallyFree], 0);
+    atomic_store(&t[kTallyOthers], 0);
     if (again) {
       atomic_store(&t[kTallyFull], 0);
       atomic_store(&t[kTallyTiles], 0);
@@ -94,6 +100,7 @@ struct ClearTable {
     if (k < slots) {
       table.occupant[k] = kNoTile;
       table.held[k] = 0;
+      table.homed[k] = 0;
       if (whole) table.seen[k] = table.stale[k] = 0;
     }
     if (whole || atomic_load(&table.tally[kTallyRecount]) != 0) {
@@ -190,6 +197,18 @@ struct NoteTiles {
   }
 };
 
+// Whether the tiles are too many, for every stage after this one and the step to read
+// (OpenTable::slot_of: those left without a slot scatter; the move leaves its keys), with a
+// plain read: nothing writes it meanwhile. The stages before read the last planning's.
+struct NoteCrowding {
+  static constexpr const char* kStage = stage::kHash;
+  OpenTable table;
+  index_t slots;
+  BOIDS_HD void operator()(index_t) const {
+    table.tally[kTallyCrowded] = too_many_tiles(table, slots) ? 1 : 0;
+  }
+};
+
 // Each home for the smallest of its tiles; where crowded, of those of most boids, which a
 // first pass (`weighing`) finds. A tile's identity never changes, so where not crowded a
 // home's holder changes only when a smaller tile comes or its holder goes.
@@ -206,6 +225,7 @@ struct ClaimHomes {
     const bool by_boids = crowded(table, slots);
     if (weighing) {
       if (by_boids) atomic_max(&table.held[home], table.population[k]);
+      if (by_boids) atomic_increment(&table.homed[home]);
     } else if (!by_boids || table.population[k] == table.held[home]) {
       atomic_min(&table.occupant[home], tile);
     }
@@ -242,28 +262,37 @@ BOIDS_HD inline void sort_tiles(std::uint64_t* tiles, index_t* boids, index_t n,
   }
 }
 
-// The tiles that lost their home, gathered in the table of moved tiles (emptied next, before
-// it is filled), each placed in the first free slot after its home (wrapping around), in
-// order of tile: a tile that comes or goes moves only the few placed near it, so from step to
-// step the table, and the boids' order, change little. Where tiles outnumber the slots, those
-// of most boids are placed first, and the rest stay at home, sharing it: the boids that share
-// are the fewest.
+// The slots no tile claimed, counted, and the tiles that lost their home listed in the table
+// of moved tiles (emptied next, before it is filled) with their boids: a lane for each entry,
+// so that the one lane placing them reads the few it places, not the set and the slots.
+struct ListOthers {
+  static constexpr const char* kStage = stage::kHash;
+  OpenTable table;
+  index_t slots;
+  BOIDS_HD void operator()(index_t k) const {  // k < table.room, at least 2 * slots
+    if (atomic_load(&table.tally[kTallyFull]) != 0) return;
+    if (k < slots && table.occupant[k] == kNoTile) atomic_increment(&table.tally[kTallyFree]);
+    const std::uint64_t tile = table.present[k];
+    if (tile == kNoTile || table.occupant[table.home(tile, slots)] == tile) return;
+    const index_t at = atomic_increment(&table.tally[kTallyOthers]);
+    table.moved[at] = tile;
+    table.moved_slot[at] = table.population[k];
+  }
+};
+
+// The listed tiles, in order of tile (the lanes listed them in any order), each placed in the
+// first free slot after its home (wrapping around): a tile that comes or goes moves only the
+// few placed near it, so from step to step the table, and the boids' order, change little.
+// Where tiles outnumber the slots, those of most boids are placed first, and the rest share
+// (OpenTable::slot_of): the boids that share are the fewest.
 struct PlaceOthers {
   static constexpr const char* kStage = stage::kHash;
   OpenTable table;
   index_t slots;
   BOIDS_HD void operator()(index_t) const {
     if (atomic_load(&table.tally[kTallyFull]) != 0) return;
-    index_t others = 0, free_slots = 0;
-    for (index_t s = 0; s < slots; ++s) free_slots += table.occupant[s] == kNoTile;
-    for (index_t k = 0; k < table.room; ++k) {
-      const std::uint64_t tile = table.present[k];
-      if (tile != kNoTile && table.occupant[table.home(tile, slots)] != tile) {
-        table.moved[others] = tile;
-        table.moved_slot[others] = table.population[k];
-        ++others;
-      }
-    }
+    const index_t others = atomic_load(&table.tally[kTallyOthers]);
+    const index_t free_slots = atomic_load(&table.tally[kTallyFree]);
     sort_tiles(table.moved, table.moved_slot, others, crowded(table, slots));
     for (index_t k = 0; k < others && k < free_slots; ++k) {
       index_t s = table.home(table.moved[k], slots);
@@ -348,7 +377,6 @@ struct EmptySet {
     if (k < slots) table.stale[k] = 0;
     if (k == 0) {
       index_t* t = table.tally;
-      atomic_store(&t[kTallyCrowded], too_many_tiles(table, slots) ? 1 : 0);
       atomic_store(&t[kTallyFull], 0);
       atomic_store(&t[kTallyTiles], 0);
     }
@@ -380,8 +408,10 @@ void plan_open_table(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real,
   exec.for_each(1, BeginPlan{t, slots, x.keys_ready});
   exec.for_each(t.room, ClearTable{t, slots, /*whole=*/false});
   exec.for_each(lanes, NoteTiles<Real, D>{x.boids, x.count, grid});
+  exec.for_each(1, NoteCrowding{t, slots});
   exec.for_each(t.room, ClaimHomes{t, slots, /*weighing=*/true});
   exec.for_each(t.room, ClaimHomes{t, slots, /*weighing=*/false});
+  exec.for_each(t.room, ListOthers{t, slots});
   exec.for_each(1, PlaceOthers{t, slots});
   exec.for_each(t.room, ClearMoved{t});
   exec.for_each(slots, RecordMoved{t, slots});

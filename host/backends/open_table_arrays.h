@@ -1,6 +1,6 @@
 // The arrays of open space's table (kernels/open_cells.h: which tile holds which slot), in an
-// executor's memory, which each step plans afresh (kernels/open_table.h): 76 bytes a slot,
-// under a tenth of a byte a boid.
+// executor's memory, which each step plans afresh (kernels/open_table.h): 248 bytes a slot,
+// about an eighth of a byte a boid.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@ class OpenTableArrays {
  public:
   // The bytes a table for `slots` slots takes.
   static std::uint64_t bytes_for(kernels::index_t slots) {
-    return std::uint64_t{slots} * (sizeof(std::uint64_t) + 3 * sizeof(kernels::index_t)) +
+    return std::uint64_t{slots} * (sizeof(std::uint64_t) + 4 * sizeof(kernels::index_t)) +
            std::uint64_t{room_for(slots)} *
                (2 * sizeof(std::uint64_t) + 3 * sizeof(kernels::index_t)) +
            kernels::kTallies * sizeof(kernels::index_t);
@@ -33,6 +33,7 @@ class OpenTableArrays {
       population_ = Buffer<kernels::index_t>(room_for(slots));
       keyed_ = Buffer<kernels::index_t>(room_for(slots));
       held_ = Buffer<kernels::index_t>(slots);
+      homed_ = Buffer<kernels::index_t>(slots);
       seen_ = Buffer<kernels::index_t>(slots);
       stale_ = Buffer<kernels::index_t>(slots);
       moved_ = Buffer<std::uint64_t>(room_for(slots));
@@ -46,6 +47,7 @@ class OpenTableArrays {
     grid.table.moved = moved_.data();
     grid.table.moved_slot = moved_slot_.data();
     grid.table.held = held_.data();
+    grid.table.homed = homed_.data();
     grid.table.seen = seen_.data();
     grid.table.stale = stale_.data();
     grid.table.tally = tally_.data();
@@ -55,19 +57,23 @@ class OpenTableArrays {
 
   std::uint64_t bytes() const {
     return occupant_.bytes() + present_.bytes() + population_.bytes() + keyed_.bytes() +
-           held_.bytes() + seen_.bytes() + stale_.bytes() + moved_.bytes() + moved_slot_.bytes() +
-           tally_.bytes();
+           held_.bytes() + homed_.bytes() + seen_.bytes() + stale_.bytes() + moved_.bytes() +
+           moved_slot_.bytes() + tally_.bytes();
   }
 
  private:
   template <typename T>
   using Buffer = typename Executor::template Buffer<T>;
 
-  // The set of tiles and the moved tiles' table: twice the slots, so that a probe ends soon.
-  static kernels::index_t room_for(kernels::index_t slots) { return 2 * slots; }
+  // The set of tiles and the moved tiles' table: eight times the slots, room for the tiles of
+  // a flock that fills a thirty-second of them (four cells a boid in 3D), as groups far
+  // apart do (a tile is longer than a small group is wide). A set of twice the slots
+  // overflowed, and every tile stayed at home: groups a period of the homes apart then
+  // shared every cell, at up to 2.8 times the torus's step (bench/results: open space's set).
+  static kernels::index_t room_for(kernels::index_t slots) { return 8 * slots; }
 
   Buffer<std::uint64_t> occupant_, present_, moved_;
-  Buffer<kernels::index_t> population_, keyed_, held_, seen_, stale_, moved_slot_, tally_;
+  Buffer<kernels::index_t> population_, keyed_, held_, homed_, seen_, stale_, moved_slot_, tally_;
 };
 
 }  // namespace boids

@@ -194,6 +194,22 @@ class PlannedIndex {
     return shared;
   }
 
+  // The most tiles of at least `boids` boids each that share one slot.
+  std::size_t most_tiles_in_a_slot(std::size_t boids) const {
+    std::size_t most = 0;
+    const index_t per_slot = grid_.cells_per_slot();
+    for (index_t s = 0; s < grid_.open_slots(); ++s) {
+      std::map<std::uint64_t, std::size_t> tiles;
+      for (index_t i = x_.cell_start[s * per_slot]; i < x_.cell_start[(s + 1) * per_slot]; ++i) {
+        ++tiles[kernels::OpenTiles<D>::tile(grid_.line(x_.sorted[i].position))];
+      }
+      most = std::max<std::size_t>(
+          most, std::count_if(tiles.begin(), tiles.end(),
+                              [&](const auto& tile) { return tile.second >= boids; }));
+    }
+    return most;
+  }
+
   // Each boid's key, by id.
   std::vector<index_t> keys_by_id() const {
     std::vector<index_t> keys(n_);
@@ -255,7 +271,7 @@ TEST(OpenGrid, PlanningGivesEveryTileASlotOfItsOwn) {
   check_planning<3>(scattered(600, 1500.0, 3, 4, 0.04), 1024);
 }
 
-// More tiles than the table's set holds (twice the slots): every tile stays at home, and
+// More tiles than the table's set holds (eight times the slots): every tile stays at home, and
 // every neighbour is still found.
 TEST(OpenGrid, PlanningLeavesTilesAtHomeWhereTheyOutnumberItsRoom) {
   const FlockState s = scattered(600, 4000.0, 2, 5);  // about 280 tiles in 8 slots
@@ -291,6 +307,58 @@ TEST(OpenGrid, PlanningGivesTheTilesOfMostBoidsTheirOwnSlots) {
     ASSERT_NO_FATAL_FAILURE(planned.expect_found(1.0));
     EXPECT_EQ(planned.slots_sharing_tiles_of(50), 0) << "place " << place;
   }
+}
+
+// A boid at rest at (x, y) added to the 2D flock `s`.
+void add_boid(FlockState& s, double x, double y) {
+  s.x.push_back(x);
+  s.y.push_back(y);
+  s.vx.push_back(0);
+  s.vy.push_back(0);
+}
+
+// `groups` groups of 40 boids in 2D, each within one tile, 256 cells (two chunks) apart
+// along x: a period of the homes of 16 slots, so that every group's tile has the same home.
+FlockState groups_a_period_apart(int groups) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0.0, 20.0);
+  FlockState s;
+  s.dimensions = 2;
+  for (int group = 0; group < groups; ++group) {
+    for (int k = 0; k < 40; ++k) add_boid(s, 256.0 * group + 10.0 + u(rng), 5.0 + u(rng));
+  }
+  return s;
+}
+
+// Groups a period of the homes apart (2 chunks along x and 8 tiles along y in 2D's 16
+// slots), among more tiles than twice the slots: the groups' tiles keep a slot each, where at
+// home they would share one, every group's boids in the same cells. 10 tiles of 40 boids at
+// one home and 60 tiles of one boid at another.
+TEST(OpenGrid, PlanningGivesGroupsAPeriodApartSlotsOfTheirOwn) {
+  FlockState s = groups_a_period_apart(10);
+  for (int k = 0; k < 60; ++k) {
+    add_boid(s, 130.0 - 2048.0 - 256.0 * (k % 10), 256.0 * (k / 10) + 1.0);
+  }
+  PlannedIndex<2> at_home(s, 16, /*planned=*/false), planned(s, 16);
+  at_home.sort();
+  planned.sort();
+  EXPECT_GT(at_home.slots_sharing_tiles_of(40), 0) << "the groups shared no home";
+  ASSERT_NO_FATAL_FAILURE(planned.expect_found(1.0));
+  EXPECT_EQ(planned.slots_sharing_tiles_of(40), 0);
+}
+
+// Groups a period of the homes apart, more than the slots: those left without a slot of
+// their own share slots hashed from them, a few to a slot, not all their home (more than
+// OpenTable::kMostAtHome tiles'). 40 tiles of 40 boids at one home of 16 slots: one holds
+// it, 15 take the free slots, 24 share.
+TEST(OpenGrid, PlanningScattersTheTilesItLeavesWithoutASlot) {
+  const FlockState s = groups_a_period_apart(40);
+  PlannedIndex<2> at_home(s, 16, /*planned=*/false), planned(s, 16);
+  at_home.sort();
+  planned.sort();
+  EXPECT_EQ(at_home.most_tiles_in_a_slot(40), 40u) << "the groups did not share one home";
+  ASSERT_NO_FATAL_FAILURE(planned.expect_found(1.0));
+  EXPECT_LE(planned.most_tiles_in_a_slot(40), 6u);
 }
 
 TEST(OpenGrid, PlanningIsTheSameOnAnyNumberOfThreads) {
