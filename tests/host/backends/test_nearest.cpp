@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <random>
 
 #include "host/core/simulation.h"
+#include "host/core/value_limits.h"
 #include "host/model/initial_state.h"
+#include "kernels/cell_grid.h"
 #include "tests/support/test_support.h"
 
 namespace boids {
@@ -151,6 +154,41 @@ TEST_P(NearestTest, InOpenSpaceTilesAwayFromHomeAreFoundEveryStep) {
   p.nearest = 7;
   const FlockState start = make_initial_state(8000, 3, p);
   EXPECT_TRUE(bit_identical(after(start, p, 4), after(start, p, 4, Method::kNaive)));
+}
+
+// Groups a period of open space's homes apart, more than the table's slots: the tiles the
+// planning leaves without a slot of their own share slots hashed from them (more than eight
+// tiles have that home), where each step must still find every boid's nearest. 20 groups of
+// 500 boids, each within one tile, 256 cells apart along x: a table of 8 slots, whose homes
+// repeat every 2 chunks of 128 cells.
+TEST_P(NearestTest, InOpenSpaceGroupsAPeriodApartAreFoundEveryStep) {
+  if (GetParam().method != Method::kHashed) GTEST_SKIP() << "the hashed method's table";
+  FlockParams p = alignment_only();
+  p.world.boundary = Boundary::kOpen;
+  p.nearest = 7;
+  constexpr int kGroups = 20, kEach = 500;
+  const double reach = open_reach(GetParam().precision, p.radius);
+  const auto cell_of = [&](auto grid) {
+    EXPECT_EQ(grid.open_slots(), 8u);
+    return 1.0 / static_cast<double>(grid.per_unit[0]);
+  };
+  const double cell =
+      GetParam().precision == Precision::kFloat
+          ? cell_of(kernels::make_open_grid<float, 2>(p.radius, reach, kGroups * kEach))
+          : cell_of(kernels::make_open_grid<double, 2>(p.radius, reach, kGroups * kEach));
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0.0, 15.0), v(-1.0, 1.0);
+  FlockState s;
+  s.dimensions = 2;
+  for (int group = 0; group < kGroups; ++group) {
+    for (int k = 0; k < kEach; ++k) {
+      s.x.push_back((256.0 * group + 40.0 + u(rng)) * cell);
+      s.y.push_back((8.0 + u(rng)) * cell);
+      s.vx.push_back(v(rng));
+      s.vy.push_back(v(rng));
+    }
+  }
+  EXPECT_TRUE(bit_identical(after(s, p, 3), after(s, p, 3, Method::kNaive)));
 }
 
 INSTANTIATE_TEST_SUITE_P(nearest, NearestTest, every_engine_case(), engine_case_name);
