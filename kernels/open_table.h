@@ -232,12 +232,17 @@ struct ClaimHomes {
   }
 };
 
-// Sorts the tiles and their boids in [0, n) by tile, or with `by_boids` from most boids to
-// fewest and, of as many, by tile (a heap sort: one lane, no memory beside the arrays).
-BOIDS_HD inline void sort_tiles(std::uint64_t* tiles, index_t* boids, index_t n, bool by_boids) {
-  const auto after = [&](index_t i, index_t j) {  // whether tile i comes after tile j
-    if (by_boids && boids[i] != boids[j]) return boids[i] < boids[j];
-    return tiles[i] > tiles[j];
+// Selects the first `k` of the tiles in [0, n) (by tile, or with `by_boids` from most boids
+// to fewest and, of as many, by tile) and calls place(tile) for each, in order: a heap whose
+// root is the first, built in one pass and popped k times (one lane, no memory beside the
+// arrays), so that a crowded table's lane, placing a few hundred tiles of thousands, sorts
+// no more than it places.
+template <typename Place>
+BOIDS_HD void place_first_tiles(std::uint64_t* tiles, index_t* boids, index_t n, index_t k,
+                                bool by_boids, const Place& place) {
+  const auto before = [&](index_t i, index_t j) {  // whether tile i comes before tile j
+    if (by_boids && boids[i] != boids[j]) return boids[i] > boids[j];
+    return tiles[i] < tiles[j];
   };
   const auto swap = [&](index_t i, index_t j) {
     const std::uint64_t tile = tiles[i];
@@ -249,16 +254,18 @@ BOIDS_HD inline void sort_tiles(std::uint64_t* tiles, index_t* boids, index_t n,
   };
   const auto sift = [&](index_t root, index_t end) {
     for (index_t child = 2 * root + 1; child < end; child = 2 * root + 1) {
-      if (child + 1 < end && after(child + 1, child)) ++child;
-      if (!after(child, root)) return;
+      if (child + 1 < end && before(child + 1, child)) ++child;
+      if (!before(child, root)) return;
       swap(root, child);
       root = child;
     }
   };
-  for (index_t k = n / 2; k-- > 0;) sift(k, n);
-  for (index_t end = n; end-- > 1;) {
-    swap(0, end);
-    sift(0, end);
+  if (k == 0) return;
+  for (index_t r = n / 2; r-- > 0;) sift(r, n);
+  for (index_t end = n; end > 0 && n - end < k; --end) {
+    place(tiles[0]);
+    swap(0, end - 1);
+    sift(0, end - 1);
   }
 }
 
@@ -293,12 +300,13 @@ struct PlaceOthers {
     if (atomic_load(&table.tally[kTallyFull]) != 0) return;
     const index_t others = atomic_load(&table.tally[kTallyOthers]);
     const index_t free_slots = atomic_load(&table.tally[kTallyFree]);
-    sort_tiles(table.moved, table.moved_slot, others, crowded(table, slots));
-    for (index_t k = 0; k < others && k < free_slots; ++k) {
-      index_t s = table.home(table.moved[k], slots);
-      while (table.occupant[s] != kNoTile) s = (s + 1) & (slots - 1);
-      table.occupant[s] = table.moved[k];
-    }
+    const index_t placed = others < free_slots ? others : free_slots;
+    place_first_tiles(table.moved, table.moved_slot, others, placed, crowded(table, slots),
+                      [&](std::uint64_t tile) {
+                        index_t s = table.home(tile, slots);
+                        while (table.occupant[s] != kNoTile) s = (s + 1) & (slots - 1);
+                        table.occupant[s] = tile;
+                      });
   }
 };
 

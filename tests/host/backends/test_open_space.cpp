@@ -361,6 +361,37 @@ TEST(OpenGrid, PlanningScattersTheTilesItLeavesWithoutASlot) {
   EXPECT_LE(planned.most_tiles_in_a_slot(40), 6u);
 }
 
+// The planning's lane places the first k tiles in order, by tile or from most boids to
+// fewest, as a full sort would put them, whatever order they were listed in.
+TEST(OpenGrid, PlacingSelectsTheFirstTilesInOrder) {
+  std::mt19937_64 rng(4);
+  for (const bool by_boids : {false, true}) {
+    for (const index_t n : {0u, 1u, 2u, 7u, 100u, 1000u}) {
+      std::vector<std::pair<index_t, std::uint64_t>> listed;  // (boids, tile)
+      for (index_t i = 0; i < n; ++i)
+        listed.push_back({index_t(rng() % 5), rng() % 100000 * n + i});
+      auto sorted = listed;
+      std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+        if (by_boids && a.first != b.first) return a.first > b.first;
+        return a.second < b.second;
+      });
+      for (const index_t k : {index_t{0}, n / 3, n}) {
+        std::vector<std::uint64_t> tiles;
+        std::vector<index_t> boids;
+        for (const auto& [b, t] : listed) {
+          boids.push_back(b);
+          tiles.push_back(t);
+        }
+        std::vector<std::uint64_t> placed;
+        kernels::place_first_tiles(tiles.data(), boids.data(), n, k, by_boids,
+                                   [&](std::uint64_t tile) { placed.push_back(tile); });
+        ASSERT_EQ(placed.size(), k);
+        for (index_t i = 0; i < k; ++i) EXPECT_EQ(placed[i], sorted[i].second) << n << " " << k;
+      }
+    }
+  }
+}
+
 TEST(OpenGrid, PlanningIsTheSameOnAnyNumberOfThreads) {
   const FlockState s = scattered(3000, 2000.0, 2, 9);
   const int threads = omp_get_max_threads();
