@@ -224,8 +224,10 @@ struct ClaimHomes {
     const index_t home = table.home(tile, slots);
     const bool by_boids = crowded(table, slots);
     if (weighing) {
-      if (by_boids) atomic_max(&table.held[home], table.population[k]);
-      if (by_boids) atomic_increment(&table.homed[home]);
+      if (by_boids) {
+        atomic_max(&table.held[home], table.population[k]);
+        atomic_increment(&table.homed[home]);
+      }
     } else if (!by_boids || table.population[k] == table.held[home]) {
       atomic_min(&table.occupant[home], tile);
     }

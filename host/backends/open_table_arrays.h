@@ -69,7 +69,7 @@ class OpenTableArrays {
   // a flock that fills a thirty-second of them (four cells a boid in 3D), as groups far
   // apart do (a tile is longer than a small group is wide). A set of twice the slots
   // overflowed, and every tile stayed at home: groups a period of the homes apart then
-  // shared every cell, at up to 2.8 times the torus's step (bench/results: open space's set).
+  // shared every cell (bench/results: open space's set).
   static kernels::index_t room_for(kernels::index_t slots) { return 8 * slots; }
 
   Buffer<std::uint64_t> occupant_, present_, moved_;

@@ -166,48 +166,34 @@ class PlannedIndex {
   }
 
   // The slots whose boids belong to more than one tile.
-  int shared_slots() const {
-    int shared = 0;
-    const index_t per_slot = grid_.cells_per_slot();
-    for (index_t s = 0; s < grid_.open_slots(); ++s) {
-      std::set<std::uint64_t> tiles;
-      for (index_t i = x_.cell_start[s * per_slot]; i < x_.cell_start[(s + 1) * per_slot]; ++i) {
-        tiles.insert(kernels::OpenTiles<D>::tile(grid_.line(x_.sorted[i].position)));
-      }
-      shared += tiles.size() > 1;
-    }
-    return shared;
-  }
+  int shared_slots() const { return slots_sharing_tiles_of(1); }
 
   // The slots shared by two tiles or more of at least `boids` boids each.
   int slots_sharing_tiles_of(std::size_t boids) const {
-    int shared = 0;
-    const index_t per_slot = grid_.cells_per_slot();
-    for (index_t s = 0; s < grid_.open_slots(); ++s) {
-      std::map<std::uint64_t, std::size_t> tiles;
-      for (index_t i = x_.cell_start[s * per_slot]; i < x_.cell_start[(s + 1) * per_slot]; ++i) {
-        ++tiles[kernels::OpenTiles<D>::tile(grid_.line(x_.sorted[i].position))];
-      }
-      shared += std::count_if(tiles.begin(), tiles.end(),
-                              [&](const auto& tile) { return tile.second >= boids; }) > 1;
-    }
-    return shared;
+    const std::vector<std::size_t> tiles = tiles_a_slot(boids);
+    return static_cast<int>(
+        std::count_if(tiles.begin(), tiles.end(), [](std::size_t n) { return n > 1; }));
   }
 
   // The most tiles of at least `boids` boids each that share one slot.
   std::size_t most_tiles_in_a_slot(std::size_t boids) const {
-    std::size_t most = 0;
+    const std::vector<std::size_t> tiles = tiles_a_slot(boids);
+    return tiles.empty() ? 0 : *std::max_element(tiles.begin(), tiles.end());
+  }
+
+  // For each slot, its tiles of at least `boids` boids each.
+  std::vector<std::size_t> tiles_a_slot(std::size_t boids) const {
+    std::vector<std::size_t> counts;
     const index_t per_slot = grid_.cells_per_slot();
     for (index_t s = 0; s < grid_.open_slots(); ++s) {
       std::map<std::uint64_t, std::size_t> tiles;
       for (index_t i = x_.cell_start[s * per_slot]; i < x_.cell_start[(s + 1) * per_slot]; ++i) {
         ++tiles[kernels::OpenTiles<D>::tile(grid_.line(x_.sorted[i].position))];
       }
-      most = std::max<std::size_t>(
-          most, std::count_if(tiles.begin(), tiles.end(),
-                              [&](const auto& tile) { return tile.second >= boids; }));
+      counts.push_back(std::count_if(tiles.begin(), tiles.end(),
+                                     [&](const auto& tile) { return tile.second >= boids; }));
     }
-    return most;
+    return counts;
   }
 
   // Each boid's key, by id.
