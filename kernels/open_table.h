@@ -33,7 +33,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "kernels/atomics.h"
 #include "kernels/cell_index.h"
@@ -53,6 +52,33 @@ BOIDS_HD inline index_t lane_end(index_t lane, index_t count) {
   const index_t from = lane * kBoidsALane;
   return count - from < kBoidsALane ? count : from + kBoidsALane;
 }
+
+// The boids of a lane whose lines and columns a lane finds at once (OpenLines).
+inline constexpr index_t kLinesAtOnce = 16;
+
+// The lines and columns of open space of up to kLinesAtOnce consecutive boids, found as one
+// vector: the boids' cells are most of a lane's work, and a loop that looks tiles up or
+// counts runs as it goes keeps them scalar.
+template <typename Real, int D>
+struct OpenLines {
+  typename CellGrid<Real, D>::Line lines[kLinesAtOnce];
+  index_t columns[kLinesAtOnce];
+  index_t n = 0;
+
+  // Those of boids [from, end), at most kLinesAtOnce of them; past the last, the last's
+  // again, so that every lane of the vector has a boid. A call of its own on CPU threads
+  // (as the step's open_lines_of): inlined, GCC kept the loop scalar.
+  BOIDS_HD BOIDS_GPU_INLINE void find(const CellGrid<Real, D>& grid, const Boid<Real, D>* boids,
+                                      index_t from, index_t end) {
+    n = end - from < kLinesAtOnce ? end - from : kLinesAtOnce;
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+    for (index_t k = 0; k < kLinesAtOnce; ++k) {
+      grid.open_line(boids[from + (k < n ? k : n - 1)].position, lines[k], columns[k]);
+    }
+  }
+};
 
 // Whether the tiles outnumber the slots: then homes go to the tiles of most boids, and the
 // tiles of fewest share.
@@ -179,11 +205,16 @@ struct NoteTiles {
     if (atomic_load(&grid.table.tally[kTallyRecount]) == 0) return;  // the move's set stands
     std::uint64_t last = kNoTile;
     index_t run = 0;
-    for (index_t i = lane * kBoidsALane; i < lane_end(lane, count); ++i) {
-      const std::uint64_t tile = OpenTiles<D>::tile(grid.line(boids[i].position, std::true_type{}));
-      if (tile != last && run > 0) note(last, run);
-      run = tile == last ? run + 1 : 1;
-      last = tile;
+    const index_t end = lane_end(lane, count);
+    for (index_t from = lane * kBoidsALane; from < end; from += kLinesAtOnce) {
+      OpenLines<Real, D> at;
+      at.find(grid, boids, from, end);
+      for (index_t k = 0; k < at.n; ++k) {
+        const std::uint64_t tile = OpenTiles<D>::tile(at.lines[k]);
+        if (tile != last && run > 0) note(last, run);
+        run = tile == last ? run + 1 : 1;
+        last = tile;
+      }
     }
     if (run > 0) note(last, run);
   }
@@ -368,10 +399,16 @@ struct OpenCellKeys {
     const index_t rekey = atomic_load(&grid.table.tally[kTallyRekey]);
     if (rekey == kRekeyNone) return;  // the move's keys stand
     typename CellGrid<Real, D>::TileSlot last;
-    for (index_t i = lane * kBoidsALane; i < lane_end(lane, count); ++i) {
-      if (rekey == kRekeyStale && grid.table.stale[grid.slot_of_key(keys[i])] == 0) continue;
-      keys[i] = grid.open_key(boids[i].position, last);
-      order[i] = i;
+    const index_t end = lane_end(lane, count);
+    for (index_t from = lane * kBoidsALane; from < end; from += kLinesAtOnce) {
+      OpenLines<Real, D> at;
+      at.find(grid, boids, from, end);
+      for (index_t k = 0; k < at.n; ++k) {
+        const index_t i = from + k;
+        if (rekey == kRekeyStale && grid.table.stale[grid.slot_of_key(keys[i])] == 0) continue;
+        keys[i] = grid.open_key_of_line(at.lines[k], at.columns[k], last);
+        order[i] = i;
+      }
     }
   }
 };
