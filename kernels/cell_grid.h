@@ -153,6 +153,14 @@ struct CellGrid {
   BOIDS_HD BOIDS_INLINE index_t slot_of_key(index_t key) const {
     return key >> (OpenTiles<D>::kBits + kOpenColumnBits);
   }
+  // A key of open space in two parts, which the planning finds apart: the first key of its
+  // slot, and the key's place in the slot (its line's in the tile, and its column).
+  BOIDS_HD BOIDS_INLINE index_t first_key_of_slot(index_t slot) const {
+    return key_in_slot(slot, 0);
+  }
+  BOIDS_HD BOIDS_INLINE index_t key_in_tile(Line l, index_t column) const {
+    return key_in_slot(0, l) + column;
+  }
 
   // The key of a cell of open space, from its coordinates.
   BOIDS_HD BOIDS_INLINE index_t open_key(const std::int64_t (&c)[D]) const {

@@ -8,7 +8,8 @@
 //           since, or the tiles outnumber the slots (their boids then count)    (BeginPlan)
 //   clear   the table, and the set where it is counted again                     (ClearTable)
 //   note    where it is, each boid's tile in the set, with its boids; a lane
-//           counts a run of boids of one tile at once                            (NoteTiles)
+//           counts a run of boids of one tile at once, and keeps each boid's
+//           entry and place in its tile for the keys                             (NoteTiles)
 //   crowd   whether the tiles are too many: those left without a slot then share
 //           their home, or one hashed from the tile where the home has many (NoteCrowding)
 //   claim   each home slot for the smallest tile whose home it is; where tiles
@@ -17,9 +18,11 @@
 //   place   the other tiles, in order of tile (where crowded, from most boids to
 //           fewest), each in the first free slot after its home; one lane  (PlaceOthers)
 //   record  the tiles away from home, in the table of moved tiles   (ClearMoved, RecordMoved)
-//   check   whether each tile keeps the slot the move keyed its boids by        (CheckKeys)
-//   key     where one does not, the boids keyed by its slot keyed again (every
-//           boid, where no key stands), a lane's tile looked up once              (OpenCellKeys)
+//   check   whether each tile keeps the slot the move keyed its boids by; where
+//           no key stands, each entry's slot                                    (CheckKeys)
+//   key     where one does not, the boids keyed by its slot keyed again, a lane's
+//           tile looked up once (every boid, where no key stands: by its entry's
+//           slot and its place in its tile)                                    (OpenCellKeys)
 //   empty   the set, for the step's move to fill                                 (EmptySet)
 // Every choice is a function of the set of tiles and their boids, whatever order the lanes
 // fill it in, and the set is a function of the positions, whoever fills it: a flight is the
@@ -194,37 +197,47 @@ struct GatherSeen {
   }
 };
 
+// Each boid's tile in the set, with its boids, where the set is counted again; and, in the
+// index's keys and order (free until OpenCellKeys, which then keys every boid), each boid's
+// tile's entry in the set and its key within its tile's slot: the keys are then the slots'
+// and those, with no second pass over the positions.
 template <typename Real, int D>
 struct NoteTiles {
   static constexpr const char* kStage = stage::kHash;
   const Boid<Real, D>* boids;
+  index_t* entries;  // the index's keys
+  index_t* offsets;  // the index's order
   index_t count;
   CellGrid<Real, D> grid;
 
   BOIDS_HD void operator()(index_t lane) const {
     if (atomic_load(&grid.table.tally[kTallyRecount]) == 0) return;  // the move's set stands
     std::uint64_t last = kNoTile;
-    index_t run = 0;
+    index_t run_from = 0;
     const index_t end = lane_end(lane, count);
     for (index_t from = lane * kBoidsALane; from < end; from += kLinesAtOnce) {
       OpenLines<Real, D> at;
       at.find(grid, boids, from, end);
       for (index_t k = 0; k < at.n; ++k) {
+        const index_t i = from + k;
+        offsets[i] = grid.key_in_tile(at.lines[k], at.columns[k]);
         const std::uint64_t tile = OpenTiles<D>::tile(at.lines[k]);
-        if (tile != last && run > 0) note(last, run);
-        run = tile == last ? run + 1 : 1;
+        if (tile == last) continue;
+        if (last != kNoTile) note(last, run_from, i);
         last = tile;
+        run_from = i;
       }
     }
-    if (run > 0) note(last, run);
+    if (last != kNoTile) note(last, run_from, end);
   }
 
-  // Adds `tile` to the set, unless it is there already, and `boids_of_tile` to its
-  // population.
-  BOIDS_HD void note(std::uint64_t tile, index_t boids_of_tile) const {
+  // Adds `tile` to the set, unless it is there already, and its boids [from, end) to its
+  // population; their entry, kNoSlot where the set has no room.
+  BOIDS_HD void note(std::uint64_t tile, index_t from, index_t end) const {
     bool entered = false;
     const index_t k = enter_tile(grid.table, tile, entered);
-    if (k != kNoSlot) atomic_add(&grid.table.population[k], boids_of_tile);
+    if (k != kNoSlot) atomic_add(&grid.table.population[k], end - from);
+    for (index_t i = from; i < end; ++i) entries[i] = k;
   }
 };
 
@@ -371,14 +384,19 @@ struct RecordMoved {
 
 // Whether each tile of the set the move filled keeps the slot the move keyed its boids by:
 // where one does not, the boids keyed by that slot are keyed again. A new tile at the
-// flock's edge moves the few tiles placed near it, so most boids keep their keys.
+// flock's edge moves the few tiles placed near it, so most boids keep their keys. Where the
+// set was counted again (every boid keyed again), each entry's slot instead, in its `keyed`.
 struct CheckKeys {
   static constexpr const char* kStage = stage::kHash;
   OpenTable table;
   index_t slots;
   BOIDS_HD void operator()(index_t k) const {  // k < table.room
-    if (atomic_load(&table.tally[kTallyRekey]) == kRekeyAll) return;
     const std::uint64_t tile = table.present[k];
+    if (atomic_load(&table.tally[kTallyRekey]) == kRekeyAll) {
+      // The set counted again: the entry's slot, for OpenCellKeys.
+      if (tile != kNoTile) table.keyed[k] = table.slot_of(tile, slots);
+      return;
+    }
     if (tile != kNoTile && table.slot_of(tile, slots) != table.keyed[k]) {
       atomic_store(&table.stale[table.keyed[k]], 1);
       atomic_store(&table.tally[kTallyRekey], kRekeyStale);
@@ -400,6 +418,15 @@ struct OpenCellKeys {
     if (rekey == kRekeyNone) return;  // the move's keys stand
     typename CellGrid<Real, D>::TileSlot last;
     const index_t end = lane_end(lane, count);
+    if (rekey == kRekeyAll) {  // from each boid's entry and offset (NoteTiles, CheckKeys)
+      for (index_t i = lane * kBoidsALane; i < end; ++i) {
+        const index_t entry = keys[i];
+        keys[i] = entry != kNoSlot ? grid.first_key_of_slot(grid.table.keyed[entry]) + order[i]
+                                   : grid.open_key(boids[i].position, last);
+        order[i] = i;
+      }
+      return;
+    }
     for (index_t from = lane * kBoidsALane; from < end; from += kLinesAtOnce) {
       OpenLines<Real, D> at;
       at.find(grid, boids, from, end);
@@ -454,7 +481,7 @@ void plan_open_table(Executor& exec, CellIndex<Real, D>& x, const CellGrid<Real,
   exec.for_each(slots, GatherSeen{t, x.keys_ready});
   exec.for_each(1, BeginPlan{t, slots, x.keys_ready});
   exec.for_each(t.room, ClearTable{t, slots, /*whole=*/false});
-  exec.for_each(lanes, NoteTiles<Real, D>{x.boids, x.count, grid});
+  exec.for_each(lanes, NoteTiles<Real, D>{x.boids, x.keys, x.order, x.count, grid});
   exec.for_each(1, NoteCrowding{t, slots});
   exec.for_each(t.room, ClaimHomes{t, slots, /*weighing=*/true});
   exec.for_each(t.room, ClaimHomes{t, slots, /*weighing=*/false});
