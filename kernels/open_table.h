@@ -56,12 +56,12 @@ BOIDS_HD inline index_t lane_end(index_t lane, index_t count) {
   return count - from < kBoidsALane ? count : from + kBoidsALane;
 }
 
-// The boids of a lane whose lines and columns a lane finds at once (OpenLines).
+// The boids whose lines and columns a lane of NoteTiles finds at once (OpenLines).
 inline constexpr index_t kLinesAtOnce = 16;
 
 // The lines and columns of open space of up to kLinesAtOnce consecutive boids, found as one
-// vector: the boids' cells are most of a lane's work, and a loop that looks tiles up or
-// counts runs as it goes keeps them scalar.
+// vector: the boids' cells are most of NoteTiles' work, and a loop that counts runs of tiles
+// as it goes keeps them scalar.
 template <typename Real, int D>
 struct OpenLines {
   typename CellGrid<Real, D>::Line lines[kLinesAtOnce];
@@ -427,15 +427,10 @@ struct OpenCellKeys {
       }
       return;
     }
-    for (index_t from = lane * kBoidsALane; from < end; from += kLinesAtOnce) {
-      OpenLines<Real, D> at;
-      at.find(grid, boids, from, end);
-      for (index_t k = 0; k < at.n; ++k) {
-        const index_t i = from + k;
-        if (rekey == kRekeyStale && grid.table.stale[grid.slot_of_key(keys[i])] == 0) continue;
-        keys[i] = grid.open_key_of_line(at.lines[k], at.columns[k], last);
-        order[i] = i;
-      }
+    for (index_t i = lane * kBoidsALane; i < end; ++i) {  // the boids of stale slots
+      if (grid.table.stale[grid.slot_of_key(keys[i])] == 0) continue;
+      keys[i] = grid.open_key(boids[i].position, last);
+      order[i] = i;
     }
   }
 };
