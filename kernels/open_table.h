@@ -199,8 +199,8 @@ struct GatherSeen {
 
 // Each boid's tile in the set, with its boids, where the set is counted again; and, in the
 // index's keys and order (free until OpenCellKeys, which then keys every boid), each boid's
-// tile's entry in the set and its key within its tile's slot: the keys are then the slots'
-// and those, with no second pass over the positions.
+// tile's entry in the set and its key within its tile's slot, from which OpenCellKeys keys
+// it once the tiles have slots, rather than from its position again.
 template <typename Real, int D>
 struct NoteTiles {
   static constexpr const char* kStage = stage::kHash;
