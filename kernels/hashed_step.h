@@ -129,7 +129,7 @@ struct HashedStepBlock {
     using Line = typename CellGrid<Real, D>::Line;
     Line lines[Lanes];
     index_t columns[Lanes];
-    open_lines_of(sorted, ConsecutiveSlots{first, n}, lines, columns);
+    find_open_lines(grid, sorted, first, static_cast<index_t>(n), lines, columns);
     for (int k = 0; k < n;) {
       int end = k + 1;
       while (end < n && lines[end] == lines[k] && grid.joins_open_span(columns[k], columns[end])) {
@@ -157,7 +157,7 @@ struct HashedStepBlock {
         next, self, slots.active, sums,
         [&](int lane) BOIDS_LAMBDA_INLINE { return ids[slots[lane]]; }, p);
     // Stored first: open space finds the moved boids' cells from memory, as the block found
-    // its sorted boids' (open_lines_of).
+    // its sorted boids' (find_open_lines).
     for (int lane = 0; lane < slots.active; ++lane) out[slots[lane]] = next.boid(lane);
     if (beyond != nullptr && any_beyond_reach(next)) atomic_store(beyond, 1);
     index_t keys[Lanes];
@@ -173,7 +173,8 @@ struct HashedStepBlock {
         } else {
           typename CellGrid<Real, D>::Line lines[Lanes];
           index_t columns[Lanes];
-          open_lines_of(out, slots, lines, columns);
+          find_open_lines(grid, out, slots.first, static_cast<index_t>(slots.active), lines,
+                          columns);
           typename CellGrid<Real, D>::TileSlot last = centre;
           std::uint64_t noted = kNoTile;
           for (int lane = 0; lane < Lanes; ++lane) {
@@ -224,22 +225,6 @@ struct HashedStepBlock {
       any = any || beyond_reach(x, reach);
     }
     return any;
-  }
-
-  // The line and column of open space of each boid in `slots`, the last repeated in lanes
-  // past it: the lanes as one vector. Left a call on CPU threads: inlined into the move, GCC
-  // kept its loop scalar, with a branch for each clamp (a tenth of the open 2D step's time).
-  BOIDS_HD BOIDS_GPU_INLINE void open_lines_of(const Boid<Real, D>* boids,
-                                               const ConsecutiveSlots& slots,
-                                               typename CellGrid<Real, D>::Line (&lines)[Lanes],
-                                               index_t (&columns)[Lanes]) const {
-#if !defined(__CUDA_ARCH__)
-#pragma omp simd
-#endif
-    for (int lane = 0; lane < Lanes; ++lane) {
-      const index_t i = slots[lane < slots.active ? lane : slots.active - 1];
-      grid.open_line(boids[i].position, lines[lane], columns[lane]);
-    }
   }
 
   // Narrows the obstacles to those near the block's boids: most blocks have none near, and a

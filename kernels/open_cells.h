@@ -155,10 +155,10 @@ inline constexpr index_t kNoSlot = ~index_t{0};
 
 // The table's tallies (OpenTable::tally): whether the set had no room, the tiles in it,
 // whether this planning counts the set again, which boids it keys again (OpenRekey), whether
-// the planning found too many tiles (more than slots, or than the set's room: the tiles
-// left without a slot then share, OpenTable::slot_of, and the step's move leaves the keying
-// to the next planning, which counts the set again), and the
-// planning's free slots and tiles away from home (listed for its placing).
+// the planning found too many tiles (more than slots, or than the set's room: the tiles left
+// without a slot then share, OpenTable::slot_of, and the step's move leaves the keying to the
+// next planning, which counts the set again), and the planning's free slots and tiles away
+// from home (listed for its placing).
 enum OpenTally : int {
   kTallyFull,
   kTallyTiles,
@@ -191,7 +191,7 @@ struct OpenTable {
   index_t* held = nullptr;            // slots entries: the most boids of a tile of this home
   index_t* homed = nullptr;           // and the tiles whose home it is (where too many)
   index_t* tally = nullptr;           // kTallies entries (OpenTally)
-  index_t room = 0;                   // a power of two, at least twice the slots
+  index_t room = 0;                   // a power of two: eight times the slots
   OpenHomes homes;                    // where each tile's home is (CellGrid::size_open_table)
 
   // The home of `tile` among `slots`: the slot it holds unless another tile does.

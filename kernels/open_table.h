@@ -56,30 +56,40 @@ BOIDS_HD inline index_t lane_end(index_t lane, index_t count) {
   return count - from < kBoidsALane ? count : from + kBoidsALane;
 }
 
-// The boids whose lines and columns a lane of NoteTiles finds at once (OpenLines).
-inline constexpr index_t kLinesAtOnce = 16;
+// The lines and columns of open space of boids [from, from + n) (0 < n <= N), the last
+// repeated in the entries past n: the N entries as one vector. A call of its own on CPU
+// threads: inlined into a loop that uses them as it goes (the step's move, NoteTiles' runs),
+// GCC kept it scalar, with a branch for each clamp (a tenth of the open 2D step's time).
+template <typename Real, int D, int N>
+BOIDS_HD BOIDS_GPU_INLINE void find_open_lines(const CellGrid<Real, D>& grid,
+                                               const Boid<Real, D>* boids, index_t from, index_t n,
+                                               typename CellGrid<Real, D>::Line (&lines)[N],
+                                               index_t (&columns)[N]) {
+#if !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+  for (int k = 0; k < N; ++k) {
+    const index_t i = from + (static_cast<index_t>(k) < n ? static_cast<index_t>(k) : n - 1);
+    grid.open_line(boids[i].position, lines[k], columns[k]);
+  }
+}
 
-// The lines and columns of open space of up to kLinesAtOnce consecutive boids, found as one
-// vector: the boids' cells are most of NoteTiles' work, and a loop that counts runs of tiles
-// as it goes keeps them scalar.
+// The boids whose lines and columns a lane of NoteTiles finds at once (OpenLines).
+inline constexpr int kLinesAtOnce = 16;
+
+// The lines and columns of up to kLinesAtOnce consecutive boids: the boids' cells are most of
+// NoteTiles' work, found as one vector before it counts runs of tiles.
 template <typename Real, int D>
 struct OpenLines {
   typename CellGrid<Real, D>::Line lines[kLinesAtOnce];
   index_t columns[kLinesAtOnce];
   index_t n = 0;
 
-  // Those of boids [from, end), at most kLinesAtOnce of them; past the last, the last's
-  // again, so that every lane of the vector has a boid. A call of its own on CPU threads
-  // (as the step's open_lines_of): inlined, GCC kept the loop scalar.
-  BOIDS_HD BOIDS_GPU_INLINE void find(const CellGrid<Real, D>& grid, const Boid<Real, D>* boids,
-                                      index_t from, index_t end) {
-    n = end - from < kLinesAtOnce ? end - from : kLinesAtOnce;
-#if !defined(__CUDA_ARCH__)
-#pragma omp simd
-#endif
-    for (index_t k = 0; k < kLinesAtOnce; ++k) {
-      grid.open_line(boids[from + (k < n ? k : n - 1)].position, lines[k], columns[k]);
-    }
+  // Those of boids [from, end), at most kLinesAtOnce of them.
+  BOIDS_HD BOIDS_INLINE void find(const CellGrid<Real, D>& grid, const Boid<Real, D>* boids,
+                                  index_t from, index_t end) {
+    n = end - from < index_t{kLinesAtOnce} ? end - from : index_t{kLinesAtOnce};
+    find_open_lines(grid, boids, from, n, lines, columns);
   }
 };
 
@@ -392,12 +402,13 @@ struct CheckKeys {
   index_t slots;
   BOIDS_HD void operator()(index_t k) const {  // k < table.room
     const std::uint64_t tile = table.present[k];
+    if (tile == kNoTile) return;
+    const index_t slot = table.slot_of(tile, slots);
     if (atomic_load(&table.tally[kTallyRekey]) == kRekeyAll) {
-      // The set counted again: the entry's slot, for OpenCellKeys.
-      if (tile != kNoTile) table.keyed[k] = table.slot_of(tile, slots);
+      table.keyed[k] = slot;  // the set counted again: the entry's slot, for OpenCellKeys
       return;
     }
-    if (tile != kNoTile && table.slot_of(tile, slots) != table.keyed[k]) {
+    if (slot != table.keyed[k]) {
       atomic_store(&table.stale[table.keyed[k]], 1);
       atomic_store(&table.tally[kTallyRekey], kRekeyStale);
     }
